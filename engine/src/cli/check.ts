@@ -1,0 +1,103 @@
+/** `mmb check`: validate benchmark folders (and config.jsonc) like a compiler would. */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import {
+  coverage, diagnostic, loadBenchmark, nearNames, didYouMean, parseConfig, validateBenchmark, CONFIG_FILE,
+  type Coverage, type Diagnostic,
+} from '../../../scenario/src';
+import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, UsageError } from '../workspace/folders';
+import { formatCoverage } from './coverageText';
+
+export interface CheckOptions {
+  /** Benchmark folders or config files; empty means the workspace at `cwd`. */
+  targets: string[];
+  json: boolean;
+  coverage: boolean;
+  cwd: string;
+}
+
+interface Checked {
+  /** The folder the diagnostics' files are relative to, as the user would type it. */
+  folder: string;
+  diagnostics: Diagnostic[];
+  coverage?: Coverage;
+}
+
+/** Runs the check and returns the process exit code: 1 if any error was found, else 0. */
+export function runCheck(options: CheckOptions, write: (text: string) => void): number {
+  const targets = options.targets.length > 0 ? options.targets : workspaceTargets(options.cwd);
+  const results = targets.map((target) => {
+    const path = join(options.cwd, target);
+    return /\.jsonc?$/i.test(target) && basename(target) !== 'benchmark.json'
+      ? checkConfig(path, target)
+      : checkBenchmark(path, target, options.coverage);
+  });
+  const all = results.flatMap((r) => r.diagnostics.map((d) => ({ r, d })));
+  if (options.json) {
+    const diagnostics = all.map(({ r, d }) => ({
+      folder: r.folder,
+      file: d.file,
+      line: d.range.start.line + 1,
+      column: d.range.start.character + 1,
+      endLine: d.range.end.line + 1,
+      endColumn: d.range.end.character + 1,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      ...(d.related ? { related: d.related.map((x) => ({ file: x.file, line: x.range.start.line + 1, column: x.range.start.character + 1, message: x.message })) } : {}),
+    }));
+    const body = options.coverage ? { diagnostics, coverage: results.flatMap((r) => (r.coverage ? [r.coverage] : [])) } : { diagnostics };
+    write(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    for (const { r, d } of all) {
+      const file = join(r.folder, d.file);
+      write(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
+    }
+    for (const r of results) if (r.coverage) write(`\n${formatCoverage(r.coverage)}`);
+    const errors = all.filter(({ d }) => d.severity === 'error').length;
+    const warnings = all.length - errors;
+    const what = results.length === 1 ? results[0]?.folder ?? '' : `${results.length} targets`;
+    write(`${all.length ? '\n' : ''}${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
+  }
+  return all.some(({ d }) => d.severity === 'error') ? 1 : 0;
+}
+
+function workspaceTargets(cwd: string): string[] {
+  const targets = findBenchmarkFolders(cwd).map((p) => relative(cwd, p));
+  if (existsSync(join(cwd, CONFIG_FILE))) targets.push(CONFIG_FILE);
+  if (targets.length === 0) {
+    throw new UsageError(`nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder: mmb check benchmarks/max`);
+  }
+  return targets;
+}
+
+function checkBenchmark(path: string, target: string, withCoverage: boolean): Checked {
+  const b = loadBenchmark(readBenchmarkFolder(path, target));
+  const checked: Checked = { folder: target.replace(/[\\/]+$/, ''), diagnostics: validateBenchmark(b) };
+  if (withCoverage) checked.coverage = coverage(b);
+  return checked;
+}
+
+function checkConfig(path: string, target: string): Checked {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${target}: ${describeFsError(e)}`);
+  }
+  const file = basename(target);
+  const { config, diagnostics } = parseConfig(text, file);
+  const known = findBenchmarkFolders(dirname(path)).map((p) => basename(p));
+  for (const run of config.runs) {
+    if (known.includes(run.benchmark) || !run.benchmarkRange) continue;
+    const suggestions = nearNames(run.benchmark, known);
+    diagnostics.push(diagnostic('invalid-config', file, run.benchmarkRange,
+      `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
+      { suggestions }));
+  }
+  return { folder: dirname(target) === '.' ? '' : dirname(target), diagnostics };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

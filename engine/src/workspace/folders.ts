@@ -1,0 +1,60 @@
+/** Reading benchmark folders and config.jsonc from disk into the pure scenario model. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { MANIFEST_FILE, type BenchmarkFiles } from '../../../scenario/src';
+
+/** A problem with what the user asked for, as opposed to a problem found inside a benchmark. */
+export class UsageError extends Error {}
+
+/** Reads the top-level markdown files and the manifest of one benchmark folder. */
+/** `shown` is the path as the user typed it, for messages. */
+export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`${shown} is not a folder: give the path of a benchmark folder (one with a ${MANIFEST_FILE}).`);
+    entries = readdirSync(dir);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
+  }
+  if (!entries.includes(MANIFEST_FILE)) {
+    throw new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
+  }
+  const files = new Map<string, string>();
+  for (const name of entries) {
+    if (name !== MANIFEST_FILE && !/\.md$/i.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (!statSync(path).isFile()) continue;
+      files.set(name, readFileSync(path, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`cannot read ${join(shown, name)}: ${describeFsError(e)}`);
+    }
+  }
+  return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files };
+}
+
+/** The benchmark folders under `<root>/benchmarks`, sorted by name. */
+export function findBenchmarkFolders(root: string): string[] {
+  const dir = join(root, 'benchmarks');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => join(dir, n)).filter((p) => {
+    try {
+      return statSync(join(p, MANIFEST_FILE)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+export function describeFsError(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return 'no such file or folder';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,26 @@
+/** The extension's entry point: starts the language server for markdown and JSON benchmark files. */
+import * as path from 'node:path';
+import type { ExtensionContext } from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: ExtensionContext): Promise<void> {
+  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'markdown', pattern: '**/benchmarks/**/*.md' },
+      { scheme: 'file', pattern: '**/benchmarks/**/benchmark.json' },
+    ],
+  };
+  client = new LanguageClient('marathonMemBench', 'MarathonMemBench', serverOptions, clientOptions);
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

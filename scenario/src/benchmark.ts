@@ -1,0 +1,145 @@
+/** A whole benchmark folder: its manifest, chapters and sheets, parsed and cross-indexed. */
+import { parseChapter } from './chapter';
+import { diagnostic, type Diagnostic } from './diagnostics';
+import { MANIFEST_FILE, parseManifest, type Manifest } from './manifest';
+import type { Chapter, Check, Phase, Sheet, Trap } from './model';
+import { parseSheet, sheetName } from './sheet';
+import { didYouMean, nearNames } from './suggest';
+import { lineRange } from './text';
+
+/** The files of one benchmark folder: top-level file name → text. No file system here. */
+export interface BenchmarkFiles {
+  /** The folder's name, which is the benchmark's name. */
+  name: string;
+  files: ReadonlyMap<string, string>;
+}
+
+/** Where in the play order something sits. */
+export interface PlayPosition {
+  chapter: number;
+  phase: number;
+}
+
+export interface LocatedCheck extends PlayPosition {
+  check: Check;
+  file: string;
+}
+
+export interface LocatedTrap extends PlayPosition {
+  trap: Trap;
+  file: string;
+}
+
+export interface Benchmark {
+  name: string;
+  title: string;
+  manifest?: Manifest;
+  /** The chapters that exist, in play order. */
+  chapters: Chapter[];
+  sheets: Map<string, Sheet>;
+  instructions?: string;
+  profile?: string;
+  /** Problems of the folder as a whole: manifest, missing files. */
+  diagnostics: Diagnostic[];
+  /** Every check, in play order. */
+  checks: LocatedCheck[];
+  /** Every trap write, in play order. */
+  traps: LocatedTrap[];
+}
+
+const NOT_SHEETS = new Set(['instructions.md', 'readme.md']);
+const CHAPTER_NAME = /^chapter\d+\.md$/i;
+
+export function loadBenchmark(source: BenchmarkFiles): Benchmark {
+  const diagnostics: Diagnostic[] = [];
+  const manifestText = source.files.get(MANIFEST_FILE);
+  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [] };
+  if (manifestText === undefined) {
+    diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
+      `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
+  } else {
+    const parsed = parseManifest(manifestText);
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.manifest) b.manifest = parsed.manifest;
+  }
+  const manifest = b.manifest;
+  if (manifest?.title) b.title = manifest.title;
+  const markdown = [...source.files.keys()].filter((f) => /\.md$/i.test(f)).sort();
+  const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
+
+  for (const listed of manifest?.chapters ?? []) {
+    const text = source.files.get(listed.file);
+    if (text === undefined) {
+      const suggestions = nearNames(listed.file, markdown.filter((f) => !listedChapters.has(f)));
+      diagnostics.push(diagnostic('missing-chapter', MANIFEST_FILE, listed.range,
+        `Chapter \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
+        { suggestions }));
+      continue;
+    }
+    b.chapters.push(parseChapter(text, listed.file));
+  }
+
+  let sheetFiles: string[];
+  if (manifest?.sheets) {
+    sheetFiles = [];
+    for (const listed of manifest.sheets) {
+      if (source.files.has(listed.file)) sheetFiles.push(listed.file);
+      else {
+        const suggestions = nearNames(listed.file, markdown);
+        diagnostics.push(diagnostic('missing-sheet', MANIFEST_FILE, listed.range,
+          `Sheet \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`, { suggestions }));
+      }
+    }
+  } else {
+    sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !NOT_SHEETS.has(f.toLowerCase()));
+    if (manifest) {
+      for (const f of sheetFiles.filter((s) => CHAPTER_NAME.test(s))) {
+        diagnostics.push(diagnostic('unlisted-chapter', f, lineRange(0, 0, 0),
+          `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`));
+      }
+      sheetFiles = sheetFiles.filter((s) => !CHAPTER_NAME.test(s));
+    }
+  }
+  for (const f of sheetFiles) b.sheets.set(sheetName(f), parseSheet(source.files.get(f) ?? '', f));
+
+  const instructions = source.files.get('instructions.md');
+  if (instructions !== undefined) b.instructions = instructions;
+  else if (manifest) {
+    diagnostics.push(diagnostic('missing-instructions', MANIFEST_FILE, lineRange(0, 0, 0),
+      `\`${source.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`));
+  }
+  const profile = source.files.get('profile.md');
+  if (profile !== undefined) b.profile = profile;
+
+  b.chapters.forEach((chapter, ci) => {
+    for (const phase of chapter.phases) {
+      for (const check of phase.checks) b.checks.push({ check, file: chapter.file, chapter: ci, phase: phase.index });
+      for (const trap of phase.traps) b.traps.push({ trap, file: chapter.file, chapter: ci, phase: phase.index });
+    }
+  });
+  return b;
+}
+
+export function comparePlay(a: PlayPosition, b: PlayPosition): number {
+  return a.chapter - b.chapter || a.phase - b.phase;
+}
+
+/** Every phase of the benchmark with its chapter, in play order. */
+export function* allPhases(b: Benchmark): Generator<{ chapter: Chapter; chapterIndex: number; phase: Phase }> {
+  for (const [chapterIndex, chapter] of b.chapters.entries()) {
+    for (const phase of chapter.phases) yield { chapter, chapterIndex, phase };
+  }
+}
+
+/**
+ * How far a check lies from a trap write: chapters apart, and whether the agent switches to a
+ * new conversation in between (which makes the check a test of memory rather than of context).
+ */
+export function distance(b: Benchmark, from: PlayPosition, to: PlayPosition): { chapters: number; sessionSwitch: boolean } {
+  let sessionSwitch = false;
+  for (const { chapterIndex, phase } of allPhases(b)) {
+    const at = { chapter: chapterIndex, phase: phase.index };
+    if (comparePlay(at, from) > 0 && comparePlay(at, to) <= 0 && phase.js?.newSession) sessionSwitch = true;
+  }
+  return { chapters: to.chapter - from.chapter, sessionSwitch };
+}

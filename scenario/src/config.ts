@@ -1,0 +1,184 @@
+/** `config.jsonc`: engine settings and the named runs of a workspace. */
+import type { Node } from 'jsonc-parser';
+import type { Diagnostic } from './diagnostics';
+import { JsoncDocument } from './jsonc';
+import type { Range } from './text';
+
+export interface ModelConfig {
+  /** `stand-in` is the built-in deterministic model; anything else goes to `base_url`. */
+  model: string;
+  base_url?: string;
+  /** The environment variable that holds the API key. The key itself never appears in files. */
+  api_key_env?: string;
+}
+
+export interface RunConfig {
+  name: string;
+  benchmark: string;
+  agent: string;
+  ignore_session_break: boolean;
+  /** Every other key of the run, passed to its agent adapter as is. */
+  options: Record<string, unknown>;
+  range: Range;
+  benchmarkRange?: Range;
+}
+
+export interface Config {
+  persona: ModelConfig;
+  compaction: { max_tokens: number; trim_to_tokens: number };
+  time_master: { min_sleep_to_skip: number; pre_wake_delay: number; poll_interval: number };
+  hooks: { require_send_message: boolean; drop_echoed_user_messages: boolean };
+  parallel: number;
+  runs: RunConfig[];
+}
+
+export const CONFIG_FILE = 'config.jsonc';
+
+export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
+  persona: { model: 'stand-in' },
+  compaction: { max_tokens: 30000, trim_to_tokens: 10000 },
+  time_master: { min_sleep_to_skip: 5, pre_wake_delay: 1, poll_interval: 1 },
+  hooks: { require_send_message: true, drop_echoed_user_messages: true },
+  parallel: 1,
+};
+
+const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'runs', '$schema'];
+const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
+const SECRET_KEY = /^(api_?key|key|token|secret|password)$/i;
+
+/** Parses config.jsonc, filling defaults; never throws. */
+export function parseConfig(text: string, file = CONFIG_FILE): { config: Config; diagnostics: Diagnostic[] } {
+  const doc = new JsoncDocument(text, file, 'invalid-config');
+  const top = JsoncDocument.properties(doc.root);
+  doc.unknownKeys(doc.root, TOP_KEYS, file);
+
+  const numbers = <K extends string>(key: string, defaults: Record<K, number>): Record<K, number> => {
+    const node = top.get(key)?.value;
+    const out = { ...defaults };
+    if (!node) return out;
+    if (node.type !== 'object') {
+      doc.report(doc.rangeOf(node), `\`${key}\` must be an object.`);
+      return out;
+    }
+    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``);
+    const props = JsoncDocument.properties(node);
+    for (const k of Object.keys(defaults) as K[]) {
+      const v = doc.expect(props.get(k)?.value, 'number', `\`${key}.${k}\``);
+      if (v === undefined) continue;
+      if (v < 0) doc.report(doc.rangeOf(props.get(k)?.value), `\`${key}.${k}\` must not be negative.`);
+      else out[k] = v;
+    }
+    return out;
+  };
+  const flags = <K extends string>(key: string, defaults: Record<K, boolean>): Record<K, boolean> => {
+    const node = top.get(key)?.value;
+    const out = { ...defaults };
+    if (!node) return out;
+    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``);
+    const props = JsoncDocument.properties(node);
+    for (const k of Object.keys(defaults) as K[]) {
+      const v = doc.expect(props.get(k)?.value, 'boolean', `\`${key}.${k}\``);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  };
+
+  const config: Config = {
+    persona: parseModel(doc, top.get('persona')?.value, 'persona') ?? DEFAULT_CONFIG.persona,
+    compaction: numbers('compaction', DEFAULT_CONFIG.compaction),
+    time_master: numbers('time_master', DEFAULT_CONFIG.time_master),
+    hooks: flags('hooks', DEFAULT_CONFIG.hooks),
+    parallel: DEFAULT_CONFIG.parallel,
+    runs: [],
+  };
+  if (config.compaction.trim_to_tokens >= config.compaction.max_tokens) {
+    doc.report(doc.rangeOf(top.get('compaction')?.value), '`compaction.trim_to_tokens` must be smaller than `compaction.max_tokens`.');
+  }
+  const parallelNode = top.get('parallel')?.value;
+  const parallel = doc.expect(parallelNode, 'number', '`parallel`');
+  if (parallel !== undefined) {
+    if (Number.isInteger(parallel) && parallel >= 1) config.parallel = parallel;
+    else doc.report(doc.rangeOf(parallelNode), '`parallel` must be a whole number of at least 1.');
+  }
+
+  const runsNode = top.get('runs')?.value;
+  if (runsNode && runsNode.type !== 'object') doc.report(doc.rangeOf(runsNode), '`runs` must be an object of named runs: "runs": { "my-run": { "benchmark": "max", "agent": "chatbot" } }.');
+  for (const [name, { key, value }] of JsoncDocument.properties(runsNode)) {
+    const run = parseRun(doc, name, key, value);
+    if (run) config.runs.push(run);
+  }
+  return { config, diagnostics: doc.diagnostics };
+}
+
+function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): ModelConfig | undefined {
+  if (!node) return undefined;
+  if (node.type !== 'object') {
+    doc.report(doc.rangeOf(node), `\`${where}\` must be an object such as { "model": "stand-in" }.`);
+    return undefined;
+  }
+  const props = JsoncDocument.properties(node);
+  for (const [k, { key }] of props) {
+    if (SECRET_KEY.test(k)) {
+      doc.report(doc.rangeOf(key), `\`${where}.${k}\` would put a secret in a file: set the key in an environment variable and name it in \`api_key_env\`.`);
+    }
+  }
+  doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter((k) => SECRET_KEY.test(k))], `\`${where}\``);
+  const model = doc.expect(props.get('model')?.value, 'string', `\`${where}.model\``);
+  if (model === undefined) {
+    if (!props.has('model')) doc.report(doc.rangeOf(node), `\`${where}\` needs a \`model\`: "stand-in" or the name your provider gives the model.`);
+    return undefined;
+  }
+  const out: ModelConfig = { model };
+  const base = doc.expect(props.get('base_url')?.value, 'string', `\`${where}.base_url\``);
+  if (base !== undefined) out.base_url = base;
+  const env = doc.expect(props.get('api_key_env')?.value, 'string', `\`${where}.api_key_env\``);
+  if (env !== undefined) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(env)) out.api_key_env = env;
+    else doc.report(doc.rangeOf(props.get('api_key_env')?.value), `\`${where}.api_key_env\` names an environment variable (such as "OPENROUTER_API_KEY"), not the key itself.`);
+  }
+  if (model !== 'stand-in' && base === undefined) {
+    doc.report(doc.rangeOf(props.get('model')?.value), `\`${where}\` uses model "${model}" but has no \`base_url\`: give the provider's OpenAI-compatible URL, or use "stand-in".`);
+  }
+  return out;
+}
+
+function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunConfig | undefined {
+  const where = `run \`${name}\``;
+  if (node.type !== 'object') {
+    doc.report(doc.rangeOf(node), `${where} must be an object with \`benchmark\` and \`agent\`.`);
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) {
+    doc.report(doc.rangeOf(key), `${where}: a run name becomes a folder under results/, so use letters, digits, \`.\`, \`_\` and \`-\` only.`);
+    return undefined;
+  }
+  const props = JsoncDocument.properties(node);
+  const benchmarkNode = props.get('benchmark')?.value;
+  const benchmark = doc.expect(benchmarkNode, 'string', `${where}: \`benchmark\``);
+  const agent = doc.expect(props.get('agent')?.value, 'string', `${where}: \`agent\``);
+  for (const k of ['benchmark', 'agent'] as const) {
+    if (!props.has(k)) doc.report(doc.rangeOf(key), `${where} needs \`${k}\`.`);
+  }
+  for (const [k, { key: keyNode }] of props) {
+    if (SECRET_KEY.test(k) || /_api_key$/i.test(k)) {
+      doc.report(doc.rangeOf(keyNode), `${where}: \`${k}\` would put a secret in a file: use an environment variable and name it in \`api_key_env\`.`);
+    }
+  }
+  const ignore = doc.expect(props.get('ignore_session_break')?.value, 'boolean', `${where}: \`ignore_session_break\``) ?? false;
+  if (benchmark === undefined || agent === undefined) return undefined;
+  const options: Record<string, unknown> = {};
+  for (const [k, { value }] of props) {
+    if (!['benchmark', 'agent', 'ignore_session_break'].includes(k)) options[k] = plain(value);
+  }
+  const run: RunConfig = { name, benchmark, agent, ignore_session_break: ignore, options, range: doc.rangeOf(key) };
+  if (benchmarkNode) run.benchmarkRange = doc.rangeOf(benchmarkNode);
+  return run;
+}
+
+function plain(node: Node): unknown {
+  switch (node.type) {
+    case 'object': return Object.fromEntries([...JsoncDocument.properties(node)].map(([k, { value }]) => [k, plain(value)]));
+    case 'array': return (node.children ?? []).map(plain);
+    default: return node.value;
+  }
+}

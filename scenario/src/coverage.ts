@@ -1,0 +1,69 @@
+/** What a benchmark covers: facts, where sheets are told, checks and traps by type, distances. */
+import { allPhases, distance, type Benchmark } from './benchmark';
+import { CHECK_TYPES, TRAP_TYPES, type CheckType, type TrapType } from './model';
+import { liveFacts } from './sheet';
+
+export interface PhaseLocation {
+  file: string;
+  line: number;
+  phase: string;
+}
+
+export interface Coverage {
+  benchmark: string;
+  chapters: number;
+  phases: number;
+  sheets: { name: string; facts: number; toldIn: PhaseLocation[] }[];
+  checks: { total: number; byType: Record<CheckType | 'untyped', number> };
+  traps: {
+    total: number;
+    byType: Record<TrapType, number>;
+    list: {
+      type: TrapType;
+      file: string;
+      line: number;
+      facts: string[];
+      checks: { id: string; found: boolean; chapters?: number; sessionSwitch?: boolean }[];
+    }[];
+  };
+}
+
+export function coverage(b: Benchmark): Coverage {
+  const told = new Map<string, PhaseLocation[]>();
+  let phases = 0;
+  for (const { chapter, phase } of allPhases(b)) {
+    phases++;
+    for (const ref of phase.sheetRefs) {
+      if (!b.sheets.has(ref.sheet)) continue;
+      const at = { file: chapter.file, line: phase.headingRange.start.line + 1, phase: phase.title };
+      const list = told.get(ref.sheet) ?? [];
+      if (!list.some((p) => p.file === at.file && p.line === at.line)) list.push(at);
+      told.set(ref.sheet, list);
+    }
+  }
+  const checkTypes = Object.fromEntries([...Object.keys(CHECK_TYPES), 'untyped'].map((t) => [t, 0])) as Record<CheckType | 'untyped', number>;
+  for (const c of b.checks) checkTypes[c.check.type ?? 'untyped']++;
+  const trapTypes = Object.fromEntries(Object.keys(TRAP_TYPES).map((t) => [t, 0])) as Record<TrapType, number>;
+  const checks = new Map(b.checks.map((c) => [c.check.id, c]));
+  const list = b.traps.map((t) => {
+    trapTypes[t.trap.type]++;
+    return {
+      type: t.trap.type,
+      file: t.file,
+      line: t.trap.range.start.line + 1,
+      facts: t.trap.facts.map((f) => `${f.sheet}#${f.id}`),
+      checks: t.trap.targets.map((target) => {
+        const check = checks.get(target.name);
+        return check ? { id: target.name, found: true, ...distance(b, t, check) } : { id: target.name, found: false };
+      }),
+    };
+  });
+  return {
+    benchmark: b.name,
+    chapters: b.chapters.length,
+    phases,
+    sheets: [...b.sheets.values()].map((s) => ({ name: s.name, facts: liveFacts(s).length, toldIn: told.get(s.name) ?? [] })),
+    checks: { total: b.checks.length, byType: checkTypes },
+    traps: { total: b.traps.length, byType: trapTypes, list },
+  };
+}

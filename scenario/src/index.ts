@@ -1,0 +1,18 @@
+/**
+ * The scenario model: the one parser and validator of the benchmark format, shared by the
+ * engine, the CLI, the language server and the extension. Pure: no file system, no editor.
+ */
+export * from './benchmark';
+export * from './chapter';
+export * from './config';
+export * from './coverage';
+export * from './diagnostics';
+export * from './manifest';
+export * from './model';
+export * from './sheet';
+export * from './suggest';
+export * from './templates';
+export * from './text';
+export * from './validate';
+export { CHECK_MARK, TRAP_MARK } from './items';
+export { dayNumber } from './inline';

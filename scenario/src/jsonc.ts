@@ -1,0 +1,83 @@
+/** Shared handling of JSON-with-comments files (`benchmark.json`, `config.jsonc`) with positions. */
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { diagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics';
+import { didYouMean, nearNames } from './suggest';
+import { LineIndex, type Range } from './text';
+
+const ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'a property name was expected (in double quotes)',
+  ValueExpected: 'a value was expected',
+  ColonExpected: 'a `:` was expected',
+  CommaExpected: 'a `,` was expected',
+  CloseBraceExpected: 'a closing `}` was expected',
+  CloseBracketExpected: 'a closing `]` was expected',
+  EndOfFileExpected: 'the document should end here',
+  InvalidCommentToken: 'a malformed comment',
+  UnexpectedEndOfComment: 'a comment is not closed',
+  UnexpectedEndOfString: 'a string is not closed',
+  UnexpectedEndOfNumber: 'a number is cut short',
+  InvalidUnicode: 'a malformed \\u escape',
+  InvalidEscapeCharacter: 'a malformed escape',
+  InvalidCharacter: 'a control character inside a string',
+};
+
+/** A parsed JSONC document and the means to report on its nodes. */
+export class JsoncDocument {
+  readonly lines: LineIndex;
+  readonly root: Node | undefined;
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(text: string, readonly file: string, private readonly code: DiagnosticCode) {
+    this.lines = new LineIndex(text);
+    const errors: ParseError[] = [];
+    this.root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    for (const e of errors) {
+      const what = ERROR_TEXT[printParseErrorCode(e.error)] ?? printParseErrorCode(e.error);
+      this.report(this.lines.rangeOf(e.offset, e.offset + Math.max(e.length, 1)), `${file} is not valid JSON: ${what}.`);
+    }
+    if (errors.length === 0 && this.root?.type !== 'object') {
+      this.report(this.rangeOf(this.root), `${file} must hold one JSON object, \`{ … }\`.`);
+    }
+  }
+
+  rangeOf(node: Node | undefined): Range {
+    return node ? this.lines.rangeOf(node.offset, node.offset + node.length) : this.lines.rangeOf(0, 0);
+  }
+
+  report(range: Range, message: string, code: DiagnosticCode = this.code, suggestions?: string[]): void {
+    this.diagnostics.push(diagnostic(code, this.file, range, message, suggestions?.length ? { suggestions } : {}));
+  }
+
+  /** The properties of an object node, by key. */
+  static properties(node: Node | undefined): Map<string, { key: Node; value: Node }> {
+    const map = new Map<string, { key: Node; value: Node }>();
+    if (node?.type !== 'object') return map;
+    for (const p of node.children ?? []) {
+      const [key, value] = p.children ?? [];
+      if (key && value && typeof key.value === 'string') map.set(key.value, { key, value });
+    }
+    return map;
+  }
+
+  /** Warns about keys that `known` does not list, with a "did you mean". */
+  unknownKeys(node: Node | undefined, known: readonly string[], where: string): void {
+    for (const [name, { key }] of JsoncDocument.properties(node)) {
+      if (known.includes(name)) continue;
+      const suggestions = nearNames(name, known);
+      this.report(this.rangeOf(key), `${where} has no key \`${name}\`; it is ignored.${didYouMean(suggestions)}`, 'unknown-key', suggestions);
+    }
+  }
+
+  /** The value if it has the wanted JSON type; otherwise reports it and returns undefined. */
+  expect<T extends 'string' | 'number' | 'boolean'>(node: Node | undefined, type: T, what: string):
+    (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
+    if (!node) return undefined;
+    if (node.type !== type) {
+      this.report(this.rangeOf(node), `${what} must be a ${type}.`);
+      return undefined;
+    }
+    return node.value as T extends 'string' ? string : T extends 'number' ? number : boolean;
+  }
+}

@@ -1,0 +1,78 @@
+import { TEMPLATE_UNITS, type Template, type TemplateUnit } from './model';
+import { didYouMean, nearNames } from './suggest';
+
+export const TEMPLATE_KEYWORDS = ['TODAY', 'FUTURE', 'PAST'] as const;
+
+export type TemplateParse =
+  | { ok: true; keyword: Template['keyword']; amount: number; unit: TemplateUnit }
+  | { ok: false; message: string; suggestions?: string[] };
+
+/** Parses the inside of `{{...}}`. */
+export function parseTemplateBody(body: string): TemplateParse {
+  if (body === 'TODAY') return { ok: true, keyword: 'TODAY', amount: 0, unit: 'days' };
+  const parts = body.split(':');
+  const [keyword = '', amount = '', unit = ''] = parts;
+  if (keyword !== 'FUTURE' && keyword !== 'PAST') {
+    const suggestions = nearNames(keyword, TEMPLATE_KEYWORDS).map((k) => (k === 'TODAY' ? '{{TODAY}}' : `{{${k}:${amount || 'N'}:${unit || 'days'}}}`));
+    return {
+      ok: false,
+      message: `\`{{${body}}}\` is not a date template: use {{TODAY}}, {{FUTURE:N:unit}} or {{PAST:N:unit}}.${didYouMean(suggestions)}`,
+      suggestions,
+    };
+  }
+  if (parts.length !== 3) {
+    return { ok: false, message: `\`{{${body}}}\` needs a number and a unit: write {{${keyword}:3:weeks}}.` };
+  }
+  if (!/^\d+$/.test(amount)) {
+    return { ok: false, message: `The amount \`${amount}\` in \`{{${body}}}\` must be a whole number, as in {{${keyword}:3:${unit}}}.` };
+  }
+  const normalized = normalizeUnit(unit);
+  if (!normalized) {
+    const suggestions = nearNames(unit, TEMPLATE_UNITS).map((u) => `{{${keyword}:${amount}:${u}}}`);
+    return {
+      ok: false,
+      message: `Unknown unit \`${unit}\` in \`{{${body}}}\`: use ${TEMPLATE_UNITS.join(', ')}.${didYouMean(suggestions)}`,
+      suggestions,
+    };
+  }
+  return { ok: true, keyword, amount: Number(amount), unit: normalized };
+}
+
+function normalizeUnit(unit: string): TemplateUnit | undefined {
+  return TEMPLATE_UNITS.find((u) => u === unit || u === `${unit}s`);
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * The moment a template stands for, given the run's start. Dates are wall-clock values carried
+ * in a `Date`'s UTC fields, so the result does not depend on the machine's time zone.
+ */
+export function templateMoment(t: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): Date {
+  const sign = t.keyword === 'PAST' ? -1 : 1;
+  const n = sign * t.amount;
+  const d = new Date(start.getTime());
+  switch (t.unit) {
+    case 'minutes': d.setUTCMinutes(d.getUTCMinutes() + n); break;
+    case 'hours': d.setUTCHours(d.getUTCHours() + n); break;
+    case 'days': d.setUTCDate(d.getUTCDate() + n); break;
+    case 'weeks': d.setUTCDate(d.getUTCDate() + 7 * n); break;
+    case 'months': d.setUTCMonth(d.getUTCMonth() + n); break;
+    case 'years': d.setUTCFullYear(d.getUTCFullYear() + n); break;
+  }
+  return d;
+}
+
+/** What a template expands to: `19 August 2026`, with the time for minute and hour offsets. */
+export function expandTemplate(t: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): string {
+  const d = templateMoment(t, start);
+  const date = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  if (t.keyword !== 'TODAY' && (t.unit === 'minutes' || t.unit === 'hours')) {
+    return `${date}, ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+  }
+  return date;
+}
+
+export function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}

@@ -1,0 +1,30 @@
+// One build for the three Node runtimes: the extension, the language server and the mmb CLI.
+// Type-checking is separate (`npm run typecheck`); esbuild only bundles.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  external: ['vscode'],
+  // jsonc-parser's UMD entry hides its modules from the bundler; its ESM entry does not.
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+};
+const entries = [
+  { entryPoints: { extension: 'extension/src/extension.ts' } },
+  { entryPoints: { server: 'server/src/server.ts' } },
+  { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } },
+];
+
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('watching extension, server and cli…');
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}
