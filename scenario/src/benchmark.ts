@@ -79,6 +79,13 @@ export function loadBenchmark(source: BenchmarkFiles): Benchmark {
     b.chapters.push(parseChapter(text, listed.file));
   }
 
+  const unlisted = markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f));
+  if (manifest) {
+    for (const f of unlisted) {
+      diagnostics.push(diagnostic('unlisted-chapter', f, lineRange(0, 0, 0),
+        `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`));
+    }
+  }
   let sheetFiles: string[];
   if (manifest?.sheets) {
     sheetFiles = [];
@@ -91,14 +98,7 @@ export function loadBenchmark(source: BenchmarkFiles): Benchmark {
       }
     }
   } else {
-    sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !NOT_SHEETS.has(f.toLowerCase()));
-    if (manifest) {
-      for (const f of sheetFiles.filter((s) => CHAPTER_NAME.test(s))) {
-        diagnostics.push(diagnostic('unlisted-chapter', f, lineRange(0, 0, 0),
-          `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`));
-      }
-      sheetFiles = sheetFiles.filter((s) => !CHAPTER_NAME.test(s));
-    }
+    sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !unlisted.includes(f) && !NOT_SHEETS.has(f.toLowerCase()));
   }
   for (const f of sheetFiles) b.sheets.set(sheetName(f), parseSheet(source.files.get(f) ?? '', f));
 

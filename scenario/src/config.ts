@@ -2,7 +2,7 @@
 import type { Node } from 'jsonc-parser';
 import type { Diagnostic } from './diagnostics';
 import { JsoncDocument } from './jsonc';
-import type { Range } from './text';
+import { comparePositions, type Range } from './text';
 
 export interface ModelConfig {
   /** `stand-in` is the built-in deterministic model; anything else goes to `base_url`. */
@@ -107,6 +107,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
     const run = parseRun(doc, name, key, value);
     if (run) config.runs.push(run);
   }
+  doc.diagnostics.sort((a, b) => comparePositions(a.range.start, b.range.start));
   return { config, diagnostics: doc.diagnostics };
 }
 

@@ -15,13 +15,18 @@ export interface SourceLine {
 
 const ANSWER = /correct answer:/i;
 
+/** Skips the emoji variation selector (U+FE0F) that some editors type after a mark. */
+function afterEmoji(text: string, pos: number): number {
+  return text.charCodeAt(pos) === 0xfe0f ? pos + 1 : pos;
+}
+
 export function parseCheck(lines: readonly SourceLine[], file: string, out: Diagnostic[]): Check | undefined {
   const first = lines[0];
   if (!first) return undefined;
   const last = lines[lines.length - 1] ?? first;
   const mark = first.text.indexOf(CHECK_MARK);
   const whole = makeRange(first.line, mark, last.line, last.text.trimEnd().length);
-  let pos = mark + CHECK_MARK.length;
+  let pos = afterEmoji(first.text, mark + CHECK_MARK.length);
   const afterMark = first.text.slice(pos);
   const idMatch = /^\s*(\d+\.\d+)(?=\s|$|\[)/.exec(afterMark);
   if (!idMatch) {
@@ -92,7 +97,7 @@ export function parseTrap(text: string, line: number, refs: readonly FactRef[], 
     out.push(diagnostic('malformed-trap', file, r, `${message} A trap line reads \`🪤 TYPE sheet#N.M → CHECK-ID, … — note\`.`));
     return undefined;
   };
-  const bodyStart = mark + TRAP_MARK.length;
+  const bodyStart = afterEmoji(text, mark + TRAP_MARK.length);
   const noteMatch = NOTE.exec(text.slice(bodyStart));
   const bodyEnd = noteMatch ? bodyStart + noteMatch.index : end;
   const body = text.slice(bodyStart, bodyEnd);

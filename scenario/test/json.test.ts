@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseConfig, parseManifest } from '../src';
+
+test('benchmark.json with comments and trailing commas parses with positions', () => {
+  const { manifest, diagnostics } = parseManifest('{\n  // the order of play\n  "chapters": ["chapter1.md", "chapter2.md",],\n  "time_master": true,\n  "start_time": "2026-03-01 20:00"\n}\n');
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(manifest?.chapters.map((c) => [c.file, c.range.start.line, c.range.start.character]), [['chapter1.md', 2, 16], ['chapter2.md', 2, 31]]);
+  assert.equal(manifest?.time_master, true);
+  assert.equal(manifest?.time_gate, false);
+  assert.equal(manifest?.start_time, '2026-03-01 20:00');
+});
+
+test('invalid manifests: syntax, types, missing chapters, bad start_time, unknown keys', () => {
+  const codes = (text: string) => parseManifest(text).diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+  assert.deepEqual(codes('{ "chapters": ["a.md" "b.md"] }'), ['1:23 invalid-manifest']);
+  assert.deepEqual(codes('[]'), ['1:1 invalid-manifest']);
+  assert.deepEqual(codes('{\n"title": "x"\n}'), ['1:1 invalid-manifest']);
+  assert.deepEqual(codes('{ "chapters": "chapter1.md" }'), ['1:15 invalid-manifest']);
+  assert.deepEqual(codes('{ "chapters": ["a.md", 3, "a.md", "b.txt"] }'), ['1:24 invalid-manifest', '1:27 invalid-manifest', '1:35 invalid-manifest']);
+  assert.deepEqual(codes('{ "chapters": [], "time_gate": "yes", "start_time": "2026-02-30 20:00" }'), ['1:32 invalid-manifest', '1:53 invalid-manifest']);
+  const unknown = parseManifest('{ "chapters": [], "time_gates": true }').diagnostics[0];
+  assert.equal(unknown?.code, 'unknown-key');
+  assert.equal(unknown?.severity, 'warning');
+  assert.deepEqual(unknown?.suggestions, ['time_gate']);
+});
+
+test('config.jsonc: defaults, runs with adapter keys passed through', () => {
+  const { config, diagnostics } = parseConfig(`{
+    "persona": { "model": "deepseek-v4-flash", "base_url": "https://api.example.com/v1", "api_key_env": "DS_KEY" },
+    "compaction": { "max_tokens": 30000, "trim_to_tokens": 10000 },
+    "parallel": 2,
+    "runs": {
+      "hermes-compact-1": { "benchmark": "max", "agent": "hermes", "hermes_compression_threshold": 0.125, "ignore_session_break": true },
+    },
+  }`);
+  assert.deepEqual(diagnostics, []);
+  assert.equal(config.persona.api_key_env, 'DS_KEY');
+  assert.deepEqual(config.time_master, { min_sleep_to_skip: 5, pre_wake_delay: 1, poll_interval: 1 });
+  assert.equal(config.parallel, 2);
+  assert.deepEqual(config.runs.map((r) => [r.name, r.benchmark, r.agent, r.ignore_session_break, r.options]), [
+    ['hermes-compact-1', 'max', 'hermes', true, { hermes_compression_threshold: 0.125 }],
+  ]);
+});
+
+test('config.jsonc refuses secrets in the file and explains the environment variable', () => {
+  const { diagnostics } = parseConfig('{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "a", "openai_api_key": "sk-9" } } }');
+  assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-config', 'invalid-config']);
+  assert.match(diagnostics[0]?.message ?? '', /api_key_env/);
+  assert.ok(diagnostics.every((d) => !d.message.includes('sk-')));
+});
+
+test('config.jsonc type errors and missing keys', () => {
+  const { config, diagnostics } = parseConfig('{ "parallel": 0, "compaction": { "max_tokens": 100, "trim_to_tokens": 200 }, "runs": { "a b": {}, "r": { "agent": 3 } }, "hooks": { "require_send_message": "yes" } }');
+  assert.deepEqual(diagnostics.map((d) => `${d.range.start.character} ${d.code}`), [
+    '14 invalid-config', '31 invalid-config', '87 invalid-config', '98 invalid-config', '114 invalid-config', '156 invalid-config',
+  ]);
+  assert.match(diagnostics[3]?.message ?? '', /run `r` needs `benchmark`/);
+  assert.equal(config.parallel, 1);
+  assert.equal(config.hooks.require_send_message, true);
+  assert.deepEqual(config.runs, []);
+});
