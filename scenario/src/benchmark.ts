@@ -45,6 +45,8 @@ export interface Benchmark {
   checks: LocatedCheck[];
   /** Every trap write, in play order. */
   traps: LocatedTrap[];
+  /** The phases whose JS block switches the agent to a new conversation, in play order. */
+  sessionSwitches: PlayPosition[];
 }
 
 const NOT_SHEETS = new Set(['instructions.md', 'readme.md']);
@@ -53,7 +55,7 @@ const CHAPTER_NAME = /^chapter\d+\.md$/i;
 export function loadBenchmark(source: BenchmarkFiles): Benchmark {
   const diagnostics: Diagnostic[] = [];
   const manifestText = source.files.get(MANIFEST_FILE);
-  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [] };
+  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [] };
   if (manifestText === undefined) {
     diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
       `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
@@ -115,6 +117,7 @@ export function loadBenchmark(source: BenchmarkFiles): Benchmark {
     for (const phase of chapter.phases) {
       for (const check of phase.checks) b.checks.push({ check, file: chapter.file, chapter: ci, phase: phase.index });
       for (const trap of phase.traps) b.traps.push({ trap, file: chapter.file, chapter: ci, phase: phase.index });
+      if (phase.js?.newSession) b.sessionSwitches.push({ chapter: ci, phase: phase.index });
     }
   });
   return b;
@@ -136,10 +139,6 @@ export function* allPhases(b: Benchmark): Generator<{ chapter: Chapter; chapterI
  * new conversation in between (which makes the check a test of memory rather than of context).
  */
 export function distance(b: Benchmark, from: PlayPosition, to: PlayPosition): { chapters: number; sessionSwitch: boolean } {
-  let sessionSwitch = false;
-  for (const { chapterIndex, phase } of allPhases(b)) {
-    const at = { chapter: chapterIndex, phase: phase.index };
-    if (comparePlay(at, from) > 0 && comparePlay(at, to) <= 0 && phase.js?.newSession) sessionSwitch = true;
-  }
+  const sessionSwitch = b.sessionSwitches.some((at) => comparePlay(at, from) > 0 && comparePlay(at, to) <= 0);
   return { chapters: to.chapter - from.chapter, sessionSwitch };
 }

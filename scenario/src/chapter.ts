@@ -51,7 +51,7 @@ export function parseChapter(text: string, file: string): Chapter {
       if (!isJs(b)) return;
       if (i === 0) {
         phase.js = analyzeJs(b.value, makeRange(b.startLine, b.column, b.endLine, lines.lineText(b.endLine).length),
-          { line: b.startLine + 1, column: b.column }, file, diagnostics);
+          { line: b.startLine + 1, column: b.column }, lines, file, diagnostics);
         for (let l = b.startLine; l <= b.endLine; l++) phase.hiddenLines.push(l);
       } else {
         diagnostics.push(diagnostic('js-block-not-first', file, makeRange(b.startLine, 0, b.startLine, lines.lineText(b.startLine).length),

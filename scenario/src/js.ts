@@ -4,7 +4,7 @@ import { simple } from 'acorn-walk';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { BENCH_API, type JsBlock, type SheetRef } from './model';
 import { didYouMean, nearNames } from './suggest';
-import { lineRange, range as makeRange, type Range } from './text';
+import { lineRange, range as makeRange, type LineIndex, type Range } from './text';
 
 /** Where the code of a fenced block starts in its document. */
 export interface CodeOrigin {
@@ -20,13 +20,13 @@ interface Loc {
 }
 type Located = AcornNode & { loc?: Loc | null };
 
-export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, file: string, out: Diagnostic[]): JsBlock {
+export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, lines: LineIndex, file: string, out: Diagnostic[]): JsBlock {
   const block: JsBlock = { code, range: blockRange, newSession: false, benchMembers: [], requireAllFacts: [] };
   const toRange = (loc: Loc, trimStart = 0, trimEnd = 0): Range =>
-    makeRange(
+    lines.clamp(makeRange(
       origin.line + loc.start.line - 1, origin.column + loc.start.column + trimStart,
       origin.line + loc.end.line - 1, origin.column + loc.end.column - trimEnd,
-    );
+    ));
   let program: AcornNode;
   try {
     program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true, locations: true });
@@ -35,7 +35,7 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, f
     const line = origin.line + (err.loc?.line ?? 1) - 1;
     const column = origin.column + (err.loc?.column ?? 0);
     const message = String(err.message).replace(/\s*\(\d+:\d+\)$/, '');
-    out.push(diagnostic('js-syntax-error', file, lineRange(line, column, column + 1),
+    out.push(diagnostic('js-syntax-error', file, lines.clamp(lineRange(line, column, column + 1)),
       `JavaScript syntax error: ${message}. The block runs when the phase starts; fix it or the phase cannot start.`));
     return block;
   }

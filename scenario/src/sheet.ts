@@ -33,6 +33,7 @@ export function parseSheet(text: string, file: string): Sheet {
     diagnostics.push(diagnostic('malformed-fact-line', file, lineRange(line, indent, t.trimEnd().length), message));
   };
 
+  const live = new Map<string, Fact | undefined>();
   let category: Category | undefined;
   let lastFact: Fact | undefined;
   for (let l = 0; l < lines.lineCount; l++) {
@@ -100,7 +101,8 @@ export function parseSheet(text: string, file: string): Sheet {
       range: lineRange(l, indent, text.trimEnd().length),
       idRange: lineRange(l, indent, indent + id.length),
     };
-    const twin = liveFact(sheet, id);
+    const twin = live.get(id);
+    live.set(id, fact.deleted ? undefined : fact);
     if (twin && !fact.deleted) {
       diagnostics.push(diagnostic('duplicate-fact-id', file, fact.idRange,
         `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${nextFreeFactId(sheet, category.number)}), or delete the first with \`${id} —\`.`,
@@ -123,7 +125,9 @@ export function liveFact(sheet: Sheet, id: string): Fact | undefined {
 
 /** The facts a persona tells: every id's current live definition, in file order. */
 export function liveFacts(sheet: Sheet): Fact[] {
-  return sheet.facts.filter((f) => liveFact(sheet, f.id) === f);
+  const last = new Map<string, Fact>();
+  for (const f of sheet.facts) last.set(f.id, f);
+  return sheet.facts.filter((f) => !f.deleted && last.get(f.id) === f);
 }
 
 export function nextFreeFactId(sheet: Sheet, category: number): string {

@@ -66,6 +66,11 @@ export class LineIndex {
     return start + Math.min(position.character, this.lineText(position.line).length);
   }
 
+  /** The same range moved onto real characters of the text. */
+  clamp(r: Range): Range {
+    return { start: this.positionAt(this.offsetAt(r.start)), end: this.positionAt(this.offsetAt(r.end)) };
+  }
+
   rangeOf(startOffset: number, endOffset: number): Range {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
   }

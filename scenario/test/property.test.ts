@@ -6,6 +6,9 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { coverage, LineIndex, loadBenchmark, parseConfig, phaseInstructions, validateBenchmark, type Range } from '../src';
 
+/** Fixed by default so CI is repeatable; FC_SEED and FC_RUNS explore further. */
+const PARAMS = { seed: Number(process.env.FC_SEED ?? 20261129), numRuns: Number(process.env.FC_RUNS ?? 500) };
+
 const STARTER = join(__dirname, '..', '..', 'benchmarks', 'starter');
 const REAL = new Map(readdirSync(STARTER).map((f) => [f, readFileSync(join(STARTER, f), 'utf8')]));
 
@@ -81,9 +84,9 @@ test('random text as a chapter, a sheet, the manifest or the config never breaks
   fc.assert(fc.property(soup, fc.constantFrom('chapter2.md', 'move.md', 'benchmark.json', 'profile.md'), (text, file) => {
     runAll(file, text);
     for (const d of parseConfig(text).diagnostics) assertInside(text, d.range, `config ${d.code}`);
-  }), { numRuns: 400 });
+  }), PARAMS);
 });
 
 test('real benchmark files with random edits never break the parser', () => {
-  fc.assert(fc.property(mutated, ({ file, text }) => runAll(file, text)), { numRuns: 400 });
+  fc.assert(fc.property(mutated, ({ file, text }) => runAll(file, text)), PARAMS);
 });
