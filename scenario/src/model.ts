@@ -165,6 +165,7 @@ export interface Sheet {
   name: string;
   file: string;
   title?: string;
+  titleRange?: Range;
   categories: Category[];
   /** Every fact line in file order, deleted ones included. */
   facts: Fact[];

@@ -44,7 +44,10 @@ export function parseSheet(text: string, file: string): Sheet {
       lastFact = undefined;
       const title = headingText(lines.text, heading);
       if (heading.depth === 1) {
-        if (sheet.title === undefined && sheet.categories.length === 0) sheet.title = title;
+        if (sheet.title === undefined && sheet.categories.length === 0) {
+          sheet.title = title;
+          sheet.titleRange = lineRange(l, 0, lines.lineText(l).length);
+        }
         else bad(l, 'A sheet has one `#` title, at the top; make this a category: `## N. Title`.');
       } else if (heading.depth === 2) {
         const m = /^(\d+)\.\s+(.*\S)$/.exec(title);

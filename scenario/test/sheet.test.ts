@@ -7,6 +7,7 @@ test('a sheet has a title, numbered categories and facts with ranges', () => {
   assert.deepEqual(s.diagnostics, []);
   assert.equal(s.name, 'family');
   assert.equal(s.title, 'Family');
+  assert.deepEqual(s.titleRange, { start: { line: 0, character: 0 }, end: { line: 0, character: 8 } });
   assert.deepEqual(s.categories.map((c) => [c.number, c.title, c.range.start.line]), [[1, 'Lena', 4], [2, 'Anna', 9]]);
   assert.deepEqual(s.facts.map((f) => [f.id, f.category, f.text, f.range.start.line]), [
     ['1.1', 1, 'Lena is 31, a UX designer', 5],
