@@ -1,5 +1,6 @@
 // One build for the three Node runtimes: the extension, the language server and the mmb CLI.
 // Type-checking is separate (`npm run typecheck`); esbuild only bundles.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -19,6 +20,10 @@ const entries = [
   { entryPoints: { server: 'server/src/server.ts' } },
   { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } },
 ];
+
+// Text the engine reads at run time, beside the bundle that reads it.
+mkdirSync('dist', { recursive: true });
+copyFileSync('engine/src/persona/system-prompt.md', 'dist/system-prompt.md');
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
 if (watch) {

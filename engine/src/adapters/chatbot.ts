@@ -1,0 +1,111 @@
+/**
+ * `chatbot`: an LLM with the whole conversation in context and no memory beyond it (the seed's
+ * baseline). A new conversation forgets everything. Its conversation is journaled in its own
+ * folder, so it survives a crash of the engine like a real agent's state would.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatModel } from '../models/chat';
+import type { ChatMessage } from '../run/state';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+
+type Entry =
+  | { kind: 'user'; key: string; text: string }
+  | { kind: 'reply'; seq: number; text: string; at: string }
+  | { kind: 'new-conversation' };
+
+const SYSTEM = 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.';
+
+export class ChatbotAdapter implements AgentAdapter {
+  readonly quietPeriodMs = 500;
+  readonly pollIntervalMs = 20;
+  private entries: Entry[] = [];
+  private busy: Promise<void> | undefined;
+  private failure: Error | undefined;
+  private readonly file: string;
+
+  constructor(private readonly dir: string, private readonly model: ChatModel, private readonly now: () => Date = () => new Date()) {
+    this.file = join(dir, 'conversation.jsonl');
+  }
+
+  async createSession(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    this.entries = existsSync(this.file)
+      ? readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
+        try {
+          return [JSON.parse(l) as Entry];
+        } catch {
+          return [];
+        }
+      })
+      : [];
+    if (this.entries.at(-1)?.kind === 'user') this.startReply();
+  }
+
+  async sendMessage(text: string, options: SendOptions): Promise<void> {
+    this.throwIfFailed();
+    if (this.entries.some((e) => e.kind === 'user' && e.key === options.idempotencyKey)) return;
+    await this.busy;
+    this.append({ kind: 'user', key: options.idempotencyKey, text });
+    this.startReply();
+  }
+
+  async getResponses(afterSeq: number): Promise<AgentMessage[]> {
+    this.throwIfFailed();
+    return this.entries.flatMap((e) => (e.kind === 'reply' && e.seq > afterSeq ? [{ seq: e.seq, text: e.text, at: e.at }] : []));
+  }
+
+  async getStatus(): Promise<AgentStatus> {
+    const context = this.conversation().reduce((n, m) => n + Math.ceil((m.content ?? '').length / 4), 0);
+    return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context };
+  }
+
+  async startNewConversation(): Promise<void> {
+    await this.busy;
+    this.append({ kind: 'new-conversation' });
+  }
+
+  async destroySession(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+    this.entries = [];
+    this.failure = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+  }
+
+  /** The messages of the current conversation, as the model sees them. */
+  private conversation(): ChatMessage[] {
+    const start = this.entries.map((e) => e.kind).lastIndexOf('new-conversation') + 1;
+    return [{ role: 'system', content: SYSTEM }, ...this.entries.slice(start).flatMap((e): ChatMessage[] =>
+      e.kind === 'user' ? [{ role: 'user', content: e.text }] : e.kind === 'reply' ? [{ role: 'assistant', content: e.text }] : [])];
+  }
+
+  private startReply(): void {
+    const messages = this.conversation();
+    this.busy = this.model.complete({ messages }).then((r) => {
+      const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
+      this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString() });
+    }, (e: unknown) => {
+      this.failure = new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`);
+    }).finally(() => {
+      this.busy = undefined;
+    });
+  }
+
+  private append(entry: Entry): void {
+    mkdirSync(this.dir, { recursive: true });
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    this.entries.push(entry);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) {
+      const f = this.failure;
+      this.failure = undefined;
+      throw f;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/** Every agent adapter, by the name a run's `agent` key uses. One line registers an adapter. */
+import { join } from 'node:path';
+import type { Clock } from '../clock';
+import { ConfigError, createModel, modelOption, type ModelContext } from '../models/resolve';
+import { ChatbotAdapter } from './chatbot';
+import type { AgentAdapter } from './types';
+
+export interface AdapterContext {
+  /** The run's folder: an adapter keeps its own state under it. */
+  runDir: string;
+  /** The run's keys other than benchmark, agent and ignore_session_break. */
+  options: Record<string, unknown>;
+  models: ModelContext;
+  clock: Clock;
+}
+
+type Factory = (ctx: AdapterContext) => AgentAdapter;
+
+export const ADAPTERS: Record<string, Factory> = {
+  chatbot: (ctx) => new ChatbotAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), () => ctx.clock.now()),
+};
+
+export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
+  const factory = ADAPTERS[name];
+  if (!factory) throw new ConfigError(`there is no agent adapter "${name}": use one of ${Object.keys(ADAPTERS).join(', ')}.`);
+  return factory(ctx);
+}
+
+/** Whether a run's adapter needs the stand-in model. */
+export function adapterUsesStandIn(options: Record<string, unknown>): boolean {
+  const m = options.agent_model as { model?: unknown } | undefined;
+  return m === undefined || m?.model === 'stand-in';
+}

@@ -1,0 +1,46 @@
+/** The one interface between the engine and any agent under test (FORMAT.md, "The agent under test"). */
+
+/** A message of the agent, numbered by the adapter so the engine can poll after a cursor. */
+export interface AgentMessage {
+  seq: number;
+  text: string;
+  /** ISO time the adapter saw it. */
+  at: string;
+}
+
+export interface AgentStatus {
+  /** `thinking` while the agent works on a message; `idle` when it has said all it will. */
+  state: 'idle' | 'thinking' | 'unknown';
+  /** Context compactions the agent reported, in order; null when the agent cannot tell. */
+  compactions: { at: string; tokensBefore?: number; tokensAfter?: number }[] | null;
+  /** Tokens in the agent's context now; null when the agent cannot tell. */
+  contextTokens: number | null;
+}
+
+export interface SendOptions {
+  /**
+   * The same key for the same message: an adapter ignores a second send with a key it has seen,
+   * so that a run resumed after a crash never sends a message twice.
+   */
+  idempotencyKey: string;
+}
+
+export interface AgentAdapter {
+  /** Starts the agent (or attaches to its saved state) before the run. */
+  createSession(name: string): Promise<void>;
+  sendMessage(text: string, options: SendOptions): Promise<void>;
+  /** Messages of the agent after `afterSeq`, oldest first. */
+  getResponses(afterSeq: number): Promise<AgentMessage[]>;
+  /** Full reset: the agent forgets everything, long-term memory included. */
+  destroySession(): Promise<void>;
+  /** Clean context, long-term memory kept. */
+  startNewConversation?(): Promise<void>;
+  setVirtualTime?(iso: string): Promise<void>;
+  getStatus?(): Promise<AgentStatus>;
+  /** Releases processes and handles; the agent's saved state stays. */
+  close?(): Promise<void>;
+  /** With no status, the turn ends after this long without a new message. */
+  readonly quietPeriodMs: number;
+  /** How often to poll for replies. */
+  readonly pollIntervalMs: number;
+}

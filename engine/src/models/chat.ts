@@ -1,0 +1,125 @@
+/** Chat models with tool calls, through the `openai` package against any compatible server. */
+import OpenAI from 'openai';
+import type { ChatMessage, ToolCall } from '../run/state';
+
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+}
+
+export interface ChatResponse {
+  message: { content: string | null; tool_calls?: ToolCall[] };
+  usage: { promptTokens: number; completionTokens: number };
+}
+
+export interface ChatModel {
+  /** The model's name, as usage is counted under it. */
+  readonly name: string;
+  complete(request: ChatRequest): Promise<ChatResponse>;
+}
+
+export interface ModelOptions {
+  model: string;
+  baseURL: string;
+  /** The key itself, read from the environment by the caller; never stored or logged. */
+  apiKey: string;
+  timeoutMs?: number;
+  /** Attempts in all, the first included. */
+  maxAttempts?: number;
+  backoffBaseMs?: number;
+  stream?: boolean;
+  onRetry?: (error: string, attempt: number, delayMs: number) => void;
+}
+
+/** A transient failure worth another try: rate limits, server errors, timeouts, dropped connections. */
+export function isRetryable(e: unknown): boolean {
+  if (e instanceof OpenAI.APIConnectionError) return true;
+  if (e instanceof OpenAI.APIError) return e.status === 429 || e.status === 408 || (e.status ?? 0) >= 500;
+  return e instanceof EmptyResponseError;
+}
+
+class EmptyResponseError extends Error {}
+
+export class OpenAIChatModel implements ChatModel {
+  private readonly client: OpenAI;
+  readonly name: string;
+
+  constructor(private readonly options: ModelOptions) {
+    this.name = options.model;
+    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+  }
+
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    const maxAttempts = this.options.maxAttempts ?? 8;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return this.options.stream ? await this.streamed(request) : await this.plain(request);
+      } catch (e) {
+        if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`);
+        const base = this.options.backoffBaseMs ?? 1000;
+        const delay = Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+        this.options.onRetry?.(this.describe(e), attempt, delay);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async plain(request: ChatRequest): Promise<ChatResponse> {
+    const r = await this.client.chat.completions.create({
+      model: this.options.model,
+      messages: request.messages as OpenAI.ChatCompletionMessageParam[],
+      ...(request.tools?.length ? { tools: request.tools } : {}),
+    });
+    const choice = r.choices[0];
+    if (!choice) throw new EmptyResponseError('the response has no choices');
+    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function').map((c): ToolCall => ({
+      id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments },
+    }));
+    return {
+      message: { content: choice.message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) },
+      usage: { promptTokens: r.usage?.prompt_tokens ?? 0, completionTokens: r.usage?.completion_tokens ?? 0 },
+    };
+  }
+
+  private async streamed(request: ChatRequest): Promise<ChatResponse> {
+    const stream = await this.client.chat.completions.create({
+      model: this.options.model,
+      messages: request.messages as OpenAI.ChatCompletionMessageParam[],
+      ...(request.tools?.length ? { tools: request.tools } : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let content = '';
+    let sawChoice = false;
+    const calls: ToolCall[] = [];
+    const usage = { promptTokens: 0, completionTokens: 0 };
+    for await (const chunk of stream) {
+      if (chunk.usage) usage.promptTokens = chunk.usage.prompt_tokens, usage.completionTokens = chunk.usage.completion_tokens;
+      const delta = chunk.choices[0]?.delta;
+      if (!delta) continue;
+      sawChoice = true;
+      content += delta.content ?? '';
+      for (const d of delta.tool_calls ?? []) {
+        const call = (calls[d.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        if (d.id) call.id = d.id;
+        if (d.function?.name) call.function.name += d.function.name;
+        if (d.function?.arguments) call.function.arguments += d.function.arguments;
+      }
+    }
+    if (!sawChoice) throw new EmptyResponseError('the stream ended without a message');
+    const toolCalls = calls.filter(Boolean);
+    return { message: { content: content || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, usage };
+  }
+
+  /** An error's description with the API key blanked out, whatever the server echoed. */
+  private describe(e: unknown): string {
+    let text = e instanceof OpenAI.APIError && e.status ? `${e.status} ${e.message}` : e instanceof Error ? e.message : String(e);
+    if (e instanceof OpenAI.APIConnectionTimeoutError) text = `no answer within ${(this.options.timeoutMs ?? 120_000) / 1000} s`;
+    return this.options.apiKey ? text.split(this.options.apiKey).join('***') : text;
+  }
+}

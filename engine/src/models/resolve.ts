@@ -1,0 +1,49 @@
+/** Turns a model's config into a client: the stand-in, or a provider with a key from the environment. */
+import type { ModelConfig } from '../../../scenario/src';
+import { STAND_IN } from '../standin/server';
+import { OpenAIChatModel, type ChatModel, type ModelOptions } from './chat';
+
+/** A problem with settings that stops a run before it starts. */
+export class ConfigError extends Error {}
+
+export interface ModelContext {
+  /** The stand-in's URL, when one is running. */
+  standInUrl?: string;
+  env: NodeJS.ProcessEnv;
+  onRetry?: ModelOptions['onRetry'];
+  timeoutMs?: number;
+  backoffBaseMs?: number;
+}
+
+export function usesStandIn(config: ModelConfig): boolean {
+  return config.model === STAND_IN;
+}
+
+export function createModel(config: ModelConfig, ctx: ModelContext, where: string, stream = false): ChatModel {
+  const common = { onRetry: ctx.onRetry, timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream };
+  if (usesStandIn(config)) {
+    if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
+    return new OpenAIChatModel({ ...common, model: STAND_IN, baseURL: ctx.standInUrl, apiKey: STAND_IN });
+  }
+  if (!config.base_url) throw new ConfigError(`${where}: model "${config.model}" needs a base_url (the provider's OpenAI-compatible URL).`);
+  let apiKey = 'none';
+  if (config.api_key_env) {
+    const key = ctx.env[config.api_key_env];
+    if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set API Key").`);
+    apiKey = key;
+  }
+  return new OpenAIChatModel({ ...common, model: config.model, baseURL: config.base_url, apiKey });
+}
+
+/** A model config found in an adapter's options, e.g. the run key `agent_model`. */
+export function modelOption(value: unknown, where: string): ModelConfig {
+  if (value === undefined) return { model: STAND_IN };
+  if (typeof value !== 'object' || value === null || typeof (value as { model?: unknown }).model !== 'string') {
+    throw new ConfigError(`${where} must be an object such as { "model": "stand-in" } or { "model": "…", "base_url": "…", "api_key_env": "…" }.`);
+  }
+  const v = value as Record<string, unknown>;
+  const out: ModelConfig = { model: String(v.model) };
+  if (typeof v.base_url === 'string') out.base_url = v.base_url;
+  if (typeof v.api_key_env === 'string') out.api_key_env = v.api_key_env;
+  return out;
+}

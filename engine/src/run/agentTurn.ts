@@ -1,0 +1,57 @@
+/** One turn with the agent under test: send, then poll until it has said all it will. */
+import type { AgentAdapter, AgentStatus } from '../adapters/types';
+import type { RunEvent, RunState } from './state';
+
+export interface TurnOptions {
+  /** After this long without the agent going idle, the turn counts as unanswered. */
+  replyTimeoutMs: number;
+  record: (event: RunEvent) => void;
+  now: () => string;
+}
+
+/** The agent's replies to the last message sent, from the transcript. */
+export function repliesToLastSend(state: RunState): string[] {
+  const out: string[] = [];
+  for (let i = state.transcript.length - 1; i >= 0; i--) {
+    const e = state.transcript[i];
+    if (!e || e.from === 'persona') break;
+    if (e.from === 'agent') out.unshift(e.text);
+  }
+  return out;
+}
+
+/**
+ * Sends a message (unless the journal shows it was already sent: the adapter dedupes by key) and
+ * collects the replies. Returns them, or an empty list when the agent did not answer in time.
+ */
+export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: string, text: string, o: TurnOptions): Promise<string[]> {
+  const key = `${state.run}/${callId}`;
+  if (!state.sends[callId]) o.record({ type: 'sent', at: o.now(), callId, key, text });
+  await adapter.sendMessage(text, { idempotencyKey: key });
+  const started = Date.now();
+  let lastNew = Date.now();
+  for (;;) {
+    const messages = await adapter.getResponses(state.agentCursor);
+    for (const m of messages) {
+      if (m.seq <= state.agentCursor) continue;
+      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: m.text });
+      lastNew = Date.now();
+    }
+    const replies = repliesToLastSend(state);
+    const status = adapter.getStatus ? await adapter.getStatus() : undefined;
+    if (status && changed(state.agentStatus, status)) o.record({ type: 'observe', at: o.now(), status });
+    if (replies.length > 0) {
+      if (status?.state === 'idle' && messages.length === 0) return replies;
+      if ((!status || status.state === 'unknown') && Date.now() - lastNew >= adapter.quietPeriodMs) return replies;
+    }
+    if (Date.now() - started > o.replyTimeoutMs) {
+      if (replies.length === 0) o.record({ type: 'unanswered', at: o.now(), callId, waitedMs: Date.now() - started });
+      return replies;
+    }
+    await new Promise((resolve) => setTimeout(resolve, adapter.pollIntervalMs));
+  }
+}
+
+function changed(a: AgentStatus | undefined, b: AgentStatus): boolean {
+  return !a || a.contextTokens !== b.contextTokens || (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1);
+}

@@ -1,0 +1,45 @@
+/** The phases of a benchmark in play order, and what entering one means for the persona. */
+import { phaseInstructions, startMoment, expandTemplate, type Benchmark, type Chapter, type Phase } from '../../../scenario/src';
+import type { Position } from './state';
+
+export interface PlayPhase {
+  chapter: Chapter;
+  chapterIndex: number;
+  phase: Phase;
+  position: Position;
+}
+
+export function playOrder(b: Benchmark): PlayPhase[] {
+  return b.chapters.flatMap((chapter, chapterIndex) => chapter.phases.map((phase) => ({
+    chapter, chapterIndex, phase, position: { chapter: chapter.file, chapterIndex, phase: phase.index },
+  })));
+}
+
+/** Where a saved position is in the benchmark as it is now (chapters may have been appended). */
+export function indexOf(order: readonly PlayPhase[], p: Position): number {
+  return order.findIndex((x) => x.chapter.file === p.chapter && x.phase.index === p.phase);
+}
+
+/** Expansions for the templates of `phases` not yet in `known`. */
+export function expandTemplates(phases: readonly PlayPhase[], startTime: string, known: Record<string, string> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  const start = startMoment(startTime);
+  for (const p of phases) {
+    for (const t of p.phase.templates) if (!(t.raw in known) && !(t.raw in out)) out[t.raw] = expandTemplate(t, start);
+  }
+  return out;
+}
+
+/** The phase's text for the persona, templates expanded. */
+export function phaseText(p: PlayPhase, templates: Record<string, string>): string {
+  let text = phaseInstructions(p.chapter, p.phase);
+  for (const [raw, value] of Object.entries(templates)) text = text.split(raw).join(value);
+  return text;
+}
+
+/** Where each check sits, by id. */
+export function checkPositions(order: readonly PlayPhase[]): Map<string, Position> {
+  const map = new Map<string, Position>();
+  for (const p of order) for (const c of p.phase.checks) if (!map.has(c.id)) map.set(c.id, p.position);
+  return map;
+}

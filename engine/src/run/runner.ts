@@ -1,0 +1,242 @@
+/**
+ * The run loop: the persona's model speaks through tools; the engine carries out each call,
+ * talks to the agent through its adapter, and journals every step, so that a run killed at any
+ * moment resumes where it stopped without losing or repeating anything.
+ */
+import type { Benchmark } from '../../../scenario/src';
+import type { AgentAdapter } from '../adapters/types';
+import type { Clock } from '../clock';
+import { formatWallClock, wallClock } from '../clock';
+import type { ChatModel } from '../models/chat';
+import { buildSystemPrompt } from '../persona/prompt';
+import { NO_REPLY_PREFIX, phaseMessage, REPLY_PREFIX, SCENARIO_COMPLETE } from '../persona/protocol';
+import { runJsBlock } from '../persona/sandbox';
+import {
+  factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, fail, logEvaluation, parseArgs, TOOL_SPECS, type ToolOutcome,
+} from '../persona/tools';
+import { agentTurn } from './agentTurn';
+import { checkPositions, expandTemplates, indexOf, phaseText, playOrder, type PlayPhase } from './phases';
+import { emptyState, type Effect, type LiveSheet, type RunEvent, type RunState, type ToolCall } from './state';
+import type { RunStore } from './store';
+
+export interface RunOptions {
+  name: string;
+  benchmark: Benchmark;
+  agent: string;
+  persona: ChatModel;
+  adapter: AgentAdapter;
+  store: RunStore;
+  clock: Clock;
+  ignoreSessionBreak?: boolean;
+  /** Per agent turn; past it the turn counts as unanswered and the run goes on. */
+  replyTimeoutMs?: number;
+  /** Persona turns allowed in one phase before the run is stopped as stuck. */
+  maxTurnsPerPhase?: number;
+  onEvent?: (state: RunState, event: RunEvent) => void;
+  /** Aborting stops the run between two steps; it stays resumable. */
+  signal?: AbortSignal;
+}
+
+/** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
+export class RunStopped extends Error {}
+
+export async function runBenchmark(o: RunOptions): Promise<RunState> {
+  const order = playOrder(o.benchmark);
+  if (order.length === 0) throw new Error(`${o.benchmark.name} has no phases: its chapters need \`##\` phase headings.`);
+  const checks = checkPositions(order);
+  const systemPrompt = buildSystemPrompt(o.benchmark.instructions ?? '', o.benchmark.profile);
+  const now = () => o.clock.now().toISOString();
+  let state = o.store.load();
+  const record = (event: RunEvent) => {
+    o.store.append(state!, event);
+    o.onEvent?.(state!, event);
+  };
+
+  if (!state) {
+    state = emptyState();
+    await o.adapter.destroySession();
+    await o.adapter.createSession(o.name);
+    const startTime = o.benchmark.manifest?.start_time ?? formatWallClock(wallClock(o.clock.now()));
+    record({
+      type: 'start', at: now(), run: o.name, benchmark: o.benchmark.name, agent: o.agent, startTime,
+      position: order[0]!.position, sheets: liveSheets(o.benchmark), templates: expandTemplates(order, startTime),
+    });
+  } else {
+    const at = indexOf(order, state.position);
+    if (at < 0) {
+      throw new Error(`the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${o.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`);
+    }
+    if (state.status === 'finished' && at === order.length - 1) return state;
+    await o.adapter.createSession(o.name);
+    record({ type: 'resume', at: now() });
+  }
+  const s = state;
+
+  /**
+   * Enters a phase: journals the move with the effects of its JS block, once per `entry` (the
+   * `next_phase` call, or `start`), and returns the phase's text for the persona.
+   */
+  const enterPhase = async (index: number, entry: string): Promise<string> => {
+    const target = order[index]!;
+    if (s.phaseCallId !== entry) {
+      const effects = await runPhaseJs(target);
+      record({ type: 'phase', at: now(), callId: entry, position: target.position, templates: expandTemplates([target], s.startTime, s.templates), effects });
+    }
+    return phaseMessage(target.position, target.chapter.phases.length, target.phase.title, phaseText(target, s.templates));
+  };
+
+  const runPhaseJs = async (target: PlayPhase): Promise<Effect[]> => {
+    const js = target.phase.js;
+    if (!js) return [];
+    const result = runJsBlock(js.code, s.vars, target.chapter.file, js.range.start.line + 2);
+    const effects: Effect[] = [{ kind: 'vars', vars: result.vars }, ...result.logs.map((text): Effect => ({ kind: 'log', text }))];
+    if (result.newSession) {
+      const ignored = !!o.ignoreSessionBreak;
+      if (!ignored) await o.adapter.startNewConversation?.();
+      effects.push({ kind: 'session-switch', ignored });
+    }
+    return effects;
+  };
+
+  const finish = () => record({ type: 'finish', at: now(), status: 'finished' });
+
+  try {
+    if (s.persona.length === 0) {
+      record({ type: 'persona', at: now(), message: { role: 'user', content: await enterPhase(0, 'start') } });
+    } else if (s.status === 'finished') {
+      const next = indexOf(order, s.position) + 1;
+      record({ type: 'persona', at: now(), message: { role: 'user', content: `[The scenario continues.]\n\n${await enterPhase(next, `continue-${s.events}`)}` } });
+    }
+    let turnsInPhase = 0;
+    let phaseAt = indexOf(order, s.position);
+    for (;;) {
+      if (o.signal?.aborted) throw new RunStopped('stopped on request');
+      if (s.status === 'finished') break;
+      const pending = pendingCalls(s);
+      if (pending.length > 0) {
+        for (const call of pending) {
+          if (o.signal?.aborted) throw new RunStopped('stopped on request');
+          const outcome = await execute(call);
+          if (outcome === 'complete') {
+            finish();
+            break;
+          }
+        }
+        continue;
+      }
+      const at = indexOf(order, s.position);
+      if (at !== phaseAt) {
+        phaseAt = at;
+        turnsInPhase = 0;
+      }
+      if (++turnsInPhase > (o.maxTurnsPerPhase ?? 80)) {
+        throw new Error(`the persona took ${turnsInPhase - 1} turns in ${s.position.chapter}, phase ${s.position.phase + 1}, without finishing it; check the phase's instructions.`);
+      }
+      const response = await o.persona.complete({ messages: [{ role: 'system', content: systemPrompt }, ...s.persona], tools: TOOL_SPECS });
+      record({ type: 'usage', at: now(), model: o.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
+      const calls = response.message.tool_calls ?? [];
+      record({ type: 'persona', at: now(), message: { role: 'assistant', content: response.message.content, ...(calls.length ? { tool_calls: calls } : {}) } });
+      if (calls.length === 0) {
+        record({ type: 'persona', at: now(), message: { role: 'user', content: 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.' } });
+      }
+    }
+  } catch (e) {
+    if (e instanceof RunStopped) throw e;
+    record({ type: 'finish', at: now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    o.store.flush(s);
+  }
+  return s;
+
+  async function execute(call: ToolCall): Promise<'complete' | void> {
+    const parsed = parseArgs(call.function.name, call.function.arguments);
+    const done = (outcome: ToolOutcome) => record({ type: 'tool-done', at: now(), callId: call.id, name: call.function.name, content: outcome.content, effects: outcome.effects });
+    if (!parsed.ok) return done(parsed.outcome);
+    const a = parsed.args;
+    switch (call.function.name) {
+      case 'send_message': {
+        const text = typeof a.text === 'string' ? a.text.trim() : '';
+        if (!text) return done(fail('`text` must be the message for the assistant.'));
+        const timeout = o.replyTimeoutMs ?? 300_000;
+        const replies = await agentTurn(s, o.adapter, call.id, text, { replyTimeoutMs: timeout, record, now });
+        return done({ content: replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}` : `${NO_REPLY_PREFIX} within ${Math.round(timeout / 1000)} s.)`, effects: [] });
+      }
+      case 'next_phase': {
+        const index = indexOf(order, s.position);
+        if (s.phaseCallId === call.id) return done({ content: await enterPhase(index, call.id), effects: [] });
+        const blocked = untoldRequired(s);
+        if (blocked) return done(fail(blocked));
+        if (index + 1 < order.length) return done({ content: await enterPhase(index + 1, call.id), effects: [] });
+        done({ content: SCENARIO_COMPLETE, effects: [] });
+        return 'complete';
+      }
+      case 'facts_read': return done(factsRead(s, a));
+      case 'facts_get_untold': return done(factsGetUntold(s, a));
+      case 'facts_mark_told': return done(factsMarkTold(s, a));
+      case 'facts_edit': return done(factsEdit(s, a));
+      case 'facts_add': return done(factsAdd(s, a));
+      case 'log_evaluation': return done(logEvaluation(s, a, (id) => checks.get(id), now()));
+      case 'wait': return done(await waitUntil(a.until));
+      default: return done(fail(`there is no tool \`${call.function.name}\`.`));
+    }
+  }
+
+  async function waitUntil(until: unknown): Promise<ToolOutcome> {
+    const target = parseUntil(String(until ?? ''), wallClock(o.clock.now()));
+    if (!target) return fail('`until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM".');
+    const ms = target.getTime() - wallClock(o.clock.now()).getTime();
+    if (ms > 36 * 3600_000) return fail('you can wait at most 36 hours at once.');
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    return { content: `It is now ${formatWallClock(wallClock(o.clock.now()))}.`, effects: [] };
+  }
+}
+
+/** Tool calls of the persona's last message that have no result yet. */
+export function pendingCalls(s: RunState): ToolCall[] {
+  for (let i = s.persona.length - 1; i >= 0; i--) {
+    const m = s.persona[i];
+    if (m?.role !== 'assistant') continue;
+    const answered = new Set(s.persona.slice(i + 1).flatMap((x) => (x.role === 'tool' ? [x.tool_call_id] : [])));
+    return (m.tool_calls ?? []).filter((c) => !answered.has(c.id));
+  }
+  return [];
+}
+
+/** Why `next_phase` must wait, naming the untold facts of the sheets `vars.require_all_facts` names. */
+function untoldRequired(s: RunState): string | undefined {
+  const required = s.vars.require_all_facts;
+  const names = typeof required === 'string' ? [required] : Array.isArray(required) ? required.map(String) : [];
+  const parts: string[] = [];
+  for (const name of names) {
+    const sheet = s.sheets[name];
+    const untold = sheet?.facts.filter((f) => !f.told) ?? [];
+    if (untold.length) parts.push(`untold facts of \`${name}\`: ${untold.map((f) => f.id).join(', ')}`);
+  }
+  return parts.length ? `you cannot move on yet: ${parts.join('; ')}. Tell them, mark them with facts_mark_told, then call next_phase again.` : undefined;
+}
+
+function liveSheets(b: Benchmark): Record<string, LiveSheet> {
+  const out: Record<string, LiveSheet> = {};
+  for (const sheet of b.sheets.values()) {
+    const live = new Map<string, { id: string; category: number; text: string; told: boolean }>();
+    for (const f of sheet.facts) {
+      if (f.deleted) live.delete(f.id);
+      else live.set(f.id, { id: f.id, category: f.category, text: f.text, told: false });
+    }
+    const entry: LiveSheet = { name: sheet.name, categories: sheet.categories.map((c) => ({ number: c.number, title: c.title })), facts: [...live.values()] };
+    if (sheet.title) entry.title = sheet.title;
+    out[sheet.name] = entry;
+  }
+  return out;
+}
+
+function parseUntil(text: string, now: Date): Date | undefined {
+  const full = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})$/.exec(text.trim());
+  if (full) return new Date(`${full[1]}T${full[2]}:${full[3]}:00Z`);
+  const time = /^(\d{1,2}):(\d{2})$/.exec(text.trim());
+  if (!time) return undefined;
+  const d = new Date(now.getTime());
+  d.setUTCHours(Number(time[1]), Number(time[2]), 0, 0);
+  if (d.getTime() <= now.getTime()) d.setUTCDate(d.getUTCDate() + 1);
+  return d;
+}

@@ -1,0 +1,242 @@
+/**
+ * The state of one run and the events that change it. The state is never edited directly:
+ * every change is an event, applied by `applyEvent`, so that the journal on disk replays to the
+ * same state after a crash.
+ */
+import type { AgentStatus } from '../adapters/types';
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A message of the persona's conversation with its model, in the OpenAI chat format. */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+/** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
+export interface Position {
+  chapter: string;
+  chapterIndex: number;
+  phase: number;
+}
+
+export interface LiveFact {
+  id: string;
+  category: number;
+  text: string;
+  told: boolean;
+}
+
+export interface LiveSheet {
+  name: string;
+  title?: string;
+  categories: { number: number; title: string }[];
+  facts: LiveFact[];
+}
+
+export interface Grade {
+  /** As given, 0–10. */
+  score: number;
+  /** What counts: the score, halved on the second attempt. */
+  effective: number;
+  attempt: 1 | 2;
+  answer: string;
+  comment: string;
+  at: string;
+  position: Position;
+}
+
+export interface TranscriptEntry {
+  from: 'persona' | 'agent' | 'engine';
+  text: string;
+  at: string;
+  position: Position;
+  seq?: number;
+}
+
+export interface Usage {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type Effect =
+  | { kind: 'told'; sheet: string; ids: string[] }
+  | { kind: 'fact-edit'; sheet: string; id: string; text: string }
+  | { kind: 'fact-add'; sheet: string; category: number; id: string; text: string }
+  | { kind: 'grade'; checkId: string; grade: Grade }
+  | { kind: 'vars'; vars: Record<string, unknown> }
+  | { kind: 'log'; text: string }
+  | { kind: 'session-switch'; ignored: boolean };
+
+export type RunEvent = { at: string } & (
+  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string> }
+  | { type: 'resume' }
+  | { type: 'persona'; message: ChatMessage }
+  | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[] }
+  | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
+  | { type: 'sent'; callId: string; key: string; text: string }
+  | { type: 'reply'; seq: number; text: string }
+  | { type: 'unanswered'; callId: string; waitedMs: number }
+  | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
+  | { type: 'retry'; model: string; error: string }
+  | { type: 'observe'; status: AgentStatus }
+  | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
+);
+
+export interface RunState {
+  version: 1;
+  run: string;
+  benchmark: string;
+  agent: string;
+  status: 'running' | 'finished' | 'crashed';
+  error?: string;
+  /** When the run first started (real time, ISO). */
+  startedAt: string;
+  finishedAt?: string;
+  /** Active time: the sum of the stretches the engine worked on the run, resumes excluded. */
+  activeMs: number;
+  lastEventAt: string;
+  /** The scenario's start moment, wall clock `YYYY-MM-DD HH:MM`, that templates expand from. */
+  startTime: string;
+  position: Position;
+  /** What entered the current phase: the `next_phase` call's id, `start`, or `continue-N`. */
+  phaseCallId: string | null;
+  persona: ChatMessage[];
+  transcript: TranscriptEntry[];
+  /** Every grade of every check, oldest first; the last one stands. */
+  grades: Record<string, Grade[]>;
+  sheets: Record<string, LiveSheet>;
+  vars: Record<string, unknown>;
+  /** Each template as written → its expansion, fixed for the whole run. */
+  templates: Record<string, string>;
+  /** The last agent message seen: polling continues after it. */
+  agentCursor: number;
+  /** Sends whose idempotency keys were journaled, by persona tool call. */
+  sends: Record<string, { key: string; text: string }>;
+  unanswered: number;
+  usage: Record<string, Usage>;
+  retries: number;
+  sessionSwitches: { at: string; position: Position; ignored: boolean }[];
+  agentStatus?: AgentStatus;
+  log: { at: string; text: string }[];
+  /** How many events the state holds. */
+  events: number;
+}
+
+export function emptyState(): RunState {
+  const epoch = new Date(0).toISOString();
+  return {
+    version: 1, run: '', benchmark: '', agent: '', status: 'running', startedAt: epoch, activeMs: 0, lastEventAt: epoch,
+    startTime: '', position: { chapter: '', chapterIndex: 0, phase: 0 }, phaseCallId: null, persona: [], transcript: [], grades: {}, sheets: {},
+    vars: {}, templates: {}, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, sessionSwitches: [], log: [], events: 0,
+  };
+}
+
+/** Applies one event to the state, in place. */
+export function applyEvent(s: RunState, e: RunEvent): void {
+  s.events++;
+  if (e.type !== 'resume' && e.type !== 'start') s.activeMs += Math.max(0, Date.parse(e.at) - Date.parse(s.lastEventAt));
+  s.lastEventAt = e.at;
+  switch (e.type) {
+    case 'start':
+      Object.assign(s, structuredClone({ run: e.run, benchmark: e.benchmark, agent: e.agent, startTime: e.startTime, position: e.position, sheets: e.sheets, templates: e.templates }));
+      s.startedAt = e.at;
+      s.status = 'running';
+      break;
+    case 'resume':
+      if (s.status === 'crashed' || s.status === 'finished') {
+        s.status = 'running';
+        delete s.error;
+        delete s.finishedAt;
+      }
+      break;
+    case 'persona':
+      s.persona.push(e.message);
+      break;
+    case 'tool-done':
+      s.persona.push({ role: 'tool', tool_call_id: e.callId, content: e.content });
+      for (const effect of e.effects) applyEffect(s, effect, e.at);
+      break;
+    case 'phase':
+      s.position = { ...e.position };
+      s.phaseCallId = e.callId;
+      if (e.templates) Object.assign(s.templates, e.templates);
+      for (const effect of e.effects) applyEffect(s, effect, e.at);
+      break;
+    case 'sent':
+      s.sends[e.callId] = { key: e.key, text: e.text };
+      s.transcript.push({ from: 'persona', text: e.text, at: e.at, position: s.position });
+      break;
+    case 'reply':
+      s.agentCursor = Math.max(s.agentCursor, e.seq);
+      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq });
+      break;
+    case 'unanswered':
+      s.unanswered++;
+      break;
+    case 'usage': {
+      const u = (s.usage[e.model] ??= { requests: 0, promptTokens: 0, completionTokens: 0 });
+      u.requests++;
+      u.promptTokens += e.promptTokens;
+      u.completionTokens += e.completionTokens;
+      break;
+    }
+    case 'retry':
+      s.retries++;
+      break;
+    case 'observe':
+      s.agentStatus = e.status;
+      break;
+    case 'finish':
+      s.status = e.status;
+      s.finishedAt = e.at;
+      if (e.error) s.error = e.error;
+      break;
+  }
+}
+
+function applyEffect(s: RunState, effect: Effect, at: string): void {
+  switch (effect.kind) {
+    case 'told': {
+      const sheet = s.sheets[effect.sheet];
+      for (const f of sheet?.facts ?? []) if (effect.ids.includes(f.id)) f.told = true;
+      break;
+    }
+    case 'fact-edit': {
+      const sheet = s.sheets[effect.sheet];
+      if (!sheet) break;
+      if (/^(—|–|-|--)$/.test(effect.text.trim())) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
+      else {
+        const fact = sheet.facts.find((f) => f.id === effect.id);
+        if (fact) fact.text = effect.text;
+      }
+      break;
+    }
+    case 'fact-add': {
+      const sheet = s.sheets[effect.sheet];
+      if (!sheet) break;
+      if (!sheet.categories.some((c) => c.number === effect.category)) sheet.categories.push({ number: effect.category, title: '' });
+      sheet.facts.push({ id: effect.id, category: effect.category, text: effect.text, told: false });
+      break;
+    }
+    case 'grade':
+      (s.grades[effect.checkId] ??= []).push(effect.grade);
+      break;
+    case 'vars':
+      s.vars = effect.vars;
+      break;
+    case 'log':
+      s.log.push({ at, text: effect.text });
+      s.transcript.push({ from: 'engine', text: effect.text, at, position: s.position });
+      break;
+    case 'session-switch':
+      s.sessionSwitches.push({ at, position: s.position, ignored: effect.ignored });
+      s.transcript.push({ from: 'engine', text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation', at, position: s.position });
+      break;
+  }
+}

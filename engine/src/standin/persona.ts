@@ -1,0 +1,117 @@
+/**
+ * The stand-in model playing the persona. It keeps no state of its own: every request carries the
+ * whole conversation, so it replays its script for the current phase against the tool results it
+ * already got and returns the first step not yet taken. Same conversation, same next step.
+ */
+import type { ChatMessage, ToolCall } from '../run/state';
+import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
+import { gradeByRule } from './grading';
+import { saysDontKnow } from './text';
+
+/** A step of the script: a tool call, or plain words when nothing is left to do. */
+export type Step = { tool: string; args: Record<string, unknown> } | { say: string };
+
+/** Tool calls the stand-in injected as faults carry this id prefix; the script skips them. */
+export const FAULT_ID = 'call_fault_';
+const FACTS_PER_MESSAGE = 3;
+
+interface CheckLine {
+  id: string;
+  type?: string;
+  question: string;
+  answer: string;
+}
+
+/** Splits a phase's text into what the persona says and the checks she asks. */
+function splitPhase(text: string): { talk: string; checks: CheckLine[] } {
+  const lines = text.split('\n');
+  const talk: string[] = [];
+  const checks: CheckLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.trimStart().startsWith('❓')) {
+      talk.push(line);
+      continue;
+    }
+    let block = line;
+    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] ?? '') && !(lines[i + 1] ?? '').trimStart().startsWith('❓')) block += ` ${(lines[++i] ?? '').trim()}`;
+    const m = /❓\uFE0F?\s*(\d+\.\d+)\s*(?:\[([A-Z]+)\])?\s*([\s\S]*?)\s*correct answer:\s*([\s\S]*)$/i.exec(block);
+    if (m) checks.push({ id: m[1] ?? '', type: m[2], question: (m[3] ?? '').trim(), answer: (m[4] ?? '').trim() });
+  }
+  return { talk: talk.join('\n').replace(/\n{3,}/g, '\n\n').trim(), checks };
+}
+
+function* tell(sheet: string): Generator<Step, void, string> {
+  const untold = yield { tool: 'facts_get_untold', args: { sheet } };
+  if (untold.startsWith('Error')) return;
+  const facts = [...untold.matchAll(/^(\d+\.\d+) (.+)$/gm)].map((m) => ({ id: m[1] ?? '', text: m[2] ?? '' }));
+  for (let i = 0; i < facts.length; i += FACTS_PER_MESSAGE) {
+    const chunk = facts.slice(i, i + FACTS_PER_MESSAGE);
+    yield { tool: 'send_message', args: { text: chunk.map((f) => sentence(f.text)).join(' ') } };
+    yield { tool: 'facts_mark_told', args: { sheet, ids: chunk.map((f) => f.id) } };
+  }
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function agentReply(result: string): string {
+  if (result.startsWith(NO_REPLY_PREFIX)) return '';
+  return result.startsWith(REPLY_PREFIX) ? result.slice(REPLY_PREFIX.length) : result;
+}
+
+/** The whole script of one phase: talk, tell the sheets it names, ask its checks, move on. */
+function* phaseScript(text: string): Generator<Step, void, string> {
+  const { talk, checks } = splitPhase(text);
+  // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
+  const said = talk.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
+  if (said) yield { tool: 'send_message', args: { text: said } };
+  const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
+  for (const sheet of sheets) yield* tell(sheet);
+  for (const check of checks) {
+    const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
+    let grade = gradeByRule(check.type, check.answer, first);
+    let answer = first;
+    let attempt = 1;
+    if (grade.score < 10 && check.type !== 'VOID' && saysDontKnow(first)) {
+      answer = agentReply(yield { tool: 'send_message', args: { text: `Could you search your memory and notes? ${check.question}` } });
+      grade = gradeByRule(check.type, check.answer, answer);
+      attempt = 2;
+    }
+    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: answer || '(no reply)', comment: grade.comment, attempt } };
+  }
+  for (let tries = 0; tries < 3; tries++) {
+    const result = yield { tool: 'next_phase', args: {} };
+    const untold = [...result.matchAll(/untold facts of `([\w-]+)`/g)].map((m) => m[1] ?? '');
+    if (untold.length === 0) return;
+    for (const sheet of untold) yield* tell(sheet);
+  }
+}
+
+/** The persona's next step, given the whole conversation so far. */
+export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
+  let start = -1;
+  let text: string | undefined;
+  for (let i = messages.length - 1; i >= 0 && text === undefined; i--) {
+    const m = messages[i];
+    if ((m?.role === 'user' || m?.role === 'tool') && typeof m.content === 'string') {
+      text = phaseTextOf(m.content);
+      start = i;
+    }
+  }
+  if (text === undefined) return { say: 'I am waiting for the scenario.' };
+  const results = new Map<string, string>();
+  const calls: ToolCall[] = [];
+  for (const m of messages.slice(start + 1)) {
+    if (m.role === 'assistant') calls.push(...(m.tool_calls ?? []).filter((c) => !c.id.startsWith(FAULT_ID)));
+    if (m.role === 'tool') results.set(m.tool_call_id, m.content);
+  }
+  const script = phaseScript(text);
+  let step = script.next('');
+  for (const call of calls) {
+    if (step.done) break;
+    step = script.next(results.get(call.id) ?? '');
+  }
+  return step.done ? { say: 'That is all for now.' } : step.value;
+}
