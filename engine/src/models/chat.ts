@@ -60,7 +60,7 @@ export class OpenAIChatModel implements ChatModel {
       try {
         return this.options.stream ? await this.streamed(request) : await this.plain(request);
       } catch (e) {
-        if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`);
+        if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`, { cause: e });
         const base = this.options.backoffBaseMs ?? 1000;
         const delay = Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
         this.options.onRetry?.(this.describe(e), attempt, delay);
@@ -99,7 +99,10 @@ export class OpenAIChatModel implements ChatModel {
     const calls: ToolCall[] = [];
     const usage = { promptTokens: 0, completionTokens: 0 };
     for await (const chunk of stream) {
-      if (chunk.usage) usage.promptTokens = chunk.usage.prompt_tokens, usage.completionTokens = chunk.usage.completion_tokens;
+      if (chunk.usage) {
+        usage.promptTokens = chunk.usage.prompt_tokens;
+        usage.completionTokens = chunk.usage.completion_tokens;
+      }
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       sawChoice = true;

@@ -38,7 +38,7 @@ export class FileRunStore implements RunStore {
       try {
         state = JSON.parse(text) as RunState;
       } catch (e) {
-        throw new Error(`${statePath} is not valid JSON (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`);
+        throw new Error(`${statePath} is not valid JSON (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
       }
     }
     if (existsSync(journalPath)) {
@@ -53,7 +53,7 @@ export class FileRunStore implements RunStore {
         } catch (e) {
           // The last line may be cut short by a kill mid-write; anything earlier is damage.
           if (i >= lines.length - 2) return;
-          throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`);
+          throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
         }
         if (event.n > state.events) applyEvent(state, event);
       });
