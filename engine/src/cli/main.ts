@@ -1,6 +1,10 @@
 /** The `mmb` command: argument parsing and dispatch, nothing else. */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../models/resolve';
 import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
+import { demoCommand, reportCommand, runCommand, type Io } from './run';
 
 const USAGE = `Usage: mmb <command> [options]
 
@@ -8,30 +12,55 @@ Commands:
   check [<benchmark-dir>... | config.jsonc]   validate benchmarks (default: benchmarks/* and config.jsonc here)
       --json       machine-readable diagnostics
       --coverage   facts, sheets told, checks and traps by type, trap-to-check distances
+  run [<run-id>...] [--config <file>]         run benchmarks as config.jsonc says (default: every run)
+  report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
+  demo                                        the bundled benchmarks on the built-in stand-in model
 
-Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable folder.
+Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 130 stopped.
 `;
 
-export function main(argv: string[], cwd: string, out: (s: string) => void, err: (s: string) => void): number {
+/** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
+function bundledBenchmarks(): string {
+  const candidates = [join(__dirname, '..', 'benchmarks'), join(__dirname, '..', '..', '..', 'benchmarks')];
+  return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
+}
+
+export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  const flags = rest.filter((a) => a.startsWith('-'));
+  const words = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config');
+  const configAt = rest.indexOf('--config');
+  const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
+  const allow = (...known: string[]) => {
+    for (const f of flags) if (!known.includes(f)) throw new UsageError(`unknown option ${f} for ${command}`);
+    if (configAt >= 0 && !rest[configAt + 1]) throw new UsageError('--config needs a file: --config path/to/config.jsonc');
+  };
   try {
-    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-      if (command === undefined) {
-        err(USAGE);
+    switch (command) {
+      case undefined:
+        io.err(USAGE);
         return 2;
-      }
-      out(USAGE);
-      return 0;
+      case 'help': case '--help': case '-h':
+        io.out(USAGE);
+        return 0;
+      case 'check':
+        allow('--json', '--coverage');
+        return runCheck({ targets: words, json: flags.includes('--json'), coverage: flags.includes('--coverage'), cwd }, io.out);
+      case 'run':
+        allow('--config');
+        return await runCommand(words, configPath, io);
+      case 'report':
+        allow('--config');
+        return reportCommand(words, configPath, io);
+      case 'demo':
+        allow();
+        return await demoCommand(cwd, bundledBenchmarks(), io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
     }
-    if (command === 'check') {
-      const flags = new Set(rest.filter((a) => a.startsWith('-')));
-      for (const f of flags) if (f !== '--json' && f !== '--coverage') throw new UsageError(`unknown option ${f} for check`);
-      return runCheck({ targets: rest.filter((a) => !a.startsWith('-')), json: flags.has('--json'), coverage: flags.has('--coverage'), cwd }, out);
-    }
-    throw new UsageError(`unknown command "${command}"`);
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${USAGE}` : ''}`);
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      io.err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${USAGE}` : ''}`);
       return 2;
     }
     throw e;
@@ -39,5 +68,17 @@ export function main(argv: string[], cwd: string, out: (s: string) => void, err:
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2), process.cwd(), (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
+    controller.abort();
+  });
+  const io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: !!process.stdout.isTTY, env: process.env, signal: controller.signal };
+  main(process.argv.slice(2), process.cwd(), io).then((code) => {
+    process.exitCode = code;
+  }, (e: unknown) => {
+    process.stderr.write(`mmb: internal error: ${e instanceof Error ? e.stack : String(e)}\nPlease report it with the command you ran.\n`);
+    process.exitCode = 70;
+  });
 }

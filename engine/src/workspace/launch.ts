@@ -1,0 +1,144 @@
+/**
+ * Starting runs from a workspace: validate the benchmark, build the models and the adapter, run,
+ * then write the report entry and summary.json. Shared by `mmb run` and `mmb demo`.
+ */
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type RunConfig } from '../../../scenario/src';
+import { adapterUsesStandIn, createAdapter } from '../adapters/registry';
+import { Clock } from '../clock';
+import { ConfigError, createModel, usesStandIn, type ModelContext } from '../models/resolve';
+import { reportEntry } from '../report/markdown';
+import { summarize, type Summary } from '../report/summary';
+import { runBenchmark, RunStopped } from '../run/runner';
+import type { RunEvent, RunState } from '../run/state';
+import { FileRunStore } from '../run/store';
+import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
+import { readBenchmarkFolder, UsageError } from './folders';
+
+export interface LaunchOptions {
+  /** Where `results/` goes: the folder of config.jsonc. */
+  root: string;
+  benchmarksDir: string;
+  config: Config;
+  runs: RunConfig[];
+  env: NodeJS.ProcessEnv;
+  onEvent?: (run: string, state: RunState, event: RunEvent) => void;
+  onStart?: (run: string, benchmark: Benchmark) => void;
+  signal?: AbortSignal;
+  standIn?: StandInOptions;
+  /** Overrides for tests: model timeouts and backoff, agent reply limit. */
+  timing?: { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number };
+}
+
+export interface RunOutcome {
+  run: string;
+  state?: RunState;
+  summary?: Summary;
+  /** Set when the run could not start or was stopped. */
+  problem?: string;
+  stopped?: boolean;
+}
+
+export function resultsDir(root: string): string {
+  return join(root, 'results');
+}
+
+/** Loads and validates a benchmark; refuses one with errors, naming them like `mmb check`. */
+export function loadValidBenchmark(dir: string, shown: string): Benchmark {
+  const b = loadBenchmark(readBenchmarkFolder(dir, shown));
+  const errors = validateBenchmark(b).filter((d) => d.severity === 'error');
+  if (errors.length) {
+    const lines = errors.slice(0, 10).map((d) => `  ${join(shown, d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    throw new ConfigError(`${shown} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} first (mmb check ${shown}):\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`);
+  }
+  return b;
+}
+
+export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
+  const benchmarks = new Map<string, Benchmark>();
+  for (const run of o.runs) {
+    if (benchmarks.has(run.benchmark)) continue;
+    const dir = join(o.benchmarksDir, run.benchmark);
+    if (!existsSync(join(dir, 'benchmark.json'))) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
+    benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
+  }
+  const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.options));
+  const standIn: StandIn | undefined = needsStandIn ? await startStandIn(o.standIn) : undefined;
+  try {
+    const queue = [...o.runs];
+    const outcomes: RunOutcome[] = [];
+    const worker = async () => {
+      for (let run = queue.shift(); run; run = queue.shift()) outcomes.push(await launchOne(o, run, benchmarks.get(run.benchmark)!, standIn));
+    };
+    await Promise.all(Array.from({ length: Math.min(o.config.parallel, o.runs.length) }, worker));
+    return o.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
+  } finally {
+    await standIn?.close();
+  }
+}
+
+async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
+  const dir = join(resultsDir(o.root), run.name);
+  const store = new FileRunStore(dir);
+  let before: RunState | undefined;
+  try {
+    before = store.load();
+  } catch (e) {
+    return { run: run.name, problem: (e as Error).message };
+  }
+  const clock = new Clock(0);
+  let retryEvents: { model: string; error: string }[] = [];
+  const models: ModelContext = {
+    env: o.env,
+    onRetry: (error) => retryEvents.push({ model: 'persona', error }),
+    ...(standIn ? { standInUrl: standIn.url } : {}),
+    ...(o.timing?.modelTimeoutMs ? { timeoutMs: o.timing.modelTimeoutMs } : {}),
+    ...(o.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: o.timing.backoffBaseMs } : {}),
+  };
+  let adapter;
+  let persona;
+  try {
+    persona = createModel(o.config.persona, models, 'persona');
+    adapter = createAdapter(run.agent, { runDir: dir, options: run.options, models, clock });
+  } catch (e) {
+    if (e instanceof ConfigError) return { run: run.name, problem: `run "${run.name}": ${e.message}` };
+    throw e;
+  }
+  o.onStart?.(run.name, benchmark);
+  const eventsBefore = before?.events ?? 0;
+  try {
+    const state = await runBenchmark({
+      name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
+      ignoreSessionBreak: run.ignore_session_break,
+      ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+      onEvent: (state, event) => {
+        if (retryEvents.length) {
+          const pending = retryEvents;
+          retryEvents = [];
+          for (const r of pending) store.append(state, { type: 'retry', at: event.at, model: r.model, error: r.error });
+        }
+        o.onEvent?.(run.name, state, event);
+      },
+    });
+    const summary = summarize(state, benchmark);
+    if (state.events > eventsBefore) writeResults(o.root, summary);
+    return { run: run.name, state, summary };
+  } catch (e) {
+    if (e instanceof RunStopped) return { run: run.name, stopped: true, problem: 'stopped; run it again to resume' };
+    throw e;
+  } finally {
+    await adapter.close?.();
+  }
+}
+
+/** summary.json of the run, and its entry appended to results/report.md. */
+export function writeResults(root: string, summary: Summary): void {
+  const dir = join(resultsDir(root), summary.run);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const report = join(resultsDir(root), 'report.md');
+  const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
+  appendFileSync(report, `${head}${reportEntry(summary, new Date())}`);
+}
