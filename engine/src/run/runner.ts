@@ -47,6 +47,8 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   const systemPrompt = buildSystemPrompt(o.benchmark.instructions ?? '', o.benchmark.profile);
   const now = () => o.clock.now().toISOString();
   let state = o.store.load();
+  /** A finished run whose benchmark has grown: it goes on with the new phases. */
+  let continuing = false;
   const record = (event: RunEvent) => {
     o.store.append(state!, event);
     o.onEvent?.(state!, event);
@@ -67,6 +69,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       throw new Error(`the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${o.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`);
     }
     if (state.status === 'finished' && at === order.length - 1) return state;
+    continuing = state.status === 'finished';
     await o.adapter.createSession(o.name);
     record({ type: 'resume', at: now() });
   }
@@ -103,7 +106,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   try {
     if (s.persona.length === 0) {
       record({ type: 'persona', at: now(), message: { role: 'user', content: await enterPhase(0, 'start') } });
-    } else if (s.status === 'finished') {
+    } else if (continuing) {
       const next = indexOf(order, s.position) + 1;
       record({ type: 'persona', at: now(), message: { role: 'user', content: `[The scenario continues.]\n\n${await enterPhase(next, `continue-${s.events}`)}` } });
     }

@@ -1,0 +1,72 @@
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBenchmark, type Benchmark } from '../../scenario/src';
+import { ChatbotAdapter } from '../src/adapters/chatbot';
+import { Clock } from '../src/clock';
+import { createModel } from '../src/models/resolve';
+import { runBenchmark, type RunOptions } from '../src/run/runner';
+import type { RunState } from '../src/run/state';
+import { FileRunStore, type RunStore } from '../src/run/store';
+import { startStandIn, type StandInOptions } from '../src/standin/server';
+import { readBenchmarkFolder } from '../src/workspace/folders';
+
+export const ROOT = join(__dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+export const STARTER = join(ROOT, 'benchmarks', 'starter');
+
+export function starter(): Benchmark {
+  return loadBenchmark(readBenchmarkFolder(STARTER));
+}
+
+export function benchmarkFrom(files: Record<string, string>, name = 'inline'): Benchmark {
+  const all = new Map(Object.entries(files));
+  if (!all.has('instructions.md')) all.set('instructions.md', 'You are Sam.');
+  return loadBenchmark({ name, files: all });
+}
+
+export function tempDir(prefix = 'mmb-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A workspace folder with config.jsonc and copies of benchmarks, for the CLI. */
+export function workspace(config: unknown, benchmarks: Record<string, string> = { starter: STARTER }): string {
+  const dir = tempDir('mmb-ws-');
+  writeFileSync(join(dir, 'config.jsonc'), JSON.stringify(config, null, 2));
+  for (const [name, from] of Object.entries(benchmarks)) cpSync(from, join(dir, 'benchmarks', name), { recursive: true });
+  return dir;
+}
+
+export interface StandInRun {
+  state: RunState;
+  dir: string;
+}
+
+/** A whole run of `benchmark` against the chatbot, both on a fresh stand-in over real HTTP. */
+export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak?: boolean; dir?: string; standIn?: StandInOptions; store?: RunStore; extra?: Partial<RunOptions> } = {}): Promise<StandInRun> {
+  const standIn = await startStandIn(o.standIn);
+  const dir = o.dir ?? tempDir('mmb-run-');
+  const models = { standInUrl: standIn.url, env: {}, timeoutMs: 400, backoffBaseMs: 5 };
+  try {
+    const state = await runBenchmark({
+      name: 'test-run', benchmark, agent: 'chatbot',
+      persona: createModel({ model: 'stand-in' }, models, 'persona'),
+      adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true)),
+      store: o.store ?? new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: o.ignoreSessionBreak ?? false,
+      ...o.extra,
+    });
+    return { state, dir };
+  } finally {
+    await standIn.close();
+  }
+}
+
+/** The standing grade of each check. */
+export function grades(state: RunState): Record<string, number> {
+  return Object.fromEntries(Object.entries(state.grades).map(([id, g]) => [id, g.at(-1)?.effective ?? -1]));
+}
+
+export function average(state: RunState): number {
+  const g = Object.values(grades(state));
+  return g.reduce((a, b) => a + b, 0) / Math.max(1, g.length);
+}
