@@ -91,7 +91,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   const runPhaseJs = async (target: PlayPhase): Promise<Effect[]> => {
     const js = target.phase.js;
     if (!js) return [];
-    const result = runJsBlock(js.code, s.vars, target.chapter.file, js.range.start.line + 2);
+    const result = await runJsBlock(js.code, s.vars, target.chapter.file, js.range.start.line + 2);
     const effects: Effect[] = [{ kind: 'vars', vars: result.vars }, ...result.logs.map((text): Effect => ({ kind: 'log', text }))];
     if (result.newSession) {
       const ignored = !!o.ignoreSessionBreak;

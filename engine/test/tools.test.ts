@@ -1,0 +1,57 @@
+/** The persona's tools: validated arguments, errors a model can act on, never a throw. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs } from '../src/persona/tools';
+import { applyEvent, emptyState, type Position, type RunState } from '../src/run/state';
+
+function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
+  const s = emptyState();
+  applyEvent(s, {
+    type: 'start', at: '2026-01-01T00:00:00Z', run: 'r', benchmark: 'b', agent: 'a', startTime: '2026-01-01 00:00', position, templates: {},
+    sheets: { family: { name: 'family', title: 'Family', categories: [{ number: 1, title: 'Lena' }], facts: [{ id: '1.1', category: 1, text: 'Lena is 31', told: false }, { id: '1.2', category: 1, text: 'Birthday March 14', told: false }] } },
+  });
+  return s;
+}
+
+const apply = (s: RunState, effects: ReturnType<typeof factsMarkTold>['effects']) =>
+  applyEvent(s, { type: 'tool-done', at: '2026-01-01T00:01:00Z', callId: 'c', name: 't', content: '', effects });
+
+test('arguments: unknown tools, bad JSON, non-objects and missing keys are errors with an example', () => {
+  const bad = [parseArgs('send_mesage', '{}'), parseArgs('send_message', '{"text": '), parseArgs('send_message', '[1]'), parseArgs('facts_edit', '{"sheet": "family"}')];
+  assert.deepEqual(bad.map((r) => r.ok), [false, false, false, false]);
+  const messages = bad.map((r) => (r.ok ? '' : r.outcome.content));
+  assert.match(messages[0]!, /^Error: there is no tool `send_mesage`\. The tools are send_message, next_phase/);
+  assert.match(messages[1]!, /not valid JSON.*\{"text": "Hi!/);
+  assert.match(messages[3]!, /facts_edit needs `id`, `text`/);
+  assert.deepEqual(parseArgs('next_phase', ''), { ok: true, args: {} });
+});
+
+test('facts: read, untold, mark told, edit, delete and add', () => {
+  const s = state();
+  assert.match(factsGetUntold(s, { sheet: 'family' }).content, /1\.1 Lena is 31\n1\.2 Birthday March 14/);
+  assert.match(factsGetUntold(s, { sheet: 'famly' }).content, /^Error: there is no sheet `famly`\. The sheets are `family`\./);
+  assert.match(factsMarkTold(s, { sheet: 'family', ids: ['1.9'] }).content, /^Error: `family` has no fact 1\.9/);
+  apply(s, factsMarkTold(s, { sheet: 'family', ids: ['1.1'] }).effects);
+  assert.match(factsRead(s, { sheet: 'family' }).content, /1\.1 Lena is 31 \(told\)\n1\.2 Birthday March 14$/);
+  apply(s, factsEdit(s, { sheet: 'family', id: '1.1', text: 'Lena is 32' }).effects);
+  const added = factsAdd(s, { sheet: 'family', category: 1, text: 'Anna visits in August' });
+  assert.match(added.content, /^Added family#1\.3/);
+  apply(s, added.effects);
+  apply(s, factsEdit(s, { sheet: 'family', id: '1.2', text: '—' }).effects);
+  assert.deepEqual(s.sheets.family?.facts.map((f) => `${f.id} ${f.text} ${f.told}`), ['1.1 Lena is 32 true', '1.3 Anna visits in August false']);
+  assert.match(factsAdd(s, { sheet: 'family', category: 0, text: 'x' }).content, /^Error: `category` must be/);
+});
+
+test('log_evaluation: checks of this phase or earlier only; score 0–10; the second attempt counts half; the last grade stands', () => {
+  const s = state();
+  const at = (id: string): Position | undefined => ({ '1.1': { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, '2.1': s.position, '3.1': { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 } } as Record<string, Position>)[id];
+  assert.match(logEvaluation(s, { check_id: '3.1', score: 10 }, at, 'now').content, /later phase/);
+  assert.match(logEvaluation(s, { check_id: '9.9', score: 10 }, at, 'now').content, /^Error: there is no check 9\.9/);
+  assert.match(logEvaluation(s, { check_id: '2.1', score: 11 }, at, 'now').content, /from 0 to 10/);
+  assert.match(logEvaluation(s, { check_id: '2.1', score: 5, attempt: 3 }, at, 'now').content, /`attempt` must be 1, or 2/);
+  apply(s, logEvaluation(s, { check_id: '1.1', score: 4, answer: 'a', comment: 'c' }, at, 'now').effects);
+  const second = logEvaluation(s, { check_id: '1.1', score: 10, answer: 'b', comment: 'found it', attempt: 2 }, at, 'now');
+  assert.match(second.content, /Recorded 1\.1: 5\/10 \(second attempt counts ×0\.5\) \(this grade replaces the earlier one\)/);
+  apply(s, second.effects);
+  assert.deepEqual(s.grades['1.1']?.map((g) => [g.score, g.effective, g.attempt]), [[4, 4, 1], [10, 5, 2]]);
+});
