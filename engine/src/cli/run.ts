@@ -66,7 +66,7 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   let outcomes: RunOutcome[];
   try {
     outcomes = await launchRuns({
-      root, benchmarksDir, config, runs, env: io.env,
+      root, benchmarksDir, config, runs, env: io.env, timing: timingFromEnv(io.env),
       onStart: (run, b) => progress.start(run, b),
       onEvent: (run, state, event) => progress.event(run, state, event),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -79,6 +79,19 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   if (outcomes.some((o) => o.stopped)) return 130;
   if (outcomes.some((o) => o.problem && !o.summary)) return 2;
   return outcomes.some((o) => o.summary?.status !== 'finished') ? 1 : 0;
+}
+
+/** Timing knobs for slow providers, or for tests that want failures fast. */
+function timingFromEnv(env: NodeJS.ProcessEnv): { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number } {
+  const n = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
+  const out: { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number } = {};
+  const timeout = n('MMB_MODEL_TIMEOUT_MS');
+  const backoff = n('MMB_BACKOFF_BASE_MS');
+  const reply = n('MMB_REPLY_TIMEOUT_MS');
+  if (timeout !== undefined) out.modelTimeoutMs = timeout;
+  if (backoff !== undefined) out.backoffBaseMs = backoff;
+  if (reply !== undefined) out.replyTimeoutMs = reply;
+  return out;
 }
 
 function describe(o: RunOutcome): string {

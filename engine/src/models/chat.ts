@@ -17,10 +17,15 @@ export interface ChatResponse {
   usage: { promptTokens: number; completionTokens: number };
 }
 
+export interface CallOptions {
+  /** Told of each failed attempt that will be retried. */
+  onRetry?: (error: string, attempt: number, delayMs: number) => void;
+}
+
 export interface ChatModel {
   /** The model's name, as usage is counted under it. */
   readonly name: string;
-  complete(request: ChatRequest): Promise<ChatResponse>;
+  complete(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
 }
 
 export interface ModelOptions {
@@ -28,12 +33,13 @@ export interface ModelOptions {
   baseURL: string;
   /** The key itself, read from the environment by the caller; never stored or logged. */
   apiKey: string;
+  /** False for a key that is no secret (the stand-in's); otherwise it is blanked out of errors. */
+  secretKey?: boolean;
   timeoutMs?: number;
   /** Attempts in all, the first included. */
   maxAttempts?: number;
   backoffBaseMs?: number;
   stream?: boolean;
-  onRetry?: (error: string, attempt: number, delayMs: number) => void;
 }
 
 /** A transient failure worth another try: rate limits, server errors, timeouts, dropped connections. */
@@ -54,7 +60,7 @@ export class OpenAIChatModel implements ChatModel {
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
   }
 
-  async complete(request: ChatRequest): Promise<ChatResponse> {
+  async complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatResponse> {
     const maxAttempts = this.options.maxAttempts ?? 8;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -63,7 +69,7 @@ export class OpenAIChatModel implements ChatModel {
         if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`, { cause: e });
         const base = this.options.backoffBaseMs ?? 1000;
         const delay = Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
-        this.options.onRetry?.(this.describe(e), attempt, delay);
+        call.onRetry?.(this.describe(e), attempt, delay);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -121,8 +127,8 @@ export class OpenAIChatModel implements ChatModel {
 
   /** An error's description with the API key blanked out, whatever the server echoed. */
   private describe(e: unknown): string {
-    let text = e instanceof OpenAI.APIError && e.status ? `${e.status} ${e.message}` : e instanceof Error ? e.message : String(e);
+    let text = e instanceof Error ? e.message : String(e);
     if (e instanceof OpenAI.APIConnectionTimeoutError) text = `no answer within ${(this.options.timeoutMs ?? 120_000) / 1000} s`;
-    return this.options.apiKey ? text.split(this.options.apiKey).join('***') : text;
+    return this.options.secretKey !== false && this.options.apiKey ? text.split(this.options.apiKey).join('***') : text;
   }
 }

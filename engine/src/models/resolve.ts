@@ -10,7 +10,6 @@ export interface ModelContext {
   /** The stand-in's URL, when one is running. */
   standInUrl?: string;
   env: NodeJS.ProcessEnv;
-  onRetry?: ModelOptions['onRetry'];
   timeoutMs?: number;
   backoffBaseMs?: number;
 }
@@ -20,10 +19,10 @@ export function usesStandIn(config: ModelConfig): boolean {
 }
 
 export function createModel(config: ModelConfig, ctx: ModelContext, where: string, stream = false): ChatModel {
-  const common = { onRetry: ctx.onRetry, timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream };
+  const common: Partial<ModelOptions> = { timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream };
   if (usesStandIn(config)) {
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
-    return new OpenAIChatModel({ ...common, model: STAND_IN, baseURL: ctx.standInUrl, apiKey: STAND_IN });
+    return new OpenAIChatModel({ ...common, model: STAND_IN, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
   }
   if (!config.base_url) throw new ConfigError(`${where}: model "${config.model}" needs a base_url (the provider's OpenAI-compatible URL).`);
   let apiKey = 'none';

@@ -135,7 +135,9 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       if (++turnsInPhase > (o.maxTurnsPerPhase ?? 80)) {
         throw new Error(`the persona took ${turnsInPhase - 1} turns in ${s.position.chapter}, phase ${s.position.phase + 1}, without finishing it; check the phase's instructions.`);
       }
-      const response = await o.persona.complete({ messages: [{ role: 'system', content: systemPrompt }, ...s.persona], tools: TOOL_SPECS });
+      const response = await o.persona.complete({ messages: [{ role: 'system', content: systemPrompt }, ...s.persona], tools: TOOL_SPECS }, {
+        onRetry: (error) => record({ type: 'retry', at: now(), model: o.persona.name, error }),
+      });
       record({ type: 'usage', at: now(), model: o.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
       const calls = response.message.tool_calls ?? [];
       record({ type: 'persona', at: now(), message: { role: 'assistant', content: response.message.content, ...(calls.length ? { tool_calls: calls } : {}) } });

@@ -121,6 +121,8 @@ export interface RunState {
   unanswered: number;
   usage: Record<string, Usage>;
   retries: number;
+  /** The latest model errors that were retried, newest last (at most 20). */
+  retryLog: { at: string; model: string; error: string }[];
   sessionSwitches: { at: string; position: Position; ignored: boolean }[];
   agentStatus?: AgentStatus;
   log: { at: string; text: string }[];
@@ -133,7 +135,7 @@ export function emptyState(): RunState {
   return {
     version: 1, run: '', benchmark: '', agent: '', status: 'running', startedAt: epoch, activeMs: 0, lastEventAt: epoch,
     startTime: '', position: { chapter: '', chapterIndex: 0, phase: 0 }, phaseCallId: null, persona: [], transcript: [], grades: {}, sheets: {},
-    vars: {}, templates: {}, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, sessionSwitches: [], log: [], events: 0,
+    vars: {}, templates: {}, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], sessionSwitches: [], log: [], events: 0,
   };
 }
 
@@ -188,6 +190,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
     }
     case 'retry':
       s.retries++;
+      s.retryLog = [...(s.retryLog ?? []), { at: e.at, model: e.model, error: e.error }].slice(-20);
       break;
     case 'observe':
       s.agentStatus = e.status;

@@ -15,6 +15,8 @@ export type FaultKind = '429' | '500' | 'hang' | 'malformed';
 
 export interface StandInOptions {
   faults?: { rate: number; kinds: FaultKind[]; seed?: number };
+  /** Server errors quote the request's Authorization header, as careless providers do: for secrets tests. */
+  echoAuthorization?: boolean;
   /** How long a hang lasts; the client should time out well before. */
   hangMs?: number;
   port?: number;
@@ -79,7 +81,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       ? options.faults.kinds[Math.floor(random() * options.faults.kinds.length)] : undefined;
     if (fault) faults++;
     if (fault === '429') return send(res, 429, { error: { message: 'Rate limit reached (stand-in fault)', type: 'rate_limit_error' } }, { 'retry-after-ms': '10' });
-    if (fault === '500') return send(res, 500, { error: { message: 'Internal error (stand-in fault)', type: 'server_error' } });
+    if (fault === '500') {
+      const echo = options.echoAuthorization ? ` for ${req.headers.authorization ?? 'no authorization'}` : '';
+      return send(res, 500, { error: { message: `Internal error${echo} (stand-in fault)`, type: 'server_error' } });
+    }
     if (fault === 'hang') {
       const t = setTimeout(() => { timers.delete(t); res.destroy(); }, options.hangMs ?? 60_000);
       timers.add(t);

@@ -88,10 +88,8 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
     return { run: run.name, problem: (e as Error).message };
   }
   const clock = new Clock(0);
-  let retryEvents: { model: string; error: string }[] = [];
   const models: ModelContext = {
     env: o.env,
-    onRetry: (error) => retryEvents.push({ model: 'persona', error }),
     ...(standIn ? { standInUrl: standIn.url } : {}),
     ...(o.timing?.modelTimeoutMs ? { timeoutMs: o.timing.modelTimeoutMs } : {}),
     ...(o.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: o.timing.backoffBaseMs } : {}),
@@ -113,14 +111,7 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
       ignoreSessionBreak: run.ignore_session_break,
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
-      onEvent: (state, event) => {
-        if (retryEvents.length) {
-          const pending = retryEvents;
-          retryEvents = [];
-          for (const r of pending) store.append(state, { type: 'retry', at: event.at, model: r.model, error: r.error });
-        }
-        o.onEvent?.(run.name, state, event);
-      },
+      onEvent: (state, event) => o.onEvent?.(run.name, state, event),
     });
     const summary = summarize(state, benchmark);
     if (state.events > eventsBefore) writeResults(o.root, summary);

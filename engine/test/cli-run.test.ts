@@ -1,0 +1,86 @@
+/** `mmb run`, `mmb report` and `mmb demo` as users run them, bad input included. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLI, tempDir, workspace } from './helpers';
+
+function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at /);
+
+test('mmb demo: no config, no key; both runs finish and the in-context one scores clearly higher', () => {
+  const dir = tempDir('mmb-demo-');
+  const r = mmb(['demo'], dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const avg = (run: string) => Number(new RegExp(`${run} +finished +average ([\\d.]+)/10`).exec(r.stdout)?.[1]);
+  assert.ok(avg('demo-starter-in-context') >= avg('demo-starter-new-session') + 3, r.stdout);
+  const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
+  assert.match(report, /^## \d{4}-\d\d-\d\d \d\d:\d\d — demo-starter-in-context: starter @ chatbot$/m);
+  assert.match(report, /^📊 Check coverage: 5\/5$/m);
+  assert.match(report, /^📊 \[0\/10, 2nd attempt\] \(3\.2\) Which movers did we book, and for how much\? \| expected: Leeds Lift, £340\. \| got: You never told me that\. — missing 340$/m);
+  const summary = JSON.parse(readFileSync(join(dir, 'results', 'demo-starter-new-session', 'summary.json'), 'utf8'));
+  assert.equal(summary.average, 2);
+  assert.deepEqual(summary.coverage, { graded: 5, planned: 5, missing: [] });
+  assert.equal(summary.sessionSwitches, 1);
+});
+
+test('mmb run and mmb report on a workspace', () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const r = mmb(['run'], dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^a: check 3\.5 graded 10\/10$/m, 'plain progress lines when not on a terminal');
+  assert.match(r.stdout, /^a +finished +average 2\.00\/10 +coverage 5\/5/m);
+  const again = mmb(['run', 'a'], dir);
+  assert.equal(again.code, 0);
+  assert.equal((readFileSync(join(dir, 'results', 'report.md'), 'utf8').match(/— a: starter/g) ?? []).length, 1, 'a finished run is not reported twice');
+  const list = mmb(['report'], dir);
+  assert.match(list.stdout, /^a +starter +chatbot +finished +2\.00 +5\/5$/m);
+  const one = mmb(['report', 'a'], dir);
+  assert.match(one.stdout, /^📊 Evaluations: 5, average 2\.00\/10$/m);
+});
+
+test('bad config, unknown runs, broken benchmarks and missing keys stop with exit 2 and one clear message', () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const cases: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", } ', ['run'], /^mmb: config\.jsonc:1:\d+ invalid-config config\.jsonc is not valid JSON: a closing `}` was expected\.$/m],
+    ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
+    ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json\.$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^a: run "a": there is no agent adapter "chatbott": use one of chatbot\.$/m],
+    ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
+      /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
+  ];
+  for (const [config, args, message, env] of cases) {
+    writeFileSync(join(dir, 'config.jsonc'), config);
+    const r = mmb(args, dir, env);
+    assert.equal(r.code, 2, `${config}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stdout + r.stderr, message);
+    noStack(r.stderr);
+  }
+  writeFileSync(join(dir, 'config.jsonc'), '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }');
+  writeFileSync(join(dir, 'benchmarks', 'starter', 'chapter2.md'), '## Broken\n🪤 RECONSIDER move#9.9 → 3.2\n');
+  const broken = mmb(['run'], dir);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /^mmb: benchmarks\/starter has 1 error; fix it first \(mmb check benchmarks\/starter\):\n {2}benchmarks\/starter\/chapter2\.md:2:20 unknown-fact/m);
+  assert.ok(!existsSync(join(dir, 'results', 'a')), 'nothing ran');
+  const none = mmb(['run'], tempDir());
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^mmb: no config\.jsonc: create a config\.jsonc with your runs \(see the README\), or try `mmb demo`\.$/m);
+});
+
+test('a dead agent crashes the run with a clear error in the report, and the run stays resumable', () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } } });
+  const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^d +crashed/m);
+  assert.match(r.stdout, /the chatbot's model failed: model gone: Connection error\./);
+  const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
+  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: Connection error\./);
+  const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
+  assert.equal(state.status, 'crashed');
+});
