@@ -30,6 +30,8 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
   await adapter.sendMessage(text, { idempotencyKey: key });
   const started = Date.now();
   let lastNew = Date.now();
+  // Quick agents answer in milliseconds: poll fast at first, then every pollIntervalMs.
+  let delay = 1;
   for (;;) {
     const messages = await adapter.getResponses(state.agentCursor);
     for (const m of messages) {
@@ -48,7 +50,8 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
       if (replies.length === 0) o.record({ type: 'unanswered', at: o.now(), callId, waitedMs: Date.now() - started });
       return replies;
     }
-    await new Promise((resolve) => setTimeout(resolve, adapter.pollIntervalMs));
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(adapter.pollIntervalMs, delay * 2);
   }
 }
 

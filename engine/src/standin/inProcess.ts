@@ -1,0 +1,26 @@
+/** The stand-in's logic as a ChatModel without HTTP: for measuring the engine's own time. */
+import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat';
+import { agentAnswer } from './agent';
+import { nextPersonaStep } from './persona';
+import { STAND_IN } from './server';
+
+export class InProcessStandIn implements ChatModel {
+  readonly name = STAND_IN;
+  /** Time spent inside `complete`, so callers can subtract the model's share. */
+  spentMs = 0;
+
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    const t = performance.now();
+    let response: ChatResponse;
+    if (request.tools?.some((x) => x.function.name === 'send_message')) {
+      const step = nextPersonaStep(request.messages);
+      response = 'say' in step
+        ? { message: { content: step.say }, usage: { promptTokens: 0, completionTokens: 0 } }
+        : { message: { content: null, tool_calls: [{ id: `call_${request.messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
+    } else {
+      response = { message: { content: agentAnswer(request.messages) }, usage: { promptTokens: 0, completionTokens: 0 } };
+    }
+    this.spentMs += performance.now() - t;
+    return response;
+  }
+}

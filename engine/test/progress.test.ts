@@ -1,0 +1,37 @@
+/** Progress: live bars on a terminal, plain lines in a log. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Progress } from '../src/cli/progress';
+import { applyEvent, emptyState, type RunEvent } from '../src/run/state';
+import { starter } from './helpers';
+
+function feed(progress: Progress): void {
+  const state = emptyState();
+  const events: RunEvent[] = [
+    { type: 'start', at: '2026-01-01T00:00:00Z', run: 'r1', benchmark: 'starter', agent: 'chatbot', startTime: '2026-01-01 00:00', position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, sheets: {}, templates: {} },
+    { type: 'phase', at: '2026-01-01T00:00:01Z', callId: 'start', position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, effects: [] },
+    { type: 'usage', at: '2026-01-01T00:00:02Z', model: 'stand-in', promptTokens: 1500, completionTokens: 20 },
+    { type: 'tool-done', at: '2026-01-01T00:00:03Z', callId: 'c1', name: 'log_evaluation', content: 'ok', effects: [{ kind: 'grade', checkId: '3.1', grade: { score: 10, effective: 10, attempt: 1, answer: 'a', comment: 'c', at: 'x', position: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 } } }] },
+    { type: 'finish', at: '2026-01-01T00:00:04Z', status: 'finished' },
+  ];
+  progress.start('r1', starter());
+  for (const e of events) {
+    applyEvent(state, e);
+    progress.event('r1', state, e);
+  }
+  progress.stop();
+}
+
+test('without a terminal, progress is plain lines', () => {
+  let out = '';
+  feed(new Progress((s) => { out += s; }, false));
+  assert.equal(out, 'r1: started (3 chapters, 6 phases, 5 checks)\nr1: chapter1.md, phase 1\nr1: check 3.1 graded 10/10\nr1: finished\n');
+});
+
+test('on a terminal, progress is a bar per run, redrawn in place', () => {
+  let out = '';
+  feed(new Progress((s) => { out += s; }, true));
+  // eslint-disable-next-line no-control-regex -- the terminal escapes are what is tested
+  assert.match(out, /\x1b\[2Kr1 +█{24} phase 6\/6 {2}checks 1\/5 {2}1\.5k tok {2}done\n$/);
+  assert.doesNotMatch(out, /started \(/);
+});

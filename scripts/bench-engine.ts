@@ -1,0 +1,89 @@
+/**
+ * The engine's own speed, model time excluded: time per persona turn, journal persist time per
+ * event at 100 and at 10,000 events, and the wall time of a stand-in run of each bundled
+ * benchmark over real HTTP. Prints figures; asserts nothing.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBenchmark } from '../scenario/src';
+import { ChatbotAdapter } from '../engine/src/adapters/chatbot';
+import { Clock } from '../engine/src/clock';
+import { createModel } from '../engine/src/models/resolve';
+import { runBenchmark } from '../engine/src/run/runner';
+import { emptyState, type RunEvent } from '../engine/src/run/state';
+import { FileRunStore } from '../engine/src/run/store';
+import { InProcessStandIn } from '../engine/src/standin/inProcess';
+import { startStandIn } from '../engine/src/standin/server';
+import { readBenchmarkFolder } from '../engine/src/workspace/folders';
+
+const BENCHMARKS = join(__dirname, '..', 'benchmarks');
+const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-'));
+
+async function engineTurns(): Promise<void> {
+  const b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, 'starter')));
+  const persona = new InProcessStandIn();
+  const agentModel = new InProcessStandIn();
+  const dir = join(scratch, 'turns');
+  const t = performance.now();
+  const state = await runBenchmark({
+    name: 'bench', benchmark: b, agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
+    store: new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: true,
+  });
+  const total = performance.now() - t;
+  const turns = state.persona.filter((m) => m.role === 'assistant').length;
+  const engine = total - persona.spentMs - agentModel.spentMs;
+  console.log(`engine time per persona turn (starter, models excluded): ${(engine / turns).toFixed(2)} ms over ${turns} turns`);
+}
+
+function persistPerEvent(): void {
+  console.log('\njournal persist time per event (append + state, snapshots included)');
+  for (const total of [100, 10_000]) {
+    const dir = join(scratch, `persist-${total}`);
+    const store = new FileRunStore(dir);
+    const state = emptyState();
+    const event = (i: number): RunEvent => ({ type: 'reply', at: new Date(1_700_000_000_000 + i).toISOString(), seq: i + 1, text: `Reply ${i}: the movers are booked for the 14th at 11:00, £340 for the day.` });
+    store.append(state, { type: 'start', at: new Date(1_700_000_000_000).toISOString(), run: 'bench', benchmark: 'b', agent: 'a', startTime: '2026-01-01 00:00', position: { chapter: 'c.md', chapterIndex: 0, phase: 0 }, sheets: {}, templates: {} });
+    const window: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const t = performance.now();
+      store.append(state, event(i));
+      if (i >= total - 100) window.push(performance.now() - t);
+    }
+    const mean = window.reduce((a, b) => a + b, 0) / window.length;
+    console.log(`  the last 100 of ${String(total).padStart(6)} events: ${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`);
+  }
+}
+
+async function wallTimes(): Promise<void> {
+  console.log('\nwall time of a stand-in run over real HTTP, chatbot agent');
+  const standIn = await startStandIn();
+  try {
+    for (const name of readdirSync(BENCHMARKS).sort()) {
+      let b;
+      try {
+        b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name)));
+      } catch {
+        continue;
+      }
+      const dir = join(scratch, `run-${name}`);
+      const models = { standInUrl: standIn.url, env: {} };
+      const t = performance.now();
+      const state = await runBenchmark({
+        name: `bench-${name}`, benchmark: b, agent: 'chatbot', persona: createModel({ model: 'stand-in' }, models, 'persona'),
+        adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent')),
+        store: new FileRunStore(dir), clock: new Clock(),
+      });
+      console.log(`  ${name.padEnd(12)} ${((performance.now() - t) / 1000).toFixed(2)} s, ${state.events} events, status ${state.status}`);
+    }
+  } finally {
+    await standIn.close();
+  }
+}
+
+void (async () => {
+  await engineTurns();
+  persistPerEvent();
+  await wallTimes();
+  rmSync(scratch, { recursive: true, force: true });
+})();
