@@ -164,7 +164,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
         if (!text) return done(fail('`text` must be the message for the assistant.'));
         const timeout = o.replyTimeoutMs ?? 300_000;
         const replies = await agentTurn(s, o.adapter, call.id, text, { replyTimeoutMs: timeout, record, now });
-        return done({ content: replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}` : `${NO_REPLY_PREFIX} within ${Math.round(timeout / 1000)} s.)`, effects: [] });
+        return done({ content: replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}` : `${NO_REPLY_PREFIX} within ${timeout < 1000 ? `${timeout} ms` : `${Math.round(timeout / 1000)} s`}.)`, effects: [] });
       }
       case 'next_phase': {
         const index = indexOf(order, s.position);

@@ -1,0 +1,75 @@
+/** The agent side of a run, with agents that answer late, twice, or never. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AgentAdapter, AgentMessage, SendOptions } from '../src/adapters/types';
+import { Clock } from '../src/clock';
+import { createModel } from '../src/models/resolve';
+import { runBenchmark } from '../src/run/runner';
+import { MemoryRunStore } from '../src/run/store';
+import { startStandIn } from '../src/standin/server';
+import { benchmarkFrom } from './helpers';
+
+/** An agent in memory: replies with `reply(text)`, which may give several messages or none; no status. */
+class ScriptedAgent implements AgentAdapter {
+  readonly quietPeriodMs = 150;
+  readonly pollIntervalMs = 10;
+  messages: AgentMessage[] = [];
+  received: string[] = [];
+  private seen = new Set<string>();
+  constructor(private readonly reply: (text: string) => string[]) {}
+  async createSession(): Promise<void> {}
+  async destroySession(): Promise<void> {}
+  async sendMessage(text: string, o: SendOptions): Promise<void> {
+    if (this.seen.has(o.idempotencyKey)) return;
+    this.seen.add(o.idempotencyKey);
+    this.received.push(text);
+    const replies = this.reply(text);
+    replies.forEach((r, i) => setTimeout(() => this.messages.push({ seq: this.messages.length + 1, text: r, at: new Date().toISOString() }), 20 + 40 * i));
+  }
+  async getResponses(after: number): Promise<AgentMessage[]> {
+    return this.messages.filter((m) => m.seq > after);
+  }
+}
+
+const BENCH = {
+  'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+  'notes.md': '# Notes\n\n## 1. Boat\n1.1 The boat is called Wren\n1.2 It is moored in Bristol\n',
+  'chapter1.md': '## One\n```js\nvars.require_all_facts = "notes";\n```\nSay hello.\n\n## Two\nTell the `notes` sheet.\n❓ 1.1 Where is the boat moored? Correct answer: Bristol.\n',
+};
+
+async function run(agent: AgentAdapter, replyTimeoutMs = 5000) {
+  const standIn = await startStandIn();
+  try {
+    return await runBenchmark({
+      name: 't', benchmark: benchmarkFrom(BENCH), agent: 'scripted', adapter: agent, store: new MemoryRunStore(), clock: new Clock(),
+      persona: createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'persona'), replyTimeoutMs,
+    });
+  } finally {
+    await standIn.close();
+  }
+}
+
+test('next_phase is refused while required facts are untold, naming them, and allowed once they are told', async () => {
+  const state = await run(new ScriptedAgent(() => ['OK.']));
+  assert.equal(state.status, 'finished', state.error);
+  const refusal = state.persona.find((m) => m.role === 'tool' && m.content.startsWith('Error: you cannot move on yet'));
+  assert.equal(refusal?.content, 'Error: you cannot move on yet: untold facts of `notes`: 1.1, 1.2. Tell them, mark them with facts_mark_told, then call next_phase again.');
+  assert.ok(state.sheets.notes?.facts.every((f) => f.told));
+});
+
+test('an agent without status that answers in two messages: the turn waits for its quiet period and takes both', async () => {
+  const agent = new ScriptedAgent((text) => (text.includes('?') ? ['Let me look…', 'It is moored in Bristol.'] : ['OK.']));
+  const state = await run(agent);
+  assert.equal(state.grades['1.1']?.at(-1)?.effective, 10);
+  assert.match(state.grades['1.1']?.at(-1)?.answer ?? '', /^Let me look…\n\nIt is moored in Bristol\.$/);
+  assert.equal(state.unanswered, 0);
+});
+
+test('an agent that never answers: each turn counts as unanswered after the limit and the run goes on', async () => {
+  const agent = new ScriptedAgent(() => []);
+  const state = await run(agent, 200);
+  assert.equal(state.status, 'finished', state.error);
+  assert.equal(state.unanswered, agent.received.length);
+  assert.ok(state.persona.some((m) => m.role === 'tool' && m.content === '(The assistant did not reply within 200 ms.)'));
+  assert.equal(state.grades['1.1']?.at(-1)?.effective, 0);
+});
