@@ -5,7 +5,13 @@ import { MANIFEST_FILE, parseManifest, type Manifest } from './manifest';
 import type { Chapter, Check, Phase, Sheet, Trap } from './model';
 import { parseSheet, sheetName } from './sheet';
 import { didYouMean, nearNames } from './suggest';
-import { lineRange } from './text';
+import { LineIndex, lineRange } from './text';
+
+/**
+ * Parsed files by name, reused while their text is unchanged: an editor re-parses only the file
+ * being typed in. Pass the same object to every `loadBenchmark` of one folder.
+ */
+export type ParseCache = Map<string, { text: string; chapter?: Chapter; sheet?: Sheet }>;
 
 /** The files of one benchmark folder: top-level file name → text. No file system here. */
 export interface BenchmarkFiles {
@@ -45,6 +51,8 @@ export interface Benchmark {
   checks: LocatedCheck[];
   /** Every trap write, in play order. */
   traps: LocatedTrap[];
+  /** The line index of every file read, by name (chapters, sheets, benchmark.json). */
+  lines: Map<string, LineIndex>;
   /** The phases whose JS block switches the agent to a new conversation, in play order. */
   sessionSwitches: PlayPosition[];
 }
@@ -52,15 +60,16 @@ export interface Benchmark {
 const NOT_SHEETS = new Set(['instructions.md', 'readme.md']);
 const CHAPTER_NAME = /^chapter\d+\.md$/i;
 
-export function loadBenchmark(source: BenchmarkFiles): Benchmark {
+export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Benchmark {
   const diagnostics: Diagnostic[] = [];
   const manifestText = source.files.get(MANIFEST_FILE);
-  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [] };
+  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [], lines: new Map() };
   if (manifestText === undefined) {
     diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
       `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
   } else {
     const parsed = parseManifest(manifestText);
+    b.lines.set(MANIFEST_FILE, parsed.lines);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.manifest) b.manifest = parsed.manifest;
   }
@@ -78,7 +87,11 @@ export function loadBenchmark(source: BenchmarkFiles): Benchmark {
         { suggestions }));
       continue;
     }
-    b.chapters.push(parseChapter(text, listed.file));
+    const hit = cache?.get(listed.file);
+    const chapter = hit?.text === text && hit.chapter ? hit.chapter : parseChapter(text, listed.file);
+    cache?.set(listed.file, { text, chapter });
+    b.chapters.push(chapter);
+    b.lines.set(listed.file, chapter.lines);
   }
 
   const unlisted = markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f));
@@ -102,7 +115,14 @@ export function loadBenchmark(source: BenchmarkFiles): Benchmark {
   } else {
     sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !unlisted.includes(f) && !NOT_SHEETS.has(f.toLowerCase()));
   }
-  for (const f of sheetFiles) b.sheets.set(sheetName(f), parseSheet(source.files.get(f) ?? '', f));
+  for (const f of sheetFiles) {
+    const text = source.files.get(f) ?? '';
+    const hit = cache?.get(f);
+    const sheet = hit?.text === text && hit.sheet ? hit.sheet : parseSheet(text, f);
+    cache?.set(f, { text, sheet });
+    b.sheets.set(sheetName(f), sheet);
+    b.lines.set(f, sheet.lines);
+  }
 
   const instructions = source.files.get('instructions.md');
   if (instructions !== undefined) b.instructions = instructions;

@@ -53,7 +53,7 @@ export interface Diagnostic {
   /** What is wrong and what to do about it. */
   message: string;
   related?: RelatedInformation[];
-  /** Replacements a quick fix can offer ("did you mean"). */
+  /** Texts that could replace `range` exactly ("did you mean"), for quick fixes. */
   suggestions?: string[];
 }
 

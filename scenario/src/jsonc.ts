@@ -66,7 +66,7 @@ export class JsoncDocument {
     for (const [name, { key }] of JsoncDocument.properties(node)) {
       if (known.includes(name)) continue;
       const suggestions = nearNames(name, known);
-      this.report(this.rangeOf(key), `${where} has no key \`${name}\`; it is ignored.${didYouMean(suggestions)}`, 'unknown-key', suggestions);
+      this.report(this.rangeOf(key), `${where} has no key \`${name}\`; it is ignored.${didYouMean(suggestions)}`, 'unknown-key', suggestions.map((s) => JSON.stringify(s)));
     }
   }
 

@@ -29,7 +29,7 @@ export function validateBenchmark(b: Benchmark): Diagnostic[] {
       `No phase names the \`${sheet.name}\` sheet, so the persona never tells it: add "tell the \`${sheet.name}\` sheet" to a phase, or remove the file.`));
   }
   checkTimeline(b, out);
-  return out.sort((x, y) => x.file.localeCompare(y.file) || comparePositions(x.range.start, y.range.start) || x.code.localeCompare(y.code));
+  return suppress(b, out).sort((x, y) => x.file.localeCompare(y.file) || comparePositions(x.range.start, y.range.start) || x.code.localeCompare(y.code));
 }
 
 function unknownSheet(b: Benchmark, name: string, ref: Pick<SheetRef, 'range'>, file: string): Diagnostic {
@@ -42,17 +42,18 @@ function unknownSheet(b: Benchmark, name: string, ref: Pick<SheetRef, 'range'>, 
 function checkFactRef(b: Benchmark, ref: FactRef, file: string, out: Diagnostic[]): void {
   const sheet = b.sheets.get(ref.sheet);
   if (!sheet) {
-    const d = unknownSheet(b, ref.sheet, { range: ref.sheetRange }, file);
-    d.suggestions = d.suggestions?.map((s) => `${s}#${ref.id}`);
-    out.push(d);
+    const suggestions = nearNames(ref.sheet, b.sheets.keys());
+    out.push(diagnostic('unknown-sheet', file, ref.sheetRange,
+      `There is no sheet \`${ref.sheet}\` in \`${b.name}\`: create ${ref.sheet}.md or name one of ${[...b.sheets.keys()].map((s) => `\`${s}\``).join(', ') || 'its sheets'}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
+      { suggestions }));
     return;
   }
   if (liveFact(sheet, ref.id)) return;
   const deleted = sheet.facts.some((f) => f.id === ref.id);
-  const suggestions = nearNames(ref.id, liveFacts(sheet).map((f) => f.id)).map((id) => `${sheet.name}#${id}`);
+  const suggestions = nearNames(ref.id, liveFacts(sheet).map((f) => f.id));
   const why = deleted ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
   out.push(diagnostic('unknown-fact', file, ref.idRange,
-    `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions)}`,
+    `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
     { suggestions }));
 }
 
@@ -138,3 +139,22 @@ function checkTimeline(b: Benchmark, out: Diagnostic[]): void {
     }
   }
 }
+
+/**
+ * Drops diagnostics silenced by a comment on their own line, or alone on the line above:
+ * `<!-- mmb-ignore: code -->` in markdown, `// mmb-ignore: code` in JSON; without a code, all.
+ */
+function suppress(b: Benchmark, diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => {
+    const lines = b.lines.get(d.file);
+    if (!lines) return true;
+    const silences = (text: string) => {
+      const m = IGNORE.exec(text);
+      return !!m && (!m[1] || m[1].split(/[\s,]+/).includes(d.code));
+    };
+    const above = lines.lineText(d.range.start.line - 1);
+    return !(silences(lines.lineText(d.range.start.line)) || (/^\s*(<!--|\/\/)/.test(above) && silences(above)));
+  });
+}
+
+export const IGNORE = /mmb-ignore(?::\s*([a-z-]+(?:[\s,]+[a-z-]+)*))?/;

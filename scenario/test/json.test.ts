@@ -22,7 +22,7 @@ test('invalid manifests: syntax, types, missing chapters, bad start_time, unknow
   const unknown = parseManifest('{ "chapters": [], "time_gates": true }').diagnostics[0];
   assert.equal(unknown?.code, 'unknown-key');
   assert.equal(unknown?.severity, 'warning');
-  assert.deepEqual(unknown?.suggestions, ['time_gate']);
+  assert.deepEqual(unknown?.suggestions, ['"time_gate"']);
 });
 
 test('config.jsonc: defaults, runs with adapter keys passed through', () => {

@@ -39,7 +39,8 @@ test('unknown sheets in fact refs, in "`x` sheet", and in require_all_facts; oth
     'family.md': FAMILY,
   });
   assert.deepEqual(where(d), ['chapter1.md:3 unknown-sheet', 'chapter1.md:5 unknown-sheet', 'chapter1.md:6 unknown-sheet']);
-  assert.deepEqual(d.map((x) => x.suggestions), [['family'], [], ['family#1.1']]);
+  assert.deepEqual(d.map((x) => x.suggestions), [['family'], [], ['family']], 'suggestions replace the range exactly: here the sheet name');
+  assert.match(d[2]?.message ?? '', /Did you mean `family#1\.1`\?/);
   assert.match(d[0]?.message ?? '', /Did you mean `family`\?/);
   assert.deepEqual(d[0]?.range.start, { line: 2, character: 26 });
 });
@@ -98,4 +99,13 @@ test('the clean example of the format has no diagnostics at all', () => {
     'family.md': FAMILY,
   });
   assert.deepEqual(d, []);
+});
+
+test('a comment silences one code on its line or the next, in markdown and in JSON', () => {
+  const d = diagnose({
+    'benchmark.json': '{\n  // mmb-ignore: unknown-key\n  "chapterz": 1,\n  "chapters": ["chapter1.md"]\n}',
+    'chapter1.md': '## P\n<!-- mmb-ignore: unknown-fact -->\nSee family#9.9 and family#8.8.\nSee family#7.7. <!-- mmb-ignore -->\nSee famly#1.1.\n',
+    'family.md': FAMILY,
+  });
+  assert.deepEqual(where(d), ['chapter1.md:5 unknown-sheet', 'family.md:1 sheet-never-told']);
 });

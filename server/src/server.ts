@@ -1,67 +1,109 @@
 /**
- * The language server: publishes the validator's diagnostics for every benchmark folder that
- * holds an open document. Completion, hover and navigation come with issue #4.
+ * The language server: each request looks up the document's benchmark and calls one feature.
+ * An edit in any file re-validates its whole benchmark folder, so a change in a sheet reaches
+ * every chapter that uses it, open or not.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createConnection, DiagnosticSeverity, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { fileURLToPath } from 'node:url';
+import {
+  CodeActionKind, createConnection, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, TextDocuments, TextDocumentSyncKind,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { loadBenchmark, validateBenchmark, MANIFEST_FILE, type Diagnostic } from '../../scenario/src';
+import { getCodeActions } from './features/codeActions';
+import { getCompletion } from './features/completion';
+import { getDiagnostics } from './features/diagnostics';
+import { getHover } from './features/hover';
+import { getDefinition, getReferences, getRename, prepareRename } from './features/navigation';
+import { getDocumentSymbols, getFoldingRanges } from './features/structure';
+import { BenchmarkWorkspace } from './workspace';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const published = new Map<string, Set<string>>();
+const workspace = new BenchmarkWorkspace((uri) => documents.get(uri)?.getText());
+let roots: string[] = [];
 
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental } }));
-documents.onDidOpen((e) => validateFolderOf(e.document.uri));
-documents.onDidChangeContent((e) => validateFolderOf(e.document.uri));
-
-function validateFolderOf(uri: string): void {
-  if (!uri.startsWith('file:')) return;
-  const dir = dirname(fileURLToPath(uri));
-  const files = readFolder(dir);
-  if (!files.has(MANIFEST_FILE)) return;
-  const diagnostics = validateBenchmark(loadBenchmark({ name: basename(dir), files }));
-  const byFile = new Map<string, LspDiagnostic[]>([...files.keys()].map((f) => [f, []]));
-  for (const d of diagnostics) byFile.get(d.file)?.push(toLsp(d, dir));
-  const before = published.get(dir) ?? new Set();
-  for (const [file, list] of byFile) {
-    if (list.length || before.has(file)) connection.sendDiagnostics({ uri: pathToFileURL(join(dir, file)).toString(), diagnostics: list });
-  }
-  published.set(dir, new Set([...byFile].filter(([, l]) => l.length).map(([f]) => f)));
-}
-
-/** The folder's files, with open editors' unsaved text in place of what is on disk. */
-function readFolder(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return files;
-  }
-  for (const name of names.filter((n) => n === MANIFEST_FILE || n.endsWith('.md'))) {
-    const open = documents.get(pathToFileURL(join(dir, name)).toString());
-    try {
-      files.set(name, open?.getText() ?? readFileSync(join(dir, name), 'utf8'));
-    } catch {
-      // A file that vanished between listing and reading is simply not part of the folder.
-    }
-  }
-  return files;
-}
-
-function toLsp(d: Diagnostic, dir: string): LspDiagnostic {
+connection.onInitialize((params) => {
+  roots = (params.workspaceFolders ?? []).map((f) => fileURLToPath(f.uri));
   return {
-    range: d.range,
-    severity: d.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
-    code: d.code,
-    source: 'mmb',
-    message: d.message,
-    relatedInformation: d.related?.map((r) => ({ location: { uri: pathToFileURL(join(dir, r.file)).toString(), range: r.range }, message: r.message })),
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['#', '`', '[', '{', ':', '.', ' ', '>', '→', ','] },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      documentSymbolProvider: true,
+      foldingRangeProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    },
   };
+});
+
+connection.onInitialized(() => {
+  void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{md,json}' }] }).catch(() => undefined);
+  for (const root of roots) for (const dir of BenchmarkWorkspace.discover(root)) publish(dir);
+});
+
+function publish(dir: string): void {
+  const uriOf = (file: string) => BenchmarkWorkspace.uriOf(dir, file);
+  for (const [file, diagnostics] of getDiagnostics(workspace.get(dir), uriOf)) void connection.sendDiagnostics({ uri: uriOf(file), diagnostics });
 }
+
+function changed(uri: string): void {
+  const dir = workspace.folderOf(uri);
+  if (!dir) return;
+  workspace.invalidate(dir);
+  publish(dir);
+}
+
+documents.onDidOpen((e) => changed(e.document.uri));
+documents.onDidChangeContent((e) => changed(e.document.uri));
+documents.onDidClose((e) => changed(e.document.uri));
+connection.onDidChangeWatchedFiles((e) => {
+  for (const dir of new Set(e.changes.map((c) => workspace.folderOf(c.uri)).filter((d): d is string => !!d))) {
+    workspace.invalidate(dir);
+    publish(dir);
+  }
+});
+
+connection.onCompletion((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getCompletion(l.benchmark, l.file, p.position) : [];
+});
+connection.onHover((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getHover(l.benchmark, l.file, p.position) ?? null : null;
+});
+connection.onDefinition((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getDefinition(l.benchmark, l.file, p.position, l.uriOf) : [];
+});
+connection.onReferences((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getReferences(l.benchmark, l.file, p.position, p.context.includeDeclaration, l.uriOf) : [];
+});
+connection.onPrepareRename((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? prepareRename(l.benchmark, l.file, p.position) ?? null : null;
+});
+connection.onRenameRequest((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  if (!l) return null;
+  const edit = getRename(l.benchmark, l.file, p.position, p.newName, l.uriOf);
+  if ('error' in edit) throw new ResponseError(0, String(edit.error));
+  return edit;
+});
+connection.onDocumentSymbol((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getDocumentSymbols(l.benchmark, l.file) : [];
+});
+connection.onFoldingRanges((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getFoldingRanges(l.benchmark, l.file) : [];
+});
+connection.onCodeAction((p) => {
+  const l = workspace.locate(p.textDocument.uri);
+  return l ? getCodeActions(l.benchmark, l.file, p.context.diagnostics, l.uriOf) : [];
+});
 
 documents.listen(connection);
 connection.listen();

@@ -1,0 +1,42 @@
+/** Quick fixes: "did you mean", a free id for a duplicate, a missing answer, a missing chapter, and silencing one diagnostic. */
+import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import type { Benchmark } from '../../../scenario/src';
+import type { UriOf } from './navigation';
+
+export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly Diagnostic[], uriOf: UriOf): CodeAction[] {
+  const uri = uriOf(file);
+  const lines = b.lines.get(file);
+  const actions: CodeAction[] = [];
+  const fix = (title: string, d: Diagnostic, edits: TextEdit[], preferred = false): CodeAction => ({
+    title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: preferred, edit: { changes: { [uri]: edits } },
+  });
+  for (const d of diagnostics) {
+    if (d.source !== 'mmb') continue;
+    const code = String(d.code);
+    const suggestions = (d.data as { suggestions?: string[] } | undefined)?.suggestions ?? [];
+    suggestions.forEach((s, i) => {
+      const title = code === 'duplicate-check-id' || code === 'duplicate-fact-id' ? `Renumber to ${s}` : `Change to ${s}`;
+      actions.push(fix(title, d, [{ range: d.range, newText: s }], i === 0));
+    });
+    if (code === 'malformed-check' && /no correct answer/.test(typeof d.message === 'string' ? d.message : d.message.value)) {
+      actions.push(fix('Add `Correct answer:`', d, [{ range: { start: d.range.end, end: d.range.end }, newText: ' Correct answer: ' }], true));
+    }
+    if (code === 'missing-chapter' && lines) {
+      const name = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
+      const target = uriOf(name);
+      actions.push({
+        title: `Create ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: suggestions.length === 0,
+        edit: { documentChanges: [
+          { kind: 'create', uri: target, options: { ignoreIfExists: true } },
+          { textDocument: { uri: target, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: `# ${name.replace(/\.md$/, '')}\n\n## First phase\nWhat the persona does in this phase.\n` }] },
+        ] },
+      });
+    }
+    if (lines) {
+      const indent = /^\s*/.exec(lines.lineText(d.range.start.line))?.[0] ?? '';
+      const comment = file.endsWith('.json') ? `${indent}// mmb-ignore: ${code}\n` : `${indent}<!-- mmb-ignore: ${code} -->\n`;
+      actions.push(fix(`Ignore ${code} on this line`, d, [{ range: { start: { line: d.range.start.line, character: 0 }, end: { line: d.range.start.line, character: 0 } }, newText: comment }]));
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,78 @@
+/** Completion: sheet names, fact ids, trap and check types, check ids, templates, `bench.`/`vars.`, the next check id. */
+import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
+import {
+  BENCH_API, CHECK_TYPES, containsPosition, liveFacts, TEMPLATE_UNITS, TRAP_TYPES, type Benchmark, type Position,
+} from '../../../scenario/src';
+import { chapterOf, phaseAt } from '../locate';
+
+export function getCompletion(b: Benchmark, file: string, p: Position): CompletionItem[] {
+  const chapter = chapterOf(b, file);
+  const lines = b.lines.get(file);
+  if (!chapter || !lines) return [];
+  const before = lines.lineText(p.line).slice(0, p.character);
+  const phase = phaseAt(chapter, p);
+
+  if (phase?.js && containsPosition(phase.js.range, p)) {
+    if (/\bbench\.\w*$/.test(before)) {
+      return Object.entries(BENCH_API).map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Method, detail: `bench.${name}`, documentation: doc }));
+    }
+    if (/\bvars\.\w*$/.test(before)) {
+      return [{ label: 'require_all_facts', kind: CompletionItemKind.Property, detail: 'string | string[]', documentation: 'next_phase is refused until every fact of these sheets is told.' }];
+    }
+    if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(b);
+    return [];
+  }
+
+  const fact = /([A-Za-z0-9_][\w-]*)#(\d*\.?\d*)$/.exec(before);
+  if (fact) {
+    const sheet = b.sheets.get(fact[1] ?? '');
+    return sheet ? liveFacts(sheet).map((f, i) => ({
+      label: f.id, kind: CompletionItemKind.Field, detail: f.text, documentation: `${sheet.name}#${f.id}: ${f.text}`,
+      sortText: String(i).padStart(5, '0'), filterText: f.id,
+    })) : [];
+  }
+  if (/`[\w-]*$/.test(before)) return sheetItems(b);
+  const template = /\{\{([A-Z]*)(?::(\d*)(?::(\w*))?)?$/.exec(before);
+  if (template) {
+    if (template[3] !== undefined) return TEMPLATE_UNITS.map((u) => ({ label: u, kind: CompletionItemKind.Unit }));
+    if (template[2] !== undefined) return [];
+    return [
+      { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: 'the run\'s start date', insertText: 'TODAY}}' },
+      { label: 'FUTURE', kind: CompletionItemKind.Keyword, detail: 'N units after the start', insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}', insertTextFormat: InsertTextFormat.Snippet },
+      { label: 'PAST', kind: CompletionItemKind.Keyword, detail: 'N units before the start', insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}', insertTextFormat: InsertTextFormat.Snippet },
+    ];
+  }
+  const trimmed = before.trimStart();
+  if (/^🪤\uFE0F?\s*[A-Z-]*$/.test(trimmed)) {
+    return Object.entries(TRAP_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc }));
+  }
+  if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) {
+    return b.checks.map((c, i) => ({
+      label: c.check.id, kind: CompletionItemKind.Reference, detail: c.check.question, documentation: `Correct answer: ${c.check.answer}`,
+      sortText: String(i).padStart(5, '0'),
+    }));
+  }
+  if (/^❓\uFE0F?\s*\d+\.\d+\s*\[[A-Z]*$/.test(trimmed)) {
+    return Object.entries(CHECK_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc, insertText: `${type}] ` }));
+  }
+  if (/^❓\uFE0F?\s*$/.test(trimmed)) {
+    const id = nextCheckId(b, file);
+    return [{ label: id, kind: CompletionItemKind.Value, detail: 'the next free check id', insertText: `${id} ` }];
+  }
+  return [];
+}
+
+function sheetItems(b: Benchmark): CompletionItem[] {
+  return [...b.sheets.values()].map((s) => ({
+    label: s.name, kind: CompletionItemKind.File, detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`, documentation: s.file,
+  }));
+}
+
+/** The next id of the series this chapter uses (or the chapter's number when it has no check yet). */
+export function nextCheckId(b: Benchmark, file: string): string {
+  const own = b.checks.filter((c) => c.file === file).map((c) => c.check.id.split('.')[0]);
+  const index = b.chapters.findIndex((c) => c.file === file);
+  const series = own.at(-1) ?? /(\d+)/.exec(file)?.[1] ?? String(index + 1);
+  const used = b.checks.map((c) => c.check.id.split('.')).filter(([s]) => s === series).map(([, n]) => Number(n));
+  return `${series}.${Math.max(0, ...used) + 1}`;
+}
