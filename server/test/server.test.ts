@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import {
   createProtocolConnection, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
-  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, type PublishDiagnosticsParams,
+  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, CompletionRequest, DefinitionRequest, type PublishDiagnosticsParams,
+  type CompletionItem, type Location,
 } from 'vscode-languageserver-protocol/node';
 
 const ROOT = join(__dirname, '..', '..');
@@ -56,4 +57,19 @@ test('unsaved edits are validated as typed, and fixed problems disappear', async
   await until(() => codes('chapter3.md').length === 0);
   assert.deepEqual(codes('chapter3.md'), []);
   assert.ok(codes('chapter2.md').includes('9 trap-target-missing'));
+});
+
+test('completion of fact ids and a jump to a definition, over the connection', async () => {
+  const text = readFileSync(join(PLANTED, 'chapter1.md'), 'utf8').replace('Mention famliy#1.1', 'Mention family#1.2 and family#');
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri('chapter1.md'), languageId: 'markdown', version: 1, text } });
+  const line = text.split('\n').findIndex((l) => l.includes('Mention family#'));
+  const column = (text.split('\n')[line] ?? '').lastIndexOf('family#') + 'family#'.length;
+  const items = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri: uri('chapter1.md') }, position: { line, character: column } }) as CompletionItem[];
+  assert.deepEqual(items.map((i) => [i.label, i.detail]), [
+    ['1.2', 'Lena\'s birthday — March 14'], ['1.1', 'Lena works remotely'], ['2.1', 'Sister, 37, a doctor in Hamburg'],
+  ]);
+  const at = (text.split('\n')[line] ?? '').indexOf('family#1.2');
+  assert.ok(at > 0);
+  const defs = await connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri('chapter1.md') }, position: { line, character: at + 8 } }) as Location[];
+  assert.deepEqual(defs.map((d) => [d.uri, d.range.start.line]), [[uri('family.md'), 4]]);
 });
