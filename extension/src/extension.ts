@@ -1,6 +1,6 @@
 /** The extension's entry point: starts the language server for markdown and JSON benchmark files. */
 import * as path from 'node:path';
-import type { ExtensionContext } from 'vscode';
+import { workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
@@ -13,9 +13,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
-      { scheme: 'file', language: 'markdown', pattern: '**/benchmarks/**/*.md' },
-      { scheme: 'file', pattern: '**/benchmarks/**/benchmark.json' },
+      { scheme: 'file', language: 'markdown' },
+      { scheme: 'file', pattern: '**/benchmark.json' },
+      { scheme: 'file', pattern: '**/config.jsonc' },
     ],
+    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{md,json,jsonc}') },
   };
   client = new LanguageClient('marathonMemBench', 'MarathonMemBench', serverOptions, clientOptions);
   await client.start();

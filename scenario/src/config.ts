@@ -1,6 +1,7 @@
 /** `config.jsonc`: engine settings and the named runs of a workspace. */
 import type { Node } from 'jsonc-parser';
-import type { Diagnostic } from './diagnostics';
+import { diagnostic, type Diagnostic } from './diagnostics';
+import { didYouMean, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
 import { comparePositions, type Range } from './text';
 
@@ -182,4 +183,15 @@ function plain(node: Node): unknown {
     case 'array': return (node.children ?? []).map(plain);
     default: return node.value;
   }
+}
+
+/** A run that names a benchmark the workspace does not have, with the near one suggested. */
+export function checkRunBenchmarks(config: Config, known: readonly string[], file = CONFIG_FILE): Diagnostic[] {
+  return config.runs.flatMap((run) => {
+    if (known.includes(run.benchmark) || !run.benchmarkRange) return [];
+    const suggestions = nearNames(run.benchmark, known);
+    return [diagnostic('invalid-config', file, run.benchmarkRange,
+      `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
+      { suggestions: suggestions.map((s) => JSON.stringify(s)) })];
+  });
 }

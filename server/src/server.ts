@@ -3,14 +3,17 @@
  * An edit in any file re-validates its whole benchmark folder, so a change in a sheet reaches
  * every chapter that uses it, open or not.
  */
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkRunBenchmarks, parseConfig } from '../../scenario/src';
 import {
   CodeActionKind, createConnection, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, TextDocuments, TextDocumentSyncKind,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getCodeActions } from './features/codeActions';
 import { getCompletion } from './features/completion';
-import { getDiagnostics } from './features/diagnostics';
+import { getDiagnostics, toLsp } from './features/diagnostics';
 import { getHover } from './features/hover';
 import { getDefinition, getReferences, getRename, prepareRename } from './features/navigation';
 import { getDocumentSymbols, getFoldingRanges } from './features/structure';
@@ -40,15 +43,37 @@ connection.onInitialize((params) => {
 
 connection.onInitialized(() => {
   void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{md,json}' }] }).catch(() => undefined);
-  for (const root of roots) for (const dir of BenchmarkWorkspace.discover(root)) publish(dir);
+  for (const root of roots) {
+    for (const dir of BenchmarkWorkspace.discover(root)) publish(dir);
+    if (readText(join(root, 'config.jsonc')) !== undefined) publishConfig(pathToFileURL(join(root, 'config.jsonc')).toString());
+  }
 });
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 function publish(dir: string): void {
   const uriOf = (file: string) => BenchmarkWorkspace.uriOf(dir, file);
   for (const [file, diagnostics] of getDiagnostics(workspace.get(dir), uriOf)) void connection.sendDiagnostics({ uri: uriOf(file), diagnostics });
 }
 
+/** config.jsonc: its own diagnostics, and runs naming benchmarks the workspace lacks. */
+function publishConfig(uri: string): void {
+  const text = documents.get(uri)?.getText() ?? readText(fileURLToPath(uri));
+  if (text === undefined) return;
+  const { config, diagnostics } = parseConfig(text);
+  const known = BenchmarkWorkspace.discover(dirname(fileURLToPath(uri))).map((d) => basename(d));
+  const all = [...diagnostics, ...checkRunBenchmarks(config, known)];
+  void connection.sendDiagnostics({ uri, diagnostics: all.map((d) => toLsp(d, () => uri)) });
+}
+
 function changed(uri: string): void {
+  if (uri.endsWith('/config.jsonc')) return publishConfig(uri);
   const dir = workspace.folderOf(uri);
   if (!dir) return;
   workspace.invalidate(dir);
@@ -59,6 +84,7 @@ documents.onDidOpen((e) => changed(e.document.uri));
 documents.onDidChangeContent((e) => changed(e.document.uri));
 documents.onDidClose((e) => changed(e.document.uri));
 connection.onDidChangeWatchedFiles((e) => {
+  for (const c of e.changes) if (c.uri.endsWith('/config.jsonc')) publishConfig(c.uri);
   for (const dir of new Set(e.changes.map((c) => workspace.folderOf(c.uri)).filter((d): d is string => !!d))) {
     workspace.invalidate(dir);
     publish(dir);

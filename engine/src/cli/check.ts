@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import {
-  coverage, diagnostic, loadBenchmark, nearNames, didYouMean, parseConfig, validateBenchmark, CONFIG_FILE,
+  checkRunBenchmarks, coverage, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
   type Coverage, type Diagnostic,
 } from '../../../scenario/src';
 import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, UsageError } from '../workspace/folders';
@@ -87,14 +87,7 @@ function checkConfig(path: string, target: string): Checked {
   }
   const file = basename(target);
   const { config, diagnostics } = parseConfig(text, file);
-  const known = findBenchmarkFolders(dirname(path)).map((p) => basename(p));
-  for (const run of config.runs) {
-    if (known.includes(run.benchmark) || !run.benchmarkRange) continue;
-    const suggestions = nearNames(run.benchmark, known);
-    diagnostics.push(diagnostic('invalid-config', file, run.benchmarkRange,
-      `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
-      { suggestions }));
-  }
+  diagnostics.push(...checkRunBenchmarks(config, findBenchmarkFolders(dirname(path)).map((p) => basename(p)), file));
   return { folder: dirname(target) === '.' ? '' : dirname(target), diagnostics };
 }
 
