@@ -1,0 +1,33 @@
+/** The JSON schemas VS Code uses for benchmark.json and config.jsonc agree with the engine's own parser. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Ajv from 'ajv';
+import { parse } from 'jsonc-parser';
+import { parseConfig, parseManifest } from '../../scenario/src';
+
+const ROOT = join(__dirname, '..', '..');
+const ajv = new Ajv({ allErrors: true, strict: false });
+const schema = (name: string) => ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', name), 'utf8')));
+
+test('benchmark.json: the bundled and fixture manifests pass; what the parser refuses, the schema refuses', () => {
+  const validate = schema('benchmark.schema.json');
+  for (const file of ['benchmarks/starter/benchmark.json', 'engine/test/fixtures/workspace/benchmarks/clean/benchmark.json']) {
+    assert.ok(validate(parse(readFileSync(join(ROOT, file), 'utf8'))), `${file}: ${JSON.stringify(validate.errors)}`);
+  }
+  for (const bad of ['{}', '{ "chapters": ["a.md"], "time_gates": true }', '{ "chapters": ["a.md"], "start_time": "2026-03-01" }', '{ "chapters": ["sub/a.md"] }']) {
+    assert.equal(validate(parse(bad)), false, bad);
+    assert.ok(parseManifest(bad).diagnostics.length > 0, `the parser also objects to ${bad}`);
+  }
+});
+
+test('config.jsonc: a working config passes; keys in the file and unknown agents do not', () => {
+  const validate = schema('config.schema.json');
+  const good = '{ "persona": { "model": "x", "base_url": "https://h/v1", "api_key_env": "KEY" }, "parallel": 2, "runs": { "r-1": { "benchmark": "starter", "agent": "chatbot", "agent_model": { "model": "stand-in" } } } }';
+  assert.ok(validate(parse(good)), JSON.stringify(validate.errors));
+  assert.deepEqual(parseConfig(good).diagnostics, []);
+  for (const bad of ['{ "persona": { "model": "x", "api_key": "sk-1" } }', '{ "runs": { "r": { "benchmark": "b" } } }', '{ "parallel": 0 }', '{ "runs": { "r": { "benchmark": "b", "agent": "nope" } } }']) {
+    assert.equal(validate(parse(bad)), false, bad);
+  }
+});
