@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from '../models/resolve';
 import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
+import { DEFAULT_SEED } from '../experiments/filing';
+import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { demoCommand, reportCommand, runCommand, type Io } from './run';
 
 const USAGE = `Usage: mmb <command> [options]
@@ -15,6 +17,7 @@ Commands:
   run [<run-id>...] [--config <file>]         run benchmarks as config.jsonc says (default: every run)
   report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
   demo                                        the bundled benchmarks on the built-in stand-in model
+  experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
 
 Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 130 stopped.
 `;
@@ -28,7 +31,7 @@ function bundledBenchmarks(): string {
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const [command, ...rest] = argv;
   const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config');
+  const words = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config' && rest[i - 1] !== '--seed');
   const configAt = rest.indexOf('--config');
   const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
   const allow = (...known: string[]) => {
@@ -55,6 +58,15 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
       case 'demo':
         allow();
         return await demoCommand(cwd, bundledBenchmarks(), io);
+      case 'experiment': {
+        allow('--seed');
+        if (words[0] !== 'filing') throw new UsageError('unknown experiment: the one there is, is `mmb experiment filing [--seed N]`');
+        const seedAt = rest.indexOf('--seed');
+        const seed = seedAt >= 0 ? Number(rest[seedAt + 1]) : DEFAULT_SEED;
+        if (!Number.isInteger(seed) || seed < 0) throw new UsageError('--seed needs a whole number, e.g. --seed 1107');
+        io.out(formatFilingTable(await runFilingExperiment(cwd, seed), seed));
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from '../random';
 import type { ChatMessage, ToolCall } from '../run/state';
 import { agentAnswer } from './agent';
 import { FAULT_ID, nextPersonaStep } from './persona';
@@ -44,7 +45,7 @@ interface ChatBody {
 export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
   let requests = 0;
   let faults = 0;
-  let random = mulberry32(options.faults?.seed ?? 1107);
+  let random = seededRandom(options.faults?.seed ?? 1107);
   const sockets = new Set<import('node:net').Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -173,16 +174,4 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-/** A small seeded PRNG, so a fault pattern can be repeated. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -63,7 +63,7 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
     if (!existsSync(join(dir, 'benchmark.json'))) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
     benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
   }
-  const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.options));
+  const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
   const standIn: StandIn | undefined = needsStandIn ? await startStandIn(o.standIn) : undefined;
   try {
     const queue = [...o.runs];

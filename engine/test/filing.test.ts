@@ -1,0 +1,48 @@
+/** The filing-system experiment through the platform: the seed article's shape, at several seeds. */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEFAULT_SEED, filingBenchmark, MISRECORDED, simulate } from '../src/experiments/filing';
+import { formatFilingTable, runFilingExperiment } from '../src/experiments/filingRun';
+import { ROOT, tempDir } from './helpers';
+
+test('the bundled benchmarks/filing is exactly what the generator writes at seed 1107', () => {
+  const dir = join(ROOT, 'benchmarks', 'filing');
+  const files = filingBenchmark(simulate(DEFAULT_SEED));
+  assert.deepEqual(readdirSync(dir).sort(), [...files.keys()].sort());
+  for (const [name, text] of files) assert.equal(readFileSync(join(dir, name), 'utf8'), text, `${name} is stale: run scripts/generate-filing.ts`);
+});
+
+test('the world: 6 drifts and 10 observations a round; room-07 mis-recorded in round 4, contradicted only by round 5\'s event', () => {
+  const w = simulate(DEFAULT_SEED);
+  assert.equal(w.rounds.length, 8);
+  for (const r of w.rounds) {
+    assert.equal(r.drifts.length, 6);
+    assert.equal(r.observations.length, 10);
+  }
+  assert.deepEqual(w.rounds[3]?.observations.find((o) => o.room === MISRECORDED), { room: MISRECORDED, said: 'room-07 looked open from the corridor', truth: 'locked', changedSinceSeen: true });
+  assert.ok(w.rounds.slice(4).every((r) => !r.observations.some((o) => o.room === MISRECORDED) && !r.drifts.some((d) => d.room === MISRECORDED)));
+  assert.deepEqual(w.rounds[4]?.events, ['Tried room-07\'s door on the way past: it would not open.']);
+  assert.equal(w.final[MISRECORDED], 'locked');
+});
+
+test('at the default seed the three policies reproduce the seed article\'s table', async () => {
+  const rows = await runFilingExperiment(tempDir('mmb-filing-'), DEFAULT_SEED);
+  const [log, consolidated, dreaming] = rows;
+  assert.deepEqual(rows.map((r) => r.status), ['finished', 'finished', 'finished']);
+  assert.deepEqual([log?.files, log?.words, log?.conflicting, log?.scannedPerQuestion.toFixed(1)], [80, 240, 19, '3.3']);
+  assert.ok((log?.correct ?? 24) <= 0.35 * 24, `log everything: ${log?.correct}/24`);
+  assert.deepEqual([consolidated?.files, consolidated?.words, consolidated?.conflicting, consolidated?.correct], [25, 54, 0, 23]);
+  assert.deepEqual([dreaming?.correct, dreaming?.corrected], [24, 1]);
+  assert.match(formatFilingTable(rows, DEFAULT_SEED), /^consolidated \+ dreaming +25 +54 +0\/24 +1\.0 +24\/24 \(100\.0%\) +1$/m);
+});
+
+test('the shape holds at other seeds: the logger mostly wrong and in conflict, consolidation 23/24 but room-07, dreaming 24/24', async () => {
+  for (const seed of [1, 2, 42, 2026]) {
+    const [log, consolidated, dreaming] = await runFilingExperiment(tempDir('mmb-filing-'), seed);
+    assert.ok((log?.correct ?? 24) <= 0.35 * 24 && (log?.conflicting ?? 0) >= 15, `seed ${seed}: log ${log?.correct}/24, ${log?.conflicting} conflicts`);
+    assert.equal(consolidated?.correct, 23, `seed ${seed}`);
+    assert.deepEqual([dreaming?.correct, dreaming?.corrected], [24, 1], `seed ${seed}`);
+  }
+});
