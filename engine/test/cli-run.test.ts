@@ -84,3 +84,19 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
 });
+
+test('mmb new scaffolds a benchmark that checks clean and runs to the end; an existing name is refused', () => {
+  const dir = tempDir('mmb-new-');
+  const made = mmb(['new', 'garden-bench'], dir);
+  assert.equal(made.code, 0, made.stderr);
+  const check = mmb(['check', 'benchmarks/garden-bench'], dir);
+  assert.equal(check.stdout, 'benchmarks/garden-bench: 0 errors, 0 warnings\n');
+  writeFileSync(join(dir, 'config.jsonc'), '{ "runs": { "g": { "benchmark": "garden-bench", "agent": "chatbot" } } }');
+  const run = mmb(['run'], dir);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^g +finished +average [\d.]+\/10 +coverage 4\/4/m);
+  const again = mmb(['new', 'garden-bench'], dir);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /^mmb: benchmarks\/garden-bench exists already; pick another name\.$/m);
+  assert.equal(mmb(['new', 'Bad Name'], dir).code, 2);
+});

@@ -6,6 +6,7 @@ import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
+import { newCommand } from './new';
 import { demoCommand, reportCommand, runCommand, type Io } from './run';
 
 const USAGE = `Usage: mmb <command> [options]
@@ -18,6 +19,7 @@ Commands:
   report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
   demo                                        the bundled benchmarks on the built-in stand-in model
   experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
+  new <name>                                  a new benchmark folder under benchmarks/ to start from
 
 Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 130 stopped.
 `;
@@ -58,6 +60,9 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
       case 'demo':
         allow();
         return await demoCommand(cwd, bundledBenchmarks(), io);
+      case 'new':
+        allow();
+        return newCommand(words[0], cwd, io.out);
       case 'experiment': {
         allow('--seed');
         if (words[0] !== 'filing') throw new UsageError('unknown experiment: the one there is, is `mmb experiment filing [--seed N]`');
