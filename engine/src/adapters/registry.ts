@@ -1,5 +1,6 @@
 /** Every agent adapter, by the name a run's `agent` key uses. One line registers an adapter. */
 import { join } from 'node:path';
+import { didYouMean, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
 import { ConfigError, createModel, modelOption, type ModelContext } from '../models/resolve';
 import { ChatbotAdapter } from './chatbot';
@@ -26,7 +27,10 @@ export const ADAPTERS: Record<string, Factory> = {
 
 export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
   const factory = ADAPTERS[name];
-  if (!factory) throw new ConfigError(`there is no agent adapter "${name}": use one of ${Object.keys(ADAPTERS).join(', ')}.`);
+  if (!factory) {
+    const names = Object.keys(ADAPTERS).sort();
+    throw new ConfigError(`there is no agent adapter "${name}": use one of ${names.join(', ')}.${didYouMean(nearNames(name, names))}`);
+  }
   return factory(ctx);
 }
 
