@@ -13,12 +13,15 @@ function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at /);
 
-test('mmb demo: no config, no key; both runs finish and the in-context one scores clearly higher', () => {
+test('mmb demo: no config, no key; every bundled benchmark runs to the end, and in context scores clearly higher', () => {
   const dir = tempDir('mmb-demo-');
   const r = mmb(['demo'], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const avg = (run: string) => Number(new RegExp(`${run} +finished +average ([\\d.]+)/10`).exec(r.stdout)?.[1]);
   assert.ok(avg('demo-starter-in-context') >= avg('demo-starter-new-session') + 3, r.stdout);
+  for (const b of ['filing', 'max', 'multiday', 'starter']) {
+    for (const mode of ['in-context', 'new-session']) assert.match(r.stdout, new RegExp(`^demo-${b}-${mode} +finished +average [\\d.]+/10 +coverage (\\d+)/\\1 `, 'm'), `${b} ${mode}`);
+  }
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
   assert.match(report, /^## \d{4}-\d\d-\d\d \d\d:\d\d — demo-starter-in-context: starter @ chatbot$/m);
   assert.match(report, /^📊 Check coverage: 5\/5$/m);
