@@ -30,7 +30,7 @@ export interface RunOptions {
   ignoreSessionBreak?: boolean;
   /** Per agent turn; past it the turn counts as unanswered and the run goes on. */
   replyTimeoutMs?: number;
-  /** Persona turns allowed in one phase before the run is stopped as stuck. */
+  /** Persona turns allowed in one phase before the run is stopped as stuck (default: by the phase's size). */
   maxTurnsPerPhase?: number;
   onEvent?: (state: RunState, event: RunEvent) => void;
   /** Aborting stops the run between two steps; it stays resumable. */
@@ -132,7 +132,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
         phaseAt = at;
         turnsInPhase = 0;
       }
-      if (++turnsInPhase > (o.maxTurnsPerPhase ?? 80)) {
+      if (++turnsInPhase > (o.maxTurnsPerPhase ?? turnLimit(order[at]!, s))) {
         throw new Error(`the persona took ${turnsInPhase - 1} turns in ${s.position.chapter}, phase ${s.position.phase + 1}, without finishing it; check the phase's instructions.`);
       }
       const response = await o.persona.complete({ messages: [{ role: 'system', content: systemPrompt }, ...s.persona], tools: TOOL_SPECS }, {
@@ -194,6 +194,12 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
     return { content: `It is now ${formatWallClock(wallClock(o.clock.now()))}.`, effects: [] };
   }
+}
+
+/** A generous bound on a phase's persona turns: some for talk, more per check and per fact to tell. */
+function turnLimit(p: PlayPhase, s: RunState): number {
+  const facts = p.phase.sheetRefs.reduce((n, r) => n + (s.sheets[r.sheet]?.facts.length ?? 0), 0);
+  return 60 + 5 * p.phase.checks.length + 2 * facts;
 }
 
 /** Tool calls of the persona's last message that have no result yet. */
