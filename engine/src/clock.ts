@@ -1,4 +1,8 @@
-/** Virtual time: real time plus an offset, shared by the engine and the adapters. */
+/**
+ * Virtual time: real time plus an offset, shared by the engine and the adapters. Its value's UTC
+ * fields are the scenario's wall clock (`2026-03-01 20:00` is `2026-03-01T20:00:00Z`), so dates
+ * never depend on the machine's time zone.
+ */
 export class Clock {
   constructor(private offsetMs = 0) {}
 
@@ -8,6 +12,11 @@ export class Clock {
 
   get offset(): number {
     return this.offsetMs;
+  }
+
+  /** Sets the clock to `target` (a jump of virtual time, or a resumed run's saved time). */
+  set(target: Date): void {
+    this.offsetMs = target.getTime() - Date.now();
   }
 
   /** Moves the clock forward to `target` (never back). */

@@ -3,10 +3,11 @@
  * talks to the agent through its adapter, and journals every step, so that a run killed at any
  * moment resumes where it stopped without losing or repeating anything.
  */
-import type { Benchmark } from '../../../scenario/src';
+import { startMoment, type Benchmark } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
 import { formatWallClock, wallClock } from '../clock';
+import { lastAnchor, sleepUntil, type TimeMasterSettings } from './timeMaster';
 import type { ChatModel } from '../models/chat';
 import { buildSystemPrompt } from '../persona/prompt';
 import { NO_REPLY_PREFIX, phaseMessage, REPLY_PREFIX, SCENARIO_COMPLETE } from '../persona/protocol';
@@ -28,6 +29,8 @@ export interface RunOptions {
   store: RunStore;
   clock: Clock;
   ignoreSessionBreak?: boolean;
+  /** How sleeps are fast-forwarded (config.jsonc `time_master`); on only for a `time_master` benchmark. */
+  timeMaster?: Omit<TimeMasterSettings, 'enabled'>;
   /** Per agent turn; past it the turn counts as unanswered and the run goes on. */
   replyTimeoutMs?: number;
   /** Persona turns allowed in one phase before the run is stopped as stuck (default: by the phase's size). */
@@ -45,7 +48,14 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   if (order.length === 0) throw new Error(`${o.benchmark.name} has no phases: its chapters need \`##\` phase headings.`);
   const checks = checkPositions(order);
   const systemPrompt = buildSystemPrompt(o.benchmark.instructions ?? '', o.benchmark.profile);
-  const now = () => o.clock.now().toISOString();
+  // Events carry real time (how long the run worked); the scenario lives on the virtual clock.
+  const now = () => new Date().toISOString();
+  const manifest = o.benchmark.manifest;
+  const time: TimeMasterSettings = { enabled: !!manifest?.time_master, minSleepToSkipMs: 5000, preWakeDelayMs: 1000, pollIntervalMs: 1000, ...o.timeMaster };
+  const jump = async (to: Date, skippedMs: number) => {
+    record({ type: 'clock', at: now(), virtualTime: to.toISOString(), skippedMs });
+    await o.adapter.setVirtualTime?.(to.toISOString());
+  };
   let state = o.store.load();
   /** A finished run whose benchmark has grown: it goes on with the new phases. */
   let continuing = false;
@@ -58,11 +68,13 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     state = emptyState();
     await o.adapter.destroySession();
     await o.adapter.createSession(o.name);
-    const startTime = o.benchmark.manifest?.start_time ?? formatWallClock(wallClock(o.clock.now()));
+    const startTime = manifest?.start_time ?? formatWallClock(wallClock(new Date()));
+    o.clock.set(startMoment(startTime));
     record({
       type: 'start', at: now(), run: o.name, benchmark: o.benchmark.name, agent: o.agent, startTime,
       position: order[0]!.position, sheets: liveSheets(o.benchmark), templates: expandTemplates(order, startTime),
     });
+    if (time.enabled) await jump(o.clock.now(), 0);
   } else {
     const at = indexOf(order, state.position);
     if (at < 0) {
@@ -71,7 +83,10 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (state.status === 'finished' && at === order.length - 1) return state;
     continuing = state.status === 'finished';
     await o.adapter.createSession(o.name);
+    // A multi-day run goes on from its virtual moment; any other lives on the real wall clock.
+    o.clock.set(time.enabled && state.virtualTime ? new Date(state.virtualTime) : wallClock(new Date()));
     record({ type: 'resume', at: now() });
+    if (time.enabled) await o.adapter.setVirtualTime?.(o.clock.now().toISOString());
   }
   const s = state;
 
@@ -171,6 +186,10 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
         if (s.phaseCallId === call.id) return done({ content: await enterPhase(index, call.id), effects: [] });
         const blocked = untoldRequired(s);
         if (blocked) return done(fail(blocked));
+        const deadline = manifest?.time_gate ? lastAnchor(order[index]!.phase) : undefined;
+        if (deadline && o.clock.now() < deadline.at) {
+          return done(fail(`it is ${formatWallClock(o.clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`));
+        }
         if (index + 1 < order.length) return done({ content: await enterPhase(index + 1, call.id), effects: [] });
         done({ content: SCENARIO_COMPLETE, effects: [] });
         return 'complete';
@@ -187,12 +206,11 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   }
 
   async function waitUntil(until: unknown): Promise<ToolOutcome> {
-    const target = parseUntil(String(until ?? ''), wallClock(o.clock.now()));
+    const target = parseUntil(String(until ?? ''), o.clock.now());
     if (!target) return fail('`until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM".');
-    const ms = target.getTime() - wallClock(o.clock.now()).getTime();
-    if (ms > 36 * 3600_000) return fail('you can wait at most 36 hours at once.');
-    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: `It is now ${formatWallClock(wallClock(o.clock.now()))}.`, effects: [] };
+    if (target.getTime() - o.clock.now().getTime() > 36 * 3600_000) return fail('you can wait at most 36 hours at once.');
+    await sleepUntil(target, o.clock, o.adapter, time, jump, o.signal);
+    return { content: `It is now ${formatWallClock(o.clock.now())}.`, effects: [] };
   }
 }
 

@@ -85,6 +85,7 @@ export type RunEvent = { at: string } & (
   | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
   | { type: 'retry'; model: string; error: string }
   | { type: 'observe'; status: AgentStatus }
+  | { type: 'clock'; virtualTime: string; skippedMs: number }
   | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
 );
 
@@ -114,6 +115,10 @@ export interface RunState {
   vars: Record<string, unknown>;
   /** Each template as written → its expansion, fixed for the whole run. */
   templates: Record<string, string>;
+  /** The virtual clock at the last jump (wall clock in UTC fields); a resumed run goes on from it. */
+  virtualTime?: string;
+  /** Virtual time skipped by the Time Master, in all. */
+  skippedMs: number;
   /** The last agent message seen: polling continues after it. */
   agentCursor: number;
   /** Sends whose idempotency keys were journaled, by persona tool call. */
@@ -135,7 +140,7 @@ export function emptyState(): RunState {
   return {
     version: 1, run: '', benchmark: '', agent: '', status: 'running', startedAt: epoch, activeMs: 0, lastEventAt: epoch,
     startTime: '', position: { chapter: '', chapterIndex: 0, phase: 0 }, phaseCallId: null, persona: [], transcript: [], grades: {}, sheets: {},
-    vars: {}, templates: {}, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], sessionSwitches: [], log: [], events: 0,
+    vars: {}, templates: {}, skippedMs: 0, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], sessionSwitches: [], log: [], events: 0,
   };
 }
 
@@ -194,6 +199,10 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'observe':
       s.agentStatus = e.status;
+      break;
+    case 'clock':
+      s.virtualTime = e.virtualTime;
+      s.skippedMs = (s.skippedMs ?? 0) + e.skippedMs;
       break;
     case 'finish':
       s.status = e.status;

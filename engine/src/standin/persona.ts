@@ -65,8 +65,26 @@ function agentReply(result: string): string {
 function* phaseScript(text: string): Generator<Step, void, string> {
   const { talk, checks } = splitPhase(text);
   // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
-  const said = talk.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
+  const speak = (t: string) => t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
+  // Timed lines (`08:00 — …`) are said at their time, after a wait; the rest first.
+  let date: string | undefined;
+  const timed: { until?: string; text: string }[] = [];
+  const free: string[] = [];
+  for (const line of talk.split('\n')) {
+    const d = /^\s*(\d{4}-\d{2}-\d{2})(?:,\s*[A-Za-z]+)?\s*$/.exec(line);
+    const t = /^\s*(\d{2}:\d{2})\s*(?:—|–|-)\s*(.*)$/.exec(line);
+    if (d) date = d[1];
+    else if (t) timed.push({ ...(date ? { until: `${date} ${t[1]}` } : {}), text: t[2] ?? '' });
+    else if (timed.length) timed[timed.length - 1]!.text += `\n${line}`;
+    else free.push(line);
+  }
+  const said = speak(free.join('\n'));
   if (said) yield { tool: 'send_message', args: { text: said } };
+  for (const step of timed) {
+    if (step.until) yield { tool: 'wait', args: { until: step.until } };
+    const text = speak(step.text);
+    if (text) yield { tool: 'send_message', args: { text } };
+  }
   const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
   for (const sheet of sheets) yield* tell(sheet);
   for (const check of checks) {

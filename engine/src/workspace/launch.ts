@@ -109,6 +109,11 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
     const state = await runBenchmark({
       name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
       ignoreSessionBreak: run.ignore_session_break,
+      timeMaster: {
+        minSleepToSkipMs: o.config.time_master.min_sleep_to_skip * 1000,
+        preWakeDelayMs: o.config.time_master.pre_wake_delay * 1000,
+        pollIntervalMs: o.config.time_master.poll_interval * 1000,
+      },
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       onEvent: (state, event) => o.onEvent?.(run.name, state, event),
