@@ -19,6 +19,12 @@ export function reportEntry(s: Summary, when: Date): string {
     lines.push('📊 Imperfect answers: none');
   }
   lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
+  if (s.personaCompactions.length) {
+    lines.push(`📊 Persona compactions: ${s.personaCompactions.map((c) => `${c.chapter} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`);
+  }
+  const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const).map((h) => [h, s.hooks[h] ?? 0] as const).filter(([, n]) => n);
+  if (hooks.length) lines.push(`📊 Hooks fired: ${hooks.map(([h, n]) => `${h} ${n}`).join(', ')}`);
+  if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
   const tokens = Object.entries(s.usage).map(([model, u]) => `${model} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`).join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);
   lines.push(`📊 Run time: ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`);

@@ -34,6 +34,11 @@ export interface Summary {
   coverage: { graded: number; planned: number; missing: string[] };
   imperfect: ImperfectAnswer[];
   compactions: number | null;
+  /** The persona's own context compactions, with where they happened. */
+  personaCompactions: { chapter: string; phase: number; tokensBefore: number; tokensAfter: number }[];
+  hooks: Partial<Record<string, number>>;
+  /** Virtual time skipped by the Time Master, in hours. */
+  skippedHours: number;
   sessionSwitches: number;
   unanswered: number;
   retries: number;
@@ -73,6 +78,9 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     coverage: { graded: planned.filter((c) => state.grades[c.check.id]?.length).length, planned: planned.length, missing: planned.filter((c) => !state.grades[c.check.id]?.length).map((c) => c.check.id) },
     imperfect,
     compactions: state.agentStatus?.compactions ? state.agentStatus.compactions.length : null,
+    personaCompactions: (state.compactions ?? []).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
+    hooks: state.hooks ?? {},
+    skippedHours: Math.round((state.skippedMs ?? 0) / 360_000) / 10,
     sessionSwitches: state.sessionSwitches.filter((x) => !x.ignored).length,
     unanswered: state.unanswered,
     retries: state.retries,

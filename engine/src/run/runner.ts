@@ -11,6 +11,7 @@ import { lastAnchor, sleepUntil, type TimeMasterSettings } from './timeMaster';
 import type { ChatModel } from '../models/chat';
 import { buildSystemPrompt } from '../persona/prompt';
 import { NO_REPLY_PREFIX, phaseMessage, REPLY_PREFIX, SCENARIO_COMPLETE } from '../persona/protocol';
+import { compactionNote, planCompaction } from '../persona/compaction';
 import { runJsBlock } from '../persona/sandbox';
 import {
   factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, fail, logEvaluation, parseArgs, TOOL_SPECS, type ToolOutcome,
@@ -29,6 +30,10 @@ export interface RunOptions {
   store: RunStore;
   clock: Clock;
   ignoreSessionBreak?: boolean;
+  /** The persona's context compaction (config.jsonc `compaction`); none when absent. */
+  compaction?: { maxTokens: number; trimToTokens: number };
+  /** The model hooks (config.jsonc `hooks`); both on when absent. */
+  hooks?: { requireSendMessage: boolean; dropEchoedUserMessages: boolean };
   /** How sleeps are fast-forwarded (config.jsonc `time_master`); on only for a `time_master` benchmark. */
   timeMaster?: Omit<TimeMasterSettings, 'enabled'>;
   /** Per agent turn; past it the turn counts as unanswered and the run goes on. */
@@ -117,6 +122,16 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   };
 
   const finish = () => record({ type: 'finish', at: now(), status: 'finished' });
+  const hooks = o.hooks ?? { requireSendMessage: true, dropEchoedUserMessages: true };
+  const replyTimeout = o.replyTimeoutMs ?? 300_000;
+  const replyText = (replies: string[]) => (replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}`
+    : `${NO_REPLY_PREFIX} within ${replyTimeout < 1000 ? `${replyTimeout} ms` : `${Math.round(replyTimeout / 1000)} s`}.)`);
+
+  /** With `require_send_message` off, plain text goes to the agent, and its reply comes back as a user message. */
+  const plainTextTurn = async (text: string, index: number) => {
+    const replies = await agentTurn(s, o.adapter, `text-${index}`, text.trim(), { replyTimeoutMs: replyTimeout, record, now });
+    record({ type: 'persona', at: now(), message: { role: 'user', content: replyText(replies) } });
+  };
 
   try {
     if (s.persona.length === 0) {
@@ -126,6 +141,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       record({ type: 'persona', at: now(), message: { role: 'user', content: `[The scenario continues.]\n\n${await enterPhase(next, `continue-${s.events}`)}` } });
     }
     let turnsInPhase = 0;
+    let drops = 0;
     let phaseAt = indexOf(order, s.position);
     for (;;) {
       if (o.signal?.aborted) throw new RunStopped('stopped on request');
@@ -150,14 +166,34 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       if (++turnsInPhase > (o.maxTurnsPerPhase ?? turnLimit(order[at]!, s))) {
         throw new Error(`the persona took ${turnsInPhase - 1} turns in ${s.position.chapter}, phase ${s.position.phase + 1}, without finishing it; check the phase's instructions.`);
       }
+      const last = s.persona.at(-1);
+      if (!hooks.requireSendMessage && last?.role === 'assistant' && !last.tool_calls?.length && last.content?.trim()) {
+        await plainTextTurn(last.content, s.persona.length - 1);
+        continue;
+      }
+      if (o.compaction) {
+        const note = compactionNote(o.benchmark.profile, Object.values(s.sheets).filter((x) => x.facts.some((f) => f.told)).map((x) => x.name));
+        const plan = planCompaction(systemPrompt, s.persona, o.compaction.maxTokens, o.compaction.trimToTokens, note);
+        if (plan) record({ type: 'compaction', at: now(), note, ...plan });
+      }
       const response = await o.persona.complete({ messages: [{ role: 'system', content: systemPrompt }, ...s.persona], tools: TOOL_SPECS }, {
         onRetry: (error) => record({ type: 'retry', at: now(), model: o.persona.name, error }),
       });
       record({ type: 'usage', at: now(), model: o.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
       const calls = response.message.tool_calls ?? [];
+      const echo = hooks.dropEchoedUserMessages ? echoedAgent(response.message.content, calls, s) : undefined;
+      if (echo !== undefined && drops < 5) {
+        drops++;
+        record({ type: 'hook', at: now(), hook: 'drop_echoed_user_messages', text: echo });
+        continue;
+      }
+      drops = 0;
       record({ type: 'persona', at: now(), message: { role: 'assistant', content: response.message.content, ...(calls.length ? { tool_calls: calls } : {}) } });
-      if (calls.length === 0) {
+      if (calls.length === 0 && hooks.requireSendMessage) {
+        record({ type: 'hook', at: now(), hook: 'require_send_message', text: response.message.content ?? '' });
         record({ type: 'persona', at: now(), message: { role: 'user', content: 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.' } });
+      } else if (calls.length === 0 && response.message.content?.trim()) {
+        await plainTextTurn(response.message.content, s.persona.length - 1);
       }
     }
   } catch (e) {
@@ -177,9 +213,8 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       case 'send_message': {
         const text = typeof a.text === 'string' ? a.text.trim() : '';
         if (!text) return done(fail('`text` must be the message for the assistant.'));
-        const timeout = o.replyTimeoutMs ?? 300_000;
-        const replies = await agentTurn(s, o.adapter, call.id, text, { replyTimeoutMs: timeout, record, now });
-        return done({ content: replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}` : `${NO_REPLY_PREFIX} within ${timeout < 1000 ? `${timeout} ms` : `${Math.round(timeout / 1000)} s`}.)`, effects: [] });
+        const replies = await agentTurn(s, o.adapter, call.id, text, { replyTimeoutMs: replyTimeout, record, now });
+        return done({ content: replyText(replies), effects: [] });
       }
       case 'next_phase': {
         const index = indexOf(order, s.position);
@@ -212,6 +247,25 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     await sleepUntil(target, o.clock, o.adapter, time, jump, o.signal);
     return { content: `It is now ${formatWallClock(o.clock.now())}.`, effects: [] };
   }
+}
+
+const IMITATION = /^\s*(the assistant replied|assistant\s*:|agent\s*:|🤖)/i;
+
+/**
+ * The text of a persona turn that imitates the agent (a reply it made up itself), or undefined.
+ * Such a turn is dropped whole: the seed's DeepSeek hook.
+ */
+function echoedAgent(content: string | null, calls: readonly ToolCall[], s: RunState): string | undefined {
+  const texts = [content ?? '', ...calls.filter((c) => c.function.name === 'send_message').map((c) => {
+    try {
+      return String((JSON.parse(c.function.arguments) as { text?: unknown }).text ?? '');
+    } catch {
+      return '';
+    }
+  })];
+  const lastReply = [...s.transcript].reverse().find((e) => e.from === 'agent')?.text;
+  const norm = (t: string) => t.toLowerCase().replace(/\W+/g, ' ').trim();
+  return texts.find((t) => t.trim() && (IMITATION.test(t) || (lastReply !== undefined && norm(t) === norm(lastReply) && norm(t).length > 12)));
 }
 
 /** A generous bound on a phase's persona turns: some for talk, more per check and per fact to tell. */

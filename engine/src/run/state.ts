@@ -86,8 +86,12 @@ export type RunEvent = { at: string } & (
   | { type: 'retry'; model: string; error: string }
   | { type: 'observe'; status: AgentStatus }
   | { type: 'clock'; virtualTime: string; skippedMs: number }
+  | { type: 'compaction'; keepFrom: number; note: string; tokensBefore: number; tokensAfter: number }
+  | { type: 'hook'; hook: HookName; text: string }
   | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
 );
+
+export type HookName = 'require_send_message' | 'drop_echoed_user_messages';
 
 export interface RunState {
   version: 1;
@@ -130,6 +134,10 @@ export interface RunState {
   retryLog: { at: string; model: string; error: string }[];
   sessionSwitches: { at: string; position: Position; ignored: boolean }[];
   agentStatus?: AgentStatus;
+  /** The persona's own context compactions. */
+  compactions: { at: string; position: Position; tokensBefore: number; tokensAfter: number }[];
+  /** How often each model hook fired. */
+  hooks: Partial<Record<HookName, number>>;
   log: { at: string; text: string }[];
   /** How many events the state holds. */
   events: number;
@@ -140,7 +148,7 @@ export function emptyState(): RunState {
   return {
     version: 1, run: '', benchmark: '', agent: '', status: 'running', startedAt: epoch, activeMs: 0, lastEventAt: epoch,
     startTime: '', position: { chapter: '', chapterIndex: 0, phase: 0 }, phaseCallId: null, persona: [], transcript: [], grades: {}, sheets: {},
-    vars: {}, templates: {}, skippedMs: 0, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], sessionSwitches: [], log: [], events: 0,
+    vars: {}, templates: {}, skippedMs: 0, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], compactions: [], hooks: {}, sessionSwitches: [], log: [], events: 0,
   };
 }
 
@@ -199,6 +207,16 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'observe':
       s.agentStatus = e.status;
+      break;
+    case 'compaction':
+      s.persona = [{ role: 'user', content: e.note }, ...s.persona.slice(e.keepFrom)];
+      (s.compactions ??= []).push({ at: e.at, position: s.position, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter });
+      s.log.push({ at: e.at, text: `persona context compacted: ${e.tokensBefore} → ${e.tokensAfter} tokens` });
+      break;
+    case 'hook':
+      s.hooks ??= {};
+      s.hooks[e.hook] = (s.hooks[e.hook] ?? 0) + 1;
+      s.log.push({ at: e.at, text: `hook ${e.hook}: ${e.text.slice(0, 200)}` });
       break;
     case 'clock':
       s.virtualTime = e.virtualTime;

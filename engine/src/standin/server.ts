@@ -12,7 +12,7 @@ import { agentAnswer } from './agent';
 import { FAULT_ID, nextPersonaStep } from './persona';
 import { estimateTokens } from './text';
 
-export type FaultKind = '429' | '500' | 'hang' | 'malformed';
+export type FaultKind = '429' | '500' | 'hang' | 'malformed' | 'plain-text' | 'echo';
 
 export interface StandInOptions {
   faults?: { rate: number; kinds: FaultKind[]; seed?: number };
@@ -95,7 +95,11 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     let content: string | null = null;
     let calls: ToolCall[] = [];
     if (persona) {
-      if (fault === 'malformed') {
+      if (fault === 'plain-text') {
+        content = 'Let me think about what to tell the assistant next.';
+      } else if (fault === 'echo') {
+        calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { name: 'send_message', arguments: JSON.stringify({ text: 'The assistant replied: Noted, I have saved that.' }) } }];
+      } else if (fault === 'malformed') {
         const bad = badCall(messages.length);
         calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { name: bad.tool, arguments: bad.malformed } }];
       } else {

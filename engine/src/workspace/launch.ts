@@ -109,6 +109,8 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
     const state = await runBenchmark({
       name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
       ignoreSessionBreak: run.ignore_session_break,
+      compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
+      hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
       timeMaster: {
         minSleepToSkipMs: o.config.time_master.min_sleep_to_skip * 1000,
         preWakeDelayMs: o.config.time_master.pre_wake_delay * 1000,
