@@ -11,7 +11,8 @@ import { ChatbotAdapter } from '../engine/src/adapters/chatbot';
 import { Clock } from '../engine/src/clock';
 import { createModel } from '../engine/src/models/resolve';
 import { runBenchmark } from '../engine/src/run/runner';
-import { emptyState, type RunEvent } from '../engine/src/run/state';
+import { emptyState, type ChatMessage, type RunEvent } from '../engine/src/run/state';
+import { countTokens } from '../engine/src/persona/compaction';
 import { FileRunStore } from '../engine/src/run/store';
 import { InProcessStandIn } from '../engine/src/standin/inProcess';
 import { startStandIn } from '../engine/src/standin/server';
@@ -72,7 +73,7 @@ async function wallTimes(): Promise<void> {
       const state = await runBenchmark({
         name: `bench-${name}`, benchmark: b, agent: 'chatbot', persona: createModel({ model: 'stand-in' }, models, 'persona'),
         adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent')),
-        store: new FileRunStore(dir), clock: new Clock(),
+        store: new FileRunStore(dir), clock: new Clock(), timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
       });
       console.log(`  ${name.padEnd(12)} ${((performance.now() - t) / 1000).toFixed(2)} s, ${state.events} events, status ${state.status}`);
     }
@@ -81,8 +82,52 @@ async function wallTimes(): Promise<void> {
   }
 }
 
+/**
+ * Providers cache the longest unchanged prefix of consecutive requests. For a stand-in run of each
+ * bundled benchmark with the default compaction, the persona's total prompt tokens and the share
+ * of each request that repeats the previous request's prefix (requests right after a compaction
+ * excluded). Goal: at least 90%.
+ */
+async function prefixShare(): Promise<void> {
+  console.log('\npersona prompt tokens, and the share of each request that repeats the last one\'s prefix');
+  for (const name of readdirSync(BENCHMARKS).sort()) {
+    let b;
+    try {
+      b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name)));
+    } catch {
+      continue;
+    }
+    const requests: ChatMessage[][] = [];
+    const persona = new InProcessStandIn((r) => {
+      if (r.tools?.length) requests.push([...r.messages]);
+    });
+    const dir = join(scratch, `prefix-${name}`);
+    const state = await runBenchmark({
+      name: `prefix-${name}`, benchmark: b, agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn()),
+      store: new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: true, compaction: { maxTokens: 30_000, trimToTokens: 10_000 },
+      timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
+    });
+    let total = 0;
+    const shares: number[] = [];
+    requests.forEach((messages, i) => {
+      const size = countTokens(messages);
+      total += size;
+      const before = requests[i - 1];
+      if (!before) return;
+      let same = 0;
+      while (same < messages.length && same < before.length && JSON.stringify(messages[same]) === JSON.stringify(before[same])) same++;
+      if (same < 2) return; // right after a compaction the history is rewritten: a new prefix starts
+      shares.push(countTokens(messages.slice(0, same)) / size);
+    });
+    const mean = shares.reduce((a, x) => a + x, 0) / Math.max(1, shares.length);
+    const min = Math.min(...shares);
+    console.log(`  ${name.padEnd(12)} ${String(requests.length).padStart(5)} requests, ${String(total).padStart(9)} prompt tokens, prefix repeated: mean ${(100 * mean).toFixed(1)}%, lowest ${(100 * min).toFixed(1)}%, ${state.compactions.length} compactions`);
+  }
+}
+
 void (async () => {
   await engineTurns();
+  await prefixShare();
   persistPerEvent();
   await wallTimes();
   rmSync(scratch, { recursive: true, force: true });

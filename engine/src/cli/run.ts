@@ -53,7 +53,8 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
   ]);
   for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
   io.out(`Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\nThe chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n`);
-  const config: Config = { ...parseConfig('{}').config, parallel: 2 };
+  // The stand-in answers at once, so the Time Master need not leave real time before each wake-up.
+  const config: Config = { ...parseConfig('{}').config, parallel: 2, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
   const code = await execute(root, bundled, config, runs, io);
   io.out(`\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), 'report.md'))}\n`);
   return code;

@@ -9,7 +9,11 @@ export class InProcessStandIn implements ChatModel {
   /** Time spent inside `complete`, so callers can subtract the model's share. */
   spentMs = 0;
 
+  /** Told of every request, for measurements of what the model is sent. */
+  constructor(private readonly onRequest?: (request: ChatRequest) => void) {}
+
   async complete(request: ChatRequest): Promise<ChatResponse> {
+    this.onRequest?.(request);
     const t = performance.now();
     let response: ChatResponse;
     if (request.tools?.some((x) => x.function.name === 'send_message')) {
