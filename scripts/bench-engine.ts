@@ -3,7 +3,7 @@
  * event at 100 and at 10,000 events, and the wall time of a stand-in run of each bundled
  * benchmark over real HTTP. Prints figures; asserts nothing.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBenchmark } from '../scenario/src';
@@ -20,6 +20,12 @@ import { readBenchmarkFolder } from '../engine/src/workspace/folders';
 
 const BENCHMARKS = join(__dirname, '..', 'benchmarks');
 const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-'));
+
+/** The bundled benchmarks, by folder name (folders that are not benchmarks are skipped). */
+function bundled(): { name: string; b: ReturnType<typeof loadBenchmark> }[] {
+  return readdirSync(BENCHMARKS).sort().filter((name) => existsSync(join(BENCHMARKS, name, 'benchmark.json')))
+    .map((name) => ({ name, b: loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name))) }));
+}
 
 async function engineTurns(): Promise<void> {
   const b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, 'starter')));
@@ -60,13 +66,7 @@ async function wallTimes(): Promise<void> {
   console.log('\nwall time of a stand-in run over real HTTP, chatbot agent');
   const standIn = await startStandIn();
   try {
-    for (const name of readdirSync(BENCHMARKS).sort()) {
-      let b;
-      try {
-        b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name)));
-      } catch {
-        continue;
-      }
+    for (const { name, b } of bundled()) {
       const dir = join(scratch, `run-${name}`);
       const models = { standInUrl: standIn.url, env: {} };
       const t = performance.now();
@@ -90,13 +90,7 @@ async function wallTimes(): Promise<void> {
  */
 async function prefixShare(): Promise<void> {
   console.log('\npersona prompt tokens, and the share of each request that repeats the last one\'s prefix');
-  for (const name of readdirSync(BENCHMARKS).sort()) {
-    let b;
-    try {
-      b = loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name)));
-    } catch {
-      continue;
-    }
+  for (const { name, b } of bundled()) {
     const requests: ChatMessage[][] = [];
     const persona = new InProcessStandIn((r) => {
       if (r.tools?.length) requests.push([...r.messages]);
