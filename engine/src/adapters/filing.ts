@@ -69,6 +69,10 @@ export class FilingAdapter implements AgentAdapter {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
+  memoryDir(): string {
+    return this.notes;
+  }
+
   private record(text: string): string {
     const seen = [...text.matchAll(OBSERVED)].map((m) => ({ room: (m[1] ?? '').toLowerCase(), state: (m[2] ?? '').toLowerCase() }));
     for (const { room, state } of seen) {

@@ -37,6 +37,8 @@ export interface AgentAdapter {
   startNewConversation?(): Promise<void>;
   setVirtualTime?(iso: string): Promise<void>;
   getStatus?(): Promise<AgentStatus>;
+  /** The folder of the agent's long-term memory, if it keeps one on disk: snapshots copy it. */
+  memoryDir?(): string | undefined;
   /** Releases processes and handles; the agent's saved state stays. */
   close?(): Promise<void>;
   /** With no status, the turn ends after this long without a new message. */

@@ -3,6 +3,8 @@
  * talks to the agent through its adapter, and journals every step, so that a run killed at any
  * moment resumes where it stopped without losing or repeating anything.
  */
+import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { startMoment, type Benchmark } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
@@ -41,6 +43,11 @@ export interface RunOptions {
   /** Persona turns allowed in one phase before the run is stopped as stuck (default: by the phase's size). */
   maxTurnsPerPhase?: number;
   onEvent?: (state: RunState, event: RunEvent) => void;
+  /**
+   * Where to copy the agent's memory folder (see `AgentAdapter.memoryDir`) before each session
+   * switch and at the end, as `<n>/`, so a wrong answer can be traced to the note behind it.
+   */
+  snapshotDir?: string;
   /** Aborting stops the run between two steps; it stays resumable. */
   signal?: AbortSignal;
 }
@@ -115,13 +122,25 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     const effects: Effect[] = [{ kind: 'vars', vars: result.vars }, ...result.logs.map((text): Effect => ({ kind: 'log', text }))];
     if (result.newSession) {
       const ignored = !!o.ignoreSessionBreak;
-      if (!ignored) await o.adapter.startNewConversation?.();
+      if (!ignored) {
+        snapshotMemory();
+        await o.adapter.startNewConversation?.();
+      }
       effects.push({ kind: 'session-switch', ignored });
     }
     return effects;
   };
 
-  const finish = () => record({ type: 'finish', at: now(), status: 'finished' });
+  const finish = () => {
+    snapshotMemory();
+    record({ type: 'finish', at: now(), status: 'finished' });
+  };
+  const snapshotMemory = () => {
+    const from = o.adapter.memoryDir?.();
+    if (!o.snapshotDir || !from || !existsSync(from)) return;
+    const n = existsSync(o.snapshotDir) ? readdirSync(o.snapshotDir).length + 1 : 1;
+    cpSync(from, join(o.snapshotDir, String(n)), { recursive: true });
+  };
   const hooks = o.hooks ?? { requireSendMessage: true, dropEchoedUserMessages: true };
   const replyTimeout = o.replyTimeoutMs ?? 300_000;
   const replyText = (replies: string[]) => (replies.length ? `${REPLY_PREFIX}${replies.join('\n\n')}`

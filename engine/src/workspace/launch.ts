@@ -109,6 +109,7 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
     const state = await runBenchmark({
       name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
       ignoreSessionBreak: run.ignore_session_break,
+      snapshotDir: join(dir, 'memory'),
       compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
       hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
       timeMaster: {
