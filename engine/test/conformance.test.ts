@@ -13,21 +13,34 @@ import type { AgentAdapter, AgentMessage } from '../src/adapters/types';
 import { Clock } from '../src/clock';
 import { startStandIn, type StandIn } from '../src/standin/server';
 import { runFilingExperiment } from '../src/experiments/filingRun';
+import { startFakeHermes, type FakeHermes } from './hermesServer';
 import { tempDir } from './helpers';
 
+const HERMES_KEY = 'hermes-test-key-123';
 let standIn: StandIn;
-before(async () => { standIn = await startStandIn(); });
-after(async () => { await standIn.close(); });
+let hermes: FakeHermes;
+before(async () => {
+  standIn = await startStandIn();
+  hermes = await startFakeHermes(HERMES_KEY, tempDir('mmb-hermes-home-'));
+});
+after(async () => {
+  await standIn.close();
+  await hermes.close();
+});
 
 const AGENTS: { name: string; longTermMemory: boolean; tell: string; ask: string; expect: RegExp }[] = [
   { name: 'chatbot', longTermMemory: false, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
   { name: 'filing-log', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
   { name: 'filing-consolidated', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
   { name: 'filing-dreaming', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
+  { name: 'hermes', longTermMemory: true, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
 ];
 
 function make(name: string, runDir: string): AgentAdapter {
-  return createAdapter(name, { runDir, options: {}, models: { standInUrl: standIn.url, env: {} }, clock: new Clock() });
+  const options = name === 'hermes'
+    ? { hermes_url: hermes.url, hermes_home: hermes.home, hermes_reset_command: `rm -rf '${hermes.home}/memories'` }
+    : {};
+  return createAdapter(name, { runDir, options, models: { standInUrl: standIn.url, env: { HERMES_API_KEY: HERMES_KEY } }, clock: new Clock() });
 }
 
 /** Sends and polls like the engine does, until a reply after `cursor` arrives. */

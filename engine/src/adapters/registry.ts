@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { ConfigError, createModel, modelOption, type ModelContext } from '../models/resolve';
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
+import { HermesAdapter, hermesOptions } from './hermes';
 import type { AgentAdapter } from './types';
 
 export interface AdapterContext {
@@ -22,6 +23,7 @@ export const ADAPTERS: Record<string, Factory> = {
   'filing-log': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'log', () => ctx.clock.now()),
   'filing-consolidated': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'consolidated', () => ctx.clock.now()),
   'filing-dreaming': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'dreaming', () => ctx.clock.now()),
+  hermes: (ctx) => new HermesAdapter(join(ctx.runDir, 'agent'), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
   chatbot: (ctx) => new ChatbotAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), () => ctx.clock.now()),
 };
 
@@ -36,7 +38,7 @@ export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
 
 /** Whether a run's adapter needs the stand-in model. */
 export function adapterUsesStandIn(agent: string, options: Record<string, unknown>): boolean {
-  if (agent.startsWith('filing-')) return false;
+  if (agent.startsWith('filing-') || agent === 'hermes') return false;
   const m = options.agent_model as { model?: unknown } | undefined;
   return m === undefined || m?.model === 'stand-in';
 }
