@@ -1,6 +1,6 @@
 /** `mmb run`, `mmb report` and `mmb demo` as users run them, bad input included. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -102,4 +102,20 @@ test('mmb new scaffolds a benchmark that checks clean and runs to the end; an ex
   assert.equal(again.code, 2);
   assert.match(again.stderr, /^mmb: benchmarks\/garden-bench exists already; pick another name\.$/m);
   assert.equal(mmb(['new', 'Bad Name'], dir).code, 2);
+});
+
+test('mmb stand-in serves the stand-in model over HTTP until Ctrl-C', async () => {
+  const child = spawn(process.execPath, [CLI, 'stand-in', '--port', '0'], { cwd: tempDir() });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /serving at (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(d.toString());
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error('exited before serving')));
+  });
+  const models = await (await fetch(`${url}/models`)).json() as { data: { id: string }[] };
+  assert.deepEqual(models.data.map((m) => m.id), ['stand-in']);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.kill('SIGINT');
+  assert.equal(await exited, 0);
 });

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../models/resolve';
+import { startStandIn } from '../standin/server';
 import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
@@ -20,6 +21,7 @@ Commands:
   demo                                        the bundled benchmarks on the built-in stand-in model
   experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
   new <name>                                  a new benchmark folder under benchmarks/ to start from
+  stand-in [--port N]                         serve the stand-in model (OpenAI-compatible) until Ctrl-C
 
 Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 130 stopped.
 `;
@@ -33,7 +35,7 @@ function bundledBenchmarks(): string {
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const [command, ...rest] = argv;
   const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config' && rest[i - 1] !== '--seed');
+  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port'].includes(rest[i - 1] ?? ''));
   const configAt = rest.indexOf('--config');
   const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
   const allow = (...known: string[]) => {
@@ -60,6 +62,20 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
       case 'demo':
         allow();
         return await demoCommand(cwd, bundledBenchmarks(), io);
+      case 'stand-in': {
+        allow('--port');
+        const portAt = rest.indexOf('--port');
+        const port = portAt >= 0 ? Number(rest[portAt + 1]) : 0;
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port needs a port number, e.g. --port 8080');
+        const server = await startStandIn({ port });
+        io.out(`The stand-in model is serving at ${server.url} (model "stand-in", any API key). Ctrl-C stops it.\n`);
+        await new Promise<void>((resolve) => {
+          if (io.signal?.aborted) resolve();
+          io.signal?.addEventListener('abort', () => resolve());
+        });
+        await server.close();
+        return 0;
+      }
       case 'new':
         allow();
         return newCommand(words[0], cwd, io.out);
