@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'nod
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
 import type { ChatMessage } from '../run/state';
+import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 type Entry =
@@ -21,7 +22,7 @@ export class ChatbotAdapter implements AgentAdapter {
   readonly pollIntervalMs = 20;
   private entries: Entry[] = [];
   private busy: Promise<void> | undefined;
-  private failure: Error | undefined;
+  private readonly failure = new PendingFailure();
   private readonly file: string;
 
   constructor(private readonly dir: string, private readonly model: ChatModel, private readonly now: () => Date = () => new Date()) {
@@ -43,7 +44,7 @@ export class ChatbotAdapter implements AgentAdapter {
   }
 
   async sendMessage(text: string, options: SendOptions): Promise<void> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     if (this.entries.some((e) => e.kind === 'user' && e.key === options.idempotencyKey)) return;
     await this.busy;
     this.append({ kind: 'user', key: options.idempotencyKey, text });
@@ -51,7 +52,7 @@ export class ChatbotAdapter implements AgentAdapter {
   }
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     return this.entries.flatMap((e) => (e.kind === 'reply' && e.seq > afterSeq ? [{ seq: e.seq, text: e.text, at: e.at }] : []));
   }
 
@@ -69,7 +70,7 @@ export class ChatbotAdapter implements AgentAdapter {
     await this.busy?.catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
     this.entries = [];
-    this.failure = undefined;
+    this.failure.clear();
   }
 
   async close(): Promise<void> {
@@ -89,7 +90,7 @@ export class ChatbotAdapter implements AgentAdapter {
       const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
       this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString() });
     }, (e: unknown) => {
-      this.failure = new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.failure.set(new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`));
     }).finally(() => {
       this.busy = undefined;
     });
@@ -99,13 +100,5 @@ export class ChatbotAdapter implements AgentAdapter {
     mkdirSync(this.dir, { recursive: true });
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
     this.entries.push(entry);
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) {
-      const f = this.failure;
-      this.failure = undefined;
-      throw f;
-    }
   }
 }

@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../models/resolve';
+import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 export interface HermesOptions {
@@ -60,7 +61,7 @@ export class HermesAdapter implements AgentAdapter {
   readonly pollIntervalMs = 200;
   private saved: Saved = { replies: [], keys: [] };
   private busy: Promise<void> | undefined;
-  private failure: Error | undefined;
+  private readonly failure = new PendingFailure();
 
   constructor(private readonly dir: string, private readonly o: HermesOptions, private readonly now: () => Date = () => new Date()) {}
 
@@ -79,20 +80,20 @@ export class HermesAdapter implements AgentAdapter {
   }
 
   async sendMessage(text: string, o: SendOptions): Promise<void> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     if (this.saved.keys.includes(o.idempotencyKey)) return;
     await this.busy;
     this.saved.keys.push(o.idempotencyKey);
     this.save();
     this.busy = this.chat(text, o.idempotencyKey).catch((e: unknown) => {
-      this.failure = new Error(`hermes: ${e instanceof Error ? e.message : String(e)}`);
+      this.failure.set(new Error(`hermes: ${e instanceof Error ? e.message : String(e)}`));
     }).finally(() => {
       this.busy = undefined;
     });
   }
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     return this.saved.replies.filter((m) => m.seq > afterSeq);
   }
 
@@ -174,14 +175,6 @@ export class HermesAdapter implements AgentAdapter {
   private save(): void {
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(this.file, JSON.stringify(this.saved));
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) {
-      const f = this.failure;
-      this.failure = undefined;
-      throw f;
-    }
   }
 }
 

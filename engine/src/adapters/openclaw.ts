@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { ModelConfig } from '../../../scenario/src';
 import { ConfigError } from '../models/resolve';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
+import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 export interface OpenClawOptions {
@@ -76,7 +77,7 @@ export class OpenClawAdapter implements AgentAdapter {
   private client: GatewayClient | undefined;
   private saved: Saved = { replies: [], keys: [], answered: [], compactions: [] };
   private inFlight = new Set<string>();
-  private failure: Error | undefined;
+  private readonly failure = new PendingFailure();
   /** The config holds the model's key, so it lives outside results/, readable by its owner only. */
   private configDir: string | undefined;
 
@@ -133,7 +134,7 @@ export class OpenClawAdapter implements AgentAdapter {
   }
 
   async sendMessage(text: string, o: SendOptions): Promise<void> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     if (this.saved.answered.includes(o.idempotencyKey)) return;
     if (!this.saved.keys.includes(o.idempotencyKey)) this.saved.keys.push(o.idempotencyKey);
     this.inFlight.add(o.idempotencyKey);
@@ -143,7 +144,7 @@ export class OpenClawAdapter implements AgentAdapter {
   }
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
-    this.throwIfFailed();
+    this.failure.throwIfAny();
     return this.saved.replies.filter((m) => m.seq > afterSeq);
   }
 
@@ -195,7 +196,7 @@ export class OpenClawAdapter implements AgentAdapter {
     if (payload.state === 'final') this.answer(key, textOf(payload.message));
     else if (payload.state === 'error' || payload.state === 'aborted') {
       this.inFlight.delete(key);
-      this.failure = new Error(`openclaw: the turn ended in ${String(payload.state)}: ${String(payload.errorMessage ?? '')}`);
+      this.failure.set(new Error(`openclaw: the turn ended in ${String(payload.state)}: ${String(payload.errorMessage ?? '')}`));
     }
   }
 
@@ -228,14 +229,6 @@ export class OpenClawAdapter implements AgentAdapter {
   private save(): void {
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(this.file, JSON.stringify(this.saved));
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) {
-      const f = this.failure;
-      this.failure = undefined;
-      throw f;
-    }
   }
 }
 
