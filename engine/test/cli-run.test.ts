@@ -45,6 +45,11 @@ test('mmb run and mmb report on a workspace', () => {
   assert.match(list.stdout, /^a +starter +chatbot +finished +2\.00 +5\/5$/m);
   const one = mmb(['report', 'a'], dir);
   assert.match(one.stdout, /^📊 Evaluations: 5, average 2\.00\/10$/m);
+  writeFileSync(join(dir, 'results', 'a', 'state.json'), '{ cut short');
+  const broken = mmb(['report', 'a'], dir);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /^mmb: .*results\/a\/state\.json is not valid JSON .*delete the folder .* to restart the run\.$/m);
+  assert.doesNotMatch(broken.stderr, /\n\s+at /);
 });
 
 test('bad config, unknown runs, broken benchmarks and missing keys stop with exit 2 and one clear message', () => {

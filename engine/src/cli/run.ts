@@ -123,7 +123,12 @@ export function reportCommand(ids: string[], configPath: string, io: Io): number
     return 0;
   }
   for (const id of ids) {
-    const state = new FileRunStore(join(dir, id)).load();
+    let state;
+    try {
+      state = new FileRunStore(join(dir, id)).load();
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     if (!state) throw new UsageError(`no results for run "${id}" in ${relative(process.cwd(), dir) || dir}.`);
     const benchmarkDir = join(root, 'benchmarks', state.benchmark);
     const benchmark = loadValidBenchmark(benchmarkDir, relative(process.cwd(), benchmarkDir) || benchmarkDir);
