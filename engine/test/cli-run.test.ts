@@ -1,10 +1,10 @@
 /** `mmb run`, `mmb report` and `mmb demo` as users run them, bad input included. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, tempDir, workspace } from './helpers';
+import { CLI, STARTER, tempDir, workspace } from './helpers';
 
 function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
@@ -123,4 +123,65 @@ test('mmb stand-in serves the stand-in model over HTTP until Ctrl-C', async () =
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGINT');
   assert.equal(await exited, 0);
+});
+
+test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in by --rehearse, resumable by its name', () => {
+  const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9', api_key_env: 'NO_SUCH_KEY' }, runs: { a: { benchmark: 'starter', agent: 'hermes' } } });
+  const phase = mmb(['run', 'a', '--from', 'chapter2.md:2', '--only', '--rehearse'], dir);
+  assert.equal(phase.code, 0, phase.stdout + phase.stderr);
+  const state = JSON.parse(readFileSync(join(dir, 'results', 'a.phase-chapter2-2.rehearsal', 'state.json'), 'utf8'));
+  assert.equal(state.agent, 'chatbot', 'a rehearsal swaps an agent with no stand-in for the chatbot');
+  assert.deepEqual([state.phases.from.chapter, state.phases.from.phase, state.phases.to.chapter, state.phases.to.phase], ['chapter2.md', 1, 'chapter2.md', 1]);
+  assert.ok(state.transcript.length > 0 && state.transcript.every((e: { position: { chapter: string; phase: number } }) => e.position.chapter === 'chapter2.md' && e.position.phase === 1), 'only that phase is played');
+  const summary = JSON.parse(readFileSync(join(dir, 'results', 'a.phase-chapter2-2.rehearsal', 'summary.json'), 'utf8'));
+  assert.equal(summary.coverage.planned, Object.keys(state.grades).length, 'coverage counts the checks of the phase only');
+
+  const from = mmb(['run', 'a', '--from', 'chapter3.md:1', '--rehearse'], dir);
+  assert.equal(from.code, 0, from.stdout + from.stderr);
+  const fromState = JSON.parse(readFileSync(join(dir, 'results', 'a.from-chapter3-1.rehearsal', 'state.json'), 'utf8'));
+  assert.equal(fromState.transcript[0].position.chapter, 'chapter3.md');
+  assert.equal(fromState.status, 'finished');
+  const again = mmb(['run', 'a.from-chapter3-1.rehearsal'], dir);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^a\.from-chapter3-1\.rehearsal +finished/m, 'a saved partial run is found by its name');
+
+  const configless = tempDir('mmb-rehearse-');
+  const bare = mmb(['run', '--benchmark', 'starter', '--from', 'chapter1.md:1', '--only', '--rehearse'], workspaceDirWithout(configless));
+  assert.equal(bare.code, 0, bare.stdout + bare.stderr);
+
+  for (const [args, message] of [
+    [['run', 'a', '--from', 'chapter9.md:1'], /^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m],
+    [['run', 'a', '--from', 'chapter2.md:9'], /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\.$/m],
+    [['run', 'a', '--from', 'chapter2'], /--from needs a chapter file and a phase number, as in --from chapter2\.md:1/],
+    [['run', '--benchmark', 'starter', '--from', 'chapter1.md:1'], /add --rehearse, or name a run/],
+    [['run', 'a', '--only'], /go with --from/],
+  ] as const) {
+    const r = mmb([...args], dir);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+});
+
+/** A folder holding only the bundled starter under benchmarks/, no config.jsonc. */
+function workspaceDirWithout(dir: string): string {
+  cpSync(STARTER, join(dir, 'benchmarks', 'starter'), { recursive: true });
+  return dir;
+}
+
+test('a run held by a live process is not started twice; a stale lock is taken over', async () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  try {
+    mkdirSync(join(dir, 'results', 'a'), { recursive: true });
+    writeFileSync(join(dir, 'results', 'a', 'run.lock'), JSON.stringify({ pid: holder.pid, since: '2026-11-29T10:00:00.000Z' }));
+    const held = mmb(['run', 'a'], dir);
+    assert.equal(held.code, 2, held.stdout);
+    assert.match(held.stdout, new RegExp(`^a: run "a" is already running \\(process ${holder.pid}, since 2026-11-29T10:00:00\\.000Z\\); stop it first\\.$`, 'm'));
+  } finally {
+    holder.kill();
+  }
+  await new Promise((r) => holder.once('exit', r));
+  const stale = mmb(['run', 'a'], dir);
+  assert.equal(stale.code, 0, stale.stdout + stale.stderr);
+  assert.ok(!existsSync(join(dir, 'results', 'a', 'run.lock')), 'the lock goes when the run ends');
 });

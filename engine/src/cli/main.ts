@@ -17,6 +17,11 @@ Commands:
       --json       machine-readable diagnostics
       --coverage   facts, sheets told, checks and traps by type, trap-to-check distances
   run [<run-id>...] [--config <file>]         run benchmarks as config.jsonc says (default: every run)
+      --restart    start the runs over (their results are deleted first)
+      --from <chapter.md>:<phase>   a fresh run from this phase (named <run-id>.from-…)
+      --only       with --from: this phase only (named <run-id>.phase-…)
+      --rehearse   with --from: persona and agent on the stand-in model, no key, no cost
+      --benchmark <name>   with --from --rehearse: no run of config.jsonc needed
   report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
   demo                                        the bundled benchmarks on the built-in stand-in model
   experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
@@ -35,7 +40,7 @@ function bundledBenchmarks(): string {
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const [command, ...rest] = argv;
   const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port'].includes(rest[i - 1] ?? ''));
+  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port', '--from', '--benchmark'].includes(rest[i - 1] ?? ''));
   const configAt = rest.indexOf('--config');
   const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
   const allow = (...known: string[]) => {
@@ -53,9 +58,23 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
       case 'check':
         allow('--json', '--coverage');
         return runCheck({ targets: words, json: flags.includes('--json'), coverage: flags.includes('--coverage'), cwd }, io.out);
-      case 'run':
-        allow('--config');
-        return await runCommand(words, configPath, io);
+      case 'run': {
+        allow('--config', '--restart', '--from', '--only', '--rehearse', '--benchmark');
+        const value = (flag: string, example: string) => {
+          const at = rest.indexOf(flag);
+          if (at < 0) return undefined;
+          const v = rest[at + 1];
+          if (!v || v.startsWith('-')) throw new UsageError(`${flag} needs a value, as in ${flag} ${example}`);
+          return v;
+        };
+        const from = value('--from', 'chapter1.md:1');
+        const benchmark = value('--benchmark', 'starter');
+        if (!from && (flags.includes('--only') || flags.includes('--rehearse') || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
+        return await runCommand({
+          ids: words, configPath, restart: flags.includes('--restart'),
+          ...(from ? { partial: { from, only: flags.includes('--only'), rehearse: flags.includes('--rehearse'), ...(benchmark ? { benchmark } : {}) } } : {}),
+        }, io);
+      }
       case 'report':
         allow('--config');
         return reportCommand(words, configPath, io);

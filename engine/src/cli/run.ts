@@ -1,5 +1,5 @@
 /** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { ConfigError } from '../models/resolve';
@@ -7,7 +7,8 @@ import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { FileRunStore } from '../run/store';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
-import { launchRuns, loadValidBenchmark, resultsDir, type RunOutcome } from '../workspace/launch';
+import { playOrder } from '../run/phases';
+import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { Progress } from './progress';
 
 export interface Io {
@@ -34,14 +35,114 @@ export function loadConfig(path: string): Config {
   return config;
 }
 
-export async function runCommand(ids: string[], configPath: string, io: Io): Promise<number> {
-  const config = loadConfig(configPath);
+/** How `mmb run` was asked to run: all or some runs of config.jsonc, or some phases of one. */
+export interface RunRequest {
+  ids: string[];
+  configPath: string;
+  /** Start over: the runs' results are deleted first. */
+  restart?: boolean;
+  /** A partial run: from this phase (`chapter2.md:1`), maybe of it only, maybe on the stand-in. */
+  partial?: PartialRequest;
+}
+
+export interface PartialRequest {
+  from: string;
+  only: boolean;
+  rehearse: boolean;
+  /** A benchmark to rehearse with no run of config.jsonc behind it. */
+  benchmark?: string;
+}
+
+export async function runCommand(request: RunRequest, io: Io): Promise<number> {
+  const { ids, configPath } = request;
   const root = dirname(resolve(configPath));
-  const unknown = ids.filter((id) => !config.runs.some((r) => r.name === id));
+  // A rehearsal needs no config.jsonc: neither starting one from a benchmark nor resuming it.
+  const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
+  const config = configless ? parseConfig('{}').config : loadConfig(configPath);
+  const benchmarksDir = join(root, 'benchmarks');
+  if (request.partial) {
+    const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
+    rmSync(join(resultsDir(root), run.name), { recursive: true, force: true });
+    savePartial(root, run);
+    return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io);
+  }
+  const saved = ids.filter((id) => !config.runs.some((r) => r.name === id)).map((id) => loadPartial(root, id));
+  const unknown = ids.filter((id, i) => !config.runs.some((r) => r.name === id) && !saved[i]);
   if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
-  const runs = ids.length ? config.runs.filter((r) => ids.includes(r.name)) : config.runs;
+  const runs: LaunchRun[] = ids.length ? ids.map((id) => config.runs.find((r) => r.name === id) ?? loadPartial(root, id)!) : config.runs;
   if (runs.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
-  return execute(root, join(root, 'benchmarks'), config, runs, io);
+  if (request.restart) for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
+  const rehearsal = runs.every((r) => (r as SavedPartial).rehearse);
+  return execute(root, benchmarksDir, rehearsal ? rehearsalConfig(config) : config, runs, io);
+}
+
+/** A partial run as saved beside its results, so that `mmb run <its name>` resumes it. */
+type SavedPartial = LaunchRun & { rehearse?: boolean };
+const PARTIAL_FILE = 'run.json';
+
+function savePartial(root: string, run: SavedPartial): void {
+  const dir = join(resultsDir(root), run.name);
+  mkdirSync(dir, { recursive: true });
+  const { range: _range, benchmarkRange: _b, ...rest } = run;
+  writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(rest, null, 2)}\n`);
+}
+
+function loadPartial(root: string, id: string): SavedPartial | undefined {
+  const file = join(resultsDir(root), id, PARTIAL_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    return { ...(JSON.parse(readFileSync(file, 'utf8')) as SavedPartial), range: zero };
+  } catch (e) {
+    throw new UsageError(`${file} is damaged (${(e as Error).message}); start the phase run again from the editor or with --from.`);
+  }
+}
+
+/** The run for `--from`: a config run (or the benchmark alone) limited to some phases, renamed. */
+function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarksDir: string, configPath: string): SavedPartial {
+  if (ids.length > 1) throw new UsageError('--from runs one run: give one run id.');
+  let base: RunConfig;
+  if (p.benchmark) {
+    if (ids.length) throw new UsageError('give a run id or --benchmark, not both.');
+    if (!p.rehearse) throw new UsageError('--benchmark without a run of config.jsonc has no agent to run for real: add --rehearse, or name a run.');
+    base = { name: p.benchmark, benchmark: p.benchmark, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero };
+  } else {
+    const id = ids[0];
+    if (!id) throw new UsageError('--from needs the run to take the agent from: mmb run <run-id> --from chapter1.md:1 (or --benchmark <name> --rehearse).');
+    const found = config.runs.find((r) => r.name === id);
+    if (!found) throw new UsageError(`no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
+    base = found;
+  }
+  const m = /^(.+\.md):(\d+)$/i.exec(p.from);
+  if (!m) throw new UsageError(`--from needs a chapter file and a phase number, as in --from chapter2.md:1 (got "${p.from}").`);
+  const [, chapter = '', phaseText = ''] = m;
+  const dir = join(benchmarksDir, base.benchmark);
+  const benchmark = loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
+  const order = playOrder(benchmark);
+  const index = order.findIndex((x) => x.chapter.file === chapter && x.phase.index === Number(phaseText) - 1);
+  if (index < 0) {
+    const there = order.filter((x) => x.chapter.file === chapter).length;
+    throw new UsageError(there
+      ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
+      : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
+  }
+  const name = `${base.name}.${p.only ? 'phase' : 'from'}-${chapter.replace(/\.md$/i, '')}-${phaseText}${p.rehearse ? '.rehearsal' : ''}`;
+  const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
+  return p.rehearse ? rehearsed(run) : run;
+}
+
+/** Agents whose model is the run key `agent_model`: a rehearsal puts the stand-in there. */
+const MODEL_AGENTS = new Set(['chatbot', 'notebook', 'openclaw']);
+
+/** The same run on the stand-in model: no key, no cost. Agents with no model of their own stay as they are. */
+function rehearsed(run: SavedPartial): SavedPartial {
+  if (run.agent.startsWith('filing-')) return run;
+  if (MODEL_AGENTS.has(run.agent)) return { ...run, options: { ...run.options, agent_model: { model: 'stand-in' } } };
+  return { ...run, agent: 'chatbot', options: {} };
+}
+
+/** The persona on the stand-in, which answers at once, so the Time Master skips waits without real delay. */
+function rehearsalConfig(config: Config): Config {
+  return { ...config, persona: { model: 'stand-in' }, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
 }
 
 /** The bundled benchmarks on the stand-in: once with the whole conversation, once after a session switch. */
@@ -62,7 +163,7 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
 
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-async function execute(root: string, benchmarksDir: string, config: Config, runs: RunConfig[], io: Io): Promise<number> {
+async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io): Promise<number> {
   const progress = new Progress(io.out, io.tty);
   let outcomes: RunOutcome[];
   try {

@@ -46,7 +46,11 @@ export interface Summary {
 }
 
 export function summarize(state: RunState, benchmark: Benchmark): Summary {
-  const planned = benchmark.checks;
+  const range = state.phases;
+  const key = (chapter: number, phase: number) => chapter * 10_000 + phase;
+  const planned = range
+    ? benchmark.checks.filter((c) => key(c.chapter, c.phase) >= key(range.from.chapterIndex, range.from.phase) && key(c.chapter, c.phase) <= key(range.to.chapterIndex, range.to.phase))
+    : benchmark.checks;
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
     const last = grades.at(-1);
     return last ? [{ id, grade: last }] : [];

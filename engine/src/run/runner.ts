@@ -50,6 +50,11 @@ export interface RunOptions {
   snapshotDir?: string;
   /** Aborting stops the run between two steps; it stays resumable. */
   signal?: AbortSignal;
+  /**
+   * A fresh run of some phases only, by index in the play order (both included): the persona
+   * starts at `from` and the run ends after `to`. A resumed run keeps the range it started with.
+   */
+  phases?: { from: number; to?: number };
 }
 
 /** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
@@ -82,9 +87,13 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     await o.adapter.createSession(o.name);
     const startTime = manifest?.start_time ?? formatWallClock(wallClock(new Date()));
     o.clock.set(startMoment(startTime));
+    const from = o.phases?.from ?? 0;
+    const to = o.phases?.to;
+    if (!order[from] || (to !== undefined && (to < from || !order[to]))) throw new Error(`${o.benchmark.name} has no phases ${from + 1}–${(to ?? from) + 1} (it has ${order.length}).`);
     record({
       type: 'start', at: now(), run: o.name, benchmark: o.benchmark.name, agent: o.agent, startTime,
-      position: order[0]!.position, sheets: liveSheets(o.benchmark), templates: expandTemplates(order, startTime),
+      position: order[from]!.position, sheets: liveSheets(o.benchmark), templates: expandTemplates(order, startTime),
+      ...(o.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
     });
     if (time.enabled) await jump(o.clock.now(), 0);
   } else {
@@ -92,7 +101,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (at < 0) {
       throw new Error(`the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${o.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`);
     }
-    if (state.status === 'finished' && at === order.length - 1) return state;
+    if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return state;
     continuing = state.status === 'finished';
     await o.adapter.createSession(o.name);
     // A multi-day run goes on from its virtual moment; any other lives on the real wall clock.
@@ -101,6 +110,8 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (time.enabled) await o.adapter.setVirtualTime?.(o.clock.now().toISOString());
   }
   const s = state;
+  /** The index after the run's last phase. */
+  const end = s.phases ? indexOf(order, s.phases.to) + 1 || order.length : order.length;
 
   /**
    * Enters a phase: journals the move with the effects of its JS block, once per `entry` (the
@@ -154,7 +165,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
 
   try {
     if (s.persona.length === 0) {
-      record({ type: 'persona', at: now(), message: { role: 'user', content: await enterPhase(0, 'start') } });
+      record({ type: 'persona', at: now(), message: { role: 'user', content: await enterPhase(Math.max(0, indexOf(order, s.position)), 'start') } });
     } else if (continuing) {
       const next = indexOf(order, s.position) + 1;
       record({ type: 'persona', at: now(), message: { role: 'user', content: `[The scenario continues.]\n\n${await enterPhase(next, `continue-${s.events}`)}` } });
@@ -244,7 +255,7 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
         if (deadline && o.clock.now() < deadline.at) {
           return done(fail(`it is ${formatWallClock(o.clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`));
         }
-        if (index + 1 < order.length) return done({ content: await enterPhase(index + 1, call.id), effects: [] });
+        if (index + 1 < end) return done({ content: await enterPhase(index + 1, call.id), effects: [] });
         done({ content: SCENARIO_COMPLETE, effects: [] });
         return 'complete';
       }

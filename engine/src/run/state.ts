@@ -24,6 +24,12 @@ export interface Position {
   phase: number;
 }
 
+/** The phases a partial run plays, both included. */
+export interface PhaseRange {
+  from: Position;
+  to: Position;
+}
+
 export interface LiveFact {
   id: string;
   category: number;
@@ -74,7 +80,7 @@ export type Effect =
   | { kind: 'session-switch'; ignored: boolean };
 
 export type RunEvent = { at: string } & (
-  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string> }
+  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string>; phases?: PhaseRange }
   | { type: 'resume' }
   | { type: 'persona'; message: ChatMessage }
   | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[] }
@@ -119,6 +125,8 @@ export interface RunState {
   vars: Record<string, unknown>;
   /** Each template as written → its expansion, fixed for the whole run. */
   templates: Record<string, string>;
+  /** A run of some phases only (a phase run from the editor): where it started and ends. */
+  phases?: PhaseRange;
   /** The virtual clock at the last jump (wall clock in UTC fields); a resumed run goes on from it. */
   virtualTime?: string;
   /** Virtual time skipped by the Time Master, in all. */
@@ -160,6 +168,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   switch (e.type) {
     case 'start':
       Object.assign(s, structuredClone({ run: e.run, benchmark: e.benchmark, agent: e.agent, startTime: e.startTime, position: e.position, sheets: e.sheets, templates: e.templates }));
+      if (e.phases) s.phases = structuredClone(e.phases);
       s.startedAt = e.at;
       s.status = 'running';
       break;

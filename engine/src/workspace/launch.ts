@@ -15,13 +15,14 @@ import type { RunEvent, RunState } from '../run/state';
 import { FileRunStore } from '../run/store';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { readBenchmarkFolder, UsageError } from './folders';
+import { acquireLock } from './lock';
 
 export interface LaunchOptions {
   /** Where `results/` goes: the folder of config.jsonc. */
   root: string;
   benchmarksDir: string;
   config: Config;
-  runs: RunConfig[];
+  runs: LaunchRun[];
   env: NodeJS.ProcessEnv;
   onEvent?: (run: string, state: RunState, event: RunEvent) => void;
   onStart?: (run: string, benchmark: Benchmark) => void;
@@ -30,6 +31,9 @@ export interface LaunchOptions {
   /** Overrides for tests: model timeouts and backoff, agent reply limit. */
   timing?: { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number };
 }
+
+/** A run of config.jsonc, or one made up for a phase run from the editor (some phases only). */
+export type LaunchRun = RunConfig & { phases?: { from: number; to?: number } };
 
 export interface RunOutcome {
   run: string;
@@ -78,8 +82,18 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   }
 }
 
-async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
+async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
   const dir = join(resultsDir(o.root), run.name);
+  const lock = acquireLock(dir);
+  if (!lock.ok) return { run: run.name, problem: `run "${run.name}" is already running (process ${lock.holder.pid}, since ${lock.holder.since}); stop it first.` };
+  try {
+    return await launchLocked(o, run, benchmark, standIn, dir);
+  } finally {
+    lock.release();
+  }
+}
+
+async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined, dir: string): Promise<RunOutcome> {
   const store = new FileRunStore(dir);
   let before: RunState | undefined;
   try {
@@ -119,6 +133,7 @@ async function launchOne(o: LaunchOptions, run: RunConfig, benchmark: Benchmark,
       },
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(run.phases ? { phases: run.phases } : {}),
       onEvent: (state, event) => o.onEvent?.(run.name, state, event),
     });
     const summary = summarize(state, benchmark);
