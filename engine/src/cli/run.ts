@@ -83,8 +83,8 @@ const PARTIAL_FILE = 'run.json';
 function savePartial(root: string, run: SavedPartial): void {
   const dir = join(resultsDir(root), run.name);
   mkdirSync(dir, { recursive: true });
-  const { range: _range, benchmarkRange: _b, ...rest } = run;
-  writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(rest, null, 2)}\n`);
+  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: run.options, phases: run.phases, rehearse: run.rehearse };
+  writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
 }
 
 function loadPartial(root: string, id: string): SavedPartial | undefined {
