@@ -32,6 +32,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['media/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly' } },
+  },
+  {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },

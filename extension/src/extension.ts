@@ -1,11 +1,19 @@
-/** The extension's entry point: starts the language server for markdown and JSON benchmark files. */
+/**
+ * The extension's entry point: the language server for authoring, and, in a trusted workspace,
+ * runs: the panel, code lenses, score decorations, the Test Explorer and the commands.
+ */
 import * as path from 'node:path';
-import { workspace, type ExtensionContext } from 'vscode';
+import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { Commands } from './commands';
+import { ChapterLenses, ScoreDecorations } from './editor';
+import { RunPanel, runsStatusItem } from './panel';
+import { BenchmarkTests } from './testing';
+import { findRoot, Workbench } from './workbench';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -17,10 +25,26 @@ export async function activate(context: ExtensionContext): Promise<void> {
       { scheme: 'file', pattern: '**/benchmark.json' },
       { scheme: 'file', pattern: '**/config.jsonc' },
     ],
-    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{md,json,jsonc}') },
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{md,json,jsonc}') },
   };
   client = new LanguageClient('marathonMemBench', 'MarathonMemBench', serverOptions, clientOptions);
   await client.start();
+
+  const root = findRoot();
+  if (!root) return;
+  const wb = new Workbench(context, root);
+  const panel = new RunPanel(wb, context);
+  const commands = new Commands(wb, context, (run) => panel.show(run));
+  context.subscriptions.push(
+    wb, panel,
+    ...commands.register(),
+    vscode.commands.registerCommand('marathonMemBench.openPanel', () => panel.show()),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, new ChapterLenses(wb)),
+    new ScoreDecorations(wb, context),
+    new BenchmarkTests(wb),
+    runsStatusItem(wb),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.window.showInformationMessage('MarathonMemBench: runs are on in this workspace now. Reload the window to see the run code lenses.')),
+  );
 }
 
 export async function deactivate(): Promise<void> {

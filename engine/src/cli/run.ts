@@ -8,6 +8,7 @@ import { summarize, type Summary } from '../report/summary';
 import { FileRunStore } from '../run/store';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
 import { playOrder } from '../run/phases';
+import { partialRunName } from '../workspace/names';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { Progress } from './progress';
 
@@ -125,7 +126,7 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
       ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
       : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
   }
-  const name = `${base.name}.${p.only ? 'phase' : 'from'}-${chapter.replace(/\.md$/i, '')}-${phaseText}${p.rehearse ? '.rehearsal' : ''}`;
+  const name = partialRunName(base.name, chapter, Number(phaseText), p.only, p.rehearse);
   const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
   return p.rehearse ? rehearsed(run) : run;
 }

@@ -1,0 +1,179 @@
+/** The extension's commands: start, stop, resume and restart runs; phase runs; API keys; a check's cause. */
+import { cpSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { partialRunName } from '../../engine/src/workspace/names';
+import { checkCause } from './results';
+import type { Workbench } from './workbench';
+
+export interface PhaseTarget {
+  /** The benchmark folder. */
+  dir: string;
+  chapter: string;
+  /** 1-based. */
+  phase: number;
+}
+
+export class Commands {
+  constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext, private readonly show: (run?: string) => void) {}
+
+  register(): vscode.Disposable[] {
+    const c = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, async (...args: never[]) => {
+      try {
+        await fn(...args);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+      }
+    });
+    return [
+      c('marathonMemBench.startRun', (run?: string) => this.start(run, [])),
+      c('marathonMemBench.resumeRun', (run?: string) => this.start(run, [])),
+      c('marathonMemBench.restartRun', (run?: string) => this.start(run, ['--restart'])),
+      c('marathonMemBench.stopRun', (run?: string) => this.stop(run)),
+      c('marathonMemBench.runPhase', (t: PhaseTarget) => this.runPhase(t, true, false)),
+      c('marathonMemBench.runFromHere', (t: PhaseTarget) => this.runPhase(t, false, false)),
+      c('marathonMemBench.rehearsePhase', (t: PhaseTarget) => this.runPhase(t, true, true)),
+      c('marathonMemBench.setApiKey', () => this.setApiKey()),
+      c('marathonMemBench.clearApiKey', () => this.clearApiKey()),
+      c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => this.showCause(dir, checkId, run)),
+      c('marathonMemBench.openBundledBenchmarks', () => this.openBundled()),
+      c('marathonMemBench.showLog', (run: string) => vscode.window.showTextDocument(vscode.Uri.file(this.wb.logFile(run)))),
+    ];
+  }
+
+  private async pickRun(run: string | undefined, placeHolder: string): Promise<string | undefined> {
+    if (run) return run;
+    const runs = this.wb.runs();
+    if (runs.length === 0) throw new Error('config.jsonc has no runs: add one under "runs" (see the walkthrough), or rehearse a phase from its code lens.');
+    const picked = await vscode.window.showQuickPick(runs.map((r) => ({ label: r.name, description: `${r.benchmark} @ ${r.agent}`, detail: r.status })), { placeHolder });
+    return picked?.label;
+  }
+
+  async start(run: string | undefined, extra: string[]): Promise<void> {
+    const name = await this.pickRun(run, 'The run to start');
+    if (!name) return;
+    const view = this.wb.runs().find((r) => r.name === name);
+    if (view?.status === 'running') throw new Error(`${name} is already running (process ${view.pid}).`);
+    if (extra.includes('--restart') && view && view.status !== 'not started') {
+      const ok = await vscode.window.showWarningMessage(`Restart ${name}? Its results so far are deleted.`, { modal: true }, 'Restart');
+      if (ok !== 'Restart') return;
+    }
+    await this.wb.startEngine([name, ...extra], name);
+    this.show(name);
+  }
+
+  async stop(run: string | undefined): Promise<void> {
+    const name = await this.pickRun(run, 'The run to stop');
+    if (!name) return;
+    if (!this.wb.stop(name)) throw new Error(`${name} is not running.`);
+    void vscode.window.setStatusBarMessage(`MarathonMemBench: ${name} stops after its current step; resume it any time.`, 5000);
+  }
+
+  /** A fresh run of one phase (or from it to the end), for real or rehearsed on the stand-in. */
+  async runPhase(t: PhaseTarget, only: boolean, rehearse: boolean): Promise<string | undefined> {
+    const benchmark = basename(t.dir);
+    const candidates = this.wb.results.config().runs.filter((r) => r.benchmark === benchmark);
+    let base: string | undefined;
+    if (candidates.length === 1) base = candidates[0]!.name;
+    else if (candidates.length > 1) {
+      base = (await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.name, description: r.agent })), { placeHolder: `Whose agent ${rehearse ? 'to rehearse' : 'to run'}?` }))?.label;
+      if (!base) return undefined;
+    } else if (!rehearse) {
+      throw new Error(`config.jsonc has no run of ${benchmark}: add one to run for real, or rehearse on the stand-in (no key needed).`);
+    }
+    const from = ['--from', `${t.chapter}:${t.phase}`, ...(only ? ['--only'] : []), ...(rehearse ? ['--rehearse'] : [])];
+    const args = base ? [base, ...from] : ['--benchmark', benchmark, ...from];
+    const name = partialRunName(base ?? benchmark, t.chapter, t.phase, only, rehearse);
+    if (this.wb.runs().find((r) => r.name === name)?.status === 'running') throw new Error(`${name} is already running.`);
+    await this.wb.startEngine(args, name);
+    this.show(name);
+    return name;
+  }
+
+  /** The env variable names config.jsonc reads keys from, then the ones stored before. */
+  private keyNames(): string[] {
+    const config = this.wb.results.config();
+    const names = new Set<string>();
+    if (config.persona.api_key_env) names.add(config.persona.api_key_env);
+    for (const r of config.runs) {
+      for (const v of Object.values(r.options)) {
+        const env = (v as { api_key_env?: unknown } | undefined)?.api_key_env;
+        if (typeof env === 'string') names.add(env);
+      }
+    }
+    for (const n of this.wb.secretNames()) names.add(n);
+    return [...names];
+  }
+
+  async setApiKey(): Promise<void> {
+    const names = this.keyNames();
+    const other = 'Another variable…';
+    let name = await vscode.window.showQuickPick([...names, other], { placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)' });
+    if (!name) return;
+    if (name === other) {
+      name = await vscode.window.showInputBox({ prompt: 'Variable name', placeHolder: 'OPENROUTER_API_KEY', validateInput: (v) => (/^[A-Z_][A-Z0-9_]*$/.test(v) ? undefined : 'Capital letters, digits and _ only') });
+      if (!name) return;
+    }
+    const value = await vscode.window.showInputBox({ prompt: `The value of ${name}: kept in the editor's secret storage, given only to the engine processes`, password: true, ignoreFocusOut: true });
+    if (!value) return;
+    await this.wb.storeSecret(name, value);
+    void vscode.window.showInformationMessage(`MarathonMemBench: ${name} is stored; runs started from the editor get it.`);
+  }
+
+  async clearApiKey(): Promise<void> {
+    const name = await vscode.window.showQuickPick(this.wb.secretNames(), { placeHolder: 'The key to forget' });
+    if (!name) return;
+    await this.wb.deleteSecret(name);
+  }
+
+  /**
+   * From a failed check to its cause: the trap writes aimed at it, and the lines of the agent's
+   * memory snapshot that hold the expected value or a planted one.
+   */
+  async showCause(dir?: string, checkId?: string, run?: string): Promise<void> {
+    if (!dir || !checkId) {
+      const editor = vscode.window.activeTextEditor;
+      const d = editor && this.wb.benchmarkDirOf(editor.document.uri.fsPath);
+      const b = d ? this.wb.benchmark(d) : undefined;
+      const line = editor?.selection.active.line;
+      const here = b?.checks.find((c) => c.file === basename(editor!.document.uri.fsPath) && c.check.range.start.line <= line! && c.check.range.end.line >= line!);
+      if (!d || !here) throw new Error('put the cursor on a check line (❓) to see what caught it.');
+      dir = d;
+      checkId = here.check.id;
+    }
+    const b = this.wb.benchmark(dir);
+    if (!b) throw new Error(`${dir} cannot be read as a benchmark.`);
+    const graded = run ?? this.wb.results.latestGrades(b.name).get(checkId)?.run;
+    const snapshot = graded ? this.wb.results.latestSnapshot(graded) : undefined;
+    const cause = checkCause(b, checkId, snapshot);
+    type Item = vscode.QuickPickItem & { uri?: vscode.Uri; line?: number };
+    const items: Item[] = [];
+    items.push({ label: 'Trap writes aimed at the check', kind: vscode.QuickPickItemKind.Separator });
+    if (cause.traps.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
+    for (const t of cause.traps) items.push({ label: `$(debug-breakpoint-function) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
+    items.push({ label: `The agent's memory${graded ? ` after ${graded}` : ''}`, kind: vscode.QuickPickItemKind.Separator });
+    if (cause.memoryNote) items.push({ label: `$(info) ${cause.memoryNote}` });
+    for (const m of cause.memory) {
+      items.push({
+        label: m.kind === 'expected' ? `$(pass) expected value "${m.value}"` : `$(warning) stale value "${m.value}"`,
+        description: `${m.file}:${m.line + 1}`, detail: m.text, uri: vscode.Uri.file(join(snapshot!, m.file)), line: m.line,
+      });
+    }
+    const picked = await vscode.window.showQuickPick(items, { title: `Check ${checkId}: what caught it`, matchOnDescription: true, matchOnDetail: true });
+    if (picked?.uri) {
+      const pos = new vscode.Position(picked.line ?? 0, 0);
+      await vscode.window.showTextDocument(picked.uri, { selection: new vscode.Range(pos, pos) });
+    }
+  }
+
+  /** Copies the bundled benchmarks into the workspace's `benchmarks/` and opens the starter. */
+  async openBundled(): Promise<void> {
+    const root = this.wb.results.root;
+    const target = join(root, 'benchmarks');
+    const bundled = this.context.asAbsolutePath('benchmarks');
+    for (const name of ['starter', 'max', 'multiday', 'filing']) {
+      if (!existsSync(join(target, name)) && existsSync(join(bundled, name))) cpSync(join(bundled, name), join(target, name), { recursive: true });
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(join(target, 'starter', 'chapter1.md')));
+  }
+}

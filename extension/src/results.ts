@@ -1,0 +1,263 @@
+/**
+ * What the editor shows of runs, read from `results/` alone: which runs exist, which are running
+ * (by their lock), how far each got, and the latest grade of every check. No VS Code here, so
+ * that it is tested on plain folders; the panel, lenses, decorations and tests all read this.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
+import type { Grade, RunState } from '../../engine/src/run/state';
+import { FileRunStore } from '../../engine/src/run/store';
+import { readLock } from '../../engine/src/workspace/lock';
+
+export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
+
+export interface RunView {
+  name: string;
+  benchmark: string;
+  agent: string;
+  status: RunStatus;
+  /** In config.jsonc; otherwise a phase run or rehearsal started from the editor. */
+  configured: boolean;
+  /** Mean of the standing grades, 0–10, or null before any. */
+  average: number | null;
+  graded: number;
+  error?: string;
+  pid?: number;
+  /** Where the persona is: `chapter2.md`, phase 1-based, and the phase's title. */
+  chapter?: string;
+  phase?: number;
+  /** The virtual clock, wall-clock `YYYY-MM-DD HH:MM`, for multi-day runs. */
+  virtualTime?: string;
+  lastEventAt?: string;
+  finishedAt?: string;
+}
+
+export interface LatestGrade {
+  run: string;
+  grade: Grade;
+  /** How many times the check was graded in that run. */
+  attempts: number;
+}
+
+/** The folder holding config.jsonc (or the workspace folder itself), where `results/` goes. */
+export class ResultsFolder {
+  private states = new Map<string, { mtime: string; state: RunState | undefined; error?: string }>();
+
+  constructor(readonly root: string) {}
+
+  get resultsDir(): string {
+    return join(this.root, 'results');
+  }
+
+  get benchmarksDir(): string {
+    return join(this.root, 'benchmarks');
+  }
+
+  /** config.jsonc's runs, or an empty config when it is missing or broken (the language server reports why). */
+  config(): Config {
+    const path = join(this.root, 'config.jsonc');
+    if (!existsSync(path)) return parseConfig('{}').config;
+    return parseConfig(readFileSync(path, 'utf8')).config;
+  }
+
+  /** The state of a run, re-read only when its files changed; undefined for a run never started. */
+  state(name: string): RunState | undefined {
+    const dir = join(this.resultsDir, name);
+    const mtime = ['state.json', 'journal.jsonl'].map((f) => stamp(join(dir, f))).join('|');
+    const cached = this.states.get(name);
+    if (cached && cached.mtime === mtime) return cached.state;
+    let state: RunState | undefined;
+    let error: string | undefined;
+    try {
+      state = new FileRunStore(dir).load();
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    this.states.set(name, { mtime, state, ...(error ? { error } : {}) });
+    return state;
+  }
+
+  /** Every run: config.jsonc's in its order, then the others found in `results/`, newest first. */
+  runs(): RunView[] {
+    const config = this.config();
+    const found = existsSync(this.resultsDir)
+      ? readdirSync(this.resultsDir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name)
+      : [];
+    const views = config.runs.map((r) => this.view(r.name, { benchmark: r.benchmark, agent: r.agent, configured: true }));
+    const others = found.filter((n) => !config.runs.some((r) => r.name === n))
+      .map((n) => this.view(n, { benchmark: '', agent: '', configured: false }))
+      .filter((v) => v.status !== 'not started')
+      .sort((a, b) => (b.lastEventAt ?? '').localeCompare(a.lastEventAt ?? ''));
+    return [...views, ...others];
+  }
+
+  view(name: string, base: { benchmark: string; agent: string; configured: boolean }): RunView {
+    const dir = join(this.resultsDir, name);
+    const lock = readLock(dir);
+    const state = this.state(name);
+    const error = this.states.get(name)?.error;
+    const v: RunView = { name, ...base, status: 'not started', average: null, graded: 0 };
+    if (lock) v.pid = lock.pid;
+    if (error) {
+      v.status = 'crashed';
+      v.error = error;
+      return v;
+    }
+    if (!state) {
+      if (lock) v.status = 'running';
+      return v;
+    }
+    v.benchmark = state.benchmark || v.benchmark;
+    v.agent = state.agent || v.agent;
+    v.status = lock ? 'running' : state.status === 'running' ? 'stopped' : state.status;
+    if (state.error) v.error = state.error;
+    const standing = Object.values(state.grades).flatMap((g) => (g.length ? [g[g.length - 1]!] : []));
+    v.graded = standing.length;
+    v.average = standing.length ? Math.round((standing.reduce((a, g) => a + g.effective, 0) / standing.length) * 100) / 100 : null;
+    v.chapter = state.position.chapter;
+    v.phase = state.position.phase + 1;
+    if (state.virtualTime) v.virtualTime = state.virtualTime.slice(0, 16).replace('T', ' ');
+    v.lastEventAt = state.lastEventAt;
+    if (state.finishedAt) v.finishedAt = state.finishedAt;
+    return v;
+  }
+
+  /** The latest grade of each check of `benchmark` over all its runs, by check id. */
+  latestGrades(benchmark: string): Map<string, LatestGrade> {
+    const out = new Map<string, LatestGrade>();
+    for (const run of this.runs()) {
+      if (run.benchmark !== benchmark) continue;
+      const state = this.state(run.name);
+      if (!state) continue;
+      for (const [id, grades] of Object.entries(state.grades)) {
+        const grade = grades[grades.length - 1];
+        if (!grade) continue;
+        const known = out.get(id);
+        if (!known || known.grade.at < grade.at) out.set(id, { run: run.name, grade, attempts: grades.length });
+      }
+    }
+    return out;
+  }
+
+  /** The newest memory snapshot of a run (`results/<id>/memory/<n>/`), if its agent keeps a memory folder. */
+  latestSnapshot(run: string): string | undefined {
+    const dir = join(this.resultsDir, run, 'memory');
+    if (!existsSync(dir)) return undefined;
+    const n = readdirSync(dir).filter((d) => /^\d+$/.test(d)).map(Number).sort((a, b) => b - a)[0];
+    return n === undefined ? undefined : join(dir, String(n));
+  }
+
+  relative(path: string): string {
+    return relative(this.root, path);
+  }
+}
+
+/** A file's modification time and size: a change of either means it was written. */
+function stamp(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+/** Where a check, a trap write or a phase is: file in the benchmark folder, 0-based line. */
+export interface SourcePlace {
+  file: string;
+  line: number;
+}
+
+export interface CheckCause {
+  /** The trap writes aimed at the check, in play order. */
+  traps: (SourcePlace & { type: string; note?: string; text: string })[];
+  /** Lines of the agent's memory snapshot that hold the expected value or a value the traps planted. */
+  memory: (SourcePlace & { kind: 'expected' | 'stale'; value: string; text: string })[];
+  /** Why there is nothing to show in the memory, when there is not. */
+  memoryNote?: string;
+}
+
+/**
+ * What may have made a check fail: the trap writes aimed at it, and the places in the memory
+ * snapshot where its expected value and the values its traps planted appear.
+ */
+export function checkCause(b: Benchmark, checkId: string, snapshot: string | undefined): CheckCause {
+  const located = b.checks.find((c) => c.check.id === checkId);
+  const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === checkId));
+  const cause: CheckCause = {
+    traps: traps.map((t) => ({
+      file: t.file, line: t.trap.range.start.line, type: t.trap.type,
+      text: b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? '',
+      ...(t.trap.note ? { note: t.trap.note } : {}),
+    })),
+    memory: [],
+  };
+  if (!snapshot) {
+    cause.memoryNote = 'The run left no memory snapshot: its agent keeps no memory folder (the chatbot has none).';
+    return cause;
+  }
+  const expected = distinctive(located?.check.answer ?? '');
+  const stale = new Set<string>();
+  for (const t of traps) {
+    for (const ref of t.trap.facts) {
+      const fact = b.sheets.get(ref.sheet)?.facts.find((f) => f.id === ref.id);
+      for (const v of distinctive(fact?.text ?? '')) if (!expected.includes(v)) stale.add(v);
+    }
+    for (const v of distinctive(t.trap.note ?? '')) if (!expected.includes(v)) stale.add(v);
+  }
+  for (const file of walk(snapshot)) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((text, line) => {
+      const lower = text.toLowerCase();
+      const hit = (values: Iterable<string>, kind: 'expected' | 'stale') => {
+        for (const value of values) {
+          if (lower.includes(value.toLowerCase())) {
+            cause.memory.push({ file: relative(snapshot, file), line, kind, value, text: text.trim().slice(0, 200) });
+            return;
+          }
+        }
+      };
+      hit(expected, 'expected');
+      hit(stale, 'stale');
+    });
+  }
+  if (cause.memory.length === 0) cause.memoryNote = `Neither the expected value nor a planted one appears in the memory snapshot: the fact was never stored.`;
+  return cause;
+}
+
+/** Numbers and capitalised or long words: the parts of a value worth looking for in notes. */
+export function distinctive(text: string): string[] {
+  const out = new Set<string>();
+  // Numbers of two digits or more, without currency marks: notes write £340, 340 or 340 GBP.
+  for (const m of text.matchAll(/\d[\d.,:]*\d/g)) out.add(m[0]);
+  for (const m of text.matchAll(/\b[\p{Lu}][\p{L}'-]{2,}(?:\s+[\p{Lu}][\p{L}'-]+)*/gu)) {
+    if (!COMMON.has(m[0].toLowerCase())) out.add(m[0]);
+  }
+  return [...out];
+}
+
+const COMMON = new Set(['the', 'she', 'her', 'his', 'and', 'what', 'which', 'when', 'where', 'who', 'how', 'yes', 'not', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+
+function* walk(dir: string): Generator<string> {
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    if (d.name === '.git') continue;
+    const path = join(dir, d.name);
+    if (d.isDirectory()) yield* walk(path);
+    else if (/\.(md|txt|json|jsonl|ya?ml)$/i.test(d.name)) yield path;
+  }
+}
+
+/**
+ * Where a rerun of some checks starts: the earliest trap write aimed at any of them, in play
+ * order; undefined (a whole run) when one of them has no trap write to start from.
+ */
+export function rerunStart(b: Benchmark, ids: readonly string[]): { chapter: string; phase: number } | undefined {
+  let best: { chapter: number; phase: number; file: string } | undefined;
+  for (const id of ids) {
+    const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === id));
+    if (traps.length === 0) return undefined;
+    for (const t of traps) if (!best || t.chapter < best.chapter || (t.chapter === best.chapter && t.phase < best.phase)) best = { chapter: t.chapter, phase: t.phase, file: t.file };
+  }
+  return best && { chapter: best.file, phase: best.phase + 1 };
+}

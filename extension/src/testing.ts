@@ -1,0 +1,216 @@
+/**
+ * The Test Explorer: benchmark → chapter → check, a run profile per run of config.jsonc, and
+ * each graded check as a passed or failed test with expected and actual values, located at the
+ * trap writes aimed at it. Runs started elsewhere (the panel, a code lens) report here too.
+ */
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Benchmark, LocatedCheck } from '../../scenario/src';
+import { rerunStart } from './results';
+import type { RunState } from '../../engine/src/run/state';
+import { partialRunName } from '../../engine/src/workspace/names';
+import type { Workbench } from './workbench';
+
+const itemId = {
+  benchmark: (b: string) => `b:${b}`,
+  chapter: (b: string, file: string) => `c:${b}/${file}`,
+  check: (b: string, id: string) => `k:${b}/${id}`,
+};
+
+export function passScore(): number {
+  return vscode.workspace.getConfiguration('marathonMemBench').get<number>('passScore', 8);
+}
+
+export class BenchmarkTests implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('marathonMemBench', 'MarathonMemBench');
+  private profiles: vscode.TestRunProfile[] = [];
+  private profileKey = '';
+  private published = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly wb: Workbench) {
+    this.controller.resolveHandler = async () => this.refresh();
+    this.controller.refreshHandler = async () => this.refresh();
+    this.disposables.push(wb.onDidChange(() => {
+      this.refresh();
+      this.publishFinished();
+    }));
+    this.refresh();
+    // Runs finished before this window opened are not published: only what finishes while it watches.
+    for (const r of wb.runs()) if (r.status === 'finished' || r.status === 'crashed') this.published.add(`${r.name}@${r.finishedAt ?? ''}`);
+  }
+
+  refresh(): void {
+    const items: vscode.TestItem[] = [];
+    for (const dir of this.wb.benchmarkDirs()) {
+      const b = this.wb.benchmark(dir);
+      if (!b) continue;
+      const top = this.controller.createTestItem(itemId.benchmark(b.name), b.title, vscode.Uri.file(join(dir, 'benchmark.json')));
+      for (const chapter of b.chapters) {
+        const checks = b.checks.filter((c) => c.file === chapter.file);
+        if (checks.length === 0) continue;
+        const ch = this.controller.createTestItem(itemId.chapter(b.name, chapter.file), chapter.file, vscode.Uri.file(join(dir, chapter.file)));
+        for (const c of checks) {
+          const item = this.controller.createTestItem(itemId.check(b.name, c.check.id), `❓ ${c.check.id} ${c.check.question}`, vscode.Uri.file(join(dir, c.file)));
+          item.range = new vscode.Range(c.check.range.start.line, c.check.range.start.character, c.check.range.end.line, c.check.range.end.character);
+          item.description = c.check.type ?? '';
+          ch.children.add(item);
+        }
+        top.children.add(ch);
+      }
+      items.push(top);
+    }
+    this.controller.items.replace(items);
+    this.refreshProfiles();
+  }
+
+  private refreshProfiles(): void {
+    const runs = this.wb.results.config().runs;
+    const key = runs.map((r) => `${r.name}:${r.benchmark}:${r.agent}`).join('|');
+    if (key === this.profileKey) return;
+    this.profileKey = key;
+    for (const p of this.profiles) p.dispose();
+    this.profiles = runs.map((r, i) => this.controller.createRunProfile(`${r.name} (${r.agent})`, vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(r.name, r.benchmark, request, token), i === 0));
+    if (vscode.workspace.isTrusted) {
+      this.profiles.push(this.controller.createRunProfile('Rehearse on the stand-in', vscode.TestRunProfileKind.Run,
+        (request, token) => this.run(undefined, undefined, request, token), runs.length === 0));
+    }
+  }
+
+  /** The checks a request names, by benchmark. */
+  private checksOf(request: vscode.TestRunRequest): Map<string, vscode.TestItem[]> {
+    const out = new Map<string, vscode.TestItem[]>();
+    const add = (item: vscode.TestItem) => {
+      if (request.exclude?.includes(item)) return;
+      if (item.id.startsWith('k:')) {
+        const b = item.id.slice(2).split('/')[0]!;
+        out.set(b, [...(out.get(b) ?? []), item]);
+      } else item.children.forEach(add);
+    };
+    if (request.include) request.include.forEach(add);
+    else this.controller.items.forEach(add);
+    return out;
+  }
+
+  private async run(runName: string | undefined, benchmark: string | undefined, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const byBenchmark = this.checksOf(request);
+    const test = this.controller.createTestRun(request, runName ?? 'rehearsal', true);
+    try {
+      for (const [name, items] of byBenchmark) {
+        if (benchmark && name !== benchmark) {
+          for (const i of items) test.skipped(i);
+          test.appendOutput(`${runName} runs ${benchmark}, not ${name}: its checks are skipped.\r\n`);
+          continue;
+        }
+        const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
+        const b = dir ? this.wb.benchmark(dir) : undefined;
+        if (!dir || !b) continue;
+        for (const i of items) test.started(i);
+        const all = items.length === b.checks.length;
+        const start = all ? undefined : rerunStart(b, items.map((i) => i.id.split('/')[1]!));
+        const base = runName ?? name;
+        let resultRun: string;
+        let args: string[];
+        if (start) {
+          resultRun = partialRunName(base, start.chapter, start.phase, false, !runName);
+          args = [...(runName ? [runName] : ['--benchmark', name]), '--from', `${start.chapter}:${start.phase}`, ...(runName ? [] : ['--rehearse'])];
+          test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
+        } else if (runName) {
+          resultRun = runName;
+          args = [runName, '--restart'];
+        } else {
+          const first = b.chapters.find((c) => c.phases.length)!;
+          resultRun = partialRunName(base, first.file, 1, false, true);
+          args = ['--benchmark', name, '--from', `${first.file}:1`, '--rehearse'];
+        }
+        await this.wb.startEngine(args, resultRun);
+        const state = await this.waitFor(resultRun, token, test);
+        this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
+        this.report(test, b, dir, state, items, resultRun);
+      }
+    } catch (e) {
+      test.appendOutput(`${(e as Error).message}\r\n`);
+      void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+    } finally {
+      test.end();
+    }
+  }
+
+  /** Waits for a run to start and end; a cancelled test run stops it (it stays resumable). */
+  private async waitFor(run: string, token: vscode.CancellationToken, test: vscode.TestRun): Promise<RunState | undefined> {
+    const began = Date.now();
+    let seen = false;
+    let lastGraded = 0;
+    for (;;) {
+      if (token.isCancellationRequested) {
+        this.wb.stop(run);
+        return this.wb.results.state(run);
+      }
+      const view = this.wb.runs().find((r) => r.name === run);
+      if (view?.status === 'running') seen = true;
+      if (view && view.graded > lastGraded) {
+        test.appendOutput(`${run}: ${view.graded} checks graded, now in ${view.chapter} phase ${view.phase}\r\n`);
+        lastGraded = view.graded;
+      }
+      if ((seen || Date.now() - began > 10_000) && view?.status !== 'running') return this.wb.results.state(run);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  private report(test: vscode.TestRun, b: Benchmark, dir: string, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
+    const pass = passScore();
+    for (const item of items) {
+      const id = item.id.split('/')[1]!;
+      const located = b.checks.find((c) => c.check.id === id);
+      const grades = state?.grades[id];
+      const g = grades?.[grades.length - 1];
+      if (!located) continue;
+      if (!g) {
+        test.skipped(item);
+        continue;
+      }
+      const duration = Math.max(0, Date.parse(g.at) - Date.parse(state!.startedAt));
+      if (g.effective >= pass) test.passed(item, duration);
+      else test.failed(item, this.messages(b, dir, located, g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
+    }
+    if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
+  }
+
+  /** The failure: expected against actual, then one message per trap write aimed at the check, at its line. */
+  private messages(b: Benchmark, dir: string, c: LocatedCheck, actual: string, summary: string): vscode.TestMessage[] {
+    const first = vscode.TestMessage.diff(summary, c.check.answer, actual);
+    first.location = new vscode.Location(vscode.Uri.file(join(dir, c.file)), new vscode.Position(c.check.range.start.line, 0));
+    const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
+      const m = new vscode.TestMessage(`🪤 ${t.trap.type} aimed at ${c.check.id}${t.trap.note ? `: ${t.trap.note}` : ''}`);
+      m.location = new vscode.Location(vscode.Uri.file(join(dir, t.file)), new vscode.Position(t.trap.range.start.line, t.trap.range.start.character));
+      return m;
+    });
+    return [first, ...traps];
+  }
+
+  /** Runs that finished while the window watched (from the panel or a code lens) report their checks. */
+  private publishFinished(): void {
+    for (const r of this.wb.runs()) {
+      if (r.status !== 'finished' && r.status !== 'crashed') continue;
+      const key = `${r.name}@${r.finishedAt ?? ''}`;
+      if (this.published.has(key)) continue;
+      this.published.add(key);
+      const dir = this.wb.benchmarkDirs().find((d) => basename(d) === r.benchmark);
+      const b = dir ? this.wb.benchmark(dir) : undefined;
+      const state = this.wb.results.state(r.name);
+      if (!dir || !b || !state) continue;
+      const items = b.checks.filter((c) => state.grades[c.check.id]?.length).map((c) => this.controller.items.get(itemId.benchmark(b.name))?.children.get(itemId.chapter(b.name, c.file))?.children.get(itemId.check(b.name, c.check.id))).filter((i): i is vscode.TestItem => !!i);
+      if (items.length === 0) continue;
+      const test = this.controller.createTestRun(new vscode.TestRunRequest(items), r.name, true);
+      this.report(test, b, dir, state, items, r.name);
+      test.end();
+    }
+  }
+
+  dispose(): void {
+    for (const p of this.profiles) p.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The extension's one view of runs: the results folder, the benchmarks on disk, and the engine
+ * processes it starts. Runs are CLI processes, detached, so a run outlives a window reload; the
+ * lock in `results/<id>/` tells a reloaded window which runs still go, and their pids.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { loadBenchmark, type Benchmark } from '../../scenario/src';
+import { readBenchmarkFolder } from '../../engine/src/workspace/folders';
+import { ResultsFolder, type RunView } from './results';
+
+const SECRET_NAMES = 'marathonMemBench.secretNames';
+const secretKey = (name: string) => `marathonMemBench.env.${name}`;
+
+export class Workbench implements vscode.Disposable {
+  readonly results: ResultsFolder;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a run's files or a benchmark changed (debounced). */
+  readonly onDidChange = this.changed.event;
+  private benchmarks = new Map<string, Benchmark | null>();
+  private disposables: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private lastRuns = '';
+
+  constructor(private readonly context: vscode.ExtensionContext, root: string) {
+    this.results = new ResultsFolder(root);
+    const watch = (glob: string, onChange: () => void) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, glob));
+      w.onDidChange(onChange);
+      w.onDidCreate(onChange);
+      w.onDidDelete(onChange);
+      this.disposables.push(w);
+    };
+    watch('results/**', () => this.fire());
+    watch('{benchmarks/**/*.md,benchmarks/**/benchmark.json,config.jsonc}', () => {
+      this.benchmarks.clear();
+      this.fire();
+    });
+    // File events can lag or be lost (network file systems, a run in another window): poll while runs go.
+    this.poll = setInterval(() => {
+      const running = this.runs().filter((r) => r.status === 'running').map((r) => `${r.name}:${r.lastEventAt ?? ''}`).join(',');
+      if (running || this.lastRuns) this.fire();
+      this.lastRuns = running;
+    }, 1000);
+  }
+
+  private fire(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.changed.fire(), 150);
+  }
+
+  runs(): RunView[] {
+    return this.results.runs();
+  }
+
+  /** The benchmark folder a file belongs to (the nearest folder with a benchmark.json), if any. */
+  benchmarkDirOf(file: string): string | undefined {
+    for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+      if (existsSync(join(dir, 'benchmark.json'))) return dir;
+      if (dir === this.results.root) return undefined;
+    }
+    return undefined;
+  }
+
+  /** The benchmark as on disk, parsed once per change of its files; undefined when it cannot be read. */
+  benchmark(dir: string): Benchmark | undefined {
+    if (!this.benchmarks.has(dir)) {
+      try {
+        this.benchmarks.set(dir, loadBenchmark(readBenchmarkFolder(dir)));
+      } catch {
+        this.benchmarks.set(dir, null);
+      }
+    }
+    return this.benchmarks.get(dir) ?? undefined;
+  }
+
+  /** The benchmark folders under `benchmarks/`. */
+  benchmarkDirs(): string[] {
+    const dir = this.results.benchmarksDir;
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'benchmark.json')))
+      .map((d) => join(dir, d.name))
+      .sort();
+  }
+
+  /**
+   * Starts `mmb run <args>` as a detached process with the stored API keys in its environment;
+   * its output goes to `results/.logs/<run>.log`.
+   */
+  async startEngine(args: string[], run: string): Promise<void> {
+    if (!vscode.workspace.isTrusted) throw new Error('Runs execute the benchmark\'s JS blocks: trust this workspace to run them. Authoring works without.');
+    const logs = join(this.results.resultsDir, '.logs');
+    mkdirSync(logs, { recursive: true });
+    const out = openSync(join(logs, `${run}.log`), 'w');
+    try {
+      const child = spawn(process.execPath, [this.context.asAbsolutePath(join('dist', 'cli.js')), 'run', ...args], {
+        cwd: this.results.root,
+        env: { ...process.env, ...(await this.secretEnv()), ELECTRON_RUN_AS_NODE: '1' },
+        detached: true,
+        stdio: ['ignore', out, out],
+      });
+      child.on('error', (e) => void vscode.window.showErrorMessage(`MarathonMemBench: the engine did not start: ${e.message}`));
+      child.unref();
+    } finally {
+      closeSync(out);
+    }
+    this.fire();
+  }
+
+  /** Asks the engine running `run` to stop after its current step; the run stays resumable. */
+  stop(run: string): boolean {
+    const view = this.runs().find((r) => r.name === run);
+    if (!view?.pid) return false;
+    try {
+      process.kill(view.pid, 'SIGINT');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      this.fire();
+    }
+  }
+
+  logFile(run: string): string {
+    return join(this.results.resultsDir, '.logs', `${run}.log`);
+  }
+
+  /** The API keys stored in the editor's secret storage, as environment variables. */
+  async secretEnv(): Promise<Record<string, string>> {
+    const env: Record<string, string> = {};
+    for (const name of this.secretNames()) {
+      const value = await this.context.secrets.get(secretKey(name));
+      if (value) env[name] = value;
+    }
+    return env;
+  }
+
+  secretNames(): string[] {
+    return this.context.globalState.get<string[]>(SECRET_NAMES, []);
+  }
+
+  async storeSecret(name: string, value: string): Promise<void> {
+    await this.context.secrets.store(secretKey(name), value);
+    const names = new Set(this.secretNames());
+    names.add(name);
+    await this.context.globalState.update(SECRET_NAMES, [...names].sort());
+  }
+
+  async deleteSecret(name: string): Promise<void> {
+    await this.context.secrets.delete(secretKey(name));
+    await this.context.globalState.update(SECRET_NAMES, this.secretNames().filter((n) => n !== name));
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.poll);
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** The folder whose results the extension shows: the first workspace folder with a config.jsonc, else the first. */
+export function findRoot(): string | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const withConfig = folders.find((f) => existsSync(join(f.uri.fsPath, 'config.jsonc')));
+  return (withConfig ?? folders[0])?.uri.fsPath;
+}
