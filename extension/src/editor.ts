@@ -120,7 +120,7 @@ export function checkHover(dir: string, c: LocatedCheck, g: LatestGrade): vscode
   const args = encodeURIComponent(JSON.stringify([dir, c.check.id, g.run]));
   const out = new vscode.MarkdownString(undefined, true);
   out.isTrusted = { enabledCommands: ['marathonMemBench.showCause'] };
-  out.appendMarkdown(`**❓ ${c.check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${md(g.run)}\`\n\n`);
+  out.appendMarkdown(`**❓ ${c.check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${g.run.replace(/`/g, '')}\`\n\n`);
   out.appendMarkdown(`**Question:** ${md(c.check.question)}\n\n**Expected:** ${md(c.check.answer)}\n\n**Agent:** ${md(s.answer)}\n\n**Grader:** ${md(s.comment)}\n\n`);
   out.appendMarkdown(`[$(debug-breakpoint-function) What caught it: trap writes and the agent's memory](command:marathonMemBench.showCause?${args})`);
   return out;

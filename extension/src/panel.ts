@@ -102,9 +102,9 @@ export class RunPanel implements vscode.Disposable {
 
   model(): PanelModel {
     const runs = this.wb.runs();
-    if (!this.selected || !runs.some((r) => r.name === this.selected)) this.selected = runs.find((r) => r.status === 'running')?.name ?? runs[0]?.name;
-    const model: PanelModel = { trusted: vscode.workspace.isTrusted, runs, ...(this.selected ? { selected: this.selected } : {}) };
-    const view = runs.find((r) => r.name === this.selected);
+    // A run just started may have no folder yet: the selection waits for it rather than moving on.
+    const view = runs.find((r) => r.name === this.selected) ?? runs.find((r) => r.status === 'running') ?? runs[0];
+    const model: PanelModel = { trusted: vscode.workspace.isTrusted, runs, ...(view ? { selected: view.name } : {}) };
     const state = view ? this.wb.results.state(view.name) : undefined;
     if (!view || !state) return model;
     const benchmarkDir = this.wb.benchmarkDirs().find((d) => basename(d) === state.benchmark);

@@ -1,0 +1,143 @@
+/**
+ * End to end in a real VS Code: rehearse a phase from its code lens, watch the run panel follow
+ * the run, see the check lines decorated with their scores and the Test Explorer results, then
+ * follow a failed check to the trap write that caught it. Screenshots go to .e2e/artifacts/.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { ARTIFACTS, command, hideSecondarySideBar, openFile, openVsCode, type Session } from './codeServer';
+
+let vs: Session;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  vs = await openVsCode();
+  await hideSecondarySideBar(vs.page);
+});
+
+after(async () => {
+  await vs?.close();
+});
+
+const shot = (name: string) => vs.page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+
+function e2e(name: string, file: string, fn: () => Promise<void>): void {
+  test(name, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      await shot(`FAILED-${file}`).catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
+/** The run panel's document, inside the webview's two frames. */
+const panel = (): FrameLocator => vs.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
+
+e2e('rehearse a phase from its code lens; the panel follows the run to its end', 'rehearse', async () => {
+  const { page } = vs;
+  await openFile(page, 'chapter3.md');
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Rehearse' }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  await lens.click();
+  const row = panel().locator(`tr.run[data-run="${RUN}"]`);
+  await row.waitFor({ timeout: 30_000 });
+  await panel().locator('.msg.persona').first().waitFor({ timeout: 30_000 });
+  await shot('runs-panel-live');
+  await panel().locator(`tr.run[data-run="${RUN}"] td.status`, { hasText: 'finished' }).waitFor({ timeout: 60_000 });
+  const cards = panel().locator('.check');
+  await cards.first().waitFor();
+  assert.equal(await cards.count(), 5, 'the five checks of the quiz are graded');
+  assert.match(await panel().locator('.progress').innerText(), /5\/5 checks graded/);
+  assert.match(await panel().locator('.where').innerText(), /chapter3\.md, phase 1/);
+  assert.ok(await panel().locator('.marker', { hasText: 'chapter3.md · phase 1' }).count() >= 1, 'the phase boundary is marked in the conversation');
+  const state = JSON.parse(readFileSync(join(vs.workspace, 'results', RUN, 'state.json'), 'utf8'));
+  assert.equal(state.status, 'finished');
+  assert.ok(!existsSync(join(vs.workspace, 'results', RUN, 'run.lock')), 'the engine process let go of the run');
+  await shot('runs-panel-finished');
+});
+
+e2e('check lines show their latest score: a code lens, a gutter colour, a hover with the answers', 'decorations', async () => {
+  const { page } = vs;
+  await openFile(page, 'chapter3.md');
+  await page.keyboard.press('Control+Home');
+  const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN });
+  await scoreLens.first().waitFor({ timeout: 30_000 });
+  assert.equal(await scoreLens.count(), 5);
+  // Gutter icons are CSS backgrounds of glyph-margin widgets: count the ones showing our score icons.
+  const gutterIcons = () => page.evaluate<string[]>(`[...document.querySelectorAll('.glyph-margin-widgets .cgmr')]
+    .map((d) => getComputedStyle(d).backgroundImage).filter((b) => /score-(good|fair|poor)\\.svg/.test(b)).map((b) => /score-(\\w+)/.exec(b)[1])`);
+  let icons: string[] = [];
+  for (let i = 0; i < 40 && !(icons.includes('poor') && icons.includes('good')); i++) {
+    icons = await gutterIcons();
+    await page.waitForTimeout(250);
+  }
+  assert.ok(icons.filter((b) => b === 'poor').length >= 4 && icons.includes('good'), `gutter icons by score: ${icons.join(', ')}`);
+  await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).first().hover();
+  const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
+  await page.mouse.move(0, 0);
+  await page.locator('.view-line', { hasText: 'Which movers did we book' }).hover();
+  await hover.first().waitFor({ timeout: 10_000 });
+  assert.match(await hover.first().innerText(), /❓ 3\.2 · 0\/10[\s\S]*Expected: Leeds Lift, £340\.[\s\S]*Agent: You never told me that\.[\s\S]*What caught it/);
+  await shot('runs-decorations');
+});
+
+e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\'s results', 'testing', async () => {
+  const { page } = vs;
+  await command(page, 'Testing: Focus on Test Explorer View');
+  const tree = page.locator('.test-explorer .monaco-list-row');
+  await tree.first().waitFor({ timeout: 20_000 });
+  await page.locator('.test-explorer .monaco-list-row', { hasText: 'Starter' }).first().waitFor({ timeout: 20_000 });
+  // Open the benchmark, then its chapter, so the checks show.
+  await page.locator('.test-explorer .monaco-list-row', { hasText: 'Starter' }).first().click();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  const failed = page.locator('.test-explorer .monaco-list-row .codicon-testing-failed-icon');
+  await failed.first().waitFor({ timeout: 20_000 });
+  assert.ok(await failed.count() >= 1, 'the failed checks carry the failed icon');
+  assert.ok(await page.locator('.test-explorer .monaco-list-row', { hasText: '❓ 3.2' }).count() === 1);
+  await shot('runs-test-explorer');
+});
+
+e2e('from a failed check to the trap write that caught it', 'cause', async () => {
+  const { page } = vs;
+  await openFile(page, 'chapter3.md');
+  await page.keyboard.press('Control+Home');
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).nth(1);
+  await lens.waitFor({ timeout: 20_000 });
+  await lens.click();
+  const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'RECONSIDER' });
+  await item.waitFor({ timeout: 10_000 });
+  await shot('runs-cause-pick');
+  await item.click();
+  await page.waitForSelector('.tab.active[aria-label*="chapter2.md"]', { timeout: 10_000 });
+  await page.locator('.statusbar-item', { hasText: 'Ln 12,' }).waitFor({ timeout: 10_000 });
+  await shot('runs-cause-trap');
+  // The same from the panel: check 3.1 was caught by the self-correction.
+  await panel().locator('a.cause[data-check="3.1"]').click();
+  const selfFix = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SELF-FIX' });
+  await selfFix.waitFor({ timeout: 10_000 });
+  await selfFix.click();
+  await page.locator('.statusbar-item', { hasText: 'Ln 18,' }).waitFor({ timeout: 10_000 });
+});
+
+e2e('rerun failed checks from the Test Explorer: a check with no trap write needs the whole run, which runs again', 'rerun', async () => {
+  const { page } = vs;
+  await command(page, 'Test: Rerun Failed Tests');
+  const state = join(vs.workspace, 'results', 'rehearsal', 'state.json');
+  const deadline = Date.now() + 120_000;
+  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(vs.workspace, 'results', 'rehearsal', 'run.lock'))) {
+    assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
+    await page.waitForTimeout(500);
+  }
+  await panel().locator('tr.run[data-run="rehearsal"] td.status', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
+  assert.match(await panel().locator('tr.run[data-run="rehearsal"] td.average').innerText(), /\d\.\d\d\/10/);
+  await shot('runs-rerun');
+});
