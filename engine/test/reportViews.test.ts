@@ -74,7 +74,7 @@ test('comparison: check by check, the checks whose grade differs first, most spr
 
 test('trends: repeated runs grouped by configuration; mean and spread per check and per trap type; a flaky check told from a failing one', () => {
   const crashed = { ...run('chatbot-3'), run: 'chatbot-4', status: 'crashed' as const };
-  const t = computeTrends([run('in-context'), run('chatbot-3'), run('chatbot-1'), run('chatbot-2'), crashed], () => multiday());
+  const t = computeTrends([run('in-context'), run('chatbot-3'), run('chatbot-1'), run('chatbot-2'), crashed], () => ({ benchmark: multiday() }));
   assert.deepEqual(t.groups.map((g) => [g.agent, g.sessionBreaksIgnored, g.runs.map((r) => r.run)]), [['chatbot', false, ['chatbot-1', 'chatbot-2', 'chatbot-3']], ['chatbot', true, ['in-context']]]);
   assert.deepEqual(t.skipped, [{ run: 'chatbot-4', reason: 'crashed' }]);
   const g = t.groups[0]!;
@@ -86,7 +86,7 @@ test('trends: repeated runs grouped by configuration; mean and spread per check 
   assert.deepEqual(g.traps.map((x) => [x.type, x.checks, x.grades, x.verdict]), [
     ['LATE-ADD', ['15.4', '15.8'], [0, 2, 0], 'failing'], ['XREF', ['15.1'], [0, 0, 0], 'failing'], ['SELF-FIX', ['15.2', '15.3', '15.8'], [0, 0, 0], 'failing'],
   ]);
-  assert.equal(computeTrends([run('chatbot-1'), run('chatbot-2')], () => multiday(), 5).groups[0]!.checks.find((c) => c.id === '15.4')!.verdict, 'failing', 'a higher threshold');
+  assert.equal(computeTrends([run('chatbot-1'), run('chatbot-2')], () => ({ benchmark: multiday() }), 5).groups[0]!.checks.find((c) => c.id === '15.4')!.verdict, 'failing', 'a higher threshold');
   assert.match(trendsText(t), /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)\n/);
   assert.match(trendsText(t), /^left out: chatbot-4 \(crashed\)$/m);
 });

@@ -83,8 +83,11 @@ export function groupKey(state: RunState): string {
   return `${state.benchmark} @ ${state.agent}${state.sessionSwitches.some((s) => s.ignored) ? ' (session breaks ignored)' : ''}`;
 }
 
-/** Groups the finished runs by configuration; `benchmarkOf` gives each benchmark, or undefined when it cannot be read. */
-export function computeTrends(states: readonly RunState[], benchmarkOf: (name: string) => Benchmark | undefined, threshold = DEFAULT_FLAKY_THRESHOLD): Trends {
+/** A benchmark by name with its folder relative to the workspace root, or undefined when it cannot be read. */
+export type BenchmarkLookup = (name: string) => { benchmark: Benchmark; path?: string } | undefined;
+
+/** Groups the finished runs by configuration. */
+export function computeTrends(states: readonly RunState[], benchmarkOf: BenchmarkLookup, threshold = DEFAULT_FLAKY_THRESHOLD): Trends {
   const skipped: Trends['skipped'] = [];
   const groups = new Map<string, RunState[]>();
   for (const s of [...states].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
@@ -95,8 +98,8 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: (name: s
   return { threshold, skipped, groups: [...groups.values()].map((runs) => trendGroup(runs, benchmarkOf(runs[0]!.benchmark)!, threshold)) };
 }
 
-function trendGroup(runs: RunState[], benchmark: Benchmark, threshold: number): TrendGroup {
-  const results = runs.map((s) => new Map(checkResults(s, benchmark).map((c) => [c.id, c])));
+function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
+  const results = runs.map((s) => new Map(checkResults(s, benchmark, path).map((c) => [c.id, c])));
   const described = runs.map(describeRun);
   const ids = [...new Set(results.flatMap((m) => [...m.keys()]))];
   const checks = ids.map((id): CheckTrend => {
