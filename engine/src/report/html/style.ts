@@ -25,7 +25,7 @@ a:hover { text-decoration: underline; }
 .sub { color: var(--muted); margin: 0 0 16px; }
 .note { color: var(--muted); font-size: 13px; }
 .kpis { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
-.kpi { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 14px; min-width: 120px; }
+.kpi { flex: 1 1 110px; max-width: 220px; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 14px; }
 .kpi .v { font-size: 22px; font-weight: 600; }
 .kpi .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; }
 .kpi.big .v { font-size: 30px; }

@@ -28,10 +28,9 @@ ${t.skipped.length ? `<p class="note">Left out: ${t.skipped.map((s) => `${escape
 
 /** A floating bar from the lowest to the highest grade, widened to stay visible where they are equal. */
 function band(st: Stats): [number, number] {
-  const pad = st.max - st.min < 0.3 ? 0.15 : 0;
-  const lo = Math.max(0, st.min - pad);
-  const hi = Math.min(10, st.max + pad);
-  return hi - lo < 0.3 ? (lo === 0 ? [0, 0.3] : [9.7, 10]) : [lo, hi];
+  if (st.max - st.min >= 0.3) return [st.min, st.max];
+  const lo = Math.min(Math.max(0, (st.min + st.max) / 2 - 0.15), 9.7);
+  return [lo, lo + 0.3];
 }
 
 /** Floating bars from the lowest to the highest grade, and the mean as a point. */
