@@ -24,6 +24,8 @@ const entries = [
 // Text the engine reads at run time, beside the bundle that reads it.
 mkdirSync('dist', { recursive: true });
 copyFileSync('engine/src/persona/system-prompt.md', 'dist/system-prompt.md');
+// The charting library the HTML reports inline: the .vsix ships no node_modules.
+copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.min.js');
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
 if (watch) {

@@ -14,6 +14,8 @@ import { readBenchmarkFolder } from '../src/workspace/folders';
 export const ROOT = join(__dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
 export const STARTER = join(ROOT, 'benchmarks', 'starter');
+/** Fixed runs for the report tests (scripts/report-fixtures.ts): the multiday benchmark and runs/<id>/state.json. */
+export const REPORTS = join(__dirname, 'fixtures', 'reports');
 
 export function starter(): Benchmark {
   return loadBenchmark(readBenchmarkFolder(STARTER));

@@ -30,6 +30,8 @@ export interface Config {
   time_master: { min_sleep_to_skip: number; pre_wake_delay: number; poll_interval: number };
   hooks: { require_send_message: boolean; drop_echoed_user_messages: boolean };
   parallel: number;
+  /** USD per million tokens by model name, for the report's cost estimate; adds to or overrides the built-in table. */
+  prices: Record<string, { input: number; output: number }>;
   runs: RunConfig[];
 }
 
@@ -41,9 +43,10 @@ export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   time_master: { min_sleep_to_skip: 5, pre_wake_delay: 1, poll_interval: 1 },
   hooks: { require_send_message: true, drop_echoed_user_messages: true },
   parallel: 1,
+  prices: {},
 };
 
-const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'runs', '$schema'];
+const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
 const SECRET_KEY = /^(api_?key|key|token|secret|password)$/i;
 
@@ -53,8 +56,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   const top = JsoncDocument.properties(doc.root);
   doc.unknownKeys(doc.root, TOP_KEYS, file);
 
-  const numbers = <K extends string>(key: string, defaults: Record<K, number>): Record<K, number> => {
-    const node = top.get(key)?.value;
+  const numbers = <K extends string>(key: string, defaults: Record<K, number>, node = top.get(key)?.value): Record<K, number> => {
     const out = { ...defaults };
     if (!node) return out;
     if (node.type !== 'object') {
@@ -90,6 +92,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
     time_master: numbers('time_master', DEFAULT_CONFIG.time_master),
     hooks: flags('hooks', DEFAULT_CONFIG.hooks),
     parallel: DEFAULT_CONFIG.parallel,
+    prices: {},
     runs: [],
   };
   if (config.compaction.trim_to_tokens >= config.compaction.max_tokens) {
@@ -100,6 +103,14 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   if (parallel !== undefined) {
     if (Number.isInteger(parallel) && parallel >= 1) config.parallel = parallel;
     else doc.report(doc.rangeOf(parallelNode), '`parallel` must be a whole number of at least 1.');
+  }
+
+  const pricesNode = top.get('prices')?.value;
+  if (pricesNode && pricesNode.type !== 'object') doc.report(doc.rangeOf(pricesNode), '`prices` must be an object by model name: "prices": { "my-model": { "input": 0.3, "output": 1.2 } }, USD per million tokens.');
+  for (const [model, { key, value }] of JsoncDocument.properties(pricesNode)) {
+    const given = JsoncDocument.properties(value);
+    if (value.type === 'object' && (!given.has('input') || !given.has('output'))) doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
+    else config.prices[model] = numbers(`prices.${model}`, { input: 0, output: 0 }, value);
   }
 
   const runsNode = top.get('runs')?.value;

@@ -50,6 +50,15 @@ test('config.jsonc refuses secrets in the file and explains the environment vari
   assert.ok(diagnostics.every((d) => !d.message.includes('sk-')));
 });
 
+test('config.jsonc prices: USD per million tokens by model, both numbers required', () => {
+  const good = parseConfig('{ "prices": { "deepseek-v4-flash": { "input": 0.3, "output": 1.2 } } }');
+  assert.deepEqual(good.diagnostics, []);
+  assert.deepEqual(good.config.prices, { 'deepseek-v4-flash': { input: 0.3, output: 1.2 } });
+  assert.deepEqual(parseConfig('{}').config.prices, {});
+  const bad = parseConfig('{ "prices": { "a": { "input": 1 }, "b": { "input": -1, "output": 2 } } }');
+  assert.deepEqual(bad.diagnostics.map((d) => d.message), ['`prices.a` needs both `input` and `output`, USD per million tokens.', '`prices.b.input` must not be negative.']);
+});
+
 test('config.jsonc type errors and missing keys', () => {
   const { config, diagnostics } = parseConfig('{ "parallel": 0, "compaction": { "max_tokens": 100, "trim_to_tokens": 200 }, "runs": { "a b": {}, "r": { "agent": 3 } }, "hooks": { "require_send_message": "yes" } }');
   assert.deepEqual(diagnostics.map((d) => `${d.range.start.character} ${d.code}`), [

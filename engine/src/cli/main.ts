@@ -1,6 +1,6 @@
 /** The `mmb` command: argument parsing and dispatch, nothing else. */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../models/resolve';
 import { startStandIn } from '../standin/server';
 import { UsageError } from '../workspace/folders';
@@ -8,7 +8,8 @@ import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { newCommand } from './new';
-import { demoCommand, reportCommand, runCommand, type Io } from './run';
+import { demoCommand, runCommand, type Io } from './run';
+import { reportViews } from './reportHtml';
 
 const USAGE = `Usage: mmb <command> [options]
 
@@ -23,6 +24,11 @@ Commands:
       --rehearse   with --from: persona and agent on the stand-in model, no key, no cost
       --benchmark <name>   with --from --rehearse: no run of config.jsonc needed
   report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
+      --html                  results/<run-id>/report.html: charts, imperfect answers, conversation, cost
+      --compare <a> <b> ...   runs of one benchmark side by side: results/compare-<a>-vs-<b>.html
+      --trends [<run-id>...]  repeated runs by benchmark and agent, flaky checks marked: results/trends.html
+      --flaky N               with --trends: the spread of grades that makes a check flaky (default 3)
+      --out <file>            write the HTML there instead
   demo                                        the bundled benchmarks on the built-in stand-in model
   experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
   new <name>                                  a new benchmark folder under benchmarks/ to start from
@@ -40,7 +46,15 @@ function bundledBenchmarks(): string {
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const [command, ...rest] = argv;
   const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port', '--from', '--benchmark'].includes(rest[i - 1] ?? ''));
+  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port', '--from', '--benchmark', '--out', '--flaky'].includes(rest[i - 1] ?? ''));
+  /** The value after an option, or undefined without the option; `example` shows a good one. */
+  const option = (name: string, example = '') => {
+    const at = rest.indexOf(name);
+    if (at < 0) return undefined;
+    const value = rest[at + 1];
+    if (value === undefined || value.startsWith('-')) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example}` : ''}`);
+    return value;
+  };
   const configAt = rest.indexOf('--config');
   const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
   const allow = (...known: string[]) => {
@@ -60,15 +74,8 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
         return runCheck({ targets: words, json: flags.includes('--json'), coverage: flags.includes('--coverage'), cwd }, io.out);
       case 'run': {
         allow('--config', '--restart', '--from', '--only', '--rehearse', '--benchmark');
-        const value = (flag: string, example: string) => {
-          const at = rest.indexOf(flag);
-          if (at < 0) return undefined;
-          const v = rest[at + 1];
-          if (!v || v.startsWith('-')) throw new UsageError(`${flag} needs a value, as in ${flag} ${example}`);
-          return v;
-        };
-        const from = value('--from', 'chapter1.md:1');
-        const benchmark = value('--benchmark', 'starter');
+        const from = option('--from', 'chapter1.md:1');
+        const benchmark = option('--benchmark', 'starter');
         if (!from && (flags.includes('--only') || flags.includes('--rehearse') || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
         return await runCommand({
           ids: words, configPath, restart: flags.includes('--restart'),
@@ -76,8 +83,8 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
         }, io);
       }
       case 'report':
-        allow('--config');
-        return reportCommand(words, configPath, io);
+        allow('--config', '--html', '--compare', '--trends', '--out', '--flaky');
+        return reportViews(words, flags, option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
       case 'demo':
         allow();
         return await demoCommand(cwd, bundledBenchmarks(), io);

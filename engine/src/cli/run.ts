@@ -5,11 +5,11 @@ import { parseConfig, type Config, type RunConfig } from '../../../scenario/src'
 import { ConfigError } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { FileRunStore } from '../run/store';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
 import { playOrder } from '../run/phases';
 import { partialRunName } from '../workspace/names';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
+import { loadRun, runBenchmark } from '../workspace/results';
 import { Progress } from './progress';
 
 export interface Io {
@@ -206,7 +206,7 @@ function describe(o: RunOutcome): string {
 }
 
 /** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
-export function reportCommand(ids: string[], configPath: string, io: Io): number {
+export function reportCommand(ids: string[], configPath: string, bundled: string, io: Io): number {
   const root = dirname(resolve(configPath));
   const dir = resultsDir(root);
   if (ids.length === 0) {
@@ -225,15 +225,8 @@ export function reportCommand(ids: string[], configPath: string, io: Io): number
     return 0;
   }
   for (const id of ids) {
-    let state;
-    try {
-      state = new FileRunStore(join(dir, id)).load();
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    if (!state) throw new UsageError(`no results for run "${id}" in ${relative(process.cwd(), dir) || dir}.`);
-    const benchmarkDir = join(root, 'benchmarks', state.benchmark);
-    const benchmark = loadValidBenchmark(benchmarkDir, relative(process.cwd(), benchmarkDir) || benchmarkDir);
+    const state = loadRun(root, id);
+    const { benchmark } = runBenchmark({ root, configPath, bundled }, state.benchmark);
     io.out(reportEntry(summarize(state, benchmark), new Date(state.finishedAt ?? state.lastEventAt)));
   }
   return 0;

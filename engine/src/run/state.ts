@@ -131,6 +131,8 @@ export interface RunState {
   virtualTime?: string;
   /** Virtual time skipped by the Time Master, in all. */
   skippedMs: number;
+  /** Each jump of the virtual clock, for the report's conversation view (absent in older states). */
+  clockJumps?: { at: string; virtualTime: string; skippedMs: number; position: Position }[];
   /** The last agent message seen: polling continues after it. */
   agentCursor: number;
   /** Sends whose idempotency keys were journaled, by persona tool call. */
@@ -230,6 +232,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
     case 'clock':
       s.virtualTime = e.virtualTime;
       s.skippedMs = (s.skippedMs ?? 0) + e.skippedMs;
+      (s.clockJumps ??= []).push({ at: e.at, virtualTime: e.virtualTime, skippedMs: e.skippedMs, position: s.position });
       break;
     case 'finish':
       s.status = e.status;

@@ -2,7 +2,7 @@
  * `results/<id>/run.lock`: which process is running a run now. One engine per run; an editor
  * that reloads finds its runs still going by the lock, and stops one by its pid.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'run.lock';
@@ -38,8 +38,16 @@ export function readLock(dir: string): RunLock | undefined {
 export function acquireLock(dir: string): { ok: true; release: () => void } | { ok: false; holder: RunLock } {
   const holder = readLock(dir);
   if (holder && holder.pid !== process.pid) return { ok: false, holder };
+  const created = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
   writeFileSync(path, JSON.stringify({ pid: process.pid, since: new Date().toISOString() } satisfies RunLock));
-  return { ok: true, release: () => rmSync(path, { force: true }) };
+  return {
+    ok: true,
+    release: () => {
+      rmSync(path, { force: true });
+      // A run that could not start (a missing key, say) leaves no empty folder behind.
+      if (created && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

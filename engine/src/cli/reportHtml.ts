@@ -1,0 +1,90 @@
+/** `mmb report <id> --html`, `mmb report --compare a b …`, `mmb report --trends`: the HTML views written to results/. */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { compareRuns, comparisonText } from '../report/compare';
+import type { Price } from '../report/cost';
+import { renderComparison } from '../report/html/compare';
+import { renderRunReport } from '../report/html/run';
+import { renderTrends } from '../report/html/trends';
+import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
+import { runView } from '../report/view';
+import { UsageError } from '../workspace/folders';
+import { resultsDir } from '../workspace/launch';
+import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
+import { loadConfig, reportCommand, type Io } from './run';
+
+/** `mmb report` with its flags: the text report, or one of the HTML views. */
+export function reportViews(words: string[], flags: string[], option: (name: string) => string | undefined, ws: ReportWorkspace, io: Io): number {
+  const out = option('--out');
+  const views = ['--html', '--compare', '--trends'].filter((f) => flags.includes(f));
+  if (views.length > 1) throw new UsageError(`${views.join(' and ')} do not go together: pick one view.`);
+  if (flags.includes('--flaky') && !flags.includes('--trends')) throw new UsageError('--flaky goes with --trends.');
+  if (flags.includes('--compare')) return compareCommand(words, ws, out, io);
+  if (flags.includes('--trends')) {
+    const flaky = option('--flaky');
+    const threshold = flaky === undefined ? undefined : Number(flaky);
+    if (threshold !== undefined && !(threshold > 0 && threshold <= 10)) throw new UsageError('--flaky needs a number of grade points above 0 and up to 10, e.g. --flaky 3');
+    return trendsCommand(words, ws, threshold, out, io);
+  }
+  if (flags.includes('--html')) return htmlReportCommand(words, ws, out, io);
+  if (out !== undefined) throw new UsageError('--out goes with --html, --compare or --trends.');
+  return reportCommand(words, ws.configPath, ws.bundled, io);
+}
+
+function prices(ws: ReportWorkspace): Record<string, Price> {
+  return existsSync(ws.configPath) ? loadConfig(ws.configPath).prices : {};
+}
+
+function write(ws: ReportWorkspace, file: string, html: (linkBase: string) => string, io: Io): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, html(posix(relative(dirname(file), ws.root)) || '.'));
+  io.out(`Wrote ${shown(file)}\n`);
+}
+
+export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {
+  if (ids.length === 0) throw new UsageError(`--html needs a run: mmb report <run-id> --html; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
+  if (out && ids.length > 1) throw new UsageError('--out names one file: give one run with it.');
+  for (const id of ids) {
+    const state = loadRun(ws.root, id);
+    const { benchmark, path } = runBenchmark(ws, state.benchmark);
+    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws) });
+    write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, 'report.html'), (linkBase) => renderRunReport(view, { linkBase }), io);
+  }
+  return 0;
+}
+
+export function compareCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {
+  if (ids.length < 2) throw new UsageError(`--compare needs two runs or more: mmb report --compare <run-a> <run-b> …; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
+  const states = ids.map((id) => loadRun(ws.root, id));
+  const benchmarks = [...new Set(states.map((s) => s.benchmark))];
+  if (benchmarks.length > 1) {
+    throw new UsageError(`runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`);
+  }
+  const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
+  const comparison = compareRuns(states, benchmark, path);
+  io.out(comparisonText(comparison));
+  write(ws, out ? resolve(out) : join(resultsDir(ws.root), `compare-${ids.join('-vs-')}.html`), (linkBase) => renderComparison(comparison, { linkBase }), io);
+  return 0;
+}
+
+export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: number | undefined, out: string | undefined, io: Io): number {
+  const chosen = ids.length ? ids : knownRuns(ws.root);
+  if (chosen.length === 0) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} yet: start some with \`mmb run\`.`);
+  const states = chosen.map((id) => loadRun(ws.root, id));
+  const cache = new Map<string, ReturnType<BenchmarkLookup>>();
+  const benchmarkOf: BenchmarkLookup = (name) => {
+    if (!cache.has(name)) {
+      try {
+        cache.set(name, runBenchmark(ws, name));
+      } catch {
+        cache.set(name, undefined);
+      }
+    }
+    return cache.get(name);
+  };
+  const trends = computeTrends(states, benchmarkOf, threshold ?? DEFAULT_FLAKY_THRESHOLD);
+  io.out(trendsText(trends));
+  write(ws, out ? resolve(out) : join(resultsDir(ws.root), 'trends.html'), (linkBase) => renderTrends(trends, { linkBase }), io);
+  return 0;
+}
+

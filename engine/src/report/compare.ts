@@ -1,0 +1,87 @@
+/**
+ * Runs of one benchmark side by side, check by check, the checks whose grade differs first. Runs
+ * of different benchmarks are not compared: the same check id there is a different question.
+ */
+import type { Benchmark } from '../../../scenario/src';
+import type { RunState } from '../run/state';
+import { checkResults, type CheckResult, type SourceRef } from './view';
+
+export interface ComparedRun {
+  run: string;
+  agent: string;
+  status: RunState['status'];
+  startedAt: string;
+  /** Mean effective grade, two decimals; null before any grade. */
+  average: number | null;
+  /** True when the run ignored its session breaks (the whole conversation stayed in context). */
+  sessionBreaksIgnored: boolean;
+}
+
+export interface CompareRow {
+  id: string;
+  type: string;
+  question: string;
+  expected: string;
+  source: SourceRef;
+  /** One per run, in the order of `runs`; null where the run has no grade for the check. */
+  cells: (NonNullable<CheckResult['grade']> | null)[];
+  /** Highest minus lowest effective grade among the runs that graded it. */
+  spread: number;
+  differs: boolean;
+}
+
+export interface Comparison {
+  benchmark: string;
+  title: string;
+  runs: ComparedRun[];
+  rows: CompareRow[];
+  differing: number;
+}
+
+export function describeRun(state: RunState): ComparedRun {
+  const grades = Object.values(state.grades).flatMap((g) => (g.length ? [g.at(-1)!.effective] : []));
+  return {
+    run: state.run, agent: state.agent, status: state.status, startedAt: state.startedAt,
+    average: grades.length ? Math.round((grades.reduce((a, b) => a + b, 0) / grades.length) * 100) / 100 : null,
+    sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
+  };
+}
+
+/** Throws when the runs are not all of `benchmark`; the CLI says so before calling. */
+export function compareRuns(states: readonly RunState[], benchmark: Benchmark, benchmarkPath?: string): Comparison {
+  const other = states.find((s) => s.benchmark !== benchmark.name);
+  if (other) throw new Error(`run ${other.run} is of benchmark ${other.benchmark}, not ${benchmark.name}`);
+  const perRun = states.map((s) => new Map(checkResults(s, benchmark, benchmarkPath).map((c) => [c.id, c])));
+  const ids = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
+  const rows = ids.map((id, order) => {
+    const first = perRun.map((m) => m.get(id)).find((c) => c)!;
+    const cells = perRun.map((m) => m.get(id)?.grade ?? null);
+    const graded = cells.flatMap((c) => (c ? [c.effective] : []));
+    const spread = graded.length ? Math.max(...graded) - Math.min(...graded) : 0;
+    const differs = spread > 0 || (graded.length > 0 && graded.length < cells.length);
+    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, spread, differs } };
+  });
+  rows.sort((a, b) => Number(b.row.differs) - Number(a.row.differs) || b.row.spread - a.row.spread || a.order - b.order);
+  return {
+    benchmark: benchmark.name, title: benchmark.title, runs: states.map(describeRun),
+    rows: rows.map((r) => r.row), differing: rows.filter((r) => r.row.differs).length,
+  };
+}
+
+/** A short text table for the terminal: differing checks first, one column per run. */
+export function comparisonText(c: Comparison): string {
+  const width = Math.max(8, ...c.runs.map((r) => r.run.length + 2));
+  const cell = (g: CompareRow['cells'][number]) => (g ? `${fmt(g.effective)}${g.attempt === 2 ? '*' : ''}` : '—');
+  const lines = [
+    `${'check'.padEnd(8)}${c.runs.map((r) => r.run.padEnd(width)).join('')}`,
+    `${'average'.padEnd(8)}${c.runs.map((r) => (r.average === null ? '—' : r.average.toFixed(2)).padEnd(width)).join('')}`,
+    ...c.rows.filter((r) => r.differs).map((r) => `${r.id.padEnd(8)}${r.cells.map((g) => cell(g).padEnd(width)).join('')}${r.question.slice(0, 60)}`),
+  ];
+  const same = c.rows.length - c.differing;
+  lines.push(`${c.differing} of ${c.rows.length} checks differ${same ? `; ${same} graded the same` : ''} (* = 2nd attempt)`);
+  return `${lines.map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}

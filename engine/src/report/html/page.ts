@@ -1,0 +1,156 @@
+/**
+ * The frame every HTML view shares: one self-contained document under a strict CSP (every script
+ * and style inline with the nonce, images only as data: URLs), Chart.js inlined, and the escaping
+ * and source links the views use. Nothing here fetches anything at view time.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { SourceRef } from '../view';
+import { STYLE } from './style';
+
+export interface RenderOptions {
+  /** The CSP nonce of every script and style; a fresh random one when absent. */
+  nonce?: string;
+  /**
+   * The workspace root relative to the HTML file (`../..` for `results/<id>/report.html`): source
+   * links get it as their href prefix. Absent (as in a webview), links carry only their data attributes.
+   */
+  linkBase?: string;
+  /** In a VS Code webview: clicks on source links post `{ type: 'mmb.openSource', file, line }`. */
+  postMessageLinks?: boolean;
+  /** A script of the host's own, inlined with the nonce after the page's script. */
+  extraScript?: string;
+  /** The Chart.js UMD build's source, when the caller has it; otherwise it is read from dist/ or node_modules. */
+  chartJs?: string;
+}
+
+/** A chart: the canvas id and a Chart.js configuration (plain JSON: no callbacks). */
+export interface ChartSpec {
+  canvas: string;
+  config: { type: string; data: unknown; options?: unknown };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** JSON safe to put inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+let chartJsSource: string | undefined;
+
+/**
+ * The Chart.js UMD build: beside the bundle first (`dist/chart.umd.min.js`, which the build copies
+ * and the .vsix ships), then from node_modules (running from source). Its source-map comment is
+ * dropped so that nothing asks for the map.
+ */
+export function chartLibrary(): string {
+  if (chartJsSource !== undefined) return chartJsSource;
+  const candidates = [join(__dirname, 'chart.umd.min.js')];
+  try {
+    candidates.push(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'));
+  } catch {
+    // Not installed: only the copy beside the bundle can serve.
+  }
+  const file = candidates.find((c) => existsSync(c));
+  if (!file) throw new Error(`the charting library is missing: none of ${candidates.join(', ')} exists; run npm run build`);
+  chartJsSource = readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  return chartJsSource;
+}
+
+/** A link to a place in a benchmark; see docs/engine.md for the data attributes a panel relies on. */
+export function sourceLink(ref: SourceRef, o: RenderOptions, text = `${ref.file.split('/').pop()}:${ref.line}`, cls = 'src'): string {
+  const href = o.linkBase !== undefined ? `${o.linkBase.replace(/\/$/, '')}/${ref.file}` : '#';
+  return `<a class="${cls}" href="${escapeHtml(href)}" data-file="${escapeHtml(ref.file)}" data-line="${ref.line}" title="${escapeHtml(`${ref.file}:${ref.line}`)}">${escapeHtml(text)}</a>`;
+}
+
+/** Grade colour class: perfect, partial, zero. */
+export function gradeClass(g: number | null | undefined): string {
+  if (g === null || g === undefined) return 'g-none';
+  return g >= 10 ? 'g-full' : g > 0 ? 'g-part' : 'g-zero';
+}
+
+export function fmtGrade(g: number | null | undefined): string {
+  if (g === null || g === undefined) return '—';
+  return Number.isInteger(g) ? String(g) : g.toFixed(2).replace(/0$/, '');
+}
+
+export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const GRADE_COLOURS = { full: '#3a9d5d', part: '#e0a030', zero: '#d9534f' };
+
+export function gradeColour(g: number): string {
+  return g >= 10 ? GRADE_COLOURS.full : g > 0 ? GRADE_COLOURS.part : GRADE_COLOURS.zero;
+}
+
+/** A bar chart of grades 0–10 by label. */
+export function gradeBars(canvas: string, labels: string[], values: (number | null)[], label: string): ChartSpec {
+  return {
+    canvas,
+    config: {
+      type: 'bar',
+      data: { labels, datasets: [{ label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0)), minBarLength: 3, maxBarThickness: 64 }] },
+      options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
+    },
+  };
+}
+
+export function chartBox(canvas: string, title: string, cls = ''): string {
+  return `<figure class="chart ${cls}"><figcaption>${escapeHtml(title)}</figcaption><div class="canvas-box"><canvas id="${canvas}" role="img" aria-label="${escapeHtml(title)}"></canvas></div></figure>`;
+}
+
+const PAGE_SCRIPT = `(function () {
+  var specs = JSON.parse(document.getElementById('mmb-charts').textContent);
+  var css = getComputedStyle(document.body);
+  Chart.defaults.color = css.color;
+  Chart.defaults.borderColor = css.getPropertyValue('--grid').trim() || 'rgba(128,128,128,0.25)';
+  Chart.defaults.font.family = css.fontFamily;
+  Chart.defaults.animation = false;
+  Chart.defaults.maintainAspectRatio = false;
+  window.mmbCharts = specs.map(function (s) {
+    var canvas = document.getElementById(s.canvas);
+    return canvas ? new Chart(canvas, s.config) : null;
+  }).filter(Boolean);
+  document.addEventListener('click', function (e) {
+    var button = e.target.closest('[data-toggle-all]');
+    if (button) {
+      var open = button.getAttribute('data-toggle-all') === 'open';
+      document.querySelectorAll('details.' + button.getAttribute('data-target')).forEach(function (d) { d.open = open; });
+    }
+  });
+  if (document.body.getAttribute('data-post-message') === 'true' && typeof acquireVsCodeApi === 'function') {
+    var vscode = window.mmbVscode = acquireVsCodeApi();
+    document.addEventListener('click', function (e) {
+      var link = e.target.closest('[data-file]');
+      if (!link) return;
+      e.preventDefault();
+      vscode.postMessage({ type: 'mmb.openSource', file: link.getAttribute('data-file'), line: Number(link.getAttribute('data-line')) });
+    });
+  }
+})();`;
+
+/** The whole document: head with the CSP, the body, Chart.js, the chart specs and the page script. */
+export function page(title: string, body: string, charts: ChartSpec[], o: RenderOptions): string {
+  const nonce = o.nonce ?? randomBytes(16).toString('base64');
+  const n = escapeHtml(nonce);
+  const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style nonce="${n}">${STYLE}</style>
+</head>
+<body data-post-message="${o.postMessageLinks ? 'true' : 'false'}">
+${body}
+<script nonce="${n}">${(o.chartJs ?? chartLibrary()).replace(/<\/script/gi, '<\\/script')}</script>
+<script type="application/json" id="mmb-charts">${scriptJson(charts)}</script>
+<script nonce="${n}">${PAGE_SCRIPT}</script>
+${o.extraScript ? `<script nonce="${n}">${o.extraScript.replace(/<\/script/gi, '<\\/script')}</script>\n` : ''}</body>
+</html>
+`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The pages' one stylesheet. Colours come from VS Code's theme variables when the page is in a
+ * webview, with light defaults in a browser. No inline style attributes: the CSP forbids them.
+ */
+export const STYLE = `
+:root {
+  --bg: var(--vscode-editor-background, #ffffff);
+  --fg: var(--vscode-editor-foreground, #1f2328);
+  --muted: var(--vscode-descriptionForeground, #656d76);
+  --card: var(--vscode-sideBar-background, #f6f8fa);
+  --border: var(--vscode-panel-border, #d0d7de);
+  --link: var(--vscode-textLink-foreground, #0969da);
+  --grid: rgba(128, 128, 128, 0.22);
+  --full: #3a9d5d; --part: #c98a1a; --zero: #d9534f;
+  --flaky: #b8860b; --flaky-bg: rgba(237, 201, 72, 0.18);
+}
+* { box-sizing: border-box; }
+body { margin: 0; padding: 24px 32px 48px; background: var(--bg); color: var(--fg);
+  font: 14px/1.45 var(--vscode-font-family, system-ui, -apple-system, "Segoe UI", "Noto Sans", sans-serif); }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 32px 0 10px; padding-bottom: 4px; border-bottom: 1px solid var(--border); }
+h3 { font-size: 15px; margin: 20px 0 8px; }
+a { color: var(--link); text-decoration: none; }
+a:hover { text-decoration: underline; }
+.sub { color: var(--muted); margin: 0 0 16px; }
+.note { color: var(--muted); font-size: 13px; }
+.kpis { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
+.kpi { flex: 1 1 110px; max-width: 220px; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 14px; }
+.kpi .v { font-size: 22px; font-weight: 600; }
+.kpi .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; }
+.kpi.big .v { font-size: 30px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 16px; }
+.chart { margin: 0; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 12px; }
+.chart figcaption { font-weight: 600; margin-bottom: 6px; }
+.canvas-box { position: relative; height: 220px; }
+.chart.wide { grid-column: 1 / -1; }
+.chart.wide .canvas-box { height: 280px; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--border); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
+.g-full { background: var(--full); } .g-part { background: var(--part); } .g-zero { background: var(--zero); }
+.g-none { background: transparent; color: var(--muted); border: 1px dashed var(--border); }
+.tag { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--border); color: var(--muted); margin-left: 4px; }
+.answers { display: grid; gap: 10px; }
+.answer { border: 1px solid var(--border); border-left: 4px solid var(--zero); border-radius: 6px; padding: 10px 14px; background: var(--card); }
+.answer.partial { border-left-color: var(--part); }
+.answer header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
+.answer .q { font-weight: 600; }
+.answer dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 8px 0 6px; }
+.answer dt { color: var(--muted); }
+.answer dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.answer footer { font-size: 13px; color: var(--muted); display: flex; gap: 14px; flex-wrap: wrap; }
+.trap-link::before { content: "🪤 "; }
+.toolbar { display: flex; gap: 8px; margin: 6px 0 10px; }
+button { background: var(--card); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 3px 10px; cursor: pointer; font: inherit; font-size: 12px; }
+details.chapter { border: 1px solid var(--border); border-radius: 6px; margin: 8px 0; background: var(--bg); }
+details.chapter > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; background: var(--card); border-radius: 6px; }
+details.chapter[open] > summary { border-bottom: 1px solid var(--border); border-radius: 6px 6px 0 0; }
+.chat { padding: 8px 12px; display: flex; flex-direction: column; gap: 6px; }
+.msg { max-width: 78%; padding: 6px 10px; border-radius: 10px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.msg .who { font-size: 11px; color: var(--muted); margin-bottom: 2px; }
+.msg.persona { align-self: flex-start; background: rgba(78, 121, 167, 0.13); }
+.msg.agent { align-self: flex-end; background: rgba(89, 161, 79, 0.13); }
+.marker { align-self: stretch; text-align: center; font-size: 12px; color: var(--muted); padding: 3px 0; }
+.marker.m-phase { border-top: 1px solid var(--border); margin-top: 6px; padding-top: 6px; font-weight: 600; color: var(--fg); }
+.marker.m-session { color: #fff; background: #7a5195; border-radius: 4px; }
+.marker.m-compaction, .marker.m-agent-compaction { color: #fff; background: #bc5090; border-radius: 4px; }
+.marker.m-time { font-style: italic; }
+tr.differs td { background: rgba(225, 87, 89, 0.07); }
+tr.flaky td { background: var(--flaky-bg); }
+tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bottom: none; }
+.run { text-align: center; }
+.got { text-align: left; margin-top: 3px; font-size: 12px; color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; max-width: 28em; }
+.verdict { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; }
+.v-flaky { background: var(--flaky); color: #fff; }
+.v-failing { background: var(--zero); color: #fff; }
+.v-stable { background: var(--full); color: #fff; }
+.v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
+section.group { margin-bottom: 36px; }
+`;

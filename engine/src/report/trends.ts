@@ -1,0 +1,142 @@
+/**
+ * Repeated runs of one configuration (a benchmark, an agent, session breaks kept or ignored) as a
+ * mean and spread per check and per trap type. A check whose grades spread by the threshold or
+ * more across the runs is *flaky*; one that stays low in every run is *failing*, which is what a
+ * real regression looks like; the rest are *stable*.
+ */
+import type { Benchmark } from '../../../scenario/src';
+import type { RunState } from '../run/state';
+import { describeRun, type ComparedRun } from './compare';
+import { checkResults, type SourceRef } from './view';
+
+export interface Stats {
+  n: number;
+  mean: number;
+  min: number;
+  max: number;
+  /** Population standard deviation. */
+  stddev: number;
+}
+
+export type Verdict = 'stable' | 'flaky' | 'failing' | 'ungraded';
+
+export interface CheckTrend {
+  id: string;
+  type: string;
+  question: string;
+  source: SourceRef;
+  /** Effective grade per run, in run order; null where the run did not grade it. */
+  grades: (number | null)[];
+  stats: Stats | null;
+  verdict: Verdict;
+}
+
+export interface TrapTrend {
+  type: string;
+  /** The checks that traps of this type aim at. */
+  checks: string[];
+  /** Per run, the mean grade of those checks. */
+  grades: (number | null)[];
+  stats: Stats | null;
+  verdict: Verdict;
+}
+
+export interface TrendGroup {
+  benchmark: string;
+  title: string;
+  agent: string;
+  sessionBreaksIgnored: boolean;
+  /** The finished runs of the configuration, oldest first. */
+  runs: ComparedRun[];
+  average: Stats | null;
+  checks: CheckTrend[];
+  traps: TrapTrend[];
+}
+
+export interface Trends {
+  /** Grades spreading by this much or more (highest minus lowest) make a check flaky. */
+  threshold: number;
+  groups: TrendGroup[];
+  /** Runs left out, with why (not finished, or their benchmark could not be read). */
+  skipped: { run: string; reason: string }[];
+}
+
+export const DEFAULT_FLAKY_THRESHOLD = 3;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function stats(values: readonly number[]): Stats | null {
+  if (!values.length) return null;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
+  return { n: values.length, mean: round2(mean), min: Math.min(...values), max: Math.max(...values), stddev: round2(Math.sqrt(variance)) };
+}
+
+export function verdict(s: Stats | null, threshold: number): Verdict {
+  if (!s) return 'ungraded';
+  if (s.max - s.min >= threshold) return 'flaky';
+  return s.mean <= 10 - threshold ? 'failing' : 'stable';
+}
+
+/** The configuration a run belongs to. */
+export function groupKey(state: RunState): string {
+  return `${state.benchmark} @ ${state.agent}${state.sessionSwitches.some((s) => s.ignored) ? ' (session breaks ignored)' : ''}`;
+}
+
+/** A benchmark by name with its folder relative to the workspace root, or undefined when it cannot be read. */
+export type BenchmarkLookup = (name: string) => { benchmark: Benchmark; path?: string } | undefined;
+
+/** Groups the finished runs by configuration. */
+export function computeTrends(states: readonly RunState[], benchmarkOf: BenchmarkLookup, threshold = DEFAULT_FLAKY_THRESHOLD): Trends {
+  const skipped: Trends['skipped'] = [];
+  const groups = new Map<string, RunState[]>();
+  for (const s of [...states].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
+    if (s.status !== 'finished') skipped.push({ run: s.run, reason: s.status === 'crashed' ? 'crashed' : 'not finished' });
+    else if (!benchmarkOf(s.benchmark)) skipped.push({ run: s.run, reason: `benchmark ${s.benchmark} not found` });
+    else groups.set(groupKey(s), [...(groups.get(groupKey(s)) ?? []), s]);
+  }
+  return { threshold, skipped, groups: [...groups.values()].map((runs) => trendGroup(runs, benchmarkOf(runs[0]!.benchmark)!, threshold)) };
+}
+
+function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
+  const results = runs.map((s) => new Map(checkResults(s, benchmark, path).map((c) => [c.id, c])));
+  const described = runs.map(describeRun);
+  const ids = [...new Set(results.flatMap((m) => [...m.keys()]))];
+  const checks = ids.map((id): CheckTrend => {
+    const first = results.map((m) => m.get(id)).find((c) => c)!;
+    const grades = results.map((m) => m.get(id)?.grade?.effective ?? null);
+    const st = stats(grades.filter((g): g is number => g !== null));
+    return { id, type: first.type, question: first.question, source: first.source, grades, stats: st, verdict: verdict(st, threshold) };
+  });
+  const types = [...new Set(benchmark.traps.map((t) => t.trap.type))];
+  const traps = types.map((type): TrapTrend => {
+    const aimed = [...new Set(benchmark.traps.filter((t) => t.trap.type === type).flatMap((t) => t.trap.targets.map((x) => x.name)))];
+    const grades = results.map((m) => {
+      const got = aimed.flatMap((id) => (m.get(id)?.grade ? [m.get(id)!.grade!.effective] : []));
+      return got.length ? round2(got.reduce((a, b) => a + b, 0) / got.length) : null;
+    });
+    const st = stats(grades.filter((g): g is number => g !== null));
+    return { type, checks: aimed, grades, stats: st, verdict: verdict(st, threshold) };
+  });
+  const first = runs[0]!;
+  return {
+    benchmark: first.benchmark, title: benchmark.title, agent: first.agent, sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
+    runs: described, average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))), checks, traps,
+  };
+}
+
+/** A short text summary for the terminal: per configuration, its runs and the checks that are not stable. */
+export function trendsText(t: Trends): string {
+  const lines: string[] = [];
+  for (const g of t.groups) {
+    const avg = g.average ? `mean ${g.average.mean.toFixed(2)}, ${g.average.min.toFixed(2)}–${g.average.max.toFixed(2)}` : 'no grades';
+    lines.push(`${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}: ${g.runs.length} run${g.runs.length === 1 ? '' : 's'} (${g.runs.map((r) => r.run).join(', ')}), ${avg}`);
+    const flaky = g.checks.filter((c) => c.verdict === 'flaky');
+    const failing = g.checks.filter((c) => c.verdict === 'failing');
+    if (flaky.length) lines.push(`  flaky:   ${flaky.map((c) => `${c.id} (${c.stats!.min}–${c.stats!.max})`).join(', ')}`);
+    if (failing.length) lines.push(`  failing: ${failing.map((c) => `${c.id} (mean ${c.stats!.mean})`).join(', ')}`);
+    if (!flaky.length && !failing.length) lines.push('  every check stable');
+  }
+  for (const s of t.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
+  return `${lines.join('\n')}\n`;
+}

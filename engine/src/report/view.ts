@@ -1,0 +1,171 @@
+/**
+ * The view model of one run's HTML report: plain values computed from the run state and its
+ * benchmark, with no markup, so the CLI's page and the editor's run panel show the same figures.
+ */
+import type { Benchmark } from '../../../scenario/src';
+import type { Position, RunState } from '../run/state';
+import { estimateCosts, type ModelCost, type Price } from './cost';
+import { summarize, type Summary } from './summary';
+
+/** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
+export interface SourceRef {
+  file: string;
+  line: number;
+}
+
+export interface TrapLink extends SourceRef {
+  type: string;
+  note?: string;
+}
+
+export interface CheckResult {
+  id: string;
+  /** The check's type, or `untyped`. */
+  type: string;
+  /** The chapter file the check is written in. */
+  chapter: string;
+  question: string;
+  expected: string;
+  source: SourceRef;
+  /** The trap writes aimed at this check, in play order. */
+  traps: TrapLink[];
+  /** The standing grade; absent for a check not graded. */
+  grade?: { score: number; effective: number; attempt: 1 | 2; got: string; comment: string };
+}
+
+/** Grades of a set of checks: by type or by chapter. */
+export interface GradeGroup {
+  key: string;
+  checks: number;
+  graded: number;
+  /** Mean effective grade of the graded checks, two decimals; null when none is graded. */
+  average: number | null;
+  perfect: number;
+}
+
+export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction' | 'time' | 'note';
+
+export type ConversationItem =
+  | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string }
+  | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef };
+
+export interface ConversationChapter {
+  chapter: string;
+  messages: number;
+  items: ConversationItem[];
+}
+
+export interface RunView {
+  summary: Summary;
+  /** The benchmark's title. */
+  title: string;
+  checks: CheckResult[];
+  imperfect: CheckResult[];
+  byType: GradeGroup[];
+  byChapter: GradeGroup[];
+  conversation: ConversationChapter[];
+  costs: ModelCost[];
+}
+
+export interface ViewOptions {
+  /** The benchmark folder relative to the workspace root; default `benchmarks/<name>`. */
+  benchmarkPath?: string;
+  /** Price overrides by model name (config.jsonc `prices`). */
+  prices?: Readonly<Record<string, Price>>;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Every check of the benchmark with its standing grade, then any graded check the benchmark no longer has. */
+export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPath = `benchmarks/${benchmark.name}`): CheckResult[] {
+  const at = (file: string, line: number): SourceRef => ({ file: `${benchmarkPath}/${file}`, line });
+  const planned = benchmark.checks.map((c): CheckResult => ({
+    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: c.check.question, expected: c.check.answer,
+    source: at(c.file, c.check.idRange.start.line + 1),
+    traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
+      const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
+      if (t.trap.note) link.note = t.trap.note;
+      return link;
+    }),
+  }));
+  const known = new Set(planned.map((c) => c.id));
+  const gone = Object.keys(state.grades).filter((id) => !known.has(id)).map((id): CheckResult => {
+    const chapter = state.grades[id]?.at(-1)?.position.chapter ?? '';
+    return { id, type: 'untyped', chapter, question: '', expected: '', source: at(chapter, 1), traps: [] };
+  });
+  return [...planned, ...gone].map((c) => {
+    const last = state.grades[c.id]?.at(-1);
+    return last ? { ...c, grade: { score: last.score, effective: last.effective, attempt: last.attempt, got: last.answer, comment: last.comment } } : c;
+  });
+}
+
+/** Grades grouped by a key, groups in the order their first check comes. */
+export function groupGrades(checks: readonly CheckResult[], key: (c: CheckResult) => string): GradeGroup[] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const c of checks) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
+  return [...groups].map(([k, list]) => {
+    const graded = list.flatMap((c) => (c.grade ? [c.grade.effective] : []));
+    return {
+      key: k, checks: list.length, graded: graded.length,
+      average: graded.length ? round2(graded.reduce((a, b) => a + b, 0) / graded.length) : null,
+      perfect: graded.filter((g) => g >= 10).length,
+    };
+  });
+}
+
+export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = {}): RunView {
+  const checks = checkResults(state, benchmark, o.benchmarkPath);
+  return {
+    summary: summarize(state, benchmark),
+    title: benchmark.title,
+    checks,
+    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10),
+    byType: groupGrades(checks, (c) => c.type),
+    byChapter: groupGrades(checks, (c) => c.chapter),
+    conversation: conversation(state, benchmark, o.benchmarkPath ?? `benchmarks/${benchmark.name}`),
+    costs: estimateCosts(state.usage, o.prices),
+  };
+}
+
+/**
+ * The conversation between persona and agent by chapter, with markers where a phase begins, the
+ * agent switches to a new conversation, a context is compacted, or the virtual clock jumps.
+ */
+export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string): ConversationChapter[] {
+  const switches = new Set(state.sessionSwitches.map((s) => s.at));
+  const marker = (m: MarkerKind, at: string, text: string): ConversationItem => ({ kind: 'marker', marker: m, at, text });
+  // Everything in time order, each with the phase it happened in when known.
+  const timeline: { item: ConversationItem; position?: Position }[] = [
+    ...state.transcript.map((e) => ({
+      position: e.position,
+      item: e.from === 'engine' ? marker(switches.has(e.at) ? 'session' : 'note', e.at, e.text) : { kind: 'message' as const, from: e.from, text: e.text, at: e.at },
+    })),
+    ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
+    ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
+    ...(state.agentStatus?.compactions ?? []).map((c) => ({ item: marker('agent-compaction', c.at, `The agent compacted its context${c.tokensBefore !== undefined ? `: ${c.tokensBefore} → ${c.tokensAfter ?? '?'} tokens` : ''}`) })),
+  ];
+  timeline.sort((a, b) => a.item.at.localeCompare(b.item.at));
+  const chapters: ConversationChapter[] = [];
+  let phaseKey = '';
+  for (const { item, position } of timeline) {
+    if (position && `${position.chapter}#${position.phase}` !== phaseKey) {
+      phaseKey = `${position.chapter}#${position.phase}`;
+      if (chapters.at(-1)?.chapter !== position.chapter) chapters.push({ chapter: position.chapter, messages: 0, items: [] });
+      const chapter = benchmark.chapters.find((c) => c.file === position.chapter);
+      const phase = chapter?.phases[position.phase];
+      const begins = marker('phase', item.at, `Phase ${position.phase + 1}${chapter ? `/${chapter.phases.length}` : ''} of ${position.chapter}${phase ? ` — ${phase.title}` : ''}`);
+      if (phase && begins.kind === 'marker') begins.source = { file: `${benchmarkPath}/${position.chapter}`, line: phase.headingRange.start.line + 1 };
+      chapters.at(-1)!.items.push(begins);
+    }
+    if (!chapters.length) chapters.push({ chapter: '', messages: 0, items: [] });
+    const current = chapters.at(-1)!;
+    current.items.push(item);
+    if (item.kind === 'message') current.messages++;
+  }
+  return chapters;
+}
+
+function hours(ms: number): string {
+  const h = ms / 3_600_000;
+  return h >= 1 ? `${Math.round(h * 10) / 10} h` : `${Math.round(ms / 60_000)} min`;
+}
