@@ -31,6 +31,7 @@ export class NotesHistory {
 
   /** `git log -p` of one file, newest first, with each commit's date. */
   async log(path: string): Promise<string> {
+    if (!(await this.git(['rev-list', '-n', '1', '--all']).catch(() => '')).trim()) return '';
     return this.git(['log', '-p', '--follow', '--date=format:%Y-%m-%d %H:%M', '--format=commit %h, %ad: %s', '--', path]);
   }
 
