@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
@@ -214,6 +214,25 @@ describe('the notebook on the stand-in', () => {
     assert.match(journal, /"kind":"compaction".*The user said, among other things: .*Day 1: I walked 3 km/);
     assert.match(await say(a, 'How many herons did I see on day 2?', 'q'), /Day 2: I walked 4 km by the river, saw 2 herons/);
     await a.close?.();
+  });
+
+  test('an engine stopped mid-turn, between a tool call and its result: the restarted agent finishes the turn without the orphan call', async () => {
+    const dir = tempDir('mmb-nb-');
+    const first = new NotebookAdapter(dir, model());
+    await first.createSession();
+    await first.close();
+    const call = { id: 'call_orphan', type: 'function' as const, function: { name: 'write_note', arguments: '{"path":"notes.md","content":"half"}' } };
+    appendFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ kind: 'user', key: 'k1', text: 'My boat is called Wren.', at: '2026-03-01T20:30:00.000Z' })}\n${JSON.stringify({ kind: 'step', message: { role: 'assistant', content: null, tool_calls: [call] } })}\n`);
+    const recording = new Recording(model());
+    const again = new NotebookAdapter(dir, recording);
+    await again.createSession();
+    for (const deadline = Date.now() + 10_000; (await again.getResponses(0)).length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual((await again.getResponses(0)).map((m) => m.text), ['Noted.']);
+    assert.ok(recording.requests.every((r) => !JSON.stringify(r.messages).includes('call_orphan')), 'the orphan call is not sent');
+    assert.match(readFileSync(join(dir, 'memory', 'notes.md'), 'utf8'), /^- \(Sunday 1 March 2026, 20:30\) My boat is called Wren\.$/m);
+    await again.sendMessage('My boat is called Wren.', { idempotencyKey: 'k1' });
+    assert.equal((await again.getResponses(0)).length, 1, 'the key journaled before the stop is still known');
+    await again.close();
   });
 
   test('a model that never stops calling tools fails the turn with what to do', async () => {

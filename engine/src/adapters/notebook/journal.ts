@@ -80,9 +80,23 @@ export function contextMessages(entries: Entry[]): ChatMessage[] {
     if (e.kind === 'user') out.push({ role: 'user', content: stampMessage(e.text, new Date(e.at)) });
     else if (e.kind === 'step') out.push(e.message);
     else if (e.kind === 'reply') out.push({ role: 'assistant', content: e.text });
-    else if (e.kind === 'compaction') out = [{ role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` }, ...out.slice(out.length - e.keep)];
+    else if (e.kind === 'compaction') {
+      out = answered(out);
+      out = [{ role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` }, ...out.slice(out.length - e.keep)];
+    }
   }
-  return out;
+  return answered(out);
+}
+
+/**
+ * Without tool calls whose results never came (the engine was stopped between the two): providers
+ * refuse a call without its result, and the restarted turn makes the call again.
+ */
+function answered(messages: ChatMessage[]): ChatMessage[] {
+  const results = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
+  const cut = new Set(messages.flatMap((m) => (m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [])));
+  if (cut.size === 0) return messages;
+  return messages.filter((m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => cut.has(c.id))) && !(m.role === 'tool' && cut.has(m.tool_call_id)));
 }
 
 /**
