@@ -1,6 +1,6 @@
 // One build for the three Node runtimes: the extension, the language server and the mmb CLI.
 // Type-checking is separate (`npm run typecheck`); esbuild only bundles.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -26,6 +26,7 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('engine/src/persona/system-prompt.md', 'dist/system-prompt.md');
 // The charting library the HTML reports inline: the .vsix ships no node_modules.
 copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.min.js');
+for (const f of readdirSync('engine/src/adapters/notebook').filter((f) => f.endsWith('.md'))) copyFileSync(`engine/src/adapters/notebook/${f}`, `dist/${f}`);
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
 if (watch) {

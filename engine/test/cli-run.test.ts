@@ -59,7 +59,7 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
     ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json\.$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^a: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, openclaw\. Did you mean `chatbot`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^a: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
   ];

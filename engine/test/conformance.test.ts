@@ -33,6 +33,7 @@ const AGENTS: AgentSpec[] = [
   { name: 'filing-log', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
   { name: 'filing-consolidated', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
   { name: 'filing-dreaming', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
+  { name: 'notebook', longTermMemory: true, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
   { name: 'hermes', longTermMemory: true, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
 ];
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import { ChatbotAdapter } from '../src/adapters/chatbot';
+import { createAdapter } from '../src/adapters/registry';
 import { Clock } from '../src/clock';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark, type RunOptions } from '../src/run/runner';
@@ -44,17 +45,24 @@ export interface StandInRun {
   dir: string;
 }
 
-/** A whole run of `benchmark` against the chatbot, both on a fresh stand-in over real HTTP. */
-export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak?: boolean; dir?: string; standIn?: StandInOptions; store?: RunStore; extra?: Partial<RunOptions> } = {}): Promise<StandInRun> {
+/**
+ * A whole run of `benchmark` against the chatbot (or the registered `agent`, with its run keys
+ * `options` and memory snapshots in `memory/`), both on a fresh stand-in over real HTTP.
+ */
+export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak?: boolean; dir?: string; standIn?: StandInOptions; store?: RunStore; extra?: Partial<RunOptions>; agent?: string; options?: Record<string, unknown> } = {}): Promise<StandInRun> {
   const standIn = await startStandIn(o.standIn);
   const dir = o.dir ?? tempDir('mmb-run-');
   const models = { standInUrl: standIn.url, env: {}, timeoutMs: 400, backoffBaseMs: 5 };
+  const clock = new Clock();
   try {
     const state = await runBenchmark({
-      name: 'test-run', benchmark, agent: 'chatbot',
+      name: 'test-run', benchmark, agent: o.agent ?? 'chatbot',
       persona: createModel({ model: 'stand-in' }, models, 'persona'),
-      adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true)),
-      store: o.store ?? new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: o.ignoreSessionBreak ?? false,
+      adapter: o.agent
+        ? createAdapter(o.agent, { runDir: dir, options: o.options ?? {}, models, clock })
+        : new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true)),
+      store: o.store ?? new FileRunStore(dir), clock, ignoreSessionBreak: o.ignoreSessionBreak ?? false,
+      ...(o.agent ? { snapshotDir: join(dir, 'memory') } : {}),
       ...o.extra,
     });
     return { state, dir };

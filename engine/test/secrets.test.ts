@@ -1,6 +1,6 @@
 /** An API key in the environment appears nowhere under results/, even when the provider echoes it. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -42,6 +42,27 @@ test('a canary key reaches the provider but no file of the run', async () => {
     assert.ok(files.some((f) => f.endsWith('state.json')) && files.some((f) => f.endsWith('report.md')));
     for (const f of [...files, join(dir, 'config.jsonc')]) assert.ok(!readFileSync(f, 'utf8').includes(canary), `${f} holds the key`);
     assert.ok(files.some((f) => readFileSync(f, 'utf8').includes('Internal error for Bearer ***')), 'the echoed key was blanked out');
+  } finally {
+    await provider.close();
+  }
+});
+
+test('the notebook agent keeps the key out of its notes, their git history, its journal and its transcripts', async () => {
+  const canary = 'sk-canary-notebook-40c2d9e1';
+  const provider = await startStandIn({ faults: { rate: 0.2, kinds: ['500'], seed: 5 }, echoAuthorization: true });
+  try {
+    const model = { model: 'canary-model', base_url: provider.url, api_key_env: 'MMB_TEST_CANARY_KEY' };
+    const dir = workspace({ persona: { model: 'stand-in' }, runs: { n1: { benchmark: 'starter', agent: 'notebook', agent_model: model } } });
+    const r = await run(['run', 'n1'], dir, { ...process.env, MMB_TEST_CANARY_KEY: canary, MMB_BACKOFF_BASE_MS: '5' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.ok(provider.faults > 0);
+    const agent = join(dir, 'results', 'n1', 'agent');
+    assert.match(readFileSync(join(agent, 'memory', 'notes.md'), 'utf8'), /Leeds Lift/, 'the notebook did work through the provider');
+    for (const f of filesUnder(join(dir, 'results'))) assert.ok(!readFileSync(f, 'utf8').includes(canary), `${f} holds the key`);
+    // Git compresses its objects: read the history as text.
+    const history = execFileSync('git', ['--git-dir', join(agent, 'memory.git'), 'log', '-p', '--all'], { encoding: 'utf8' });
+    assert.match(history, /Leeds Lift/);
+    assert.ok(!history.includes(canary));
   } finally {
     await provider.close();
   }

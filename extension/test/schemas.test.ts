@@ -27,7 +27,9 @@ test('config.jsonc: a working config passes; keys in the file and unknown agents
   const good = '{ "persona": { "model": "x", "base_url": "https://h/v1", "api_key_env": "KEY" }, "parallel": 2, "prices": { "x": { "input": 0.3, "output": 1.2 } }, "runs": { "r-1": { "benchmark": "starter", "agent": "chatbot", "agent_model": { "model": "stand-in" } } } }';
   assert.ok(validate(parse(good)), JSON.stringify(validate.errors));
   assert.deepEqual(parseConfig(good).diagnostics, []);
-  for (const bad of ['{ "persona": { "model": "x", "api_key": "sk-1" } }', '{ "runs": { "r": { "benchmark": "b" } } }', '{ "parallel": 0 }', '{ "prices": { "x": { "input": 1 } } }', '{ "runs": { "r": { "benchmark": "b", "agent": "nope" } } }']) {
+  const notebook = '{ "runs": { "n": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokens": 16000, "notebook_max_tool_rounds": 8 } } }';
+  assert.ok(validate(parse(notebook)), JSON.stringify(validate.errors));
+  for (const bad of ['{ "runs": { "n": { "benchmark": "b", "agent": "notebook", "notebook_context_tokens": 100 } } }', '{ "persona": { "model": "x", "api_key": "sk-1" } }', '{ "runs": { "r": { "benchmark": "b" } } }', '{ "parallel": 0 }', '{ "prices": { "x": { "input": 1 } } }', '{ "runs": { "r": { "benchmark": "b", "agent": "nope" } } }']) {
     assert.equal(validate(parse(bad)), false, bad);
   }
 });

@@ -6,6 +6,7 @@ import { ConfigError, createModel, modelOption, type ModelContext } from '../mod
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
 import { HermesAdapter, hermesOptions } from './hermes';
+import { NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
 import type { AgentAdapter } from './types';
 
@@ -28,6 +29,7 @@ export const ADAPTERS: Record<string, Factory> = {
     openclawOptions(ctx.options, ctx.models.env, modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models.standInUrl), () => ctx.clock.now()),
   hermes: (ctx) => new HermesAdapter(join(ctx.runDir, 'agent'), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
   chatbot: (ctx) => new ChatbotAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), () => ctx.clock.now()),
+  notebook: (ctx) => new NotebookAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), notebookOptions(ctx.options), () => ctx.clock.now()),
 };
 
 export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {

@@ -13,13 +13,20 @@ const MAX_QUOTED = 4;
 /** Words found in no message weigh this much: often phrasing ("pick up"), sometimes the thing never told. */
 const UNSEEN_WEIGHT = 1.5;
 
+export const NEVER_TOLD = 'You never told me that.';
+
 const terms = (text: string) => new Set([...keywords(text), ...numbers(text)]);
 
 export function agentAnswer(messages: readonly ChatMessage[]): string {
   const users = messages.filter((m): m is { role: 'user'; content: string } => m.role === 'user' && typeof m.content === 'string').map((m) => m.content);
   const question = users.at(-1) ?? '';
   if (!question.includes('?')) return 'Got it, noted.';
-  const candidates = users.slice(0, -1).filter((t) => !t.includes('?')).map((text, index) => ({ text, index, terms: terms(text) }));
+  return recall(question, users.slice(0, -1).filter((t) => !t.includes('?')));
+}
+
+/** The answer to `question` from `statements` (oldest first): the best matches quoted, or "You never told me that." */
+export function recall(question: string, statements: readonly string[]): string {
+  const candidates = statements.map((text, index) => ({ text, index, terms: terms(text) }));
   const asked = [...terms(question)];
   const df = (w: string) => candidates.filter((c) => c.terms.has(w)).length;
   const idf = new Map(asked.map((w) => [w, df(w) === 0 ? UNSEEN_WEIGHT : Math.log((candidates.length + 1) / df(w))]));
@@ -29,7 +36,7 @@ export function agentAnswer(messages: readonly ChatMessage[]): string {
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || b.index - a.index);
   const best = scored[0];
-  if (!best || total <= 0 || best.score / total < MIN_COVERAGE) return 'You never told me that.';
+  if (!best || total <= 0 || best.score / total < MIN_COVERAGE) return NEVER_TOLD;
   // Later messages on the same subject are likely corrections: an assistant with them in context would weigh them.
   const quoted = scored.filter((c) => c.score >= 0.6 * best.score || (c.index > best.index && c.score >= 0.25 * best.score))
     .slice(0, MAX_QUOTED).sort((a, b) => b.index - a.index);

@@ -1,6 +1,6 @@
 /** The stand-in's logic as a ChatModel without HTTP: for measuring the engine's own time. */
 import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat';
-import { agentAnswer } from './agent';
+import { agentReply } from './notetaker';
 import { nextPersonaStep } from './persona';
 import { STAND_IN } from './server';
 
@@ -22,7 +22,8 @@ export class InProcessStandIn implements ChatModel {
         ? { message: { content: step.say }, usage: { promptTokens: 0, completionTokens: 0 } }
         : { message: { content: null, tool_calls: [{ id: `call_${request.messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
     } else {
-      response = { message: { content: agentAnswer(request.messages) }, usage: { promptTokens: 0, completionTokens: 0 } };
+      const r = agentReply(request.messages, (request.tools ?? []).map((x) => x.function.name));
+      response = { message: { content: r.content, ...(r.calls.length ? { tool_calls: r.calls } : {}) }, usage: { promptTokens: 0, completionTokens: 0 } };
     }
     this.spentMs += performance.now() - t;
     return response;

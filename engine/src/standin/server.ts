@@ -1,15 +1,15 @@
 /**
  * The stand-in model: a deterministic OpenAI-compatible server on 127.0.0.1. A request that
- * offers the persona's tools is answered by the persona script; any other by the agent's
- * recall. It can also misbehave on purpose (rate limits, server errors, hangs, malformed tool
+ * offers the persona's tools is answered by the persona script; one of the notebook agent by a
+ * note-taker that calls its tools; any other by the agent's recall. It can also misbehave on purpose (rate limits, server errors, hangs, malformed tool
  * calls) at a set rate, so that the engine's handling of faults is tested for real.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from '../random';
 import type { ChatMessage, ToolCall } from '../run/state';
-import { agentAnswer } from './agent';
 import { FAULT_ID, nextPersonaStep } from './persona';
+import { agentReply } from './notetaker';
 import { estimateTokens } from './text';
 
 export type FaultKind = '429' | '500' | 'hang' | 'malformed' | 'plain-text' | 'echo';
@@ -108,7 +108,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         else calls = [{ id: `call_${messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }];
       }
     } else {
-      content = agentAnswer(messages);
+      ({ content, calls } = agentReply(messages, (body.tools ?? []).map((t) => t.function?.name ?? '')));
     }
     const usage = {
       prompt_tokens: estimateTokens(raw),

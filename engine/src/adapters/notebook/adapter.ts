@@ -1,0 +1,275 @@
+/**
+ * `notebook`: the project's own reference agent. Any OpenAI-compatible model with tools over a
+ * markdown memory folder (list, read, write, edit, delete, search), search over its past
+ * conversations, and each note's edit history in git. It compacts its own context, consolidates
+ * its notes against the transcript when a conversation ends (the seeds' "dreaming"), warns when a
+ * fact is stored in two places with different values, and sees only the head of its index note.
+ *
+ * Its folder (`results/<id>/agent/`): `memory/` the notes (snapshotted by the engine),
+ * `memory.git/` their history, `journal.jsonl` everything said and done, `history/` the finished
+ * conversations' transcripts, `consolidations.jsonl` what each consolidation pass did.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatModel } from '../../models/chat';
+import { ConfigError } from '../../models/resolve';
+import { countTokens } from '../../persona/compaction';
+import type { ChatMessage } from '../../run/state';
+import { PendingFailure } from '../failure';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../types';
+import { NotesHistory } from './git';
+import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
+import { describeConflicts, findConflicts, injectedIndex, Notes } from './notes';
+import { notebookPrompt } from './prompts';
+import { COMPACTION_MARKER, CONSOLIDATION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
+import type { Doc } from './search';
+import { NOTEBOOK_TOOL_SPECS, runTool, type ToolContext } from './tools';
+
+export interface NotebookOptions {
+  /** Past this many tokens in its context, it summarises older turns (run key `notebook_context_tokens`). */
+  contextTokens: number;
+  /** Model calls in one turn before it is an error (run key `notebook_max_tool_rounds`). */
+  maxToolRounds: number;
+}
+
+export const NOTEBOOK_DEFAULTS: NotebookOptions = { contextTokens: 32_000, maxToolRounds: 12 };
+
+/** The notebook's run keys, checked. */
+export function notebookOptions(options: Record<string, unknown>): NotebookOptions {
+  const int = (key: string, min: number, max: number, fallback: number, what: string): number => {
+    const v = options[key];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new ConfigError(`the run key \`${key}\` must be a whole number from ${min} to ${max} (${what}); it is ${JSON.stringify(v)}.`);
+    }
+    return v;
+  };
+  return {
+    contextTokens: int('notebook_context_tokens', 2000, 2_000_000, NOTEBOOK_DEFAULTS.contextTokens, 'the tokens of context past which the notebook compacts it'),
+    maxToolRounds: int('notebook_max_tool_rounds', 1, 100, NOTEBOOK_DEFAULTS.maxToolRounds, 'model calls with tools in one turn'),
+  };
+}
+
+const INITIAL_INDEX = '# Memory\n\nThe index of my notes: who the user is, what matters most, and one line per topic note.\n';
+
+export class NotebookAdapter implements AgentAdapter {
+  readonly quietPeriodMs = 500;
+  readonly pollIntervalMs = 20;
+  private readonly journal: Journal;
+  private readonly notes: Notes;
+  private readonly history: NotesHistory;
+  private busy: Promise<void> | undefined;
+  private readonly failure = new PendingFailure();
+  private virtual: { base: number; real: number } | undefined;
+  private tokens = 0;
+
+  constructor(private readonly dir: string, private readonly model: ChatModel, private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS, private readonly now: () => Date = () => new Date()) {
+    this.journal = new Journal(join(dir, 'journal.jsonl'));
+    this.notes = new Notes(join(dir, 'memory'));
+    this.history = new NotesHistory(join(dir, 'memory.git'), join(dir, 'memory'));
+  }
+
+  async createSession(): Promise<void> {
+    mkdirSync(this.notes.dir, { recursive: true });
+    await this.history.init();
+    if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
+    await this.history.commit('the notebook starts', this.time());
+    this.journal.load();
+    const time = this.journal.entries.findLast((e) => e.kind === 'time');
+    if (time?.kind === 'time') this.virtual = { base: Date.parse(time.iso), real: Date.now() };
+    this.tokens = countTokens(this.context());
+    if (this.journal.turnInFlight()) this.startTurn();
+  }
+
+  async sendMessage(text: string, options: SendOptions): Promise<void> {
+    this.failure.throwIfAny();
+    if (this.journal.seen(options.idempotencyKey)) return;
+    await this.busy;
+    if (this.journal.seen(options.idempotencyKey)) return;
+    this.journal.append({ kind: 'user', key: options.idempotencyKey, text, at: this.time().toISOString() });
+    this.startTurn();
+  }
+
+  async getResponses(afterSeq: number): Promise<AgentMessage[]> {
+    this.failure.throwIfAny();
+    return this.journal.entries.flatMap((e) => (e.kind === 'reply' && e.seq > afterSeq ? [{ seq: e.seq, text: e.text, at: e.at }] : []));
+  }
+
+  async getStatus(): Promise<AgentStatus> {
+    const compactions = this.journal.entries.flatMap((e) => (e.kind === 'compaction' ? [{ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter }] : []));
+    return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens };
+  }
+
+  async setVirtualTime(iso: string): Promise<void> {
+    const base = Date.parse(iso);
+    if (Number.isNaN(base)) throw new Error(`setVirtualTime: "${iso}" is not an ISO date.`);
+    this.virtual = { base, real: Date.now() };
+    this.journal.append({ kind: 'time', iso });
+  }
+
+  /** Ends the conversation: consolidates the notes against its transcript, files the transcript, clears the context. */
+  async startNewConversation(): Promise<void> {
+    await this.busy;
+    this.failure.throwIfAny();
+    const entries = this.journal.current();
+    if (!entries.some((e) => e.kind === 'user')) return;
+    const n = this.journal.finished() + 1;
+    const text = transcript(entries);
+    mkdirSync(join(this.dir, 'history'), { recursive: true });
+    writeFileSync(join(this.dir, 'history', `conversation-${String(n).padStart(3, '0')}.md`), `# Conversation ${n}\n\n${text}\n`);
+    try {
+      await this.consolidate(n, text);
+    } catch (e) {
+      throw new Error(`the notebook's consolidation pass after conversation ${n} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    this.journal.append({ kind: 'new-conversation', at: this.time().toISOString() });
+    this.tokens = countTokens(this.context());
+  }
+
+  async destroySession(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+    this.journal.clear();
+    this.failure.clear();
+    this.virtual = undefined;
+    this.tokens = 0;
+  }
+
+  memoryDir(): string {
+    return this.notes.dir;
+  }
+
+  async close(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+  }
+
+  /** The agent's clock: the virtual time when the engine set one, else the run's clock. */
+  private time(): Date {
+    return this.virtual ? new Date(this.virtual.base + (Date.now() - this.virtual.real)) : this.now();
+  }
+
+  /** The system message: the prompt (and the pass's own, if any), the time, the notes' names, and the head of the index. */
+  private system(pass?: string): ChatMessage {
+    const prompt = pass ? `${notebookPrompt('system')}\n\n${pass}` : notebookPrompt('system');
+    const names = this.notes.list();
+    const index = existsSync(join(this.notes.dir, INDEX_FILE)) ? readFileSync(join(this.notes.dir, INDEX_FILE), 'utf8') : '';
+    const shown = names.length > 60 ? `${names.slice(0, 60).join(', ')}, … (${names.length} in all: list_notes)` : names.join(', ');
+    return {
+      role: 'system',
+      content: `${prompt}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`,
+    };
+  }
+
+  private context(): ChatMessage[] {
+    return [this.system(), ...contextMessages(this.journal.current())];
+  }
+
+  private tools(): ToolContext {
+    return { notes: this.notes, history: this.history, transcripts: () => this.transcripts() };
+  }
+
+  /** Finished conversations from `history/`, and the current one. */
+  private transcripts(): Doc[] {
+    const dir = join(this.dir, 'history');
+    const past = existsSync(dir) ? readdirSync(dir).sort().map((f) => ({ name: `history/${f}`, text: readFileSync(join(dir, f), 'utf8') })) : [];
+    return [...past, { name: 'this conversation', text: transcript(this.journal.current()) }];
+  }
+
+  private startTurn(): void {
+    this.busy = this.turn().catch((e: unknown) => {
+      this.failure.set(new Error(`the notebook agent failed: ${e instanceof Error ? e.message : String(e)}`));
+    }).finally(() => {
+      this.busy = undefined;
+    });
+  }
+
+  private async turn(): Promise<void> {
+    await this.compactIfNeeded();
+    const messages = this.context();
+    const user = this.journal.current().filter((e) => e.kind === 'user').at(-1);
+    const reply = await this.toolLoop(messages, (m) => this.journal.append({ kind: 'step', message: m }));
+    const seq = this.journal.lastSeq() + 1;
+    this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
+    await this.history.commit(`turn ${seq}: ${(user?.text ?? '').replace(/\s+/g, ' ').slice(0, 60)}`, this.time());
+    this.tokens = countTokens(this.context());
+  }
+
+  /** Calls the model until it replies without tools; each tool call and result goes to `onStep`. */
+  private async toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
+    for (let round = 0; round < this.options.maxToolRounds; round++) {
+      const r = await this.model.complete({ messages, tools: NOTEBOOK_TOOL_SPECS });
+      const calls = r.message.tool_calls ?? [];
+      if (calls.length === 0) return r.message.content ?? '';
+      const step: ChatMessage = { role: 'assistant', content: r.message.content, tool_calls: calls };
+      messages.push(step);
+      onStep(step);
+      for (const call of calls) {
+        const result: ChatMessage = { role: 'tool', tool_call_id: call.id, content: (await runTool(call, this.tools())).result };
+        messages.push(result);
+        onStep(result);
+      }
+    }
+    throw new Error(`its model called tools for ${this.options.maxToolRounds} rounds without replying; raise the run key \`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`);
+  }
+
+  /** Over the budget, the older turns are replaced by a summary the model writes; the newest half-budget stays verbatim. */
+  private async compactIfNeeded(): Promise<void> {
+    const all = this.context();
+    const tokensBefore = countTokens(all);
+    if (tokensBefore <= this.options.contextTokens) return;
+    const messages = all.slice(1);
+    const cut = planCut(messages, Math.floor(this.options.contextTokens / 2));
+    if (cut === undefined) return;
+    const r = await this.model.complete({
+      messages: [{ role: 'system', content: notebookPrompt('compaction') }, { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` }],
+    });
+    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0 };
+    entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
+    this.journal.append(entry);
+  }
+
+  /**
+   * The consolidation ("dreaming") pass: the model checks its notes against the finished
+   * conversation's transcript, in parts that fit its context, told of any fact with two values.
+   */
+  private async consolidate(n: number, text: string): Promise<void> {
+    const conflictsBefore = this.conflicts();
+    const parts = splitLines(text, Math.floor(this.options.contextTokens / 2));
+    const replies: string[] = [];
+    for (const [i, part] of parts.entries()) {
+      const guard = describeConflicts(this.conflicts()) || 'The duplicate guard found no fact stored with two values.';
+      const of = parts.length > 1 ? ` (part ${i + 1} of ${parts.length})` : '';
+      const messages: ChatMessage[] = [
+        this.system(notebookPrompt('consolidation')),
+        { role: 'user', content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${n}${of}\n\n${part}` },
+      ];
+      replies.push(await this.toolLoop(messages, () => undefined));
+    }
+    const committed = await this.history.commit(`consolidation after conversation ${n}`, this.time());
+    const record = { at: this.time().toISOString(), conversation: n, parts: parts.length, reply: replies.join(' '), changed: committed, conflictsBefore: conflictsBefore.length, conflictsAfter: this.conflicts().length };
+    appendFileSync(join(this.dir, 'consolidations.jsonl'), `${JSON.stringify(record)}\n`);
+  }
+
+  private conflicts() {
+    return findConflicts(this.notes.list().map((path) => ({ path, text: this.notes.text(path) })));
+  }
+}
+
+/** Lines grouped into parts of at most about `maxTokens` (a line longer than that is a part alone). */
+function splitLines(text: string, maxTokens: number): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  let size = 0;
+  for (const line of text.split('\n')) {
+    const t = Math.ceil(line.length / 3);
+    if (part.length && size + t > maxTokens) {
+      parts.push(part.join('\n'));
+      part = [];
+      size = 0;
+    }
+    part.push(line);
+    size += t;
+  }
+  if (part.length) parts.push(part.join('\n'));
+  return parts;
+}

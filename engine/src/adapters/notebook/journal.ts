@@ -1,0 +1,131 @@
+/**
+ * The notebook's journal: everything it was told and did, one JSON line per entry, across all its
+ * conversations. The context the model sees is rebuilt from it (the current conversation, with
+ * compactions applied), so the agent resumes exactly where it was after the engine restarts.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { countTokens } from '../../persona/compaction';
+import type { ChatMessage } from '../../run/state';
+import { stampMessage } from './protocol';
+
+export type Entry =
+  | { kind: 'user'; key: string; text: string; at: string }
+  /** An assistant tool call or a tool result, inside a turn. */
+  | { kind: 'step'; message: ChatMessage }
+  | { kind: 'reply'; seq: number; text: string; at: string }
+  /** The messages before the last `keep` of the context were replaced by `summary`. */
+  | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number }
+  | { kind: 'new-conversation'; at: string }
+  | { kind: 'time'; iso: string };
+
+export const SUMMARY_HEADER = '[Summary of the earlier conversation, written when the context was compacted]';
+
+export class Journal {
+  entries: Entry[] = [];
+
+  constructor(private readonly file: string) {}
+
+  load(): void {
+    this.entries = existsSync(this.file)
+      ? readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
+        try {
+          return [JSON.parse(l) as Entry];
+        } catch {
+          return []; // a line cut by a kill mid-write
+        }
+      })
+      : [];
+  }
+
+  append(entry: Entry): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    this.entries.push(entry);
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+
+  /** The entries of the current conversation. */
+  current(): Entry[] {
+    return this.entries.slice(this.entries.map((e) => e.kind).lastIndexOf('new-conversation') + 1);
+  }
+
+  /** Conversations finished so far. */
+  finished(): number {
+    return this.entries.filter((e) => e.kind === 'new-conversation').length;
+  }
+
+  seen(key: string): boolean {
+    return this.entries.some((e) => e.kind === 'user' && e.key === key);
+  }
+
+  lastSeq(): number {
+    return this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0);
+  }
+
+  /** Whether the last turn was cut before its reply (the engine was stopped mid-turn). */
+  turnInFlight(): boolean {
+    const last = this.current().filter((e) => e.kind !== 'time').at(-1);
+    return last?.kind === 'user' || last?.kind === 'step' || last?.kind === 'compaction';
+  }
+}
+
+/** The current conversation as the model sees it (after the system message), compactions applied. */
+export function contextMessages(entries: Entry[]): ChatMessage[] {
+  let out: ChatMessage[] = [];
+  for (const e of entries) {
+    if (e.kind === 'user') out.push({ role: 'user', content: stampMessage(e.text, new Date(e.at)) });
+    else if (e.kind === 'step') out.push(e.message);
+    else if (e.kind === 'reply') out.push({ role: 'assistant', content: e.text });
+    else if (e.kind === 'compaction') {
+      out = answered(out);
+      out = [{ role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` }, ...out.slice(out.length - e.keep)];
+    }
+  }
+  return answered(out);
+}
+
+/**
+ * Without tool calls whose results never came (the engine was stopped between the two): providers
+ * refuse a call without its result, and the restarted turn makes the call again.
+ */
+function answered(messages: ChatMessage[]): ChatMessage[] {
+  const results = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
+  const cut = new Set(messages.flatMap((m) => (m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [])));
+  if (cut.size === 0) return messages;
+  return messages.filter((m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => cut.has(c.id))) && !(m.role === 'tool' && cut.has(m.tool_call_id)));
+}
+
+/**
+ * Where to cut a context that is over budget: the oldest user message whose tail fits in
+ * `targetTokens`, or the last user message; undefined when nothing before it can be cut.
+ */
+export function planCut(messages: ChatMessage[], targetTokens: number): number | undefined {
+  const starts = messages.flatMap((m, i) => (m.role === 'user' && i > 0 ? [i] : []));
+  const fitting = starts.find((i) => countTokens(messages.slice(i)) <= targetTokens);
+  return fitting ?? starts.at(-1);
+}
+
+/** Messages as plain lines, for the compaction and consolidation requests. */
+export function renderMessages(messages: ChatMessage[]): string {
+  return messages.map((m) => {
+    if (m.role === 'assistant' && m.tool_calls?.length) return `assistant called ${m.tool_calls.map((c) => `${c.function.name} ${c.function.arguments}`).join('; ')}`;
+    return `${m.role === 'tool' ? 'tool result' : m.role}: ${m.content ?? ''}`;
+  }).join('\n');
+}
+
+/** A conversation's transcript, one line per message: what was really said, for the history and the consolidation. */
+export function transcript(entries: Entry[]): string {
+  return entries.flatMap((e) => {
+    if (e.kind === 'user') return [`${stampMessage(`user: ${oneLine(e.text)}`, new Date(e.at))}`];
+    if (e.kind === 'reply') return [`${stampMessage(`assistant: ${oneLine(e.text)}`, new Date(e.at))}`];
+    return [];
+  }).join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

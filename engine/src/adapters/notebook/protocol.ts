@@ -1,0 +1,44 @@
+/**
+ * What the notebook agent and the stand-in model both rely on: the tool names, the stamp put
+ * before each user message, and the markers of the consolidation and compaction requests. Pure
+ * constants, so the stand-in can read them without importing the adapter.
+ */
+
+export const NOTEBOOK_TOOLS = {
+  list: 'list_notes',
+  read: 'read_note',
+  write: 'write_note',
+  edit: 'edit_note',
+  remove: 'delete_note',
+  search: 'search_notes',
+  searchHistory: 'search_history',
+  fileHistory: 'file_history',
+} as const;
+
+/** The file whose head is injected into the agent's context. */
+export const INDEX_FILE = 'MEMORY.md';
+
+/** The first line of the user message of the end-of-conversation consolidation ("dreaming") pass. */
+export const CONSOLIDATION_MARKER = '[Consolidation: the conversation has ended]';
+
+/** The first line of the user message that asks for a summary of older turns. */
+export const COMPACTION_MARKER = '[Compaction: summarise the earlier conversation]';
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** `Wednesday 11 March 2026, 07:30`: the agent's wall clock (a Date's UTC fields, as the engine's clock keeps it). */
+export function formatAgentTime(d: Date): string {
+  return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${d.toISOString().slice(11, 16)}`;
+}
+
+/** The stamp before each user message as the model sees it: `[Wednesday 11 March 2026, 07:30] `. */
+export function stampMessage(text: string, at: Date): string {
+  return `[${formatAgentTime(at)}] ${text}`;
+}
+
+/** The stamp and the text of a stamped user message. */
+export function unstampMessage(content: string): { when?: string; text: string } {
+  const m = /^\[([A-Z][a-z]+ \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d)\] ([\s\S]*)$/.exec(content);
+  return m ? { when: m[1], text: m[2] ?? '' } : { text: content };
+}

@@ -1,0 +1,121 @@
+/**
+ * The notebook's tools: their schemas as the model sees them, and their execution. A tool never
+ * throws at the model: a mistake comes back as a result starting with "Error:" that says what to
+ * do, and a write that leaves one fact with two values comes back with the duplicate guard's warning.
+ */
+import type { ToolSpec } from '../../models/chat';
+import type { ToolCall } from '../../run/state';
+import type { NotesHistory } from './git';
+import { describeConflicts, findConflicts, NoteError, type Notes } from './notes';
+import { NOTEBOOK_TOOLS as T } from './protocol';
+import { formatHits, searchDocs, type Doc } from './search';
+
+const str = (description: string) => ({ type: 'string', description });
+const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[]): ToolSpec =>
+  ({ type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } });
+
+export const NOTEBOOK_TOOL_SPECS: ToolSpec[] = [
+  fn(T.list, 'List every note of the memory folder, with its size.', {}, []),
+  fn(T.read, 'Read a note.', { path: str('The note\'s path in the memory folder, e.g. "topics/move.md".'), from_line: { type: 'integer', minimum: 1, description: 'Start at this line (for long notes).' } }, ['path']),
+  fn(T.write, 'Create or overwrite a note; with append, add to its end.', { path: str('The note\'s path, ending in .md.'), content: str('The markdown to write.'), append: { type: 'boolean', description: 'Add to the end instead of overwriting.' } }, ['path', 'content']),
+  fn(T.edit, 'Replace an exact piece of a note\'s text: the way to change a fact\'s value in place.', { path: str('The note\'s path.'), old_text: str('The exact text to replace, as read_note shows it.'), new_text: str('The text to put instead.'), replace_all: { type: 'boolean', description: 'Replace every occurrence, not just a unique one.' } }, ['path', 'old_text', 'new_text']),
+  fn(T.remove, 'Delete a note (its history stays: file_history).', { path: str('The note\'s path.') }, ['path']),
+  fn(T.search, 'Search every note for lines with these words; the best matches first, as path:line: text.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
+  fn(T.searchHistory, 'Search the transcripts of your past conversations with the user (and this one) for lines with these words.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
+  fn(T.fileHistory, 'The edit history of a note (git log -p), newest first, with dates: old values of changed facts are in the removed (-) lines.', { path: str('The note\'s path.') }, ['path']),
+];
+
+const HISTORY_MAX_CHARS = 12_000;
+
+export interface ToolContext {
+  notes: Notes;
+  history: NotesHistory;
+  /** The conversations' transcripts, past ones and the current one, for search_history. */
+  transcripts: () => Doc[];
+}
+
+export interface ToolOutcome {
+  result: string;
+  /** Whether the memory folder changed. */
+  wrote: boolean;
+}
+
+type Args = Record<string, unknown>;
+
+function need(args: Args, key: string, tool: string): string {
+  const v = args[key];
+  if (typeof v !== 'string') throw new NoteError(`${tool} needs "${key}" as a string.`);
+  return v;
+}
+
+/** Carries out one tool call of the model. */
+export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+  const name = call.function.name;
+  let args: Args;
+  try {
+    const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    args = parsed as Args;
+  } catch {
+    return { result: `Error: the arguments of ${name} are not a JSON object; send them as JSON, e.g. {"path": "MEMORY.md"}.`, wrote: false };
+  }
+  try {
+    return await run(name, args, ctx);
+  } catch (e) {
+    if (e instanceof NoteError) return { result: `Error: ${e.message}`, wrote: false };
+    throw e;
+  }
+}
+
+async function run(name: string, args: Args, ctx: ToolContext): Promise<ToolOutcome> {
+  const { notes } = ctx;
+  const max = typeof args.max_results === 'number' ? Math.max(1, Math.min(100, Math.floor(args.max_results))) : 20;
+  const guarded = (done: string): ToolOutcome => {
+    const warning = describeConflicts(findConflicts(notes.list().map((path) => ({ path, text: notes.text(path) }))));
+    return { result: warning ? `${done}\n\n${warning}` : done, wrote: true };
+  };
+  switch (name) {
+    case T.list: {
+      const all = notes.list().map((p) => {
+        const text = notes.text(p);
+        return `${p} (${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)} lines, ${Buffer.byteLength(text)} bytes)`;
+      });
+      return { result: all.length ? all.join('\n') : 'The memory folder is empty.', wrote: false };
+    }
+    case T.read:
+      return { result: notes.read(need(args, 'path', name), typeof args.from_line === 'number' ? args.from_line : 1), wrote: false };
+    case T.write: {
+      const path = need(args, 'path', name);
+      const existed = notes.exists(path);
+      notes.write(path, need(args, 'content', name), args.append === true);
+      return guarded(`${args.append === true ? 'Appended to' : existed ? 'Overwrote' : 'Created'} ${path}.`);
+    }
+    case T.edit: {
+      const path = need(args, 'path', name);
+      const n = notes.edit(path, need(args, 'old_text', name), need(args, 'new_text', name), args.replace_all === true);
+      return guarded(`Edited ${path} (${n} replacement${n === 1 ? '' : 's'}).`);
+    }
+    case T.remove: {
+      const path = need(args, 'path', name);
+      notes.remove(path);
+      return guarded(`Deleted ${path}.`);
+    }
+    case T.search: {
+      const query = need(args, 'query', name);
+      return { result: formatHits(searchDocs(notes.list().map((p) => ({ name: p, text: notes.text(p) })), query, max), query, 'note'), wrote: false };
+    }
+    case T.searchHistory: {
+      const query = need(args, 'query', name);
+      return { result: formatHits(searchDocs(ctx.transcripts(), query, max), query, 'conversation line'), wrote: false };
+    }
+    case T.fileHistory: {
+      const path = need(args, 'path', name);
+      notes.resolve(path);
+      const log = (await ctx.history.log(path)).trim();
+      if (!log) return { result: `${path} has no history yet (history is saved at the end of each turn).`, wrote: false };
+      return { result: log.length > HISTORY_MAX_CHARS ? `${log.slice(0, HISTORY_MAX_CHARS)}\n[older history cut]` : log, wrote: false };
+    }
+    default:
+      return { result: `Error: there is no tool "${name}"; the tools are ${Object.values(T).join(', ')}.`, wrote: false };
+  }
+}
