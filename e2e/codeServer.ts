@@ -34,7 +34,7 @@ export async function openVsCode(): Promise<Session> {
   const scratch = mkdtempSync(join(tmpdir(), 'mmb-e2e-'));
   const workspace = join(scratch, 'workspace');
   cpSync(join(ROOT, 'benchmarks', 'starter'), join(workspace, 'benchmarks', 'starter'), { recursive: true });
-  writeFileSync(join(workspace, 'config.jsonc'), '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "chatbot" } }\n}\n');
+  writeFileSync(join(workspace, 'config.jsonc'), '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "notebook" } }\n}\n');
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
@@ -121,7 +121,9 @@ export async function openFile(page: Page, name: string): Promise<void> {
 
 /** Puts the keyboard focus back in the active editor (after a panel or a widget took it). */
 export async function focusEditor(page: Page): Promise<void> {
-  await page.locator('.editor-instance .view-lines').first().click();
+  // By command, not by a click: a click may land on a code lens (and run it), and clicking the
+  // middle of the lines makes Playwright scroll that middle into view, which moves the editor.
+  await command(page, 'View: Focus Active Editor Group');
 }
 
 /** Hides the secondary side bar (the Chat area) so screenshots show the editor. */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { ARTIFACTS, command, hideSecondarySideBar, openFile, openVsCode, type Session } from './codeServer';
+import { ARTIFACTS, command, focusEditor, hideSecondarySideBar, openFile, openVsCode, type Session } from './codeServer';
 
 let vs: Session;
 
@@ -140,4 +140,38 @@ e2e('rerun failed checks from the Test Explorer: a check with no trap write need
   await panel().locator('tr.run[data-run="rehearsal"] td.status', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
   assert.match(await panel().locator('tr.run[data-run="rehearsal"] td.average').innerText(), /\d\.\d\d\/10/);
   await shot('runs-rerun');
+});
+
+e2e('after a whole run, the cause of a check shows where the agent\'s notes hold its values', 'memory', async () => {
+  const { page } = vs;
+  assert.ok(existsSync(join(vs.workspace, 'results', 'rehearsal', 'memory', '1')), 'the notebook\'s memory was snapshotted');
+  // The Test Results panel holds the keyboard after the rerun: close it first.
+  await command(page, 'View: Close Panel');
+  // The command works from the cursor: line 12 of chapter3.md is check 3.2.
+  await page.locator('.tab', { hasText: 'chapter3.md' }).first().click();
+  await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });
+  await focusEditor(page);
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type('12');
+  await page.keyboard.press('Enter');
+  await command(page, 'MarathonMemBench: What caught this check');
+  const expected = page.locator('.quick-input-list .monaco-list-row', { hasText: 'expected value' });
+  await expected.first().waitFor({ timeout: 10_000 });
+  await shot('runs-cause-memory');
+  assert.ok(await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: '· rehearsal' }).count() >= 1, 'the lenses show the whole run\'s newer grades');
+  await expected.first().click();
+  await page.waitForSelector('.tab.active[aria-label*="notes.md"]', { timeout: 10_000 });
+});
+
+e2e('the run report opens from the panel: charts drawn, source links open the chapter', 'report', async () => {
+  const { page } = vs;
+  await command(page, 'MarathonMemBench: Show runs');
+  await panel().locator('tr.run[data-run="rehearsal"] button[data-action="report"]').click();
+  const report = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+  await report.locator('canvas').first().waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(1000);
+  await shot('runs-report');
+  assert.ok(await report.locator('canvas').count() >= 3, 'the charts are drawn');
+  await report.locator('a.src[data-file="benchmarks/starter/chapter3.md"]').first().click();
+  await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });
 });

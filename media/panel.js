@@ -43,6 +43,7 @@
         else if (r.status === 'stopped' || r.status === 'crashed') actions.append(button('Resume', 'resume', r.name, true), button('Restart', 'restart', r.name));
         else actions.append(button('Restart', 'restart', r.name));
       }
+      if (r.status !== 'not started') actions.append(button('Report', 'report', r.name));
       actions.append(button('Log', 'log', r.name));
       const row = el('tr', { class: `run ${r.name === m.selected ? 'selected' : ''}`, 'data-run': r.name, tabindex: '0' }, [
         el('td', { class: 'name' }, [r.name]),
@@ -57,6 +58,8 @@
       table.append(row);
     }
     app.append(table);
+    const views = el('div', { class: 'views' }, [button('Compare runs…', 'compare', ''), button('Trends', 'trends', '')]);
+    app.append(views);
     const d = m.detail;
     if (!d) return;
     const progress = d.planned ? Math.round((100 * d.checks.length) / d.planned) : 0;

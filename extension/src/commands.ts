@@ -162,7 +162,8 @@ export class Commands {
     const picked = await vscode.window.showQuickPick(items, { title: `Check ${checkId}: what caught it`, matchOnDescription: true, matchOnDetail: true });
     if (picked?.uri) {
       const pos = new vscode.Position(picked.line ?? 0, 0);
-      await vscode.window.showTextDocument(picked.uri, { selection: new vscode.Range(pos, pos) });
+      // From the panel (a webview) there is no active editor: open beside it, not over it.
+      await vscode.window.showTextDocument(picked.uri, { selection: new vscode.Range(pos, pos), viewColumn: vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One });
     }
   }
 

@@ -35,8 +35,22 @@ export class ChapterLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
 
+  /** What each document's lenses were built from: the grades they show. */
+  private provided = new Map<string, string>();
+
   constructor(private readonly wb: Workbench) {
     wb.onDidChange(() => this.changed.fire());
+    // Lenses of an editor hidden while a run finished are not asked for again when it shows: ask,
+    // but only when its grades changed since (a refresh moves the editor's scroll position).
+    vscode.window.onDidChangeVisibleTextEditors((editors) => {
+      if (editors.some((e) => this.provided.has(e.document.uri.toString()) && this.provided.get(e.document.uri.toString()) !== this.signature(e.document))) this.changed.fire();
+    });
+  }
+
+  private signature(doc: vscode.TextDocument): string {
+    const at = chapterOf(this.wb, doc);
+    if (!at) return '';
+    return [...this.wb.results.latestGrades(at.b.name)].map(([id, g]) => `${id}:${g.run}:${g.grade.at}`).join('|');
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -57,6 +71,7 @@ export class ChapterLenses implements vscode.CodeLensProvider {
       }
     }
     const latest = this.wb.results.latestGrades(at.b.name);
+    this.provided.set(doc.uri.toString(), this.signature(doc));
     for (const c of at.b.checks.filter((x) => x.file === at.file)) {
       const g = latest.get(c.check.id);
       lenses.push(new vscode.CodeLens(range(c.check.range.start.line), g

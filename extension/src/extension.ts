@@ -9,6 +9,7 @@ import { Commands } from './commands';
 import { ChapterLenses, ScoreDecorations } from './editor';
 import { RunPanel, runsStatusItem } from './panel';
 import { BenchmarkTests } from './testing';
+import { ReportViews } from './views';
 import { findRoot, Workbench } from './workbench';
 
 let client: LanguageClient | undefined;
@@ -35,9 +36,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const wb = new Workbench(context, root);
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
+  const views = new ReportViews(wb);
   context.subscriptions.push(
-    wb, panel,
+    wb, panel, views,
     ...commands.register(),
+    ...views.register(),
     vscode.commands.registerCommand('marathonMemBench.openPanel', () => panel.show()),
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, new ChapterLenses(wb)),
     new ScoreDecorations(wb, context),

@@ -76,7 +76,12 @@ export class RunPanel implements vscode.Disposable {
   private async onMessage(m: { type: string; run?: string; check?: string; file?: string; line?: number }): Promise<void> {
     const command = {
       start: 'marathonMemBench.startRun', resume: 'marathonMemBench.resumeRun', restart: 'marathonMemBench.restartRun', stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog',
+      report: 'marathonMemBench.showReport',
     }[m.type];
+    if (m.type === 'compare' || m.type === 'trends') {
+      await vscode.commands.executeCommand(m.type === 'compare' ? 'marathonMemBench.compareRuns' : 'marathonMemBench.showTrends');
+      return;
+    }
     if (command && m.run) {
       await vscode.commands.executeCommand(command, m.run);
       return;

@@ -26,6 +26,8 @@ export class BenchmarkTests implements vscode.Disposable {
   private profiles: vscode.TestRunProfile[] = [];
   private profileKey = '';
   private published = new Set<string>();
+  /** Runs a test run of ours waits for: it reports them, the watcher does not. */
+  private watching = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly wb: Workbench) {
@@ -124,9 +126,15 @@ export class BenchmarkTests implements vscode.Disposable {
           resultRun = partialRunName(base, first.file, 1, false, true);
           args = ['--benchmark', name, '--from', `${first.file}:1`, '--rehearse'];
         }
-        await this.wb.startEngine(args, resultRun);
-        const state = await this.waitFor(resultRun, token, test);
-        this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
+        this.watching.add(resultRun);
+        let state: RunState | undefined;
+        try {
+          await this.wb.startEngine(args, resultRun);
+          state = await this.waitFor(resultRun, token, test);
+          this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
+        } finally {
+          this.watching.delete(resultRun);
+        }
         this.report(test, b, dir, state, items, resultRun);
       }
     } catch (e) {
@@ -192,7 +200,7 @@ export class BenchmarkTests implements vscode.Disposable {
   /** Runs that finished while the window watched (from the panel or a code lens) report their checks. */
   private publishFinished(): void {
     for (const r of this.wb.runs()) {
-      if (r.status !== 'finished' && r.status !== 'crashed') continue;
+      if ((r.status !== 'finished' && r.status !== 'crashed') || this.watching.has(r.name)) continue;
       const key = `${r.name}@${r.finishedAt ?? ''}`;
       if (this.published.has(key)) continue;
       this.published.add(key);

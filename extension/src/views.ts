@@ -1,0 +1,104 @@
+/**
+ * The HTML views of the CLI (`mmb report --html`, `--compare`, `--trends`) in the editor: the
+ * same render functions, in a webview, with source links that open the chapter at the line.
+ */
+import { randomBytes } from 'node:crypto';
+import { basename, join, relative, sep } from 'node:path';
+import * as vscode from 'vscode';
+import { renderComparison, renderRunReport, renderTrends, compareRuns, computeTrends, runView } from '../../engine/src/report/html';
+import type { RunState } from '../../engine/src/run/state';
+import type { Workbench } from './workbench';
+
+export class ReportViews implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly wb: Workbench) {}
+
+  register(): vscode.Disposable[] {
+    const guard = (fn: (...a: never[]) => unknown) => async (...a: never[]) => {
+      try {
+        await fn(...a);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+      }
+    };
+    return [
+      vscode.commands.registerCommand('marathonMemBench.showReport', guard((run?: string) => this.report(run))),
+      vscode.commands.registerCommand('marathonMemBench.compareRuns', guard((runs?: string[]) => this.compare(runs))),
+      vscode.commands.registerCommand('marathonMemBench.showTrends', guard(() => this.trends())),
+    ];
+  }
+
+  private states(): RunState[] {
+    return this.wb.runs().flatMap((r) => {
+      const s = r.status === 'not started' ? undefined : this.wb.results.state(r.name);
+      return s ? [s] : [];
+    });
+  }
+
+  /** The benchmark a run played, and its folder relative to the workspace, as links want it. */
+  private benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string } | undefined {
+    const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
+    const benchmark = dir ? this.wb.benchmark(dir) : undefined;
+    return dir && benchmark ? { benchmark, path: relative(this.wb.results.root, dir).split(sep).join('/') } : undefined;
+  }
+
+  async report(run?: string): Promise<void> {
+    const states = this.states();
+    const name = run ?? (await vscode.window.showQuickPick(states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}`, detail: s.status }))))?.label;
+    const state = states.find((s) => s.run === name);
+    if (!name) return;
+    if (!state) throw new Error(`${name} has no results yet.`);
+    const b = this.benchmarkOf(state.benchmark);
+    if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
+    this.show(`Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), { nonce, postMessageLinks: true }));
+  }
+
+  async compare(runs?: string[]): Promise<void> {
+    const states = this.states();
+    let names = runs;
+    if (!names) {
+      const picked = await vscode.window.showQuickPick(states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}` })), { canPickMany: true, placeHolder: 'Two runs or more of one benchmark' });
+      names = picked?.map((p) => p.label);
+    }
+    if (!names) return;
+    const chosen = names.map((n) => states.find((s) => s.run === n)).filter((s): s is RunState => !!s);
+    if (chosen.length < 2) throw new Error('pick two runs or more to compare.');
+    const benchmarks = [...new Set(chosen.map((s) => s.benchmark))];
+    if (benchmarks.length > 1) throw new Error(`runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`);
+    const b = this.benchmarkOf(benchmarks[0]!);
+    if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
+    this.show(`Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), { nonce, postMessageLinks: true }));
+  }
+
+  async trends(): Promise<void> {
+    const states = this.states();
+    if (states.length === 0) throw new Error('no runs with results yet.');
+    this.show('Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), { nonce, postMessageLinks: true }));
+  }
+
+  private show(title: string, html: (nonce: string) => string): void {
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel('marathonMemBench.report', title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+      this.panel.webview.onDidReceiveMessage((m: { type?: string; file?: string; line?: number }) => {
+        if (m.type !== 'mmb.openSource' || typeof m.file !== 'string') return;
+        const file = join(this.wb.results.root, m.file);
+        if (relative(this.wb.results.root, file).startsWith('..')) return;
+        const pos = new vscode.Position(Math.max(0, (m.line ?? 1) - 1), 0);
+        void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
+      }, undefined, this.disposables);
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+      }, undefined, this.disposables);
+    }
+    this.panel.title = title;
+    this.panel.webview.html = html(randomBytes(16).toString('base64'));
+    this.panel.reveal();
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
