@@ -1,6 +1,7 @@
 /** A real VS Code (code-server) with the packaged extension installed, driven by Debian's chromium. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,4 +142,34 @@ export async function select(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
   await page.waitForTimeout(300);
   await page.keyboard.press('Escape');
+}
+
+/**
+ * One VS Code for the tests of a file: opened before them, closed after. `vs()` is the session;
+ * `shot(name)` saves a screenshot; `e2e` declares a test that leaves a screenshot when it fails.
+ */
+export function useVsCode(): { vs: () => Session; shot: (name: string) => Promise<unknown>; e2e: (name: string, file: string, fn: () => Promise<void>) => void } {
+  let session: Session | undefined;
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    session = await openVsCode();
+    await hideSecondarySideBar(session.page);
+  });
+  after(async () => {
+    await session?.close();
+  });
+  const vs = () => {
+    if (!session) throw new Error('VS Code did not start');
+    return session;
+  };
+  const shot = (name: string) => vs().page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  const e2e = (name: string, file: string, fn: () => Promise<void>) => test(name, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      await shot(`FAILED-${file}`).catch(() => undefined);
+      throw e;
+    }
+  });
+  return { vs, shot, e2e };
 }

@@ -4,44 +4,22 @@
  * follow a failed check to the trap write that caught it. Screenshots go to .e2e/artifacts/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { ARTIFACTS, command, focusEditor, hideSecondarySideBar, openFile, openVsCode, type Session } from './codeServer';
+import { startStandIn } from '../engine/src/standin/server';
+import { command, focusEditor, openFile, useVsCode } from './codeServer';
 
-let vs: Session;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  vs = await openVsCode();
-  await hideSecondarySideBar(vs.page);
-});
-
-after(async () => {
-  await vs?.close();
-});
-
-const shot = (name: string) => vs.page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-
-function e2e(name: string, file: string, fn: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      await shot(`FAILED-${file}`).catch(() => undefined);
-      throw e;
-    }
-  });
-}
+const { vs: session, shot, e2e } = useVsCode();
 
 /** The run panel's document, inside the webview's two frames. */
-const panel = (): FrameLocator => vs.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+const panel = (): FrameLocator => session().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
 
 e2e('rehearse a phase from its code lens; the panel follows the run to its end', 'rehearse', async () => {
-  const { page } = vs;
+  const { page } = session();
   await openFile(page, 'chapter3.md');
   const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Rehearse' }).first();
   await lens.waitFor({ timeout: 30_000 });
@@ -57,14 +35,14 @@ e2e('rehearse a phase from its code lens; the panel follows the run to its end',
   assert.match(await panel().locator('.progress').innerText(), /5\/5 checks graded/);
   assert.match(await panel().locator('.where').innerText(), /chapter3\.md, phase 1/);
   assert.ok(await panel().locator('.marker', { hasText: 'chapter3.md · phase 1' }).count() >= 1, 'the phase boundary is marked in the conversation');
-  const state = JSON.parse(readFileSync(join(vs.workspace, 'results', RUN, 'state.json'), 'utf8'));
+  const state = JSON.parse(readFileSync(join(session().workspace, 'results', RUN, 'state.json'), 'utf8'));
   assert.equal(state.status, 'finished');
-  assert.ok(!existsSync(join(vs.workspace, 'results', RUN, 'run.lock')), 'the engine process let go of the run');
+  assert.ok(!existsSync(join(session().workspace, 'results', RUN, 'run.lock')), 'the engine process let go of the run');
   await shot('runs-panel-finished');
 });
 
 e2e('check lines show their latest score: a code lens, a gutter colour, a hover with the answers', 'decorations', async () => {
-  const { page } = vs;
+  const { page } = session();
   await openFile(page, 'chapter3.md');
   await page.keyboard.press('Control+Home');
   const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN });
@@ -89,7 +67,7 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
 });
 
 e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\'s results', 'testing', async () => {
-  const { page } = vs;
+  const { page } = session();
   await command(page, 'Testing: Focus on Test Explorer View');
   const tree = page.locator('.test-explorer .monaco-list-row');
   await tree.first().waitFor({ timeout: 20_000 });
@@ -107,7 +85,7 @@ e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\
 });
 
 e2e('from a failed check to the trap write that caught it', 'cause', async () => {
-  const { page } = vs;
+  const { page } = session();
   await openFile(page, 'chapter3.md');
   await page.keyboard.press('Control+Home');
   const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).nth(1);
@@ -129,11 +107,11 @@ e2e('from a failed check to the trap write that caught it', 'cause', async () =>
 });
 
 e2e('rerun failed checks from the Test Explorer: a check with no trap write needs the whole run, which runs again', 'rerun', async () => {
-  const { page } = vs;
+  const { page } = session();
   await command(page, 'Test: Rerun Failed Tests');
-  const state = join(vs.workspace, 'results', 'rehearsal', 'state.json');
+  const state = join(session().workspace, 'results', 'rehearsal', 'state.json');
   const deadline = Date.now() + 120_000;
-  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(vs.workspace, 'results', 'rehearsal', 'run.lock'))) {
+  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', 'rehearsal', 'run.lock'))) {
     assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
     await page.waitForTimeout(500);
   }
@@ -143,8 +121,8 @@ e2e('rerun failed checks from the Test Explorer: a check with no trap write need
 });
 
 e2e('after a whole run, the cause of a check shows where the agent\'s notes hold its values', 'memory', async () => {
-  const { page } = vs;
-  assert.ok(existsSync(join(vs.workspace, 'results', 'rehearsal', 'memory', '1')), 'the notebook\'s memory was snapshotted');
+  const { page } = session();
+  assert.ok(existsSync(join(session().workspace, 'results', 'rehearsal', 'memory', '1')), 'the notebook\'s memory was snapshotted');
   // The Test Results panel holds the keyboard after the rerun: close it first.
   await command(page, 'View: Close Panel');
   // The command works from the cursor: line 12 of chapter3.md is check 3.2.
@@ -164,7 +142,7 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
 });
 
 e2e('the run report opens from the panel: charts drawn, source links open the chapter', 'report', async () => {
-  const { page } = vs;
+  const { page } = session();
   await command(page, 'MarathonMemBench: Show runs');
   await panel().locator('tr.run[data-run="rehearsal"] button[data-action="report"]').click();
   const report = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
@@ -174,4 +152,55 @@ e2e('the run report opens from the panel: charts drawn, source links open the ch
   assert.ok(await report.locator('canvas').count() >= 3, 'the charts are drawn');
   await report.locator('a.src[data-file="benchmarks/starter/chapter3.md"]').first().click();
   await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });
+});
+
+/** Every file under `dir` whose text holds `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && readFileSync(f).includes(needle));
+}
+
+e2e('an API key set in the editor reaches the engine through its environment, and no file', 'secrets', async () => {
+  const { page } = session();
+  const CANARY = 'sk-e2e-canary-7f3a91';
+  // A provider that needs a key: the stand-in behind a proxy that records the Authorization header.
+  const standIn = await startStandIn();
+  const seen: string[] = [];
+  const proxy = createServer((req, res) => {
+    seen.push(req.headers.authorization ?? '');
+    const target = new URL(req.url ?? '/', standIn.url);
+    const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
+      res.writeHead(r.statusCode ?? 500, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const port = (proxy.address() as { port: number }).port;
+  try {
+    writeFileSync(join(session().workspace, 'config.jsonc'), JSON.stringify({
+      persona: { model: 'stand-in' },
+      runs: {
+        rehearsal: { benchmark: 'starter', agent: 'notebook' },
+        keyed: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'remote', base_url: `http://127.0.0.1:${port}/v1`, api_key_env: 'MMB_E2E_AGENT_KEY' } },
+      },
+    }, null, 2));
+    await command(page, 'MarathonMemBench: Set an API key');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'MMB_E2E_AGENT_KEY' }).click();
+    await page.locator('.quick-input-widget input[type="password"]').waitFor({ timeout: 10_000 });
+    await page.keyboard.type(CANARY);
+    await page.keyboard.press('Enter');
+    await command(page, 'MarathonMemBench: Show runs');
+    await panel().locator('tr.run[data-run="keyed"] button[data-action="start"]').click();
+    await panel().locator('tr.run[data-run="keyed"] td.status', { hasText: 'finished' }).waitFor({ timeout: 90_000 });
+    assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${CANARY}`), `the provider got the key: ${[...new Set(seen)].join(', ')}`);
+    const scratch = join(session().workspace, '..');
+    assert.deepEqual(filesHolding(session().workspace, CANARY), [], 'not in results/, logs or config');
+    assert.deepEqual(filesHolding(join(scratch, 'user-data', 'User'), CANARY).filter((f) => !/state\.vscdb/.test(f)), [], 'not in settings');
+    await shot('runs-secret-run');
+  } finally {
+    proxy.close();
+    await standIn.close();
+  }
 });

@@ -4,39 +4,12 @@
  * to .e2e/artifacts/.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { ARTIFACTS, focusEditor, hideSecondarySideBar, openFile, openVsCode, select, type Session } from './codeServer';
+import { focusEditor, openFile, select, useVsCode } from './codeServer';
 
-let vs: Session;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  vs = await openVsCode();
-  await hideSecondarySideBar(vs.page);
-});
-
-after(async () => {
-  await vs?.close();
-});
-
-const shot = (name: string) => vs.page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-
-/** A test that leaves a screenshot of the screen as it was when it failed. */
-function e2e(name: string, file: string, fn: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      await shot(`FAILED-${file}`).catch(() => undefined);
-      throw e;
-    }
-  });
-}
+const { vs: session, shot, e2e } = useVsCode();
 
 e2e('a broken fact ref shows in the Problems panel with its code and message', 'problems', async () => {
-  const { page } = vs;
+  const { page } = session();
   await openFile(page, 'chapter2.md');
   await select(page, 'move#2.1');
   await page.keyboard.type('move#9.1');
@@ -50,7 +23,7 @@ e2e('a broken fact ref shows in the Problems panel with its code and message', '
 });
 
 e2e('typing a fact ref offers the sheet\'s fact ids with their text, and accepting one inserts it', 'completion', async () => {
-  const { page } = vs;
+  const { page } = session();
   await focusEditor(page);
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
@@ -71,7 +44,7 @@ e2e('typing a fact ref offers the sheet\'s fact ids with their text, and accepti
 });
 
 e2e('go to definition on a fact ref opens its sheet at the fact', 'definition', async () => {
-  const { page } = vs;
+  const { page } = session();
   await focusEditor(page);
   await select(page, 'move#1.3');
   // The cursor on the id (not the sheet name, which leads to the sheet's top).

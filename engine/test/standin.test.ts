@@ -68,3 +68,25 @@ test('grading by rule: numbers all or nothing each, key words in proportion, VOI
   assert.equal(gradeByRule('VOID', 'you never told me', "I don't know, you never told me.").score, 10);
   assert.equal(gradeByRule('VOID', 'you never told me', 'It is $2,000.').score, 0);
 });
+
+test('content sent as parts (as OpenClaw sends it) is read as text: the agent recalls, no server error', async () => {
+  const s = await startStandIn();
+  try {
+    const parts = (text: string) => [{ type: 'text', text }];
+    for (const tools of [[], [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }]]) {
+      const r = await fetch(`${s.url}/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'x', tools: tools.length ? tools : undefined, messages: [
+          { role: 'user', content: parts('My boat is called Wren and it is moored in Bristol.') },
+          { role: 'assistant', content: 'Noted.' },
+          { role: 'user', content: parts('What is my boat called?') },
+        ] }),
+      });
+      assert.equal(r.status, 200, await r.clone().text());
+      const body = await r.json() as { choices: { message: { content: string } }[] };
+      assert.match(body.choices[0]!.message.content, /Wren/);
+    }
+  } finally {
+    await s.close();
+  }
+});

@@ -17,8 +17,18 @@ export const NEVER_TOLD = 'You never told me that.';
 
 const terms = (text: string) => new Set([...keywords(text), ...numbers(text)]);
 
+/**
+ * A message's text: clients such as OpenClaw send content as an array of parts
+ * (`[{ type: 'text', text }]`) rather than a string.
+ */
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: unknown) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('\n');
+}
+
 export function agentAnswer(messages: readonly ChatMessage[]): string {
-  const users = messages.filter((m): m is { role: 'user'; content: string } => m.role === 'user' && typeof m.content === 'string').map((m) => m.content);
+  const users = messages.filter((m) => m.role === 'user').map((m) => messageText(m.content)).filter((t) => t !== '');
   const question = users.at(-1) ?? '';
   if (!question.includes('?')) return 'Got it, noted.';
   return recall(question, users.slice(0, -1).filter((t) => !t.includes('?')));

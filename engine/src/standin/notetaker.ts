@@ -9,7 +9,7 @@
  */
 import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage } from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../run/state';
-import { agentAnswer, NEVER_TOLD, recall } from './agent';
+import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { keywords, numbers } from './text';
 
 /** The note the stand-in keeps, one dated line per statement. */
@@ -76,7 +76,7 @@ function say(content: string): AgentReply {
 function lastUser(messages: readonly ChatMessage[]): { content: string; index: number } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m?.role === 'user') return { content: m.content, index: i };
+    if (m?.role === 'user') return { content: messageText(m.content), index: i };
   }
   return undefined;
 }
