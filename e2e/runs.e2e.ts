@@ -143,7 +143,7 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
 
 e2e('the run report opens from the panel: charts drawn, source links open the chapter', 'report', async () => {
   const { page } = session();
-  await command(page, 'MarathonMemBench: Show runs');
+  await command(page, 'MarathonMemBench: Open the run panel');
   await panel().locator('tr.run[data-run="rehearsal"] button[data-action="report"]').click();
   const report = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
   await report.locator('canvas').first().waitFor({ timeout: 20_000 });
@@ -152,6 +152,8 @@ e2e('the run report opens from the panel: charts drawn, source links open the ch
   assert.ok(await report.locator('canvas').count() >= 3, 'the charts are drawn');
   await report.locator('a.src[data-file="benchmarks/starter/chapter3.md"]').first().click();
   await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });
+  // One webview at a time keeps the panel's frame unambiguous for the next test.
+  await command(page, 'View: Close All Editors');
 });
 
 /** Every file under `dir` whose text holds `needle`. */
@@ -191,7 +193,7 @@ e2e('an API key set in the editor reaches the engine through its environment, an
     await page.locator('.quick-input-widget input[type="password"]').waitFor({ timeout: 10_000 });
     await page.keyboard.type(CANARY);
     await page.keyboard.press('Enter');
-    await command(page, 'MarathonMemBench: Show runs');
+    await command(page, 'MarathonMemBench: Open the run panel');
     await panel().locator('tr.run[data-run="keyed"] button[data-action="start"]').click();
     await panel().locator('tr.run[data-run="keyed"] td.status', { hasText: 'finished' }).waitFor({ timeout: 90_000 });
     assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${CANARY}`), `the provider got the key: ${[...new Set(seen)].join(', ')}`);
