@@ -10,7 +10,7 @@ import { runView } from '../src/report/view';
 import type { RunState } from '../src/run/state';
 import { FileRunStore } from '../src/run/store';
 import { readBenchmarkFolder } from '../src/workspace/folders';
-import { REPORTS } from './helpers';
+import { REPORTS, runOnStandIn, starter } from './helpers';
 
 const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
 const multiday = () => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
@@ -98,4 +98,19 @@ test('stats and verdicts on literal values', () => {
   assert.equal(verdict(stats([10, 10, 8]), 3), 'stable');
   assert.equal(verdict(stats([6, 7, 7]), 3), 'failing');
   assert.equal(verdict(null, 3), 'ungraded');
+});
+
+test('the agent\'s own model use is counted and priced beside the persona\'s, for the chatbot and the notebook', async () => {
+  for (const agent of [undefined, 'notebook']) {
+    const { state } = await runOnStandIn(starter(), agent ? { agent } : {});
+    const replies = state.transcript.filter((e) => e.from === 'agent').length;
+    const usage = state.agentStatus?.usage?.['stand-in'];
+    assert.ok(usage, `${agent ?? 'chatbot'} reports its model's usage`);
+    if (!agent) assert.equal(usage.requests, replies, 'the chatbot: one request a reply');
+    else assert.ok(usage.requests > replies, 'the notebook: tool rounds and consolidations too');
+    assert.ok(usage.promptTokens > 0 && usage.completionTokens > 0);
+    const costs = runView(state, starter()).costs;
+    assert.deepEqual(costs.map((c) => [c.model, c.cost]), [['stand-in', 0], ['stand-in (agent)', 0]]);
+    assert.equal(costs[1]!.requests, usage.requests);
+  }
 });

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
 import type { ChatMessage } from '../run/state';
 import { PendingFailure } from './failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from './types';
 
 type Entry =
   | { kind: 'user'; key: string; text: string }
-  | { kind: 'reply'; seq: number; text: string; at: string }
+  | { kind: 'reply'; seq: number; text: string; at: string; usage?: { promptTokens: number; completionTokens: number } }
   | { kind: 'new-conversation' };
 
 const SYSTEM = 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.';
@@ -58,7 +58,9 @@ export class ChatbotAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const context = this.conversation().reduce((n, m) => n + Math.ceil((m.content ?? '').length / 4), 0);
-    return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context };
+    const usage: Record<string, ModelUsage> = {};
+    for (const e of this.entries) if (e.kind === 'reply' && e.usage) addUsage(usage, this.model.name, e.usage);
+    return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context, usage };
   }
 
   async startNewConversation(): Promise<void> {
@@ -88,7 +90,7 @@ export class ChatbotAdapter implements AgentAdapter {
     const messages = this.conversation();
     this.busy = this.model.complete({ messages }).then((r) => {
       const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
-      this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString() });
+      this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
     }, (e: unknown) => {
       this.failure.set(new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`));
     }).finally(() => {

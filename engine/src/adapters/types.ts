@@ -15,6 +15,23 @@ export interface AgentStatus {
   compactions: { at: string; tokensBefore?: number; tokensAfter?: number }[] | null;
   /** Tokens in the agent's context now; null when the agent cannot tell. */
   contextTokens: number | null;
+  /** What the agent's own model used so far, by model name, when the adapter calls the model itself. */
+  usage?: Record<string, ModelUsage>;
+}
+
+export interface ModelUsage {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Adds one response's tokens to a usage tally, by model. */
+export function addUsage(tally: Record<string, ModelUsage>, model: string, u: { promptTokens: number; completionTokens: number }): Record<string, ModelUsage> {
+  const t = (tally[model] ??= { requests: 0, promptTokens: 0, completionTokens: 0 });
+  t.requests++;
+  t.promptTokens += u.promptTokens;
+  t.completionTokens += u.completionTokens;
+  return tally;
 }
 
 export interface SendOptions {

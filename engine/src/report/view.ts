@@ -123,7 +123,8 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, o.benchmarkPath ?? `benchmarks/${benchmark.name}`),
-    costs: estimateCosts(state.usage, o.prices),
+    // The persona's model, then the agent's own (for adapters that call their model themselves).
+    costs: [...estimateCosts(state.usage, o.prices), ...estimateCosts(state.agentStatus?.usage ?? {}, o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };
 }
 

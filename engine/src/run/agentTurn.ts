@@ -56,5 +56,6 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
 }
 
 function changed(a: AgentStatus | undefined, b: AgentStatus): boolean {
-  return !a || a.contextTokens !== b.contextTokens || (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1);
+  const requests = (s: AgentStatus) => Object.values(s.usage ?? {}).reduce((n, u) => n + u.requests, 0);
+  return !a || a.contextTokens !== b.contextTokens || (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1) || requests(a) !== requests(b);
 }

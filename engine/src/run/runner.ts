@@ -134,8 +134,9 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (result.newSession) {
       const ignored = !!o.ignoreSessionBreak;
       if (!ignored) {
-        snapshotMemory();
+        // After the switch: an agent that consolidates its notes when a conversation ends has done so.
         await o.adapter.startNewConversation?.();
+        snapshotMemory();
       }
       effects.push({ kind: 'session-switch', ignored });
     }

@@ -16,7 +16,7 @@ import { ConfigError } from '../../models/resolve';
 import { countTokens } from '../../persona/compaction';
 import type { ChatMessage } from '../../run/state';
 import { PendingFailure } from '../failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../types';
+import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from '../types';
 import { NotesHistory } from './git';
 import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
 import { describeConflicts, findConflicts, injectedIndex, Notes } from './notes';
@@ -97,7 +97,9 @@ export class NotebookAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const compactions = this.journal.entries.flatMap((e) => (e.kind === 'compaction' ? [{ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter }] : []));
-    return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens };
+    const usage: Record<string, ModelUsage> = {};
+    for (const e of this.journal.entries) if (e.kind === 'usage') addUsage(usage, this.model.name, e);
+    return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens, usage };
   }
 
   async setVirtualTime(iso: string): Promise<void> {
@@ -198,6 +200,7 @@ export class NotebookAdapter implements AgentAdapter {
   private async toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
     for (let round = 0; round < this.options.maxToolRounds; round++) {
       const r = await this.model.complete({ messages, tools: NOTEBOOK_TOOL_SPECS });
+      this.journal.append({ kind: 'usage', ...r.usage });
       const calls = r.message.tool_calls ?? [];
       if (calls.length === 0) return r.message.content ?? '';
       const step: ChatMessage = { role: 'assistant', content: r.message.content, tool_calls: calls };
@@ -223,6 +226,7 @@ export class NotebookAdapter implements AgentAdapter {
     const r = await this.model.complete({
       messages: [{ role: 'system', content: notebookPrompt('compaction') }, { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` }],
     });
+    this.journal.append({ kind: 'usage', ...r.usage });
     const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0 };
     entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
     this.journal.append(entry);

@@ -17,7 +17,9 @@ export type Entry =
   /** The messages before the last `keep` of the context were replaced by `summary`. */
   | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number }
   | { kind: 'new-conversation'; at: string }
-  | { kind: 'time'; iso: string };
+  | { kind: 'time'; iso: string }
+  /** One model response's tokens. */
+  | { kind: 'usage'; promptTokens: number; completionTokens: number };
 
 export const SUMMARY_HEADER = '[Summary of the earlier conversation, written when the context was compacted]';
 
