@@ -185,3 +185,34 @@ test('a run held by a live process is not started twice; a stale lock is taken o
   assert.equal(stale.code, 0, stale.stdout + stale.stderr);
   assert.ok(!existsSync(join(dir, 'results', 'a', 'run.lock')), 'the lock goes when the run ends');
 });
+
+test('starting over: refused while a process runs the run; a partial run keeps its settings; names with paths are refused', async () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  assert.equal(mmb(['run', 'a'], dir).code, 0);
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  try {
+    writeFileSync(join(dir, 'results', 'a', 'run.lock'), JSON.stringify({ pid: holder.pid, since: '2026-11-29T10:00:00.000Z' }));
+    const busy = mmb(['run', 'a', '--restart'], dir);
+    assert.equal(busy.code, 2);
+    assert.match(busy.stderr, new RegExp(`^mmb: run "a" is running \\(process ${holder.pid}, .*\\); stop it before starting it over\\.$`, 'm'));
+    assert.ok(existsSync(join(dir, 'results', 'a', 'state.json')), 'its results are intact');
+  } finally {
+    holder.kill();
+  }
+  await new Promise((r) => holder.once('exit', r));
+
+  assert.equal(mmb(['run', 'a', '--from', 'chapter3.md:1', '--only', '--rehearse'], dir).code, 0);
+  const again = mmb(['run', 'a.phase-chapter3-1.rehearsal', '--restart'], dir);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.ok(existsSync(join(dir, 'results', 'a.phase-chapter3-1.rehearsal', 'run.json')), 'a restarted partial run can still be resumed by name');
+  assert.equal(mmb(['run', 'a.phase-chapter3-1.rehearsal'], dir).code, 0);
+  const mixed = mmb(['run', 'a', 'a.phase-chapter3-1.rehearsal'], dir);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /rehearsals run on the stand-in .* run them separately/);
+
+  for (const args of [['run', '../a'], ['run', '--benchmark', '../starter', '--from', 'chapter1.md:1', '--rehearse']]) {
+    const r = mmb(args, dir);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /cannot be a folder name/);
+  }
+});

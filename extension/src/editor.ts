@@ -3,7 +3,7 @@
  * it) and above each check (its latest score), and each check line coloured by that score with a
  * hover that tells the question, the answers, the grader's comment and the way to the cause.
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import type { LatestGrade } from './results';
@@ -20,7 +20,9 @@ const COLOURS = { good: '#2ea04380', fair: '#d2992280', poor: '#f8514980' } as c
 function chapterOf(wb: Workbench, doc: vscode.TextDocument): { dir: string; b: Benchmark; file: string } | undefined {
   if (doc.uri.scheme !== 'file' || doc.languageId !== 'markdown') return undefined;
   const dir = wb.benchmarkDirOf(doc.uri.fsPath);
-  const b = dir ? wb.benchmark(dir) : undefined;
+  // Runs play `benchmarks/<name>`: a copy elsewhere would get another benchmark's scores.
+  if (!dir || dirname(dir) !== wb.results.benchmarksDir) return undefined;
+  const b = wb.benchmark(dir);
   const file = basename(doc.uri.fsPath);
   if (!dir || !b || !b.chapters.some((c) => c.file === file)) return undefined;
   return { dir, b, file };

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { plannedChecks } from '../../engine/src/report/summary';
 import type { RunView } from './results';
 import type { Workbench } from './workbench';
 
@@ -66,14 +67,15 @@ export class RunPanel implements vscode.Disposable {
 <title>MarathonMemBench runs</title></head>
 <body><main id="app" aria-live="polite"></main>
 <script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'))}"></script></body></html>`;
-    webview.onDidReceiveMessage((m: { type: string; run?: string; check?: string; file?: string; line?: number }) => this.onMessage(m), undefined, this.disposables);
-    this.panel.onDidDispose(() => {
+    const listeners = [webview.onDidReceiveMessage((m: { type: string; run?: string; check?: string }) => this.onMessage(m))];
+    listeners.push(this.panel.onDidDispose(() => {
       this.panel = undefined;
-    }, undefined, this.disposables);
+      for (const l of listeners) l.dispose();
+    }));
     this.update();
   }
 
-  private async onMessage(m: { type: string; run?: string; check?: string; file?: string; line?: number }): Promise<void> {
+  private async onMessage(m: { type: string; run?: string; check?: string }): Promise<void> {
     const command = {
       start: 'marathonMemBench.startRun', resume: 'marathonMemBench.resumeRun', restart: 'marathonMemBench.restartRun', stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog',
       report: 'marathonMemBench.showReport',
@@ -94,9 +96,6 @@ export class RunPanel implements vscode.Disposable {
     } else if (m.type === 'cause' && m.check) {
       const detail = this.model().detail;
       if (detail?.benchmarkDir) await vscode.commands.executeCommand('marathonMemBench.showCause', detail.benchmarkDir, m.check, detail.run);
-    } else if (m.type === 'open' && m.file) {
-      const pos = new vscode.Position(Math.max(0, (m.line ?? 1) - 1), 0);
-      await vscode.window.showTextDocument(vscode.Uri.file(m.file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
     }
   }
 
@@ -140,7 +139,7 @@ export class RunPanel implements vscode.Disposable {
       transcript,
       earlier: state.transcript.length - entries.length,
       checks,
-      planned: b?.checks.length ?? 0,
+      planned: b ? plannedChecks(state, b).length : 0,
       ...(benchmarkDir ? { benchmarkDir } : {}),
       log: state.log.slice(-20).map((l) => l.text),
     };

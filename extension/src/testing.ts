@@ -3,6 +3,8 @@
  * each graded check as a passed or failed test with expected and actual values, located at the
  * trap writes aimed at it. Runs started elsewhere (the panel, a code lens) report here too.
  */
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
@@ -121,6 +123,14 @@ export class BenchmarkTests implements vscode.Disposable {
         } else if (runName) {
           resultRun = runName;
           args = [runName, '--restart'];
+          const existing = this.wb.runs().find((r) => r.name === runName);
+          if (existing && existing.status !== 'not started') {
+            const ok = await vscode.window.showWarningMessage(`Run ${runName} again from the start? Its results so far are deleted.`, { modal: true }, 'Run again');
+            if (ok !== 'Run again') {
+              for (const i of items) test.skipped(i);
+              continue;
+            }
+          }
         } else {
           const first = b.chapters.find((c) => c.phases.length)!;
           resultRun = partialRunName(base, first.file, 1, false, true);
@@ -129,8 +139,8 @@ export class BenchmarkTests implements vscode.Disposable {
         this.watching.add(resultRun);
         let state: RunState | undefined;
         try {
-          await this.wb.startEngine(args, resultRun);
-          state = await this.waitFor(resultRun, token, test);
+          const engine = await this.wb.startEngine(args, resultRun);
+          state = await this.waitFor(resultRun, engine, token, test);
           this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
         } finally {
           this.watching.delete(resultRun);
@@ -145,25 +155,40 @@ export class BenchmarkTests implements vscode.Disposable {
     }
   }
 
-  /** Waits for a run to start and end; a cancelled test run stops it (it stays resumable). */
-  private async waitFor(run: string, token: vscode.CancellationToken, test: vscode.TestRun): Promise<RunState | undefined> {
-    const began = Date.now();
-    let seen = false;
+  /** Waits for the engine process to end, telling progress; a cancelled test run stops it (it stays resumable). */
+  private async waitFor(run: string, engine: ChildProcess, token: vscode.CancellationToken, test: vscode.TestRun): Promise<RunState | undefined> {
+    const ended = new Promise<void>((resolve) => {
+      if (engine.exitCode !== null || engine.signalCode !== null) resolve();
+      engine.once('exit', () => resolve());
+    });
+    const cancel = token.onCancellationRequested(() => engine.kill('SIGINT'));
     let lastGraded = 0;
-    for (;;) {
-      if (token.isCancellationRequested) {
-        this.wb.stop(run);
-        return this.wb.results.state(run);
+    let done = false;
+    void ended.then(() => {
+      done = true;
+    });
+    try {
+      while (!done) {
+        const view = this.wb.runs().find((r) => r.name === run);
+        if (view && view.graded > lastGraded) {
+          test.appendOutput(`${run}: ${view.graded} checks graded, now in ${view.chapter} phase ${view.phase}\r\n`);
+          lastGraded = view.graded;
+        }
+        await Promise.race([ended, new Promise((r) => setTimeout(r, 500))]);
       }
-      const view = this.wb.runs().find((r) => r.name === run);
-      if (view?.status === 'running') seen = true;
-      if (view && view.graded > lastGraded) {
-        test.appendOutput(`${run}: ${view.graded} checks graded, now in ${view.chapter} phase ${view.phase}\r\n`);
-        lastGraded = view.graded;
-      }
-      if ((seen || Date.now() - began > 10_000) && view?.status !== 'running') return this.wb.results.state(run);
-      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      cancel.dispose();
     }
+    const state = this.wb.results.state(run);
+    if (!state || Object.keys(state.grades).length === 0) {
+      // Nothing graded: the reason (a missing key, a broken benchmark) is in the engine's log.
+      try {
+        test.appendOutput(readFileSync(this.wb.logFile(run), 'utf8').split('\n').slice(-15).join('\r\n'));
+      } catch {
+        test.appendOutput(`${run} left no log.\r\n`);
+      }
+    }
+    return state;
   }
 
   private report(test: vscode.TestRun, b: Benchmark, dir: string, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {

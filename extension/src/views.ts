@@ -81,16 +81,18 @@ export class ReportViews implements vscode.Disposable {
   private show(title: string, html: (nonce: string) => string): void {
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel('marathonMemBench.report', title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
-      this.panel.webview.onDidReceiveMessage((m: { type?: string; file?: string; line?: number }) => {
+      const listeners: vscode.Disposable[] = [];
+      listeners.push(this.panel.webview.onDidReceiveMessage((m: { type?: string; file?: string; line?: number }) => {
         if (m.type !== 'mmb.openSource' || typeof m.file !== 'string') return;
         const file = join(this.wb.results.root, m.file);
         if (relative(this.wb.results.root, file).startsWith('..')) return;
         const pos = new vscode.Position(Math.max(0, (m.line ?? 1) - 1), 0);
         void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
-      }, undefined, this.disposables);
-      this.panel.onDidDispose(() => {
+      }));
+      listeners.push(this.panel.onDidDispose(() => {
         this.panel = undefined;
-      }, undefined, this.disposables);
+        for (const l of listeners) l.dispose();
+      }));
     }
     this.panel.title = title;
     this.panel.webview.html = html(randomBytes(16).toString('base64'));

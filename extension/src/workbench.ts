@@ -3,7 +3,7 @@
  * processes it starts. Runs are CLI processes, detached, so a run outlives a window reload; the
  * lock in `results/<id>/` tells a reloaded window which runs still go, and their pids.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -24,6 +24,8 @@ export class Workbench implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private poll: NodeJS.Timeout | undefined;
   private lastRuns = '';
+  /** The engine processes this window started, by run. */
+  private started = new Map<string, ChildProcess>();
 
   constructor(private readonly context: vscode.ExtensionContext, root: string) {
     this.results = new ResultsFolder(root);
@@ -42,7 +44,7 @@ export class Workbench implements vscode.Disposable {
     // File events can lag or be lost (network file systems, a run in another window): poll while runs go.
     this.poll = setInterval(() => {
       const running = this.runs().filter((r) => r.status === 'running').map((r) => `${r.name}:${r.lastEventAt ?? ''}`).join(',');
-      if (running || this.lastRuns) this.fire();
+      if (running !== this.lastRuns) this.fire();
       this.lastRuns = running;
     }, 1000);
   }
@@ -91,8 +93,11 @@ export class Workbench implements vscode.Disposable {
    * Starts `mmb run <args>` as a detached process with the stored API keys in its environment;
    * its output goes to `results/.logs/<run>.log`.
    */
-  async startEngine(args: string[], run: string): Promise<void> {
+  async startEngine(args: string[], run: string): Promise<ChildProcess> {
     if (!vscode.workspace.isTrusted) throw new Error('Runs execute the benchmark\'s JS blocks: trust this workspace to run them. Authoring works without.');
+    // Until its engine takes the lock, a run just started shows no sign of it: remember the process.
+    const earlier = this.started.get(run);
+    if (earlier && earlier.exitCode === null && earlier.signalCode === null) throw new Error(`${run} is already starting or running.`);
     const logs = join(this.results.resultsDir, '.logs');
     mkdirSync(logs, { recursive: true });
     const out = openSync(join(logs, `${run}.log`), 'w');
@@ -104,11 +109,14 @@ export class Workbench implements vscode.Disposable {
         stdio: ['ignore', out, out],
       });
       child.on('error', (e) => void vscode.window.showErrorMessage(`MarathonMemBench: the engine did not start: ${e.message}`));
+      child.on('exit', () => this.fire());
       child.unref();
+      this.started.set(run, child);
+      this.fire();
+      return child;
     } finally {
       closeSync(out);
     }
-    this.fire();
   }
 
   /** Asks the engine running `run` to stop after its current step; the run stays resumable. */

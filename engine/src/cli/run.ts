@@ -7,6 +7,7 @@ import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
 import { playOrder } from '../run/phases';
+import { clearRun, RunBusy } from '../workspace/lock';
 import { partialRunName } from '../workspace/names';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';
@@ -63,18 +64,37 @@ export async function runCommand(request: RunRequest, io: Io): Promise<number> {
   const benchmarksDir = join(root, 'benchmarks');
   if (request.partial) {
     const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
-    rmSync(join(resultsDir(root), run.name), { recursive: true, force: true });
-    savePartial(root, run);
+    startOver(root, run);
     return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io);
   }
-  const saved = ids.filter((id) => !config.runs.some((r) => r.name === id)).map((id) => loadPartial(root, id));
-  const unknown = ids.filter((id, i) => !config.runs.some((r) => r.name === id) && !saved[i]);
+  for (const id of ids) checkName(id, 'the run');
+  const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id));
+  const unknown = ids.filter((_, i) => !found[i]);
   if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
-  const runs: LaunchRun[] = ids.length ? ids.map((id) => config.runs.find((r) => r.name === id) ?? loadPartial(root, id)!) : config.runs;
+  const runs: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
   if (runs.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
-  if (request.restart) for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
-  const rehearsal = runs.every((r) => (r as SavedPartial).rehearse);
+  const rehearsals = runs.filter((r) => r.rehearse).length;
+  if (rehearsals > 0 && rehearsals < runs.length) throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
+  if (request.restart) for (const r of runs) startOver(root, r);
+  const rehearsal = rehearsals > 0;
   return execute(root, benchmarksDir, rehearsal ? rehearsalConfig(config) : config, runs, io);
+}
+
+/** Deletes a run's results (refused while it runs); a partial run keeps its settings. */
+function startOver(root: string, run: SavedPartial): void {
+  try {
+    clearRun(join(resultsDir(root), run.name), run.name);
+  } catch (e) {
+    if (e instanceof RunBusy) throw new UsageError(e.message);
+    throw e;
+  }
+  if (run.phases) savePartial(root, run);
+}
+
+/** A run's name or a benchmark's becomes a folder name: no path in it. */
+function checkName(name: string, what: string): string {
+  if (!name || /[\\/]/.test(name) || name === '.' || name === '..') throw new UsageError(`${what} "${name}" cannot be a folder name: use letters, digits, dots and dashes.`);
+  return name;
 }
 
 /** A partial run as saved beside its results, so that `mmb run <its name>` resumes it. */
@@ -92,7 +112,9 @@ function loadPartial(root: string, id: string): SavedPartial | undefined {
   const file = join(resultsDir(root), id, PARTIAL_FILE);
   if (!existsSync(file)) return undefined;
   try {
-    return { ...(JSON.parse(readFileSync(file, 'utf8')) as SavedPartial), range: zero };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedPartial;
+    // The folder names the run, whatever the file says (a copied folder must not act on another run).
+    return { ...saved, name: id, benchmark: checkName(String(saved.benchmark), 'the benchmark'), range: zero };
   } catch (e) {
     throw new UsageError(`${file} is damaged (${(e as Error).message}); start the phase run again from the editor or with --from.`);
   }
@@ -103,6 +125,7 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
   if (ids.length > 1) throw new UsageError('--from runs one run: give one run id.');
   let base: RunConfig;
   if (p.benchmark) {
+    checkName(p.benchmark, 'the benchmark');
     if (ids.length) throw new UsageError('give a run id or --benchmark, not both.');
     if (!p.rehearse) throw new UsageError('--benchmark without a run of config.jsonc has no agent to run for real: add --rehearse, or name a run.');
     base = { name: p.benchmark, benchmark: p.benchmark, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero };

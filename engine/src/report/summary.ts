@@ -45,12 +45,19 @@ export interface Summary {
   usage: Record<string, Usage>;
 }
 
-export function summarize(state: RunState, benchmark: Benchmark): Summary {
+/** The checks a run plays: all of them, or those of a partial run's phases (found by chapter file). */
+export function plannedChecks(state: RunState, benchmark: Benchmark): Benchmark['checks'] {
   const range = state.phases;
+  if (!range) return benchmark.checks;
+  const chapterAt = (file: string) => benchmark.chapters.findIndex((c) => c.file === file);
   const key = (chapter: number, phase: number) => chapter * 10_000 + phase;
-  const planned = range
-    ? benchmark.checks.filter((c) => key(c.chapter, c.phase) >= key(range.from.chapterIndex, range.from.phase) && key(c.chapter, c.phase) <= key(range.to.chapterIndex, range.to.phase))
-    : benchmark.checks;
+  const from = key(chapterAt(range.from.chapter), range.from.phase);
+  const to = key(chapterAt(range.to.chapter), range.to.phase);
+  return benchmark.checks.filter((c) => key(c.chapter, c.phase) >= from && key(c.chapter, c.phase) <= to);
+}
+
+export function summarize(state: RunState, benchmark: Benchmark): Summary {
+  const planned = plannedChecks(state, benchmark);
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
     const last = grades.at(-1);
     return last ? [{ id, grade: last }] : [];

@@ -17,8 +17,9 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  } catch {
+    // EPERM: a process of another user holds that pid now; an engine runs as its user, so not ours.
+    return false;
   }
 }
 
@@ -34,20 +35,43 @@ export function readLock(dir: string): RunLock | undefined {
   }
 }
 
-/** Takes the run for this process; returns the holder's lock instead when another process has it. */
+/**
+ * Takes the run for this process, atomically (two engines started at once cannot both have it);
+ * returns the holder's lock instead when another live process has it. A stale lock is taken over.
+ */
 export function acquireLock(dir: string): { ok: true; release: () => void } | { ok: false; holder: RunLock } {
-  const holder = readLock(dir);
-  if (holder && holder.pid !== process.pid) return { ok: false, holder };
   const created = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
-  writeFileSync(path, JSON.stringify({ pid: process.pid, since: new Date().toISOString() } satisfies RunLock));
+  const mine = JSON.stringify({ pid: process.pid, since: new Date().toISOString() } satisfies RunLock);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, mine, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      const holder = readLock(dir);
+      if (holder && holder.pid !== process.pid) return { ok: false, holder };
+      rmSync(path, { force: true });
+    }
+  }
   return {
     ok: true,
     release: () => {
-      rmSync(path, { force: true });
+      // Only our own lock: a process that took over a lock we thought stale keeps it.
+      if (readLock(dir)?.pid === process.pid) rmSync(path, { force: true });
       // A run that could not start (a missing key, say) leaves no empty folder behind.
-      if (created && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+      if (created && existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
+
+/** Deletes a run's results to start it over; refuses while a process runs it. */
+export function clearRun(dir: string, name: string): void {
+  const holder = readLock(dir);
+  if (holder && holder.pid !== process.pid) throw new RunBusy(`run "${name}" is running (process ${holder.pid}, since ${holder.since}); stop it before starting it over.`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A run that another process holds. */
+export class RunBusy extends Error {}
