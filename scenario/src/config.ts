@@ -155,13 +155,18 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
   return out;
 }
 
+/** A run's (or benchmark's) name becomes a folder under results/ or benchmarks/: no path in it. */
+export function isFolderName(name: string): boolean {
+  return /^[A-Za-z0-9][\w.-]*$/.test(name);
+}
+
 function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunConfig | undefined {
   const where = `run \`${name}\``;
   if (node.type !== 'object') {
     doc.report(doc.rangeOf(node), `${where} must be an object with \`benchmark\` and \`agent\`.`);
     return undefined;
   }
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) {
+  if (!isFolderName(name)) {
     doc.report(doc.rangeOf(key), `${where}: a run name becomes a folder under results/, so use letters, digits, \`.\`, \`_\` and \`-\` only.`);
     return undefined;
   }

@@ -1,7 +1,7 @@
 /** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseConfig, type Config, type RunConfig } from '../../../scenario/src';
+import { isFolderName, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { ConfigError } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
@@ -93,7 +93,7 @@ function startOver(root: string, run: SavedPartial): void {
 
 /** A run's name or a benchmark's becomes a folder name: no path in it. */
 function checkName(name: string, what: string): string {
-  if (!name || /[\\/]/.test(name) || name === '.' || name === '..') throw new UsageError(`${what} "${name}" cannot be a folder name: use letters, digits, dots and dashes.`);
+  if (!isFolderName(name)) throw new UsageError(`${what} "${name}" cannot be a folder name: use letters, digits, \`.\`, \`_\` and \`-\` only.`);
   return name;
 }
 
