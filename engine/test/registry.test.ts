@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SHARED_RUN_KEYS } from '../../scenario/src';
-import { configSchema, configSchemaText } from '../src/adapters/configSchema';
+import { configSchema, configSchemaText, runKeysTable, withRunKeysTable } from '../src/adapters/configSchema';
 import { adapterUsesStandIn, AGENTS, createAdapter, rehearsalOf } from '../src/adapters/registry';
 import { MAX_RUN_KEY_TEXT, SHARED_RUN_KEY_DOCS } from '../src/adapters/runKeys';
 import { Clock } from '../src/clock';
@@ -21,6 +21,14 @@ test('schemas/config.schema.json is the one scripts/schemas.ts generates from th
     const allowed = run.allOf.find((branch) => branch.if.properties.agent.const === name)?.then.propertyNames.enum;
     assert.deepEqual(allowed, [...SHARED_RUN_KEYS, ...Object.keys(entry.runKeys)], `${name}: the schema allows exactly its keys`);
     for (const key of Object.keys(entry.runKeys)) assert.ok(run.properties[key], `${name}: ${key} has a property with its description`);
+  }
+});
+
+test('the run keys table of docs/format.md is the one scripts/schemas.ts generates from the registry', () => {
+  const reference = read('docs/format.md');
+  assert.equal(reference, withRunKeysTable(reference));
+  for (const [name, entry] of Object.entries(AGENTS)) {
+    for (const key of Object.keys(entry.runKeys)) assert.ok(runKeysTable().includes(`| \`${name}\` | \`${key}\` |`), `${name} ${key}`);
   }
 });
 
