@@ -72,7 +72,10 @@ export function checkRunOptions(agent: string, options: Record<string, unknown>,
     const key = keys[name];
     if (!key) {
       const owned = known.length ? `its run keys are ${known.join(', ')}` : 'it takes no run keys';
-      throw new ConfigError(`the agent ${agent} does not read the run key \`${name}\`: ${owned}.${didYouMean(nearNames(name, known))}`);
+      // A key name comes from the user's file: it is cut short in the message, and a long one gets no suggestion.
+      const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+      const suggestion = name.length > 80 ? '' : didYouMean(nearNames(name, known));
+      throw new ConfigError(`the agent ${agent} does not read the run key \`${shown}\`: ${owned}.${suggestion}`);
     }
     if (!hasType(value, key.type)) throw new ConfigError(`the run key \`${name}\` must be ${describeType(key.type)}; it is ${JSON.stringify(value).slice(0, 80)}.`);
     if (key.type === 'integer' && !Number.isInteger(value)) throw new ConfigError(`the run key \`${name}\` must be a whole number; it is ${JSON.stringify(value)}.`);
