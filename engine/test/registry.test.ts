@@ -58,8 +58,8 @@ test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and
   for (const agent of ['filing-log', 'filing-consolidated', 'filing-dreaming']) assert.deepEqual(rehearsalOf(agent, {}), { agent, options: {} });
   assert.deepEqual(rehearsalOf('hermes', { hermes_url: 'http://h:1' }), { agent: 'chatbot', options: {} });
   assert.throws(() => rehearsalOf('chatbott', {}), (e: unknown) => e instanceof ConfigError && /did you mean `chatbot`/i.test(e.message));
-  for (const name of Object.keys(AGENTS)) {
-    const rehearsal = rehearsalOf(name, { agent_model: real });
+  for (const [name, entry] of Object.entries(AGENTS)) {
+    const rehearsal = rehearsalOf(name, entry.runKeys.agent_model ? { agent_model: real } : {});
     const model = rehearsal.options.agent_model as { model?: string } | undefined;
     assert.ok(model === undefined || model.model === 'stand-in', `${name}: a rehearsal calls no real model`);
   }
