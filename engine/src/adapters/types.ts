@@ -1,4 +1,4 @@
-/** The one interface between the engine and any agent under test (FORMAT.md, "The agent under test"). */
+/** The one interface between the engine and any agent under test (docs/format.md, "The agent under test"). */
 
 /** A message of the agent, numbered by the adapter so the engine can poll after a cursor. */
 export interface AgentMessage {

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isFolderName, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
+import { rehearsalOf } from '../adapters/registry';
 import { ConfigError } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
@@ -154,14 +155,9 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
   return p.rehearse ? rehearsed(run) : run;
 }
 
-/** Agents whose model is the run key `agent_model`: a rehearsal puts the stand-in there. */
-const MODEL_AGENTS = new Set(['chatbot', 'notebook', 'openclaw']);
-
-/** The same run on the stand-in model: no key, no cost. Agents with no model of their own stay as they are. */
+/** The same run on the stand-in model: no key, no cost; its agent's registry entry says what it plays instead. */
 function rehearsed(run: SavedPartial): SavedPartial {
-  if (run.agent.startsWith('filing-')) return run;
-  if (MODEL_AGENTS.has(run.agent)) return { ...run, options: { ...run.options, agent_model: { model: 'stand-in' } } };
-  return { ...run, agent: 'chatbot', options: {} };
+  return { ...run, ...rehearsalOf(run.agent, run.options) };
 }
 
 /** The persona on the stand-in, which answers at once, so the Time Master skips waits without real delay. */

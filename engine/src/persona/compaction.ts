@@ -1,5 +1,5 @@
 /**
- * The persona's own context compaction (FORMAT.md, config.jsonc `compaction`): when her context
+ * The persona's own context compaction (docs/format.md, config.jsonc `compaction`): when her context
  * reaches `max_tokens`, the newest messages worth `trim_to_tokens` are kept, cut at a phase
  * boundary, and a message with her profile and the sheets she has loaded is put before them.
  * Tokens are counted with the GPT tokenizer (cl100k/o200k family): other models' tokenizers

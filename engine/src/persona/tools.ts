@@ -1,5 +1,5 @@
 /**
- * The persona's tools (FORMAT.md, "The persona's tools"): their schemas for the model, and the
+ * The persona's tools (docs/format.md, "The persona's tools"): their schemas for the model, and the
  * handlers of those that only read or change the run state. A bad call returns an error text the
  * model can act on; a handler never throws.
  */
