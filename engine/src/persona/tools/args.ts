@@ -14,7 +14,7 @@ export type ParsedArgs = { ok: true; args: ToolArgs } | { ok: false; error: stri
 export function checkArguments(name: string, tool: PersonaTool, raw: unknown): ParsedArgs {
   const no = (error: string): ParsedArgs => ({ ok: false, error });
   if (typeof raw !== 'string') return no(`the arguments of ${name} must be a JSON object, e.g. ${tool.example}.`);
-  if (raw.length > MAX_ARGUMENT_CHARS) return no(`the arguments of ${name} are ${raw.length} characters long; at most ${MAX_ARGUMENT_CHARS} are accepted. Call it again with shorter values.`);
+  if (raw.length > MAX_ARGUMENT_CHARS) return no(`the arguments of ${name} are longer than ${MAX_ARGUMENT_CHARS} characters. Call it again with shorter values, e.g. ${tool.example}.`);
   let parsed: unknown;
   try {
     parsed = raw.trim() === '' ? {} : JSON.parse(raw);
