@@ -46,6 +46,7 @@ const HOSTILE: Hostile[] = [
   { name: 'facts_read', args: '{"sheet": "move"', expect: /^Error: the arguments of facts_read are not valid JSON\. Call it again with a JSON object, e\.g\. \{"sheet": "family"\}/ },
   { name: 'facts_read', args: '["move"]', expect: /^Error: the arguments of facts_read must be a JSON object/ },
   { name: 'facts_read', args: '"move"', expect: /^Error: the arguments of facts_read must be a JSON object/ },
+  { name: 'facts_read', args: `{"sheet": ${'['.repeat(30_000)}${']'.repeat(30_000)}}`, expect: /^Error: `sheet` must be a sheet name/ },
   { name: 'send_message', args: json({ text: 'a'.repeat(1 << 20) }), expect: /^Error: the arguments of send_message are longer than 65536 characters/ },
   { name: 'rm_rf', args: '{}', expect: /^Error: there is no tool `rm_rf`\. The tools are send_message, next_phase/ },
   { name: '__proto__', args: '{}', expect: /^Error: there is no tool `__proto__`/ },

@@ -90,7 +90,8 @@ function echoedAgent(content: string | null, calls: readonly ToolCall[], state: 
       return '';
     }
   })];
-  const lastReply = [...state.transcript].reverse().find((e) => e.from === 'agent')?.text;
+  let lastReply: string | undefined;
+  for (let i = state.transcript.length - 1; i >= 0 && lastReply === undefined; i--) if (state.transcript[i]?.from === 'agent') lastReply = state.transcript[i]?.text;
   const norm = (t: string) => t.toLowerCase().replace(/\W+/g, ' ').trim();
   return texts.find((t) => t.trim() && (IMITATION.test(t) || (lastReply !== undefined && norm(t) === norm(lastReply) && norm(t).length > 12)));
 }
