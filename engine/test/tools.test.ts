@@ -96,4 +96,5 @@ test('tool calls get the engine\'s ids, unique by the event that journals them, 
   assert.deepEqual(withEngineIds([call, call], 17).map((c) => c.id), ['t17-0', 't17-1']);
   assert.deepEqual(withEngineIds([call], 18)[0], { id: 't18-0', type: 'function', function: call.function });
   assert.equal(withEngineIds([{ ...call, function: { name: 'x', arguments: 'y'.repeat(1 << 20) } }], 1)[0]?.function.arguments.length, 65537, 'oversized arguments are kept just long enough to be refused');
+  assert.equal(withEngineIds(Array.from({ length: 1000 }, () => call), 2).length, 32, 'a turn keeps at most 32 calls');
 });

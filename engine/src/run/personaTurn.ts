@@ -19,6 +19,8 @@ export interface TurnCounters {
 const MAX_ECHO_DROPS = 5;
 /** Plain text the persona writes is kept up to this size. */
 const MAX_CONTENT_CHARS = 64 * 1024;
+/** Tool calls of one turn past this many are dropped from the turn: no phase needs more at once. */
+export const MAX_CALLS_PER_TURN = 32;
 
 export async function personaTurn(run: RunContext, counters: TurnCounters): Promise<void> {
   const { state, options } = run;
@@ -54,10 +56,11 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
 /**
  * The model's tool calls under ids the engine gives them: `t<event>-<index>`, where `<event>` is
  * the number of the event that journals them, so no two calls of a run share an id whatever
- * ids the model reuses. Sends, results and phase entries are all keyed by these.
+ * ids the model reuses. Sends, results and phase entries are all keyed by these. Calls past
+ * `MAX_CALLS_PER_TURN` are left out, as if the model had not made them.
  */
 export function withEngineIds(calls: readonly ToolCall[], event: number): ToolCall[] {
-  return calls.map((call, index) => {
+  return calls.slice(0, MAX_CALLS_PER_TURN).map((call, index) => {
     const name = typeof call.function?.name === 'string' ? call.function.name.slice(0, 200) : '';
     const raw = typeof call.function?.arguments === 'string' ? call.function.arguments : '';
     // One character past the bound keeps the call refusable as too long without storing all of it.
