@@ -35,7 +35,7 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
   });
   run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
   const content = typeof response.message.content === 'string' ? response.message.content.slice(0, MAX_CONTENT_CHARS) : null;
-  const modelCalls = response.message.tool_calls ?? [];
+  const modelCalls = (response.message.tool_calls ?? []).slice(0, MAX_CALLS_PER_TURN);
   const echo = run.hooks.dropEchoedUserMessages ? echoedAgent(content, modelCalls, state) : undefined;
   if (echo !== undefined && counters.echoDrops < MAX_ECHO_DROPS) {
     counters.echoDrops++;

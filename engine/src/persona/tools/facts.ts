@@ -15,7 +15,7 @@ function sheetOf(state: RunState, name: unknown): LiveSheet | ToolOutcome {
   const sheet = sheetNamed(state, name.replace(/\.md$/, ''));
   if (sheet) return sheet;
   const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
-  return fail(`there is no sheet \`${shown}\`. The sheets are ${Object.keys(state.sheets).map((s) => `\`${s}\``).join(', ')}.`);
+  return fail(`there is no sheet \`${shown}\`. The sheets are ${Object.keys(state.sheets).map((known) => `\`${known}\``).join(', ')}.`);
 }
 
 const isOutcome = (v: LiveSheet | ToolOutcome): v is ToolOutcome => 'effects' in v;
