@@ -1,7 +1,8 @@
 /**
  * The engine's own speed, model time excluded: time per persona turn, journal persist time per
- * event at 100 and at 10,000 events, and the wall time of a stand-in run of each bundled
- * benchmark over real HTTP. Prints figures; asserts nothing.
+ * event at 100 and at 10,000 events, the time to count the tokens of 1 MiB with and without
+ * spaces, and the wall time of a stand-in run of each bundled benchmark over real HTTP. Prints
+ * figures; asserts nothing.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,9 @@ import { Clock } from '../engine/src/clock';
 import { createModel } from '../engine/src/models/resolve';
 import { runBenchmark } from '../engine/src/run/runner';
 import { emptyState, type ChatMessage, type RunEvent } from '../engine/src/run/state';
+import { encode } from 'gpt-tokenizer';
 import { countTokens } from '../engine/src/persona/compaction';
+import { countTextTokens } from '../engine/src/persona/tokens';
 import { FileRunStore } from '../engine/src/run/store';
 import { InProcessStandIn } from '../engine/src/standin/inProcess';
 import { startStandIn } from '../engine/src/standin/server';
@@ -60,6 +63,20 @@ function persistPerEvent(): void {
     const mean = window.reduce((a, b) => a + b, 0) / window.length;
     console.log(`  the last 100 of ${String(total).padStart(6)} events: ${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`);
   }
+}
+
+/** Counting must stay linear: a 1 MiB reply without spaces once took minutes. Goal: well under a second. */
+function tokenCounting(): void {
+  console.log('\ntoken counting of 1 MiB');
+  const prose = 'The movers are booked for the 14th at 11:00, £340 for the day. ';
+  const texts: [string, string][] = [['without spaces', 'a'.repeat(1 << 20)], ['of prose', prose.repeat(Math.ceil((1 << 20) / prose.length)).slice(0, 1 << 20)]];
+  for (const [label, text] of texts) {
+    const t = performance.now();
+    const tokens = countTextTokens(text);
+    console.log(`  ${label.padEnd(15)} ${(performance.now() - t).toFixed(0).padStart(5)} ms, ${tokens} tokens`);
+  }
+  const sample = texts[1]![1].slice(0, 20_000);
+  console.log(`  20,000 characters of prose: ${countTextTokens(sample)} tokens counted, ${encode(sample).length} by the tokenizer whole`);
 }
 
 async function wallTimes(): Promise<void> {
@@ -123,6 +140,7 @@ void (async () => {
   await engineTurns();
   await prefixShare();
   persistPerEvent();
+  tokenCounting();
   await wallTimes();
   rmSync(scratch, { recursive: true, force: true });
 })();

@@ -1,7 +1,8 @@
 /** The persona's tools: validated arguments, errors a model can act on, never a throw. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs } from '../src/persona/tools';
+import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs, parseUntil, PERSONA_TOOLS, TOOL_SPECS } from '../src/persona/tools';
+import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/run/state';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
@@ -54,4 +55,46 @@ test('log_evaluation: checks of this phase or earlier only; score 0–10; the se
   assert.match(second.content, /Recorded 1\.1: 5\/10 \(second attempt counts ×0\.5\) \(this grade replaces the earlier one\)/);
   apply(s, second.effects);
   assert.deepEqual(s.grades['1.1']?.map((g) => [g.score, g.effective, g.attempt]), [[4, 4, 1], [10, 5, 2]]);
+});
+
+test('the schemas sent to the model are derived from the tools record, every argument bounded, the engine\'s error texts left out', () => {
+  assert.deepEqual(TOOL_SPECS.map((t) => t.function.name), Object.keys(PERSONA_TOOLS));
+  assert.deepEqual(TOOL_SPECS.map((t) => t.function.name), ['send_message', 'next_phase', 'facts_read', 'facts_mark_told', 'facts_get_untold', 'facts_edit', 'facts_add', 'log_evaluation', 'wait']);
+  for (const spec of TOOL_SPECS) {
+    const properties = spec.function.parameters.properties as Record<string, Record<string, unknown>>;
+    for (const [key, schema] of Object.entries(properties)) {
+      assert.ok('maxLength' in schema || 'maxItems' in schema || 'maximum' in schema, `${spec.function.name}.${key} is bounded`);
+      assert.ok(!('invalid' in schema), `${spec.function.name}.${key} is plain JSON schema`);
+    }
+  }
+  assert.deepEqual(TOOL_SPECS.find((t) => t.function.name === 'send_message')?.function.parameters, {
+    type: 'object', properties: { text: { type: 'string', description: 'What you say, in your own voice.', maxLength: 20000 } }, required: ['text'], additionalProperties: false,
+  });
+});
+
+test('arguments: types checked against the schema, a bare id taken as a list, undeclared keys dropped', () => {
+  const told = parseArgs('facts_mark_told', '{"sheet": "family", "ids": "1.1", "extra": 1}');
+  assert.deepEqual(told, { ok: true, args: { sheet: 'family', ids: ['1.1'] } });
+  const error = (name: string, raw: string) => { const r = parseArgs(name, raw); return r.ok ? 'ok' : r.outcome.content; };
+  assert.equal(error('facts_add', '{"sheet": "family", "category": 2.5, "text": "x"}'), 'Error: `category` must be a whole number, e.g. {"sheet": "family", "category": 2, "text": "Anna visits on 19 August"}.');
+  assert.equal(error('log_evaluation', '{"check_id": "1.1", "score": "10", "answer": "a", "comment": "c"}'), 'Error: `score` must be a number from 0 to 10.');
+  assert.equal(error('facts_read', '{"toString": "family"}'), 'Error: facts_read needs `sheet`, e.g. {"sheet": "family"}.');
+  assert.match(error('facts_read', `{"sheet": "${'x'.repeat(70_000)}"}`), /^Error: the arguments of facts_read are longer than 65536 characters/);
+});
+
+test('wait: a time is its next occurrence, a moment is taken as written, an impossible one is refused', () => {
+  const now = new Date('2026-03-01T20:00:00Z');
+  assert.equal((parseUntil('07:30', now) as Date).toISOString(), '2026-03-02T07:30:00.000Z');
+  assert.equal((parseUntil('21:05', now) as Date).toISOString(), '2026-03-01T21:05:00.000Z');
+  assert.equal((parseUntil('2026-02-28 23:59', now) as Date).toISOString(), '2026-02-28T23:59:00.000Z');
+  for (const text of ['2026-13-45 25:99', '2026-02-29 10:00', '2026-04-31 10:00', '2026-03-02 24:00', '24:00', '99:99', '12:60']) assert.equal(parseUntil(text, now), 'impossible', text);
+  for (const text of ['', 'noon', '7', '2026-03-02']) assert.equal(parseUntil(text, now), 'malformed', text);
+});
+
+test('tool calls get the engine\'s ids, unique by the event that journals them, whatever ids the model gave', () => {
+  const call = { id: 'call_0', type: 'function' as const, function: { name: 'send_message', arguments: '{"text": "hi"}' } };
+  assert.deepEqual(withEngineIds([call, call], 17).map((c) => c.id), ['t17-0', 't17-1']);
+  assert.deepEqual(withEngineIds([call], 18)[0], { id: 't18-0', type: 'function', function: call.function });
+  assert.equal(withEngineIds([{ ...call, function: { name: 'x', arguments: 'y'.repeat(1 << 20) } }], 1)[0]?.function.arguments.length, 65537, 'oversized arguments are kept just long enough to be refused');
+  assert.equal(withEngineIds(Array.from({ length: 1000 }, () => call), 2).length, 32, 'a turn keeps at most 32 calls');
 });

@@ -3,11 +3,11 @@
  * reaches `max_tokens`, the newest messages worth `trim_to_tokens` are kept, cut at a phase
  * boundary, and a message with her profile and the sheets she has loaded is put before them.
  * Tokens are counted with the GPT tokenizer (cl100k/o200k family): other models' tokenizers
- * differ by some percent, which is fine for a threshold.
+ * differ by some percent, which is fine for a threshold. Counting is linear (see `tokens.ts`).
  */
-import { encode } from 'gpt-tokenizer';
 import type { ChatMessage } from '../run/state';
 import { phaseTextOf } from './protocol';
+import { countTextTokens } from './tokens';
 
 const counted = new WeakMap<ChatMessage, number>();
 
@@ -16,7 +16,7 @@ export function messageTokens(m: ChatMessage): number {
   let n = counted.get(m);
   if (n === undefined) {
     const calls = m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
-    n = encode(`${m.content ?? ''}${calls}`).length + 4;
+    n = countTextTokens(`${m.content ?? ''}${calls}`) + 4;
     counted.set(m, n);
   }
   return n;
@@ -52,7 +52,7 @@ export interface CompactionPlan {
 
 /** Where to cut, or undefined when the context is within `maxTokens` or cannot be cut. */
 export function planCompaction(system: string, persona: readonly ChatMessage[], maxTokens: number, trimToTokens: number, note: string): CompactionPlan | undefined {
-  const head = encode(system).length + encode(note).length + 8;
+  const head = countTextTokens(system) + countTextTokens(note) + 8;
   const tokensBefore = head + countTokens(persona);
   if (tokensBefore <= maxTokens) return undefined;
   const boundaries = phaseBoundaries(persona).filter((b) => b > 0);

@@ -2,6 +2,9 @@
 import type { AgentAdapter, AgentStatus } from '../adapters/types';
 import type { RunEvent, RunState } from './state';
 
+/** An agent's reply is kept, and handed to the persona, up to this many characters. */
+export const MAX_REPLY_CHARS = 50_000;
+
 export interface TurnOptions {
   /** After this long without the agent going idle, the turn counts as unanswered. */
   replyTimeoutMs: number;
@@ -36,7 +39,7 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     const messages = await adapter.getResponses(state.agentCursor);
     for (const m of messages) {
       if (m.seq <= state.agentCursor) continue;
-      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: m.text });
+      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text) });
       lastNew = Date.now();
     }
     const replies = repliesToLastSend(state);
@@ -53,6 +56,11 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(adapter.pollIntervalMs, delay * 2);
   }
+}
+
+/** The reply as journaled: a runaway reply is cut, saying how much was cut. */
+function boundedReply(text: string): string {
+  return text.length > MAX_REPLY_CHARS ? `${text.slice(0, MAX_REPLY_CHARS)} […${text.length - MAX_REPLY_CHARS} more characters cut]` : text;
 }
 
 function changed(a: AgentStatus | undefined, b: AgentStatus): boolean {

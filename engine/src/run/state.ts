@@ -135,7 +135,9 @@ export interface RunState {
   clockJumps?: { at: string; virtualTime: string; skippedMs: number; position: Position }[];
   /** The last agent message seen: polling continues after it. */
   agentCursor: number;
-  /** Sends whose idempotency keys were journaled, by persona tool call. */
+  /** The event number of the persona's last assistant message: the key of a plain-text turn (absent in older states). */
+  lastAssistantEvent?: number;
+  /** Sends whose idempotency keys were journaled, by the engine's id of the persona's tool call. */
   sends: Record<string, { key: string; text: string }>;
   unanswered: number;
   usage: Record<string, Usage>;
@@ -183,6 +185,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'persona':
       s.persona.push(e.message);
+      if (e.message.role === 'assistant') s.lastAssistantEvent = s.events;
       break;
     case 'tool-done':
       s.persona.push({ role: 'tool', tool_call_id: e.callId, content: e.content });
@@ -242,15 +245,20 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   }
 }
 
+/** A sheet by name, own properties only: a model's `toString` or `__proto__` names no sheet. */
+export function sheetNamed(s: RunState, name: string): LiveSheet | undefined {
+  return Object.hasOwn(s.sheets, name) ? s.sheets[name] : undefined;
+}
+
 function applyEffect(s: RunState, effect: Effect, at: string): void {
   switch (effect.kind) {
     case 'told': {
-      const sheet = s.sheets[effect.sheet];
+      const sheet = sheetNamed(s, effect.sheet);
       for (const f of sheet?.facts ?? []) if (effect.ids.includes(f.id)) f.told = true;
       break;
     }
     case 'fact-edit': {
-      const sheet = s.sheets[effect.sheet];
+      const sheet = sheetNamed(s, effect.sheet);
       if (!sheet) break;
       if (/^(—|–|-|--)$/.test(effect.text.trim())) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
       else {
@@ -260,7 +268,7 @@ function applyEffect(s: RunState, effect: Effect, at: string): void {
       break;
     }
     case 'fact-add': {
-      const sheet = s.sheets[effect.sheet];
+      const sheet = sheetNamed(s, effect.sheet);
       if (!sheet) break;
       if (!sheet.categories.some((c) => c.number === effect.category)) sheet.categories.push({ number: effect.category, title: '' });
       sheet.facts.push({ id: effect.id, category: effect.category, text: effect.text, told: false });

@@ -11,8 +11,20 @@ import { saysDontKnow } from './text';
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
 export type Step = { tool: string; args: Record<string, unknown> } | { say: string };
 
-/** Tool calls the stand-in injected as faults carry this id prefix; the script skips them. */
+/** Tool calls the stand-in injected as faults carry this id prefix (for whoever reads the wire). */
 export const FAULT_ID = 'call_fault_';
+
+/**
+ * The calls the stand-in injects as faults. The script skips them when it replays the
+ * conversation, recognising them by their content: the engine gives every call its own id.
+ */
+export const FAULT_CALLS = {
+  echo: { name: 'send_message', arguments: JSON.stringify({ text: 'The assistant replied: Noted, I have saved that.' }) },
+  notJson: { name: 'send_message', arguments: '{"text": "unterminated' },
+  noSuchTool: { name: 'send_mesage', arguments: '{"text": "a tool that does not exist"}' },
+} as const;
+
+const isFault = (call: ToolCall): boolean => Object.values(FAULT_CALLS).some((f) => f.name === call.function.name && f.arguments === call.function.arguments);
 const FACTS_PER_MESSAGE = 3;
 
 interface CheckLine {
@@ -122,7 +134,7 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   const results = new Map<string, string>();
   const calls: ToolCall[] = [];
   for (const m of messages.slice(start + 1)) {
-    if (m.role === 'assistant') calls.push(...(m.tool_calls ?? []).filter((c) => !c.id.startsWith(FAULT_ID)));
+    if (m.role === 'assistant') calls.push(...(m.tool_calls ?? []).filter((c) => !isFault(c)));
     if (m.role === 'tool') results.set(m.tool_call_id, m.content);
   }
   const script = phaseScript(text);

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from '../random';
 import type { ChatMessage, ToolCall } from '../run/state';
-import { FAULT_ID, nextPersonaStep } from './persona';
+import { FAULT_CALLS, FAULT_ID, nextPersonaStep } from './persona';
 import { agentReply } from './notetaker';
 import { estimateTokens } from './text';
 
@@ -98,10 +98,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       if (fault === 'plain-text') {
         content = 'Let me think about what to tell the assistant next.';
       } else if (fault === 'echo') {
-        calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { name: 'send_message', arguments: JSON.stringify({ text: 'The assistant replied: Noted, I have saved that.' }) } }];
+        calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { ...FAULT_CALLS.echo } }];
       } else if (fault === 'malformed') {
-        const bad = badCall(messages.length);
-        calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { name: bad.tool, arguments: bad.malformed } }];
+        const bad = messages.length % 2 === 0 ? FAULT_CALLS.notJson : FAULT_CALLS.noSuchTool;
+        calls = [{ id: `${FAULT_ID}${messages.length}`, type: 'function', function: { ...bad } }];
       } else {
         const step = nextPersonaStep(messages);
         if ('say' in step) content = step.say;
@@ -157,13 +157,6 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       server.close(() => resolve());
     }),
   };
-}
-
-/** A tool call a careless model might make: arguments that are not JSON, or a tool that does not exist. */
-function badCall(n: number): { tool: string; malformed: string } {
-  return n % 2 === 0
-    ? { tool: 'send_message', malformed: '{"text": "unterminated' }
-    : { tool: 'send_mesage', malformed: '{"text": "a tool that does not exist"}' };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

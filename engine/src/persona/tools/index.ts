@@ -1,0 +1,73 @@
+/**
+ * The persona's tools (docs/format.md, "The persona's tools"), one record: each entry holds the
+ * tool's schema and its handler, so the schemas sent to the model are derived from the handlers
+ * there are, and a tool cannot exist without one. A bad call returns an error text the model can
+ * act on; a handler never throws on what the model wrote.
+ */
+import type { ToolSpec } from '../../models/chat';
+import type { RunContext } from '../../run/context';
+import type { ToolCall } from '../../run/state';
+import { checkArguments } from './args';
+import { factsAddTool, factsEditTool, factsGetUntoldTool, factsMarkToldTool, factsReadTool } from './facts';
+import { logEvaluationTool } from './logEvaluation';
+import { nextPhaseTool } from './nextPhase';
+import { sendMessageTool } from './sendMessage';
+import { fail, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
+import { waitTool } from './wait';
+
+export const PERSONA_TOOLS = {
+  send_message: sendMessageTool,
+  next_phase: nextPhaseTool,
+  facts_read: factsReadTool,
+  facts_mark_told: factsMarkToldTool,
+  facts_get_untold: factsGetUntoldTool,
+  facts_edit: factsEditTool,
+  facts_add: factsAddTool,
+  log_evaluation: logEvaluationTool,
+  wait: waitTool,
+} satisfies Record<string, PersonaTool>;
+
+export type ToolName = keyof typeof PERSONA_TOOLS;
+
+const isToolName = (name: string): name is ToolName => Object.hasOwn(PERSONA_TOOLS, name);
+
+/** The tools as the model sees them: the schema without the engine's own error texts. */
+export const TOOL_SPECS: ToolSpec[] = Object.entries(PERSONA_TOOLS).map(([name, tool]: [string, PersonaTool]) => ({
+  type: 'function',
+  function: {
+    name,
+    description: tool.description,
+    parameters: {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(tool.parameters).map(([key, schema]) => [key, Object.fromEntries(Object.entries(schema).filter(([field]) => field !== 'invalid'))])),
+      required: [...tool.required],
+      additionalProperties: false,
+    },
+  },
+}));
+
+export const TOOL_NAMES: ReadonlySet<string> = new Set(Object.keys(PERSONA_TOOLS));
+
+/** Parses a tool call's arguments: an object of the types the tool declares, or an error the model can act on. */
+export function parseArgs(name: string, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
+  if (!isToolName(name)) {
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    return { ok: false, outcome: fail(`there is no tool \`${shown}\`. The tools are ${[...TOOL_NAMES].join(', ')}.`) };
+  }
+  const parsed = checkArguments(name, PERSONA_TOOLS[name], raw);
+  return parsed.ok ? parsed : { ok: false, outcome: fail(parsed.error) };
+}
+
+/** Carries out one tool call of the persona and journals its result under the call's engine id. */
+export async function runToolCall(run: RunContext, call: ToolCall): Promise<ToolOutcome> {
+  const name = typeof call.function.name === 'string' ? call.function.name : '';
+  const parsed = parseArgs(name, call.function.arguments);
+  const outcome = parsed.ok ? await PERSONA_TOOLS[name as ToolName].handle(parsed.args, { run, callId: call.id }) : parsed.outcome;
+  run.record({ type: 'tool-done', at: run.now(), callId: call.id, name: name.slice(0, 200), content: outcome.content, effects: outcome.effects });
+  return outcome;
+}
+
+export { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead } from './facts';
+export { logEvaluation } from './logEvaluation';
+export { parseUntil } from './wait';
+export { fail, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';

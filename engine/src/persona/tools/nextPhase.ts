@@ -1,0 +1,40 @@
+/** `next_phase`: the persona finishes a phase and gets the next one's instructions. */
+import { formatWallClock } from '../../clock';
+import { currentPhaseIndex, endPhaseIndex, enterPhase } from '../../run/phaseEntry';
+import { sheetNamed, type RunState } from '../../run/state';
+import { lastAnchor } from '../../run/timeMaster';
+import { SCENARIO_COMPLETE } from '../protocol';
+import { fail, type PersonaTool } from './types';
+
+export const nextPhaseTool: PersonaTool = {
+  description: 'Finish the current phase and get the instructions of the next one.',
+  parameters: {},
+  required: [],
+  example: '{}',
+  async handle(_args, { run, callId }) {
+    const index = currentPhaseIndex(run);
+    // The call that entered this phase, repeated after a resume: the same phase text again.
+    if (run.state.phaseCallId === callId) return { content: await enterPhase(run, index, callId), effects: [] };
+    const blocked = untoldRequired(run.state);
+    if (blocked) return fail(blocked);
+    const deadline = run.options.benchmark.manifest?.time_gate ? lastAnchor(run.order[index]!.phase) : undefined;
+    const clock = run.options.clock;
+    if (deadline && clock.now() < deadline.at) {
+      return fail(`it is ${formatWallClock(clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`);
+    }
+    if (index + 1 < endPhaseIndex(run)) return { content: await enterPhase(run, index + 1, callId), effects: [] };
+    return { content: SCENARIO_COMPLETE, effects: [], completesScenario: true };
+  },
+};
+
+/** Why `next_phase` must wait, naming the untold facts of the sheets `vars.require_all_facts` names. */
+function untoldRequired(state: RunState): string | undefined {
+  const required = state.vars.require_all_facts;
+  const names = typeof required === 'string' ? [required] : Array.isArray(required) ? required.map(String) : [];
+  const parts: string[] = [];
+  for (const name of names) {
+    const untold = sheetNamed(state, name)?.facts.filter((f) => !f.told) ?? [];
+    if (untold.length) parts.push(`untold facts of \`${name}\`: ${untold.map((f) => f.id).join(', ')}`);
+  }
+  return parts.length ? `you cannot move on yet: ${parts.join('; ')}. Tell them, mark them with facts_mark_told, then call next_phase again.` : undefined;
+}

@@ -1,0 +1,17 @@
+/** `send_message`: the persona's only way to talk to the agent under test. */
+import { replyText } from '../../run/context';
+import { agentTurn } from '../../run/agentTurn';
+import { fail, MAX_MESSAGE_CHARS, text, type PersonaTool } from './types';
+
+export const sendMessageTool: PersonaTool = {
+  description: 'Send one message to the assistant and get its reply. The only way to talk to it.',
+  parameters: { text: text('What you say, in your own voice.', MAX_MESSAGE_CHARS) },
+  required: ['text'],
+  example: '{"text": "Hi! Quick update about the flat."}',
+  async handle(args, { run, callId }) {
+    const message = typeof args.text === 'string' ? args.text.trim() : '';
+    if (!message) return fail('`text` must be the message for the assistant.');
+    const replies = await agentTurn(run.state, run.options.adapter, callId, message, { replyTimeoutMs: run.replyTimeoutMs, record: run.record, now: run.now });
+    return { content: replyText(run, replies), effects: [] };
+  },
+};

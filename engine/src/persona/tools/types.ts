@@ -1,0 +1,50 @@
+/**
+ * What a persona tool is: its description and argument schema for the model, with the bounds
+ * every argument is checked against before its handler runs, and the handler itself.
+ */
+import type { RunContext } from '../../run/context';
+import type { Effect } from '../../run/state';
+
+/** One argument of a tool: the JSON schema the model sees, which is also what the engine checks. */
+export type ArgSchema = { description: string; invalid?: string } & (
+  | { type: 'string'; maxLength: number }
+  | { type: 'integer'; minimum: number; maximum: number; enum?: number[] }
+  | { type: 'number'; minimum: number; maximum: number }
+  | { type: 'array'; items: { type: 'string'; maxLength: number }; maxItems: number }
+);
+
+export interface ToolOutcome {
+  content: string;
+  effects: Effect[];
+  /** Set by `next_phase` after the last phase: the run is finished once the result is journaled. */
+  completesScenario?: true;
+}
+
+/** A handler's view of the call: the run it changes and the engine's id of the call. */
+export interface ToolCallContext {
+  readonly run: RunContext;
+  readonly callId: string;
+}
+
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+export interface PersonaTool {
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, ArgSchema>>;
+  readonly required: readonly string[];
+  /** A valid call's arguments, shown in errors so the model can copy the shape. */
+  readonly example: string;
+  /** Runs with arguments already checked against `parameters`; returns an error text rather than throwing. */
+  handle(args: ToolArgs, call: ToolCallContext): ToolOutcome | Promise<ToolOutcome>;
+}
+
+export const fail = (message: string): ToolOutcome => ({ content: `Error: ${message}`, effects: [] });
+
+/** The longest text the persona may send the agent in one message. */
+export const MAX_MESSAGE_CHARS = 20_000;
+/** The longest fact text, sheet name or id a tool accepts. */
+export const MAX_FACT_CHARS = 2_000;
+export const MAX_NAME_CHARS = 200;
+
+export const text = (description: string, maxLength: number, invalid?: string): ArgSchema => ({ type: 'string', description, maxLength, ...(invalid ? { invalid } : {}) });
+export const sheetArg: ArgSchema = text('The sheet name, e.g. "family".', MAX_NAME_CHARS, '`sheet` must be a sheet name such as "family".');

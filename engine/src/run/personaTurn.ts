@@ -1,0 +1,100 @@
+/**
+ * One turn of the persona's model: the compaction of her context when it is due, the request,
+ * the model hooks, and the journaled reply, whose tool calls get the engine's own ids.
+ */
+import { compactionNote, planCompaction } from '../persona/compaction';
+import { TOOL_SPECS } from '../persona/tools';
+import { MAX_ARGUMENT_CHARS } from '../persona/tools/args';
+import { MAX_MESSAGE_CHARS } from '../persona/tools/types';
+import { agentTurn } from './agentTurn';
+import { replyText, type RunContext } from './context';
+import type { RunState, ToolCall } from './state';
+
+/** What the loop keeps between turns: how many echoing turns in a row were dropped. */
+export interface TurnCounters {
+  echoDrops: number;
+}
+
+/** Echoing turns dropped in a row before the next one is let through, so a stuck model still moves on. */
+const MAX_ECHO_DROPS = 5;
+/** Plain text the persona writes is kept up to this size. */
+const MAX_CONTENT_CHARS = 64 * 1024;
+/** Tool calls of one turn past this many are dropped from the turn: no phase needs more at once. */
+export const MAX_CALLS_PER_TURN = 32;
+
+export async function personaTurn(run: RunContext, counters: TurnCounters): Promise<void> {
+  const { state, options } = run;
+  if (options.compaction) {
+    const loaded = Object.values(state.sheets).filter((sheet) => sheet.facts.some((f) => f.told)).map((sheet) => sheet.name);
+    const note = compactionNote(options.benchmark.profile, loaded);
+    const plan = planCompaction(run.systemPrompt, state.persona, options.compaction.maxTokens, options.compaction.trimToTokens, note);
+    if (plan) run.record({ type: 'compaction', at: run.now(), note, ...plan });
+  }
+  const response = await options.persona.complete({ messages: [{ role: 'system', content: run.systemPrompt }, ...state.persona], tools: TOOL_SPECS }, {
+    onRetry: (error) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, error }),
+  });
+  run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
+  const content = typeof response.message.content === 'string' ? response.message.content.slice(0, MAX_CONTENT_CHARS) : null;
+  const modelCalls = (response.message.tool_calls ?? []).slice(0, MAX_CALLS_PER_TURN);
+  const echo = run.hooks.dropEchoedUserMessages ? echoedAgent(content, modelCalls, state) : undefined;
+  if (echo !== undefined && counters.echoDrops < MAX_ECHO_DROPS) {
+    counters.echoDrops++;
+    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000) });
+    return;
+  }
+  counters.echoDrops = 0;
+  const calls = withEngineIds(modelCalls, state.events + 1);
+  run.record({ type: 'persona', at: run.now(), message: { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) } });
+  if (calls.length === 0 && run.hooks.requireSendMessage) {
+    run.record({ type: 'hook', at: run.now(), hook: 'require_send_message', text: (content ?? '').slice(0, 1000) });
+    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.' } });
+  } else if (calls.length === 0 && content?.trim()) {
+    await plainTextTurn(run, content);
+  }
+}
+
+/**
+ * The model's tool calls under ids the engine gives them: `t<event>-<index>`, where `<event>` is
+ * the number of the event that journals them, so no two calls of a run share an id whatever
+ * ids the model reuses. Sends, results and phase entries are all keyed by these. Calls past
+ * `MAX_CALLS_PER_TURN` are left out, as if the model had not made them.
+ */
+export function withEngineIds(calls: readonly ToolCall[], event: number): ToolCall[] {
+  return calls.slice(0, MAX_CALLS_PER_TURN).map((call, index) => {
+    const name = typeof call.function?.name === 'string' ? call.function.name.slice(0, 200) : '';
+    const raw = typeof call.function?.arguments === 'string' ? call.function.arguments : '';
+    // One character past the bound keeps the call refusable as too long without storing all of it.
+    return { id: `t${event}-${index}`, type: 'function', function: { name, arguments: raw.slice(0, MAX_ARGUMENT_CHARS + 1) } };
+  });
+}
+
+/** With `require_send_message` off, plain text goes to the agent, and its reply comes back as a user message. */
+export async function plainTextTurn(run: RunContext, text: string): Promise<void> {
+  const state = run.state;
+  // Keyed by the assistant message's event; states from before that was kept use the old index key.
+  const key = state.lastAssistantEvent === undefined ? `text-${state.persona.length - 1}` : `text-t${state.lastAssistantEvent}`;
+  const replies = await agentTurn(state, run.options.adapter, key, text.trim().slice(0, MAX_MESSAGE_CHARS), { replyTimeoutMs: run.replyTimeoutMs, record: run.record, now: run.now });
+  run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: replyText(run, replies) } });
+}
+
+const IMITATION = /^\s*(the assistant replied|assistant\s*:|agent\s*:|🤖)/i;
+
+/**
+ * The text of a persona turn that imitates the agent (a reply it made up itself), or undefined.
+ * Such a turn is dropped whole: the seed's DeepSeek hook.
+ */
+function echoedAgent(content: string | null, calls: readonly ToolCall[], state: RunState): string | undefined {
+  const texts = [content ?? '', ...calls.filter((c) => c.function.name === 'send_message').map((c) => {
+    try {
+      const args: unknown = JSON.parse(c.function.arguments.slice(0, MAX_ARGUMENT_CHARS + 1));
+      const text = typeof args === 'object' && args !== null ? (args as { text?: unknown }).text : undefined;
+      return typeof text === 'string' ? text.slice(0, MAX_MESSAGE_CHARS) : '';
+    } catch {
+      return '';
+    }
+  })];
+  let lastReply: string | undefined;
+  for (let i = state.transcript.length - 1; i >= 0 && lastReply === undefined; i--) if (state.transcript[i]?.from === 'agent') lastReply = state.transcript[i]?.text;
+  const norm = (t: string) => t.toLowerCase().replace(/\W+/g, ' ').trim();
+  return texts.find((t) => t.trim() && (IMITATION.test(t) || (lastReply !== undefined && norm(t) === norm(lastReply) && norm(t).length > 12)));
+}
