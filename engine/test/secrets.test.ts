@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SecretMasker } from '../src/secrets';
 import { startStandIn } from '../src/standin/server';
 import { CLI, workspace } from './helpers';
 import { startMeddlingProxy } from './meddlingProxy';
@@ -126,4 +127,24 @@ test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or s
   } finally {
     await proxy.close();
   }
+});
+
+test('the masker blanks every form and every 8-character window of a key, and nothing else', () => {
+  const key = 'sk-canary/7f3e+9a1c=55d04b2e';
+  const masker = new SecretMasker([key]);
+  for (const [name, form] of Object.entries(echoForms(key))) {
+    const masked = masker.mask(`before ${form} after`);
+    // Basic auth keeps its user's part ("user:" is dXNlcjpz); everything from the key on goes.
+    assert.match(masked, /^before (?:dXNlcjpz)?\*\*\*(?:\n\*\*\*)? after$/, name);
+    for (let i = 0; i + 8 <= key.length; i++) assert.ok(!masked.includes(key.slice(i, i + 8)), `${name}: window ${i}`);
+  }
+  assert.equal(masker.mask(`${key}${key}`), '***', 'adjacent copies join into one run');
+  assert.equal(masker.mask('sk-canary is a prefix of 9 characters'), '*** is a prefix of 9 characters');
+  assert.equal(masker.mask('sk-cana and 7f3e+9a1 are 7 and 8'), 'sk-cana and *** are 7 and 8', 'fewer than 8 characters are no secret');
+  assert.deepEqual(masker.maskDeep({ error: `for ${key}`, n: 1, list: [key] }), { error: 'for ***', n: 1, list: ['***'] });
+  const plain = { error: 'no key here' };
+  assert.equal(masker.maskDeep(plain), plain, 'a value with no key is not copied');
+  const short = new SecretMasker(['x']);
+  assert.equal(short.mask('an explanation: x marks (x), x-ray, ax'), 'an explanation: *** marks (***), x-ray, ax', 'a short key only as a whole word');
+  assert.equal(new SecretMasker().mask(key), key);
 });
