@@ -30,18 +30,17 @@ export class SecretMasker {
   add(key: string | undefined): void {
     if (!key || this.keys.has(key)) return;
     this.keys.add(key);
-    for (const form of encodedForms(key.slice(0, MAX_KEY_LENGTH))) {
-      if (form.length >= WINDOW) {
-        for (let start = 0; start + WINDOW <= form.length; start++) this.windows.add(form.slice(start, start + WINDOW));
-      } else if (form.length > 0) {
-        this.shortKeys.push(form);
-      }
-    }
-    if (this.shortKeys.length) {
+    if (key.length < WINDOW) {
       // A key shorter than a window could be a common word or a letter ("x"): masking every
-      // occurrence would destroy the text around it ("e***planation"), so only whole words go.
+      // occurrence would destroy the text around it ("e***planation"), so only whole words go,
+      // and not its encodings, which are shorter still and as common ("78" is hex for "x").
+      this.shortKeys.push(key);
       const alternatives = [...new Set(this.shortKeys)].sort((a, b) => b.length - a.length).map(escapeRegExp);
       this.shortPattern = new RegExp(`(?<![A-Za-z0-9_-])(?:${alternatives.join('|')})(?![A-Za-z0-9_-])`, 'g');
+      return;
+    }
+    for (const form of encodedForms(key.slice(0, MAX_KEY_LENGTH))) {
+      for (let start = 0; start + WINDOW <= form.length; start++) this.windows.add(form.slice(start, start + WINDOW));
     }
   }
 

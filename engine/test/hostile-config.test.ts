@@ -95,8 +95,11 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
 
 test('run ids given to mmb report are confined to results/: no path reads a state or writes a report elsewhere', async () => {
   const { parent, ws, results } = hostileWorkspace();
-  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: good } }));
+  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, custom_note: 'not for run.json', agent_model: { model: 'stand-in', extra: 'dropped' } } } }));
   assert.equal((await mmb(['run'], ws)).status, 0);
+  assert.equal((await mmb(['run', 's1', '--from', 'chapter3.md:1', '--only'], ws)).status, 0);
+  const saved = JSON.parse(readFileSync(join(results, 's1.phase-chapter3-1', 'run.json'), 'utf8')) as { options: Record<string, unknown> };
+  assert.deepEqual(saved.options, { agent_model: { model: 'stand-in' } }, 'run.json keeps only the run keys a resume needs');
   // A real state outside results/: without the rule, each command below would read it and write beside it.
   cpSync(join(results, 's1'), join(parent, 'x'), { recursive: true });
   mkdirSync(join(parent, 'elsewhere'));

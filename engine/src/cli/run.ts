@@ -8,7 +8,7 @@ import { summarize, type Summary } from '../report/summary';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
 import { playOrder } from '../run/phases';
 import { clearRun, RunBusy } from '../workspace/lock';
-import { clipName, partialRunName, runIdProblem } from '../workspace/names';
+import { clipName, MAX_RUN_ID_LENGTH, partialRunName, runIdProblem } from '../workspace/names';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';
@@ -59,6 +59,8 @@ export interface PartialRequest {
 export async function runCommand(request: RunRequest, io: Io): Promise<number> {
   const { ids, configPath } = request;
   const root = dirname(resolve(configPath));
+  // Before anything reads results/<id>/: an id that is a path would read elsewhere.
+  for (const id of ids) checkRunId(id);
   // A rehearsal needs no config.jsonc: neither starting one from a benchmark nor resuming it.
   const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
   const config = configless ? parseConfig('{}').config : loadConfig(configPath);
@@ -68,7 +70,6 @@ export async function runCommand(request: RunRequest, io: Io): Promise<number> {
     startOver(root, run);
     return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io);
   }
-  for (const id of ids) checkRunId(id);
   const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id));
   const unknown = ids.filter((_, i) => !found[i]);
   if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
@@ -135,7 +136,8 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
       ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
       : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
   }
-  const name = checkRunId(partialRunName(base.name, chapter, Number(phaseText), p.only, p.rehearse));
+  const name = partialRunName(base.name, chapter, Number(phaseText), p.only, p.rehearse);
+  if (name.length > MAX_RUN_ID_LENGTH) throw new UsageError(`the partial run's name would be ${name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name or the chapter's.`);
   const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
   return p.rehearse ? rehearsed(run) : run;
 }
