@@ -33,7 +33,9 @@ export function reportCredentials(doc: JsoncDocument): void {
     for (const property of node.children ?? []) {
       const [key, value] = property.children ?? [];
       if (!key || typeof key.value !== 'string') continue;
-      const name = key.value.length > MAX_SHOWN_KEY ? `${key.value.slice(0, MAX_SHOWN_KEY)}…` : key.value;
+      // The key is shown on one line of a message, bounded, whatever characters the file gave it.
+      const flat = key.value.replace(/[\s`]+/g, ' ');
+      const name = flat.length > MAX_SHOWN_KEY ? `${flat.slice(0, MAX_SHOWN_KEY)}…` : flat;
       const inner = path ? `${path}.${name}` : name;
       if (isCredentialKey(key.value)) {
         doc.report(doc.rangeOf(key), `\`${inner}\` would put a secret in a file: set the key in an environment variable and name it in \`${envKeyFor(key.value)}\`.`);

@@ -94,7 +94,7 @@ function startOver(root: string, run: SavedPartial): void {
 }
 
 /** A run id becomes a folder of results/: no path in it, and a length file systems take. */
-export function checkRunId(id: string): string {
+function checkRunId(id: string): string {
   const problem = runIdProblem(id);
   if (problem) throw new UsageError(`${problem}.`);
   return id;

@@ -19,7 +19,7 @@ export interface ReportWorkspace {
 /** The run ids that have a saved state in results/. */
 export function knownRuns(root: string): string[] {
   const dir = resultsDir(root);
-  return existsSync(dir) ? readdirSync(dir).filter((name) => FileRunStore.exists(join(dir, name))).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name))).sort() : [];
 }
 
 /** A run's state; an unknown id is a usage error that lists the runs there are. */
