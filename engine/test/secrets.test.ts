@@ -4,8 +4,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SecretMasker } from '../src/secrets';
 import { startStandIn } from '../src/standin/server';
 import { CLI, workspace } from './helpers';
+import { startMeddlingProxy } from './meddlingProxy';
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -66,4 +68,83 @@ test('the notebook agent keeps the key out of its notes, their git history, its 
   } finally {
     await provider.close();
   }
+});
+
+/** Every form of a key the test's server echoes, as the attacker-free but careless provider would. */
+function echoForms(key: string): Record<string, string> {
+  const bytes = Buffer.from(key);
+  return {
+    whole: key, base64: bytes.toString('base64'), base64url: bytes.toString('base64url'), hex: bytes.toString('hex'),
+    urlEncoded: encodeURIComponent(key), substring: key.slice(6, 18), split: `${key.slice(0, 14)}\n${key.slice(14)}`,
+    basicAuth: Buffer.from(`user:${key}`).toString('base64'),
+  };
+}
+
+function echoText(authorization: string): string {
+  return Object.entries(echoForms(authorization.replace(/^Bearer /, ''))).map(([name, form]) => `${name} ${form}`).join(' | ');
+}
+
+test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or split across lines reaches no file and no output', async () => {
+  const canary = 'sk-canary/7f3e+9a1c=55d04b2e';
+  const proxy = await startMeddlingProxy((request) => {
+    // The crash run's agent model refuses its second request with the key in the message.
+    if (request.path.startsWith('/crash') && request.count >= 2) return { status: 400, message: `Bad request for ${echoText(request.authorization)}` };
+    if (request.persona && request.count % 5 === 2) return { status: 500, message: `Internal error for ${request.authorization} (${echoText(request.authorization)})` };
+    if (!request.persona) return { rewrite: (content) => `${content} (echo: ${echoText(request.authorization)})` };
+    return undefined;
+  });
+  try {
+    const model = (url: string) => ({ model: 'canary-model', base_url: url, api_key_env: 'MMB_TEST_CANARY_KEY' });
+    const dir = workspace({
+      persona: model(proxy.url()),
+      runs: { s1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url()) }, c1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url('/crash')) } },
+    });
+    const env = { ...process.env, MMB_TEST_CANARY_KEY: canary, MMB_BACKOFF_BASE_MS: '5' };
+    const outputs: string[] = [];
+    const cli = async (args: string[], expected: number) => {
+      const r = await run(args, dir, env);
+      assert.equal(r.status, expected, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    const ran = await cli(['run'], 1);
+    assert.match(ran.stdout, /^c1 +crashed .*\n {2}.*Bad request for/m, 'the crash and its message are shown');
+    await cli(['run', 's1', '--from', 'chapter2.md:1', '--only'], 0);
+    await cli(['report', 'c1'], 0);
+    await cli(['report', 's1', '--html'], 0);
+    await cli(['report', '--compare', 's1', 'c1'], 0);
+    assert.ok(proxy.meddled > 5, 'the server did echo the key, in errors and in replies');
+    const files = filesUnder(dir);
+    for (const name of ['state.json', 'summary.json', 'report.md', 'report.html', 'run.json']) assert.ok(files.some((f) => f.endsWith(name)), `${name} was written`);
+    const forms = Object.values(echoForms(canary)).flatMap((form) => form.split('\n'));
+    const windows = Array.from({ length: canary.length - 7 }, (_, i) => canary.slice(i, i + 8));
+    const leaks = (text: string) => [...forms, ...windows].filter((piece) => text.includes(piece));
+    for (const f of files) assert.deepEqual(leaks(readFileSync(f, 'utf8')), [], `${f} holds the key`);
+    outputs.forEach((text) => assert.deepEqual(leaks(text), [], `the CLI printed the key: ${text}`));
+    const crashed = JSON.parse(readFileSync(join(dir, 'results', 'c1', 'summary.json'), 'utf8')) as { status: string; error: string };
+    assert.equal(crashed.status, 'crashed');
+    assert.match(crashed.error, /Bad request for whole \*\*\* \| base64 \*\*\* \| base64url \*\*\* \| hex \*\*\* \| urlEncoded \*\*\* \| substring \*\*\* \| split \*\*\*\n\*\*\* \| basicAuth dXNlcjpz\*\*\*/, 'every form was blanked out, and nothing else');
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('the masker blanks every form and every 8-character window of a key, and nothing else', () => {
+  const key = 'sk-canary/7f3e+9a1c=55d04b2e';
+  const masker = new SecretMasker([key]);
+  for (const [name, form] of Object.entries(echoForms(key))) {
+    const masked = masker.mask(`before ${form} after`);
+    // Basic auth keeps its user's part ("user:" is dXNlcjpz); everything from the key on goes.
+    assert.match(masked, /^before (?:dXNlcjpz)?\*\*\*(?:\n\*\*\*)? after$/, name);
+    for (let i = 0; i + 8 <= key.length; i++) assert.ok(!masked.includes(key.slice(i, i + 8)), `${name}: window ${i}`);
+  }
+  assert.equal(masker.mask(`${key}${key}`), '***', 'adjacent copies join into one run');
+  assert.equal(masker.mask('sk-canary is a prefix of 9 characters'), '*** is a prefix of 9 characters');
+  assert.equal(masker.mask('sk-cana and 7f3e+9a1 are 7 and 8'), 'sk-cana and *** are 7 and 8', 'fewer than 8 characters are no secret');
+  assert.deepEqual(masker.maskDeep({ error: `for ${key}`, n: 1, list: [key] }), { error: 'for ***', n: 1, list: ['***'] });
+  const plain = { error: 'no key here' };
+  assert.equal(masker.maskDeep(plain), plain, 'a value with no key is not copied');
+  const short = new SecretMasker(['x']);
+  assert.equal(short.mask('an explanation: x marks (x), x-ray, ax, room 78'), 'an explanation: *** marks (***), x-ray, ax, room 78', 'a short key only as a whole word, and not its hex');
+  assert.equal(new SecretMasker().mask(key), key);
 });

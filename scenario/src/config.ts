@@ -1,5 +1,6 @@
 /** `config.jsonc`: engine settings and the named runs of a workspace. */
 import type { Node } from 'jsonc-parser';
+import { isCredentialKey, reportCredentials } from './credentials';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { didYouMean, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
@@ -51,13 +52,15 @@ export const SHARED_RUN_KEYS = ['benchmark', 'agent', 'ignore_session_break'] as
 
 const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
-const SECRET_KEY = /^(api_?key|key|token|secret|password)$/i;
+/** Longer names make paths that file systems refuse (a partial run adds its phase to the name). */
+export const MAX_NAME_LENGTH = 100;
 
 /** Parses config.jsonc, filling defaults; never throws. */
 export function parseConfig(text: string, file = CONFIG_FILE): { config: Config; diagnostics: Diagnostic[] } {
   const doc = new JsoncDocument(text, file, 'invalid-config');
   const top = JsoncDocument.properties(doc.root);
-  doc.unknownKeys(doc.root, TOP_KEYS, file);
+  reportCredentials(doc);
+  doc.unknownKeys(doc.root, [...TOP_KEYS, ...[...top.keys()].filter(isCredentialKey)], file);
 
   const numbers = <K extends string>(key: string, defaults: Record<K, number>, node = top.get(key)?.value): Record<K, number> => {
     const out = { ...defaults };
@@ -133,12 +136,8 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
     return undefined;
   }
   const props = JsoncDocument.properties(node);
-  for (const [k, { key }] of props) {
-    if (SECRET_KEY.test(k)) {
-      doc.report(doc.rangeOf(key), `\`${where}.${k}\` would put a secret in a file: set the key in an environment variable and name it in \`api_key_env\`.`);
-    }
-  }
-  doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter((k) => SECRET_KEY.test(k))], `\`${where}\``);
+  // Credentials are reported once, by reportCredentials, not again as unknown keys.
+  doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter(isCredentialKey)], `\`${where}\``);
   const model = doc.expect(props.get('model')?.value, 'string', `\`${where}.model\``);
   if (model === undefined) {
     if (!props.has('model')) doc.report(doc.rangeOf(node), `\`${where}\` needs a \`model\`: "stand-in" or the name your provider gives the model.`);
@@ -158,9 +157,16 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
   return out;
 }
 
-/** A run's (or benchmark's) name becomes a folder under results/ or benchmarks/: no path in it. */
+/** A run's (or benchmark's) name becomes a folder under results/ or benchmarks/: no path in it, and a bounded length. */
 export function isFolderName(name: string): boolean {
-  return /^[A-Za-z0-9][\w.-]*$/.test(name);
+  return name.length <= MAX_NAME_LENGTH && /^[A-Za-z0-9][\w.-]*$/.test(name);
+}
+
+/** Why a name cannot be a folder name, as the end of a sentence; undefined when it can. */
+export function folderNameProblem(name: string): string | undefined {
+  if (isFolderName(name)) return undefined;
+  if (name.length > MAX_NAME_LENGTH) return `it must be at most ${MAX_NAME_LENGTH} characters long (this one has ${name.length})`;
+  return 'it may hold only letters, digits, `.`, `_` and `-`, starting with a letter or digit';
 }
 
 function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunConfig | undefined {
@@ -169,8 +175,9 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
     doc.report(doc.rangeOf(node), `${where} must be an object with \`benchmark\` and \`agent\`.`);
     return undefined;
   }
-  if (!isFolderName(name)) {
-    doc.report(doc.rangeOf(key), `${where}: a run name becomes a folder under results/, so use letters, digits, \`.\`, \`_\` and \`-\` only.`);
+  const nameProblem = folderNameProblem(name);
+  if (nameProblem) {
+    doc.report(doc.rangeOf(key), `run \`${name.slice(0, 40)}${name.length > 40 ? '…' : ''}\`: a run name becomes a folder under results/, so ${nameProblem}.`);
     return undefined;
   }
   const props = JsoncDocument.properties(node);
@@ -180,10 +187,10 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   for (const k of ['benchmark', 'agent'] as const) {
     if (!props.has(k)) doc.report(doc.rangeOf(key), `${where} needs \`${k}\`.`);
   }
-  for (const [k, { key: keyNode }] of props) {
-    if (SECRET_KEY.test(k) || /_api_key$/i.test(k)) {
-      doc.report(doc.rangeOf(keyNode), `${where}: \`${k}\` would put a secret in a file: use an environment variable and name it in \`api_key_env\`.`);
-    }
+  const benchmarkProblem = benchmark === undefined ? undefined : folderNameProblem(benchmark);
+  if (benchmarkProblem) {
+    doc.report(doc.rangeOf(benchmarkNode), `${where}: \`benchmark\` names a folder under benchmarks/, so ${benchmarkProblem}.`);
+    return undefined;
   }
   const ignore = doc.expect(props.get('ignore_session_break')?.value, 'boolean', `${where}: \`ignore_session_break\``) ?? false;
   if (benchmark === undefined || agent === undefined) return undefined;

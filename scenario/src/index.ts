@@ -16,3 +16,4 @@ export * from './text';
 export * from './validate';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
+export { hasUrlUserinfo, isCredentialKey } from './credentials';

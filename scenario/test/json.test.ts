@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseConfig, parseManifest } from '../src';
+import { isFolderName, parseConfig, parseManifest } from '../src';
 
 test('benchmark.json with comments and trailing commas parses with positions', () => {
   const { manifest, diagnostics } = parseManifest('{\n  // the order of play\n  "chapters": ["chapter1.md", "chapter2.md",],\n  "time_master": true,\n  "start_time": "2026-03-01 20:00"\n}\n');
@@ -68,4 +68,32 @@ test('config.jsonc type errors and missing keys', () => {
   assert.equal(config.parallel, 1);
   assert.equal(config.hooks.require_send_message, true);
   assert.deepEqual(config.runs, []);
+});
+
+test('config.jsonc refuses credential keys at any depth and URLs with userinfo, but not the keys that name variables', () => {
+  const hostile = parseConfig(JSON.stringify({
+    token: 't', persona: { model: 'x', base_url: 'https://me:pw@h/v1', Authorization: 'a' },
+    runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token: 't', agent_model: { model: 'm', base_url: 'http://h', headers: { 'X-Api-Key': 'k', nested: [{ password: 'p' }] } } } },
+  }));
+  assert.deepEqual(hostile.diagnostics.filter((d) => d.severity === 'error').map((d) => /^`([^`]+)`/.exec(d.message)?.[1]), [
+    'token', 'persona.base_url', 'persona.Authorization', 'runs.r.openclaw_token', 'runs.r.agent_model.headers.X-Api-Key', 'runs.r.agent_model.headers.nested[0].password',
+  ]);
+  assert.ok(hostile.diagnostics.every((d) => !/\bpw\b|: 't'|"k"/.test(d.message)), 'no value is quoted');
+  const fine = parseConfig(JSON.stringify({
+    persona: { model: 'x', base_url: 'https://h/v1?user=me@example.com', api_key_env: 'K' }, compaction: { max_tokens: 3000, trim_to_tokens: 1000 },
+    runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token_env: 'T', openclaw_session_key: 'agent:main:main', notebook_context_tokens: 4000, hermes_api_key_env: 'H' } },
+  }));
+  assert.deepEqual(fine.diagnostics.filter((d) => d.severity === 'error'), []);
+});
+
+test('run and benchmark names are folder names of at most 100 characters', () => {
+  assert.ok(isFolderName('a'.repeat(100)));
+  assert.ok(!isFolderName('a'.repeat(101)));
+  assert.ok(!isFolderName('../x') && !isFolderName('/abs') && !isFolderName('.hidden'));
+  const { diagnostics, config } = parseConfig(JSON.stringify({ runs: { ['r'.repeat(101)]: { benchmark: 'max', agent: 'chatbot' }, ok: { benchmark: 'b'.repeat(101), agent: 'chatbot' } } }));
+  assert.deepEqual(config.runs, []);
+  assert.deepEqual(diagnostics.map((d) => d.message), [
+    'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
+    'run `ok`: `benchmark` names a folder under benchmarks/, so it must be at most 100 characters long (this one has 101).',
+  ]);
 });

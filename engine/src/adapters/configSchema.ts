@@ -3,7 +3,7 @@
  * parser's defaults and the agent registry so that neither can drift from it. `scripts/schemas.ts`
  * writes the file; a test holds the committed file equal to this.
  */
-import { DEFAULT_CONFIG, SHARED_RUN_KEYS } from '../../../scenario/src';
+import { DEFAULT_CONFIG, MAX_NAME_LENGTH, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { AGENTS } from './registry';
 import { SHARED_RUN_KEY_DOCS, type RunKey } from './runKeys';
 
@@ -52,6 +52,7 @@ function runSchema(): JsonSchema {
   const names = Object.keys(AGENTS);
   const shared = Object.fromEntries(SHARED_RUN_KEYS.map((name) => [name, runKeySchema(SHARED_RUN_KEY_DOCS[name], [])]));
   shared.agent = { ...shared.agent, enum: names, enumDescriptions: names.map((name) => AGENTS[name]!.summary) };
+  shared.benchmark = { ...shared.benchmark, pattern: FOLDER_NAME_PATTERN, maxLength: MAX_NAME_LENGTH };
   return {
     type: 'object',
     required: ['benchmark', 'agent'],
@@ -117,7 +118,7 @@ export function configSchema(): JsonSchema {
       runs: {
         type: 'object',
         description: 'Named runs; the name becomes the folder results/<name>.',
-        propertyNames: { pattern: FOLDER_NAME_PATTERN },
+        propertyNames: { pattern: FOLDER_NAME_PATTERN, maxLength: MAX_NAME_LENGTH },
         additionalProperties: runSchema(),
       },
     },

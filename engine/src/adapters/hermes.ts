@@ -12,6 +12,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { maskSecrets, maskSecretsDeep, runSecrets } from '../secrets';
 import { ConfigError } from '../models/resolve';
 import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
@@ -44,6 +45,7 @@ export function hermesOptions(options: Record<string, unknown>, env: NodeJS.Proc
   const keyEnv = str('hermes_api_key_env') ?? 'HERMES_API_KEY';
   const apiKey = env[keyEnv];
   if (!apiKey) throw new ConfigError(`the hermes agent needs its API_SERVER_KEY: set the environment variable ${keyEnv} (or name another in \`hermes_api_key_env\`).`);
+  runSecrets.add(apiKey);
   const out: HermesOptions = { url: (str('hermes_url') ?? 'http://127.0.0.1:8642').replace(/\/+$/, ''), apiKey, compression: {} };
   const home = str('hermes_home');
   if (home) out.home = home;
@@ -146,8 +148,8 @@ export class HermesAdapter implements AgentAdapter {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text.split(this.o.apiKey).join('***').slice(0, 300)}`);
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${maskSecrets(text).slice(0, 300)}`);
+    return text ? maskSecretsDeep(JSON.parse(text) as Record<string, unknown>) : {};
   }
 
   /** Writes the compression keys into config.yaml, in a block of its own. */

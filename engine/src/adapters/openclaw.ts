@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelConfig } from '../../../scenario/src';
+import { maskSecrets, runSecrets } from '../secrets';
 import { ConfigError } from '../models/resolve';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
 import { PendingFailure } from './failure';
@@ -46,6 +47,7 @@ export function openclawOptions(options: Record<string, unknown>, env: NodeJS.Pr
   if (!baseUrl) throw new ConfigError(`the openclaw agent's model "${model.model}" needs a base_url.`);
   const apiKey = model.api_key_env ? env[model.api_key_env] : 'none';
   if (!apiKey) throw new ConfigError(`the openclaw agent's model needs an API key: set the environment variable ${model.api_key_env}.`);
+  if (model.api_key_env) runSecrets.add(apiKey);
   const out: OpenClawOptions = { bin: str('openclaw_bin') ?? 'openclaw', model: { baseUrl, apiKey, id: model.model }, sessionKey: str('openclaw_session_key') ?? 'agent:main:main' };
   const nodeBin = str('openclaw_node_bin');
   if (nodeBin) out.nodeBin = nodeBin;
@@ -54,6 +56,7 @@ export function openclawOptions(options: Record<string, unknown>, env: NodeJS.Pr
     const tokenEnv = str('openclaw_token_env') ?? 'OPENCLAW_GATEWAY_TOKEN';
     const token = env[tokenEnv];
     if (!token) throw new ConfigError(`attaching to the OpenClaw gateway at ${url} needs its token: set the environment variable ${tokenEnv}.`);
+    runSecrets.add(token);
     out.attach = { url, token };
   }
   if (options.openclaw_compaction && typeof options.openclaw_compaction === 'object') out.compaction = options.openclaw_compaction as Record<string, unknown>;
@@ -204,7 +207,7 @@ export class OpenClawAdapter implements AgentAdapter {
     this.inFlight.delete(key);
     if (this.saved.answered.includes(key)) return;
     this.saved.answered.push(key);
-    this.saved.replies.push({ seq: this.saved.replies.length + 1, text, at: this.now().toISOString() });
+    this.saved.replies.push({ seq: this.saved.replies.length + 1, text: maskSecrets(text), at: this.now().toISOString() });
     this.save();
   }
 

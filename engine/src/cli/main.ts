@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../models/resolve';
+import { maskSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
 import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
@@ -133,11 +134,12 @@ if (require.main === module) {
     process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
     controller.abort();
   });
-  const io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: !!process.stdout.isTTY, env: process.env, signal: controller.signal };
+  // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
+  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, env: process.env, signal: controller.signal };
   main(process.argv.slice(2), process.cwd(), io).then((code) => {
     process.exitCode = code;
   }, (e: unknown) => {
-    process.stderr.write(`mmb: internal error: ${e instanceof Error ? e.stack : String(e)}\nPlease report it with the command you ran.\n`);
+    process.stderr.write(`mmb: internal error: ${maskSecrets(e instanceof Error ? e.stack ?? e.message : String(e))}\nPlease report it with the command you ran.\n`);
     process.exitCode = 70;
   });
 }

@@ -31,14 +31,14 @@ export class Progress {
     if (!line) return;
     line.state = state;
     if (event.type === 'phase') line.note = `${event.position.chapter} · phase ${event.position.phase + 1}`;
-    if (event.type === 'retry') line.note = `retrying the model: ${event.error}`;
+    if (event.type === 'retry') line.note = `retrying the model: ${oneLine(event.error)}`;
     if (this.tty) return;
     if (event.type === 'phase') this.write(`${run}: ${event.position.chapter}, phase ${event.position.phase + 1}\n`);
     if (event.type === 'tool-done') {
       for (const e of event.effects) if (e.kind === 'grade') this.write(`${run}: check ${e.checkId} graded ${e.grade.effective}/10\n`);
     }
-    if (event.type === 'retry') this.write(`${run}: model error, retrying: ${event.error}\n`);
-    if (event.type === 'finish') this.write(`${run}: ${event.status}${event.error ? `: ${event.error}` : ''}\n`);
+    if (event.type === 'retry') this.write(`${run}: model error, retrying: ${oneLine(event.error)}\n`);
+    if (event.type === 'finish') this.write(`${run}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
   }
 
   stop(): void {
@@ -81,4 +81,10 @@ function countPhases(s: RunState): number {
 
 function formatTokens(n: number): string {
   return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/** A model's or an agent's error as one bounded line, so that it cannot pass for lines of the CLI's own. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
 }

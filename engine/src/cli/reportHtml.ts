@@ -1,4 +1,5 @@
 /** `mmb report <id> --html`, `mmb report --compare a b …`, `mmb report --trends`: the HTML views written to results/. */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareRuns, comparisonText } from '../report/compare';
@@ -12,6 +13,9 @@ import { UsageError } from '../workspace/folders';
 import { resultsDir } from '../workspace/launch';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, reportCommand, type Io } from './run';
+
+/** Bytes of a file name that every common file system takes (255), with room to spare. */
+const MAX_FILE_NAME = 240;
 
 /** `mmb report` with its flags: the text report, or one of the HTML views. */
 export function reportViews(words: string[], flags: string[], option: (name: string) => string | undefined, ws: ReportWorkspace, io: Io): number {
@@ -63,8 +67,14 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
   const comparison = compareRuns(states, benchmark, path);
   io.out(comparisonText(comparison));
-  write(ws, out ? resolve(out) : join(resultsDir(ws.root), `compare-${ids.join('-vs-')}.html`), (linkBase) => renderComparison(comparison, { linkBase }), io);
+  write(ws, out ? resolve(out) : join(resultsDir(ws.root), comparisonFile(ids)), (linkBase) => renderComparison(comparison, { linkBase }), io);
   return 0;
+}
+
+/** `compare-<a>-vs-<b>.html`, or a digest of the ids when that would be longer than a file system allows. */
+function comparisonFile(ids: string[]): string {
+  const plain = `compare-${ids.join('-vs-')}.html`;
+  return plain.length <= MAX_FILE_NAME ? plain : `compare-${ids[0]}-vs-${ids.length - 1}-more-${createHash('sha256').update(ids.join('\n')).digest('hex').slice(0, 12)}.html`;
 }
 
 export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: number | undefined, out: string | undefined, io: Io): number {

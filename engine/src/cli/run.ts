@@ -1,7 +1,7 @@
 /** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { isFolderName, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
+import { folderNameProblem, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { rehearsalOf } from '../adapters/registry';
 import { ConfigError } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
@@ -9,7 +9,8 @@ import { summarize, type Summary } from '../report/summary';
 import { findBenchmarkFolders, UsageError } from '../workspace/folders';
 import { playOrder } from '../run/phases';
 import { clearRun, RunBusy } from '../workspace/lock';
-import { partialRunName } from '../workspace/names';
+import { clipName, MAX_RUN_ID_LENGTH, partialRunName, runIdProblem } from '../workspace/names';
+import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';
 import { Progress } from './progress';
@@ -59,6 +60,8 @@ export interface PartialRequest {
 export async function runCommand(request: RunRequest, io: Io): Promise<number> {
   const { ids, configPath } = request;
   const root = dirname(resolve(configPath));
+  // Before anything reads results/<id>/: an id that is a path would read elsewhere.
+  for (const id of ids) checkRunId(id);
   // A rehearsal needs no config.jsonc: neither starting one from a benchmark nor resuming it.
   const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
   const config = configless ? parseConfig('{}').config : loadConfig(configPath);
@@ -68,7 +71,6 @@ export async function runCommand(request: RunRequest, io: Io): Promise<number> {
     startOver(root, run);
     return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io);
   }
-  for (const id of ids) checkName(id, 'the run');
   const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id));
   const unknown = ids.filter((_, i) => !found[i]);
   if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
@@ -92,33 +94,18 @@ function startOver(root: string, run: SavedPartial): void {
   if (run.phases) savePartial(root, run);
 }
 
-/** A run's name or a benchmark's becomes a folder name: no path in it. */
+/** A run id becomes a folder of results/: no path in it, and a length file systems take. */
+function checkRunId(id: string): string {
+  const problem = runIdProblem(id);
+  if (problem) throw new UsageError(`${problem}.`);
+  return id;
+}
+
+/** A benchmark's name becomes a folder name: no path in it. */
 function checkName(name: string, what: string): string {
-  if (!isFolderName(name)) throw new UsageError(`${what} "${name}" cannot be a folder name: use letters, digits, \`.\`, \`_\` and \`-\` only.`);
+  const problem = folderNameProblem(name);
+  if (problem) throw new UsageError(`${what} "${clipName(name)}" cannot be a folder name: ${problem}.`);
   return name;
-}
-
-/** A partial run as saved beside its results, so that `mmb run <its name>` resumes it. */
-type SavedPartial = LaunchRun & { rehearse?: boolean };
-const PARTIAL_FILE = 'run.json';
-
-function savePartial(root: string, run: SavedPartial): void {
-  const dir = join(resultsDir(root), run.name);
-  mkdirSync(dir, { recursive: true });
-  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: run.options, phases: run.phases, rehearse: run.rehearse };
-  writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
-}
-
-function loadPartial(root: string, id: string): SavedPartial | undefined {
-  const file = join(resultsDir(root), id, PARTIAL_FILE);
-  if (!existsSync(file)) return undefined;
-  try {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedPartial;
-    // The folder names the run, whatever the file says (a copied folder must not act on another run).
-    return { ...saved, name: id, benchmark: checkName(String(saved.benchmark), 'the benchmark'), range: zero };
-  } catch (e) {
-    throw new UsageError(`${file} is damaged (${(e as Error).message}); start the phase run again from the editor or with --from.`);
-  }
 }
 
 /** The run for `--from`: a config run (or the benchmark alone) limited to some phases, renamed. */
@@ -151,6 +138,7 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
       : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
   }
   const name = partialRunName(base.name, chapter, Number(phaseText), p.only, p.rehearse);
+  if (name.length > MAX_RUN_ID_LENGTH) throw new UsageError(`the partial run's name would be ${name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name or the chapter's.`);
   const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
   return p.rehearse ? rehearsed(run) : run;
 }
@@ -221,7 +209,8 @@ function describe(o: RunOutcome): string {
   const s = o.summary;
   const avg = s.average === null ? '—' : s.average.toFixed(2);
   const base = `${o.run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
-  return s.error ? `${base}\n  ${s.error}` : base;
+  // One line, so that a crash message cannot pass for lines of the CLI's own.
+  return s.error ? `${base}\n  ${clipName(s.error.replace(/\s+/g, ' '), 500)}` : base;
 }
 
 /** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */

@@ -1,6 +1,7 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import OpenAI from 'openai';
 import type { ChatMessage, ToolCall } from '../run/state';
+import { maskSecrets, runSecrets } from '../secrets';
 
 export interface ToolSpec {
   type: 'function';
@@ -57,6 +58,7 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(private readonly options: ModelOptions) {
     this.name = options.model;
+    if (options.secretKey !== false) runSecrets.add(options.apiKey);
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
   }
 
@@ -64,7 +66,7 @@ export class OpenAIChatModel implements ChatModel {
     const maxAttempts = this.options.maxAttempts ?? 8;
     for (let attempt = 1; ; attempt++) {
       try {
-        return this.options.stream ? await this.streamed(request) : await this.plain(request);
+        return masked(this.options.stream ? await this.streamed(request) : await this.plain(request));
       } catch (e) {
         if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`, { cause: e });
         const base = this.options.backoffBaseMs ?? 1000;
@@ -125,10 +127,17 @@ export class OpenAIChatModel implements ChatModel {
     return { message: { content: content || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, usage };
   }
 
-  /** An error's description with the API key blanked out, whatever the server echoed. */
+  /** An error's description with every key blanked out, in whatever form the server echoed it. */
   private describe(e: unknown): string {
     let text = e instanceof Error ? e.message : String(e);
     if (e instanceof OpenAI.APIConnectionTimeoutError) text = `no answer within ${(this.options.timeoutMs ?? 120_000) / 1000} s`;
-    return this.options.secretKey !== false && this.options.apiKey ? text.split(this.options.apiKey).join('***') : text;
+    return maskSecrets(text);
   }
+}
+
+/** A reply with every key blanked out: a server that echoes one must not put it in the agent's memory. */
+function masked(response: ChatResponse): ChatResponse {
+  const content = response.message.content === null ? null : maskSecrets(response.message.content);
+  const calls = response.message.tool_calls?.map((c): ToolCall => ({ ...c, function: { name: c.function.name, arguments: maskSecrets(c.function.arguments) } }));
+  return { ...response, message: { content, ...(calls ? { tool_calls: calls } : {}) } };
 }

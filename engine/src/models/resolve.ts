@@ -31,7 +31,8 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
     if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set API Key").`);
     apiKey = key;
   }
-  return new OpenAIChatModel({ ...common, model: config.model, baseURL: config.base_url, apiKey });
+  // Without api_key_env the placeholder is no secret: masking the word "none" would garble reports.
+  return new OpenAIChatModel({ ...common, model: config.model, baseURL: config.base_url, apiKey, ...(config.api_key_env ? {} : { secretKey: false }) });
 }
 
 /** A model config found in an adapter's options, e.g. the run key `agent_model`. */

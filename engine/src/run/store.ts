@@ -6,6 +6,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { maskSecretsDeep } from '../secrets';
 import { applyEvent, emptyState, type RunEvent, type RunState } from './state';
 
 export interface RunStore {
@@ -61,7 +62,8 @@ export class FileRunStore implements RunStore {
     return state;
   }
 
-  append(state: RunState, event: RunEvent): void {
+  append(state: RunState, unmasked: RunEvent): void {
+    const event = maskSecretsDeep(unmasked);
     applyEvent(state, event);
     if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true });
     const line = `${JSON.stringify({ n: state.events, ...event })}\n`;

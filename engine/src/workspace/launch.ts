@@ -13,6 +13,7 @@ import { summarize, type Summary } from '../report/summary';
 import { runBenchmark, RunStopped } from '../run/runner';
 import type { RunEvent, RunState } from '../run/state';
 import { FileRunStore } from '../run/store';
+import { registerRunSecrets } from '../secrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { readBenchmarkFolder, UsageError } from './folders';
 import { acquireLock } from './lock';
@@ -60,6 +61,7 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
 }
 
 export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
+  registerRunSecrets({ persona: o.config.persona, runs: o.runs }, o.env);
   const benchmarks = new Map<string, Benchmark>();
   for (const run of o.runs) {
     if (benchmarks.has(run.benchmark)) continue;

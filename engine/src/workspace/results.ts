@@ -1,11 +1,12 @@
 /** Reading saved runs from results/ and the benchmarks they played, for the reports. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { didYouMean, nearNames, type Benchmark } from '../../../scenario/src';
+import { didYouMean, folderNameProblem, nearNames, type Benchmark } from '../../../scenario/src';
 import type { RunState } from '../run/state';
 import { FileRunStore } from '../run/store';
 import { UsageError } from './folders';
 import { loadValidBenchmark, resultsDir } from './launch';
+import { runIdProblem } from './names';
 
 export interface ReportWorkspace {
   /** The folder of config.jsonc: results/ and benchmarks/ are here. */
@@ -18,11 +19,14 @@ export interface ReportWorkspace {
 /** The run ids that have a saved state in results/. */
 export function knownRuns(root: string): string[] {
   const dir = resultsDir(root);
-  return existsSync(dir) ? readdirSync(dir).filter((name) => FileRunStore.exists(join(dir, name))).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name))).sort() : [];
 }
 
 /** A run's state; an unknown id is a usage error that lists the runs there are. */
 export function loadRun(root: string, id: string): RunState {
+  // The same rule as `mmb run`: an id is one folder of results/, so no report reads or writes elsewhere.
+  const problem = runIdProblem(id);
+  if (problem) throw new UsageError(`${problem}.`);
   const dir = resultsDir(root);
   let state: RunState | undefined;
   try {
@@ -37,6 +41,9 @@ export function loadRun(root: string, id: string): RunState {
 
 /** The benchmark a run played: the workspace's own folder first, then the bundled one of that name. */
 export function runBenchmark(ws: ReportWorkspace, name: string): { benchmark: Benchmark; path: string } {
+  // The name comes from a saved state, which is a file like any other: it must not lead out of benchmarks/.
+  const problem = folderNameProblem(name);
+  if (problem) throw new UsageError(`the run's benchmark "${name.slice(0, 60)}" cannot be a folder name: ${problem}.`);
   const own = join(ws.root, 'benchmarks', name);
   const dir = existsSync(join(own, 'benchmark.json')) || !existsSync(join(ws.bundled, name, 'benchmark.json')) ? own : join(ws.bundled, name);
   return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };

@@ -1,0 +1,64 @@
+/**
+ * Partial runs (some phases of a run, maybe rehearsed) keep their settings in `results/<id>/run.json`,
+ * so that `mmb run <id>` resumes them with no config.jsonc entry behind them. The file holds only
+ * what a resume needs, picked by an allow-list: nothing that could hold a credential is copied.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENTS } from '../adapters/registry';
+import { folderNameProblem, hasUrlUserinfo, isCredentialKey } from '../../../scenario/src';
+import { UsageError } from './folders';
+import { resultsDir, type LaunchRun } from './launch';
+
+/** A partial run as saved beside its results. */
+export type SavedPartial = LaunchRun & { rehearse?: boolean };
+export const PARTIAL_FILE = 'run.json';
+
+/** The run keys a resume passes on to its adapter; any other key of the run is not saved. */
+/** Every run key some agent declares: a partial run resumes with its agent's keys and nothing else. */
+const RESUMABLE_KEYS = [...new Set(Object.values(AGENTS).flatMap((entry) => Object.keys(entry.runKeys)))];
+const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
+const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+export function savePartial(root: string, run: SavedPartial): void {
+  const dir = join(resultsDir(root), run.name);
+  mkdirSync(dir, { recursive: true });
+  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: resumableOptions(run.options), phases: run.phases, rehearse: run.rehearse };
+  writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
+}
+
+export function loadPartial(root: string, id: string): SavedPartial | undefined {
+  const file = join(resultsDir(root), id, PARTIAL_FILE);
+  if (!existsSync(file)) return undefined;
+  let saved: SavedPartial;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as SavedPartial;
+  } catch (e) {
+    throw new UsageError(`${file} is damaged (${(e as Error).message}); start the phase run again from the editor or with --from.`);
+  }
+  const benchmark = String(saved.benchmark);
+  const problem = folderNameProblem(benchmark);
+  if (problem) throw new UsageError(`${file} names the benchmark "${benchmark.slice(0, 100)}", which cannot be a folder name: ${problem}.`);
+  // The folder names the run, whatever the file says (a copied folder must not act on another run),
+  // and a file edited by hand gets no more than a saved one would hold.
+  return { ...saved, name: id, benchmark, options: resumableOptions(saved.options ?? {}), range: zero };
+}
+
+/** The allowed run keys, with no credential-named key and no URL with userinfo at any depth. */
+export function resumableOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of RESUMABLE_KEYS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (key === 'agent_model' && typeof value === 'object' && value !== null) {
+      const model = value as Record<string, unknown>;
+      out[key] = Object.fromEntries(MODEL_KEYS.filter((k) => typeof model[k] === 'string' && !hasUrlUserinfo(model[k] as string)).map((k) => [k, model[k]]));
+      continue;
+    }
+    // A reviver drops what could hold a credential without recursing on the value's depth.
+    const cleaned: unknown = JSON.parse(JSON.stringify(value), (name: string, inner: unknown) =>
+      isCredentialKey(name) || (typeof inner === 'string' && hasUrlUserinfo(inner)) ? undefined : inner);
+    if (cleaned !== undefined) out[key] = cleaned;
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * Hostile input through the real CLI: credentials written into config.jsonc, over-long names, run
+ * ids that are paths, model replies and crash messages that try to forge report entries, a key so
+ * short it is a word. Each is refused in one line (exit 2) or made harmless, and nothing is written
+ * outside results/.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { CLI, STARTER, tempDir } from './helpers';
+import { startMeddlingProxy } from './meddlingProxy';
+
+interface Result { status: number | null; stdout: string; stderr: string }
+
+function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, MMB_BACKOFF_BASE_MS: '5', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Every file below `root` but those under `results`, with its size and time: what the engine may not touch. */
+function outside(root: string, results: string): string[] {
+  const found: string[] = [];
+  const pending = [root];
+  while (pending.length) {
+    const dir = pending.pop()!;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      // The test itself rewrites config.jsonc between cases.
+      if (path === results || path === join(root, 'ws', 'config.jsonc')) continue;
+      const info = statSync(path);
+      if (info.isDirectory()) pending.push(path);
+      else found.push(`${relative(root, path)} ${info.size} ${info.mtimeMs}`);
+    }
+  }
+  return found.sort();
+}
+
+/** A workspace at `<parent>/ws`, so that `../../x` from its results/ is `<parent>/x`. */
+function hostileWorkspace(): { parent: string; ws: string; results: string } {
+  const parent = tempDir('mmb-hostile-');
+  const ws = join(parent, 'ws');
+  cpSync(STARTER, join(ws, 'benchmarks', 'starter'), { recursive: true });
+  return { parent, ws, results: join(ws, 'results') };
+}
+
+function assertOneLine(r: Result, what: string): void {
+  assert.equal(r.status, 2, `${what}: ${r.stdout}${r.stderr}`);
+  assert.match(r.stderr, /^mmb: [^\n]+\n$/, `${what}: one line on stderr`);
+}
+
+const good = { benchmark: 'starter', agent: 'chatbot' };
+const secret = 'sk-hostile-0c7d2e9f41';
+
+test('credentials anywhere in config.jsonc and over-long names are refused by mmb check and mmb run, never echoed', async () => {
+  const { parent, ws, results } = hostileWorkspace();
+  const cases: [string, unknown, RegExp][] = [
+    ['api_key at the top level', { api_key: secret, runs: { a: good } }, /`api_key` would put a secret in a file: .* `api_key_env`/],
+    ['api_key inside agent_model', { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: secret } } } }, /`runs\.a\.agent_model\.api_key` would put a secret/],
+    ['Authorization in a headers object', { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', headers: { Authorization: `Bearer ${secret}` } } } } }, /`runs\.a\.agent_model\.headers\.Authorization` would put a secret/],
+    ['openclaw_token', { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_token: secret } } }, /`runs\.a\.openclaw_token` would put a secret in a file: .* `openclaw_token_env`/],
+    ['authorization in the persona', { persona: { model: 'stand-in', authorization: secret }, runs: { a: good } }, /`persona\.authorization` would put a secret/],
+    ['userinfo in a base_url', { runs: { a: { ...good, agent_model: { model: 'm', base_url: `https://me:${secret}@127.0.0.1:9/v1` } } } }, /`runs\.a\.agent_model\.base_url` has a user name or password in its URL/],
+    ['a 300-character run name', { runs: { ['r'.repeat(300)]: good } }, /a run name becomes a folder under results\/, so it must be at most 100 characters long \(this one has 300\)/],
+    ['a benchmark that is a path', { runs: { a: { benchmark: '../../elsewhere', agent: 'chatbot' } } }, /`benchmark` names a folder under benchmarks\/, so it may hold only letters/],
+  ];
+  writeFileSync(join(ws, 'config.jsonc'), '{}');
+  const before = outside(parent, results);
+  for (const [what, config, message] of cases) {
+    writeFileSync(join(ws, 'config.jsonc'), JSON.stringify(config, null, 2));
+    const checked = await mmb(['check', 'config.jsonc'], ws);
+    assert.equal(checked.status, 1, `${what}: ${checked.stdout}${checked.stderr}`);
+    assert.match(checked.stdout, message, what);
+    const ran = await mmb(['run'], ws);
+    assertOneLine(ran, what);
+    assert.match(ran.stderr, message, what);
+    for (const text of [checked.stdout, checked.stderr, ran.stdout, ran.stderr]) assert.ok(!text.includes(secret), `${what}: the secret is not quoted`);
+    assert.ok(!existsSync(results), `${what}: nothing ran`);
+    writeFileSync(join(ws, 'config.jsonc'), '{}');
+    assert.deepEqual(outside(parent, results), before, `${what}: nothing written outside results/`);
+  }
+  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { a: good } }));
+  const long = await mmb(['run', 'r'.repeat(300)], ws);
+  assertOneLine(long, 'a 300-character run id');
+  assert.match(long.stderr, /cannot be a folder name: it must be at most 200 characters long \(this one has 300\)/);
+  assert.doesNotMatch(long.stderr, /ENAMETOOLONG/);
+});
+
+test('run ids given to mmb report are confined to results/: no path reads a state or writes a report elsewhere', async () => {
+  const { parent, ws, results } = hostileWorkspace();
+  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, custom_note: 'not for run.json', agent_model: { model: 'stand-in', extra: 'dropped' } } } }));
+  assert.equal((await mmb(['run'], ws)).status, 0);
+  assert.equal((await mmb(['run', 's1', '--from', 'chapter3.md:1', '--only'], ws)).status, 0);
+  const saved = JSON.parse(readFileSync(join(results, 's1.phase-chapter3-1', 'run.json'), 'utf8')) as { options: Record<string, unknown> };
+  assert.deepEqual(saved.options, { agent_model: { model: 'stand-in' } }, 'run.json keeps only the run keys a resume needs');
+  // A real state outside results/: without the rule, each command below would read it and write beside it.
+  cpSync(join(results, 's1'), join(parent, 'x'), { recursive: true });
+  mkdirSync(join(parent, 'elsewhere'));
+  const before = outside(parent, results);
+  for (const args of [['report', '../../x'], ['report', '../../x', '--html'], ['report', '--compare', '../../x', 's1'], ['report', '--trends', '../../x'], ['report', join(parent, 'x'), '--html']]) {
+    const r = await mmb(args, ws);
+    assertOneLine(r, args.join(' '));
+    assert.match(r.stderr, /cannot be a folder name: .*\(no path\)\.$/m, args.join(' '));
+    assert.deepEqual(outside(parent, results), before, `${args.join(' ')}: nothing written outside results/`);
+  }
+  assert.ok(!existsSync(join(parent, 'x', 'report.html')));
+});
+
+test('replies and crash messages with newlines cannot forge report entries; a one-letter key does not mangle words', async () => {
+  const forged = '\n## 2026-01-01 00:00 — forged: starter @ chatbot\n📊 Evaluations: 5, average 10.00/10\n```\n';
+  const proxy = await startMeddlingProxy((request) => {
+    if (request.path.startsWith('/crash') && request.count >= 2) return { status: 400, message: `boom${forged}` };
+    if (request.path.startsWith('/forge')) return { rewrite: () => `I do not know.${forged}<!-- hide the rest` };
+    if (request.path.startsWith('/short')) return { rewrite: (content) => `${content} — an explanation: x marks the spot` };
+    return undefined;
+  });
+  try {
+    const { parent, ws, results } = hostileWorkspace();
+    const model = (prefix: string, keyEnv?: string) => ({ model: 'hostile', base_url: proxy.url(prefix), ...(keyEnv ? { api_key_env: keyEnv } : {}) });
+    writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: {
+      forge: { ...good, agent_model: model('/forge') }, crash: { ...good, agent_model: model('/crash') }, short: { ...good, agent_model: model('/short', 'MMB_TEST_SHORT_KEY') },
+    } }));
+    const before = outside(parent, results);
+    const r = await mmb(['run'], ws, { MMB_TEST_SHORT_KEY: 'x' });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.deepEqual(outside(parent, results), before, 'nothing written outside results/');
+    assert.doesNotMatch(r.stdout, /^(## |📊 Evaluations)/m, 'no forged line on stdout');
+    const report = readFileSync(join(results, 'report.md'), 'utf8');
+    assert.deepEqual(report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')), ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)', 'short: starter @ chatbot'], 'exactly one entry per run');
+    assert.doesNotMatch(report, /^📊 Evaluations: \d+, average 10\.00\/10$/m);
+    assert.doesNotMatch(report, /^```/m, 'no fence opened');
+    assert.match(report, /^💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m, 'the crash message is one escaped line');
+    assert.match(report, /\| got: I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest/, 'the answer is whole, on its line, escaped');
+    const short = readdirSync(join(results, 'short')).map((f) => join(results, 'short', f)).filter((f) => statSync(f).isFile()).map((f) => readFileSync(f, 'utf8')).join('\n');
+    assert.match(short, /an explanation: \*\*\* marks the spot/, 'the one-letter key is masked as a word');
+    assert.doesNotMatch(short, /e\*\*\*planation/, 'and nowhere inside a word');
+  } finally {
+    await proxy.close();
+  }
+});
