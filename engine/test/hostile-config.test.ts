@@ -95,7 +95,7 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
 
 test('run ids given to mmb report are confined to results/: no path reads a state or writes a report elsewhere', async () => {
   const { parent, ws, results } = hostileWorkspace();
-  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, custom_note: 'not for run.json', agent_model: { model: 'stand-in', extra: 'dropped' } } } }));
+  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, agent_model: { model: 'stand-in', extra: 'dropped' } } } }));
   assert.equal((await mmb(['run'], ws)).status, 0);
   assert.equal((await mmb(['run', 's1', '--from', 'chapter3.md:1', '--only'], ws)).status, 0);
   const saved = JSON.parse(readFileSync(join(results, 's1.phase-chapter3-1', 'run.json'), 'utf8')) as { options: Record<string, unknown> };
