@@ -48,6 +48,8 @@ const FROM_SOURCES = __filename.endsWith('.ts');
 const WORKER_FILE = FROM_SOURCES ? join(__dirname, 'sandboxWorker.ts') : join(__dirname, 'sandbox-worker.js');
 
 let worker: Promise<Worker> | undefined;
+/** The started worker that `worker` resolved to, so that only its own exit forgets it. */
+let live: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 let nextId = 1;
 
@@ -111,7 +113,8 @@ async function runInWorker(request: BlockRequest): Promise<SandboxResult> {
 }
 
 function startWorker(): Promise<Worker> {
-  const options = { env: {} };
+  // The QuickJS heap is WebAssembly memory, capped by the isolate; this caps the thread's own.
+  const options = { env: {}, resourceLimits: { maxOldGenerationSizeMb: 128 } };
   const thread = FROM_SOURCES
     ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, { ...options, eval: true })
     : new Worker(WORKER_FILE, options);
@@ -131,14 +134,22 @@ function startWorker(): Promise<Worker> {
       clearTimeout(timer);
       thread.removeAllListeners('exit');
       thread.removeAllListeners('error');
-      // A later error also ends the thread, which the waiting block sees as its exit.
+      // A later error also ends the thread: a waiting block sees its exit, the next block a fresh worker.
       thread.on('error', () => undefined);
+      thread.once('exit', () => forget(thread));
+      live = thread;
       resolve(thread);
     });
   });
 }
 
 function stopWorker(thread: Worker): void {
-  worker = undefined;
+  forget(thread);
   void thread.terminate();
+}
+
+function forget(thread: Worker): void {
+  if (live !== thread) return;
+  live = undefined;
+  worker = undefined;
 }
