@@ -93,6 +93,12 @@ test('a memory bomb and a deep recursion end in their own errors', async () => {
   // Growing the WebAssembly memory is slow on a loaded machine: the clock may stop it first.
   await assertFails('const chunks = [];\nfor (;;) chunks.push(new Float64Array(1e6));', /it used more than 32 MB of memory and was stopped\.$|it ran longer than 1 s/);
   await assertFails('function down(n) { return down(n + 1) + 1; }\ndown(0);', /InternalError: stack overflow$/, LINE);
+  for (const code of [
+    'const o = { get x() { return this.x; } };\no.x;',
+    'const p = new Proxy({}, { get(target, key, receiver) { return receiver[key]; } });\np.x;',
+    'function down() { return [1].map(down); }\ndown();',
+    'async function down() { await down(); }\nawait down();',
+  ]) await assertFails(code, /InternalError: stack overflow$/, LINE);
 });
 
 test('bench.log is capped: 100 lines of 2,000 characters', async () => {

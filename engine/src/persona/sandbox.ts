@@ -114,7 +114,10 @@ async function runInWorker(request: BlockRequest): Promise<SandboxResult> {
 
 function startWorker(): Promise<Worker> {
   // The QuickJS heap is WebAssembly memory, capped by the isolate; this caps the thread's own.
-  const options = { env: {}, resourceLimits: { maxOldGenerationSizeMb: 128 } };
+  // QuickJS counts its stack in WebAssembly memory, but each of its frames also takes the
+  // thread's native stack: 4 MB (a worker's default, too small on the main thread) lets
+  // QuickJS's own 512 KB limit come first.
+  const options = { env: {}, resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 4 } };
   const thread = FROM_SOURCES
     ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, { ...options, eval: true })
     : new Worker(WORKER_FILE, options);
