@@ -4,8 +4,9 @@
  * `Function`) exists where the block runs. Only strings cross the boundary: the vars as JSON in,
  * the vars as checked JSON out, `bench.log` texts and the session switch. The isolate enforces
  * the memory cap, the stack cap and the time limit (an interrupt handler); every runtime is
- * disposed after its block. This module runs in the sandbox's worker thread (`sandboxWorker.ts`),
- * whose watchdog stops what the interrupt handler cannot reach.
+ * disposed after its block. This module runs in the sandbox's worker thread (`sandboxWorker.ts`);
+ * the engine's thread (`sandbox.ts`) ends that thread when a built-in in native code keeps the
+ * interrupt handler from stopping a block.
  */
 import { newQuickJSWASMModuleFromVariant, newVariant, type CustomizeVariantOptions, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-singlefile-cjs-release-sync';
