@@ -1,7 +1,8 @@
 /**
  * Hostile JS blocks: each one ends in a clear, one-line error that names its chapter file and
- * line, or in a harmless result, and the sandbox runs a normal block right after. The last test
- * plays a benchmark through the built CLI whose block hunts for a canary key in the environment.
+ * line, or in a harmless result, and the sandbox runs a normal block right after. The last two
+ * go through the engine: a run that a stuck block crashes and that resumes once it is fixed, and
+ * a run through the built CLI whose block hunts for a canary key in the environment.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runJsBlock, type SandboxResult } from '../src/persona/sandbox';
-import { CLI, tempDir, workspace } from './helpers';
+import { benchmarkFrom, CLI, runOnStandIn, tempDir, workspace } from './helpers';
 
 const FILE = 'chapter9.md';
 const LINE = 20;
@@ -153,6 +154,21 @@ test('a thrown non-Error becomes one line, and a hostile error cannot break its 
   await assertFails("throw new Error('x'.repeat(1e6));", /Error: x+…$/);
   await assertFails("const error = new Error('forged');\nerror.stack = 'chapter9.md:99999';\nthrow error;", /Error: forged$/, LINE + 2);
   await assertFails('this is not javascript', /SyntaxError: /);
+});
+
+test('a block that only the watchdog can stop crashes the run cleanly, and the run resumes once it is fixed', async () => {
+  const files = {
+    'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }',
+    'chapter1.md': '## Hello\nSay hello.\n',
+    'chapter2.md': '## Stuck\n```js\nvars.x = 1;\nArray.prototype.includes.call({ length: 1e15 }, 1);\n```\nSay bye.\n',
+  };
+  const first = await runOnStandIn(benchmarkFrom(files));
+  assert.equal(first.state.status, 'crashed');
+  assert.equal(first.state.error, 'chapter2.md, the JS block at line 3: it ran longer than 1 s and was stopped.');
+  const fixed = benchmarkFrom({ ...files, 'chapter2.md': '## Stuck\n```js\nvars.x = 1;\n```\nSay bye.\n' });
+  const second = await runOnStandIn(fixed, { dir: first.dir });
+  assert.equal(second.state.status, 'finished', second.state.error);
+  assert.deepEqual(second.state.vars, { x: 1 });
 });
 
 function filesUnder(dir: string): string[] {
