@@ -1,8 +1,8 @@
 /**
  * The engine's own speed, model time excluded: time per persona turn, journal persist time per
  * event at 100 and at 10,000 events, the time to count the tokens of 1 MiB with and without
- * spaces, and the wall time of a stand-in run of each bundled benchmark over real HTTP. Prints
- * figures; asserts nothing.
+ * spaces, the cost of a JS block, and the wall time of a stand-in run of each bundled benchmark
+ * over real HTTP. Prints figures; asserts nothing.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +16,13 @@ import { emptyState, type ChatMessage, type RunEvent } from '../engine/src/run/s
 import { encode } from 'gpt-tokenizer';
 import { countTokens } from '../engine/src/persona/compaction';
 import { countTextTokens } from '../engine/src/persona/tokens';
+import { loadQuickJs, runBlock } from '../engine/src/persona/isolate';
+import { runJsBlock } from '../engine/src/persona/sandbox';
 import { FileRunStore } from '../engine/src/run/store';
 import { InProcessStandIn } from '../engine/src/standin/inProcess';
 import { startStandIn } from '../engine/src/standin/server';
 import { readBenchmarkFolder } from '../engine/src/workspace/folders';
+import { runLegacyJsBlock } from './legacy-js-worker';
 
 const BENCHMARKS = join(__dirname, '..', 'benchmarks');
 const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-'));
@@ -136,7 +139,49 @@ async function prefixShare(): Promise<void> {
   }
 }
 
+/**
+ * The cost of one JS block, A/B interleaved so that a busy machine slows every variant alike: the
+ * old way (a `node:vm` context in a fresh worker per block), the QuickJS isolate as the engine
+ * runs it (a message to the long-lived sandbox worker and back), and the isolate alone in this
+ * thread (a fresh runtime and context, the prelude, the block, the vars checked out). Goal: at
+ * most 2 ms per block.
+ */
+async function jsBlockCost(): Promise<void> {
+  console.log('\ncost of one JS block (median of each round, interleaved)');
+  const code = 'vars.n = (vars.n ?? 0) + 1;\nvars.require_all_facts = ["family", "car"];\nbench.log(`n=${vars.n}`);\nif (vars.n % 2) await bench.newSession();';
+  const vars = { n: 1, seen: ['a', 'b', 'c'] };
+  let started = performance.now();
+  await loadQuickJs();
+  const load = performance.now() - started;
+  started = performance.now();
+  await runJsBlock(code, vars, 'bench.md', 1);
+  const first = performance.now() - started;
+  const variants: [string, () => Promise<unknown>][] = [
+    ['old: vm in a worker per block', () => runLegacyJsBlock(code, vars)],
+    ['isolate through the sandbox worker', () => runJsBlock(code, vars, 'bench.md', 1)],
+    ['isolate alone, in this thread', () => runBlock({ id: 0, code, varsJson: JSON.stringify(vars), file: 'bench.md', line: 1 })],
+  ];
+  const medians = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  for (let round = 0; round < 5; round++) {
+    for (const [name, run] of variants) {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        await run();
+        times.push(performance.now() - t);
+      }
+      medians.get(name)!.push(times.sort((a, b) => a - b)[times.length >> 1]!);
+    }
+  }
+  console.log(`  QuickJS module load ${load.toFixed(1)} ms once per thread; the first block, sandbox worker start included, ${first.toFixed(1)} ms`);
+  for (const [name, rounds] of medians) {
+    const sorted = [...rounds].sort((a, b) => a - b);
+    console.log(`  ${name.padEnd(36)} ${sorted[sorted.length >> 1]!.toFixed(2)} ms per block (rounds: ${rounds.map((m) => m.toFixed(2)).join(', ')})`);
+  }
+}
+
 void (async () => {
+  await jsBlockCost();
   await engineTurns();
   await prefixShare();
   persistPerEvent();

@@ -19,6 +19,9 @@ const entries = [
   { entryPoints: { extension: 'extension/src/extension.ts' } },
   { entryPoints: { server: 'server/src/server.ts' } },
   { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } },
+  // The JS block sandbox's worker thread, beside the CLI that starts it: QuickJS with its
+  // WebAssembly inlined, kept out of cli.js.
+  { entryPoints: { 'sandbox-worker': 'engine/src/persona/sandboxWorker.ts' } },
 ];
 
 // Text the engine reads at run time, beside the bundle that reads it.
@@ -31,7 +34,7 @@ for (const f of readdirSync('engine/src/adapters/notebook').filter((f) => f.ends
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
-  console.log('watching extension, server and cli…');
+  console.log('watching extension, server, cli and sandbox-worker…');
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
