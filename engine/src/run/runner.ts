@@ -7,9 +7,10 @@ import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMoment, type Benchmark } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
+import { isDiskFull } from '../diskFull';
 import type { Clock } from '../clock';
 import { formatWallClock, wallClock } from '../clock';
-import { lastAnchor, sleepUntil, type TimeMasterSettings } from './timeMaster';
+import { clockAtLastEvent, lastAnchor, sleepUntil, type TimeMasterSettings } from './timeMaster';
 import type { ChatModel } from '../models/chat';
 import { buildSystemPrompt } from '../persona/prompt';
 import { NO_REPLY_PREFIX, phaseMessage, REPLY_PREFIX, SCENARIO_COMPLETE } from '../persona/protocol';
@@ -19,7 +20,7 @@ import {
   factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, fail, logEvaluation, parseArgs, TOOL_SPECS, type ToolOutcome,
 } from '../persona/tools';
 import { agentTurn } from './agentTurn';
-import { checkPositions, expandTemplates, indexOf, phaseText, playOrder, type PlayPhase } from './phases';
+import { checkPositions, clockStart, expandTemplates, indexOf, phaseText, playOrder, type PlayPhase } from './phases';
 import { emptyState, type Effect, type LiveSheet, type RunEvent, type RunState, type ToolCall } from './state';
 import type { RunStore } from './store';
 
@@ -69,8 +70,8 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
   const now = () => new Date().toISOString();
   const manifest = o.benchmark.manifest;
   const time: TimeMasterSettings = { enabled: !!manifest?.time_master, minSleepToSkipMs: 5000, preWakeDelayMs: 1000, pollIntervalMs: 1000, ...o.timeMaster };
-  const jump = async (to: Date, skippedMs: number) => {
-    record({ type: 'clock', at: now(), virtualTime: to.toISOString(), skippedMs });
+  const jump = async (to: Date, skippedMs: number, realMs: number) => {
+    record({ type: 'clock', at: new Date(realMs).toISOString(), virtualTime: to.toISOString(), skippedMs });
     await o.adapter.setVirtualTime?.(to.toISOString());
   };
   let state = o.store.load();
@@ -83,19 +84,25 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
 
   if (!state) {
     state = emptyState();
-    await o.adapter.destroySession();
-    await o.adapter.createSession(o.name);
     const startTime = manifest?.start_time ?? formatWallClock(wallClock(new Date()));
-    o.clock.set(startMoment(startTime));
     const from = o.phases?.from ?? 0;
     const to = o.phases?.to;
     if (!order[from] || (to !== undefined && (to < from || !order[to]))) throw new Error(`${o.benchmark.name} has no phases ${from + 1}–${(to ?? from) + 1} (it has ${order.length}).`);
+    // A run from a later phase starts on that phase's day; templates still expand from start_time.
+    const clockAt = time.enabled ? clockStart(order, from, startTime) : startMoment(startTime);
+    o.clock.set(clockAt);
+    await o.adapter.destroySession();
+    await o.adapter.createSession(o.name);
     record({
       type: 'start', at: now(), run: o.name, benchmark: o.benchmark.name, agent: o.agent, startTime,
       position: order[from]!.position, sheets: liveSheets(o.benchmark), templates: expandTemplates(order, startTime),
       ...(o.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
     });
-    if (time.enabled) await jump(o.clock.now(), 0);
+    if (time.enabled) {
+      const real = Date.now();
+      o.clock.set(clockAt, real);
+      await jump(clockAt, 0, real);
+    }
   } else {
     const at = indexOf(order, state.position);
     if (at < 0) {
@@ -103,10 +110,12 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     }
     if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return state;
     continuing = state.status === 'finished';
+    // A multi-day run goes on from the virtual moment it stopped at; any other lives on the real wall clock.
+    const resumedAt = now();
+    const stoppedAt = time.enabled ? clockAtLastEvent(state) ?? clockStart(order, at, state.startTime) : undefined;
+    o.clock.set(stoppedAt ?? wallClock(new Date()), Date.parse(resumedAt));
     await o.adapter.createSession(o.name);
-    // A multi-day run goes on from its virtual moment; any other lives on the real wall clock.
-    o.clock.set(time.enabled && state.virtualTime ? new Date(state.virtualTime) : wallClock(new Date()));
-    record({ type: 'resume', at: now() });
+    record({ type: 'resume', at: resumedAt, ...(stoppedAt ? { virtualTime: stoppedAt.toISOString() } : {}) });
     if (time.enabled) await o.adapter.setVirtualTime?.(o.clock.now().toISOString());
   }
   const s = state;
@@ -228,7 +237,10 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
       }
     }
   } catch (e) {
-    if (e instanceof RunStopped) throw e;
+    if (e instanceof RunStopped || isDiskFull(e)) throw e;
+    // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
+    // agent's child processes too): the run is paused, not crashed.
+    if (o.signal?.aborted) throw new RunStopped('stopped on request', { cause: e });
     record({ type: 'finish', at: now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
   } finally {
     o.store.flush(s);
@@ -276,6 +288,8 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (!target) return fail('`until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM".');
     if (target.getTime() - o.clock.now().getTime() > 36 * 3600_000) return fail('you can wait at most 36 hours at once.');
     await sleepUntil(target, o.clock, o.adapter, time, jump, o.signal);
+    // A wait cut short by a stop is not done: journaled, it would tell the persona an earlier time.
+    if (o.signal?.aborted) throw new RunStopped('stopped on request');
     return { content: `It is now ${formatWallClock(o.clock.now())}.`, effects: [] };
   }
 }
