@@ -3,6 +3,7 @@
  * once space is back it resumes where it stopped. The engine stops the run, the CLI says so in one
  * line and exits with `DISK_FULL_EXIT`.
  */
+import { relative } from 'node:path';
 
 /** `mmb`'s exit status for a run stopped by a full disk (sysexits' EX_TEMPFAIL: try again later). */
 export const DISK_FULL_EXIT = 75;
@@ -31,7 +32,7 @@ export function diskFullMessage(error: unknown, run?: string): string {
   let path: string | undefined;
   for (let e = error, depth = 0; e && !path && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     const p = (e as { path?: unknown }).path;
-    if (typeof p === 'string') path = p.slice(0, 500);
+    if (typeof p === 'string') path = (relative(process.cwd(), p) || p).slice(0, 500);
   }
   return `the disk is full${path ? ` (writing ${path})` : ''}: free space and run \`mmb run${run ? ` ${run}` : ''}\` again to resume where it stopped.`;
 }

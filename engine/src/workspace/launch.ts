@@ -10,7 +10,7 @@ import { Clock } from '../clock';
 import { ConfigError, createModel, usesStandIn, type ModelContext } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { diskFullMessage, isDiskFull } from '../diskFull';
+import { DiskFull, diskFullMessage, isDiskFull } from '../diskFull';
 import { runBenchmark, RunStopped } from '../run/runner';
 import type { RunEvent, RunState } from '../run/state';
 import { FileRunStore } from '../run/store';
@@ -158,9 +158,18 @@ export function writeResults(root: string, summary: Summary): void {
   mkdirSync(dir, { recursive: true });
   const report = join(resultsDir(root), 'report.md');
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
-  appendFileSync(report, `${head}${reportEntry(summary, new Date())}`);
+  naming(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));
   // Last, so that its absence means the entry above may be missing.
-  writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
+  naming(join(dir, SUMMARY_FILE), () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`));
+}
+
+/** A write whose full-disk error names the file (a failed write's error names none). */
+function naming(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw isDiskFull(e) ? new DiskFull(path, { cause: e }) : e;
+  }
 }
 
 const SUMMARY_FILE = 'summary.json';
