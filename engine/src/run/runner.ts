@@ -111,10 +111,12 @@ export async function runBenchmark(o: RunOptions): Promise<RunState> {
     if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return state;
     continuing = state.status === 'finished';
     // A multi-day run goes on from the virtual moment it stopped at; any other lives on the real wall clock.
-    const resumedAt = now();
     const stoppedAt = time.enabled ? clockAtLastEvent(state) ?? clockStart(order, at, state.startTime) : undefined;
-    o.clock.set(stoppedAt ?? wallClock(new Date()), Date.parse(resumedAt));
+    o.clock.set(stoppedAt ?? wallClock(new Date()));
     await o.adapter.createSession(o.name);
+    // Set again as of the resume event, so the journal rebuilds the clock exactly from there.
+    const resumedAt = now();
+    if (stoppedAt) o.clock.set(stoppedAt, Date.parse(resumedAt));
     record({ type: 'resume', at: resumedAt, ...(stoppedAt ? { virtualTime: stoppedAt.toISOString() } : {}) });
     if (time.enabled) await o.adapter.setVirtualTime?.(o.clock.now().toISOString());
   }

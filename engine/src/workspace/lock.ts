@@ -97,8 +97,8 @@ function pause(ms: number): void {
 /** Writes `text` aside, then puts it at `path` with `place` (link: only if absent; rename: over it). */
 function placeWhole(path: string, text: string, place: 'link' | 'rename'): boolean {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, text);
   try {
+    writeFileSync(tmp, text);
     if (place === 'rename') renameSync(tmp, path);
     else linkSync(tmp, path);
     return true;
