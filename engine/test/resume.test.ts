@@ -95,6 +95,16 @@ test('a journal whose last line was cut is repaired before the next append, and 
   assert.equal(final.events, 3);
 });
 
+test('a journal damaged by the old engine (an event appended onto a cut line) still loads, the cut event left out', () => {
+  const dir = tempDir();
+  const line = (n: number, content: string) => JSON.stringify({ n, type: 'persona', at: '2026-03-01T10:00:00.000Z', message: { role: 'user', content } });
+  writeFileSync(join(dir, JOURNAL_FILE), `${line(1, 'one')}\n${line(2, 'lost').slice(0, 30)}${line(2, 'two')}\n${line(3, 'three')}\n`);
+  const state = new FileRunStore(dir).load()!;
+  assert.deepEqual(state.persona.map((m) => m.content), ['one', 'two', 'three']);
+  writeFileSync(join(dir, JOURNAL_FILE), `${line(1, 'one')}\nnot json at all\n${line(2, 'two')}\n`);
+  assert.throws(() => new FileRunStore(dir).load(), /journal\.jsonl line 2 is damaged .*delete the folder/);
+});
+
 /** A disk that holds `capacity` bytes of the store's writes: past it a write goes in part, then fails with ENOSPC. */
 class FillingDisk implements StoreFileSystem {
   private used = 0;

@@ -34,6 +34,20 @@ export const JOURNAL_FILE = 'journal.jsonl';
 const MIN_JOURNAL_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 
+/**
+ * The event in a line that an older engine appended onto a cut one: the cut event never counted,
+ * and the whole one after it starts at the line's last `{"n":` (which no JSON string can hold).
+ */
+function salvaged(line: string): (RunEvent & { n: number }) | undefined {
+  const at = line.lastIndexOf('{"n":');
+  if (at <= 0) return undefined;
+  try {
+    return JSON.parse(line.slice(at)) as RunEvent & { n: number };
+  } catch {
+    return undefined;
+  }
+}
+
 export class FileRunStore implements RunStore {
   /** The journal's length in bytes up to its last whole event: where the next one goes. */
   private journalBytes = 0;
@@ -77,10 +91,9 @@ export class FileRunStore implements RunStore {
       try {
         event = line.trim() ? JSON.parse(line) as RunEvent & { n: number } : undefined;
       } catch (e) {
-        if (i < lines.length - 1) {
-          throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
-        }
-        break;
+        if (i === lines.length - 1) break;
+        event = salvaged(line);
+        if (!event) throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
       }
       if (event && event.n > state.events) applyEvent(state, event);
       offset += length;
