@@ -14,9 +14,12 @@ export class Clock {
     return this.offsetMs;
   }
 
-  /** Sets the clock to `target` (a jump of virtual time, or a resumed run's saved time). */
-  set(target: Date): void {
-    this.offsetMs = target.getTime() - Date.now();
+  /**
+   * Sets the clock to `target` as of the real moment `realNow` (a jump of virtual time, or a
+   * resumed run's saved time). Journaling that same real moment lets the clock be rebuilt exactly.
+   */
+  set(target: Date, realNow = Date.now()): void {
+    this.offsetMs = target.getTime() - realNow;
   }
 
   /** Moves the clock forward to `target` (never back). */

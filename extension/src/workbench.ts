@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import { readBenchmarkFolder } from '../../engine/src/workspace/folders';
+import { signalRunEngine } from '../../engine/src/workspace/lock';
 import { ResultsFolder, type RunView } from './results';
 
 const SECRET_NAMES = 'marathonMemBench.secretNames';
@@ -121,13 +122,9 @@ export class Workbench implements vscode.Disposable {
 
   /** Asks the engine running `run` to stop after its current step; the run stays resumable. */
   stop(run: string): boolean {
-    const view = this.runs().find((r) => r.name === run);
-    if (!view?.pid) return false;
     try {
-      process.kill(view.pid, 'SIGINT');
-      return true;
-    } catch {
-      return false;
+      // Checked against the lock's start time too: a pid reused by another process is never signalled.
+      return signalRunEngine(join(this.results.resultsDir, run), 'SIGINT');
     } finally {
       this.fire();
     }

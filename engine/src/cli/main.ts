@@ -1,6 +1,7 @@
 /** The `mmb` command: argument parsing and dispatch, nothing else. */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { DISK_FULL_EXIT, diskFullMessage, isDiskFull } from '../diskFull';
 import { ConfigError } from '../models/resolve';
 import { maskSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
@@ -35,7 +36,8 @@ Commands:
   new <name>                                  a new benchmark folder under benchmarks/ to start from
   stand-in [--port N]                         serve the stand-in model (OpenAI-compatible) until Ctrl-C
 
-Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 130 stopped.
+Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 75 the disk is full
+(free space and run again to resume), 130 stopped.
 `;
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
@@ -122,6 +124,10 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
     if (e instanceof UsageError || e instanceof ConfigError) {
       io.err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${USAGE}` : ''}`);
       return 2;
+    }
+    if (isDiskFull(e)) {
+      io.err(`mmb: ${diskFullMessage(e)}\n`);
+      return DISK_FULL_EXIT;
     }
     throw e;
   }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { folderNameProblem, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { rehearsalOf } from '../adapters/registry';
+import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
@@ -185,7 +186,11 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
     progress.stop();
   }
   io.out('\n');
-  for (const o of outcomes) io.out(`${describe(o)}\n`);
+  for (const o of outcomes) {
+    if (o.diskFull) io.err(`mmb: ${o.problem}\n`);
+    else io.out(`${describe(o)}\n`);
+  }
+  if (outcomes.some((o) => o.diskFull)) return DISK_FULL_EXIT;
   if (outcomes.some((o) => o.stopped)) return 130;
   if (outcomes.some((o) => o.problem && !o.summary)) return 2;
   return outcomes.some((o) => o.summary?.status !== 'finished') ? 1 : 0;

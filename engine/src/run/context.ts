@@ -92,9 +92,15 @@ export function createRunContext(options: RunOptions, state: RunState): RunConte
   };
 }
 
-/** Journals a jump of the virtual clock and tells the agent. */
-export async function jumpClock(run: RunContext, to: Date, skippedMs: number): Promise<void> {
-  run.record({ type: 'clock', at: run.now(), virtualTime: to.toISOString(), skippedMs });
+/** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
+export class RunStopped extends Error {}
+
+/**
+ * Journals a jump of the virtual clock and tells the agent. `realMs` is the real moment the clock
+ * was set to `to`, so that a resume rebuilds the clock exactly as it ran since.
+ */
+export async function jumpClock(run: RunContext, to: Date, skippedMs: number, realMs = Date.now()): Promise<void> {
+  run.record({ type: 'clock', at: new Date(realMs).toISOString(), virtualTime: to.toISOString(), skippedMs });
   await run.options.adapter.setVirtualTime?.(to.toISOString());
 }
 

@@ -1,5 +1,5 @@
 /** The phases of a benchmark in play order, and what entering one means for the persona. */
-import { phaseInstructions, startMoment, expandTemplate, type Benchmark, type Chapter, type Phase } from '../../../scenario/src';
+import { phaseInstructions, startMoment, expandTemplate, type Benchmark, type Chapter, type Phase, type TimeAnchor } from '../../../scenario/src';
 import type { Position } from './state';
 
 export interface PlayPhase {
@@ -18,6 +18,21 @@ export function playOrder(b: Benchmark): PlayPhase[] {
 /** Where a saved position is in the benchmark as it is now (chapters may have been appended). */
 export function indexOf(order: readonly PlayPhase[], p: Position): number {
   return order.findIndex((x) => x.chapter.file === p.chapter && x.phase.index === p.phase);
+}
+
+/**
+ * Where the virtual clock starts for a run that starts at the phase `from` of the play order: the
+ * benchmark's start for the first phase; for a later one, its first dated time anchor, else the
+ * latest dated anchor before it in play order (so a run from `week2.md:1` starts on that day, not
+ * two weeks early), never before the benchmark's start.
+ */
+export function clockStart(order: readonly PlayPhase[], from: number, startTime: string): Date {
+  const start = startMoment(startTime);
+  if (from <= 0) return start;
+  const moment = (anchor: TimeAnchor | undefined) => (anchor?.date ? new Date(`${anchor.date}T${anchor.time}:00Z`) : undefined);
+  let at = moment(order[from]?.phase.timeAnchors.find((a) => a.date));
+  for (let i = from - 1; !at && i >= 0; i--) at = moment(order[i]?.phase.timeAnchors.findLast((a) => a.date));
+  return at && at > start ? at : start;
 }
 
 /** Expansions for the templates of `phases` not yet in `known`. */

@@ -6,7 +6,8 @@
  * (`persona/tools/`), entering phases (`phaseEntry.ts`).
  */
 import { runToolCall } from '../persona/tools';
-import { createRunContext, type RunContext, type RunOptions } from './context';
+import { isDiskFull } from '../diskFull';
+import { createRunContext, RunStopped, type RunContext, type RunOptions } from './context';
 import { currentPhaseIndex, enterPhase, finishRun } from './phaseEntry';
 import { personaTurn, plainTextTurn, type TurnCounters } from './personaTurn';
 import type { PlayPhase } from './phases';
@@ -15,8 +16,7 @@ import { emptyState, sheetNamed, type RunState, type ToolCall } from './state';
 
 export type { RunOptions } from './context';
 
-/** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
-export class RunStopped extends Error {}
+export { RunStopped } from './context';
 
 export async function runBenchmark(options: RunOptions): Promise<RunState> {
   const loaded = options.store.load();
@@ -32,7 +32,10 @@ export async function runBenchmark(options: RunOptions): Promise<RunState> {
     await openConversation(run, continuing);
     await playUntilFinished(run);
   } catch (e) {
-    if (e instanceof RunStopped) throw e;
+    if (e instanceof RunStopped || isDiskFull(e)) throw e;
+    // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
+    // agent's child processes too): the run is paused, not crashed.
+    if (options.signal?.aborted) throw new RunStopped('stopped on request', { cause: e });
     run.record({ type: 'finish', at: run.now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
   } finally {
     options.store.flush(run.state);

@@ -5,7 +5,8 @@
 import { startMoment, type Benchmark } from '../../../scenario/src';
 import { formatWallClock, wallClock } from '../clock';
 import { jumpClock, type RunContext } from './context';
-import { expandTemplates, indexOf } from './phases';
+import { clockStart, expandTemplates, indexOf } from './phases';
+import { clockAtLastEvent } from './timeMaster';
 import type { LiveSheet } from './state';
 
 /** How a loaded run goes on: it was resumed mid-way, it continues with appended phases, or it has nothing left to do. */
@@ -14,21 +15,27 @@ export type Resumption = 'resumed' | 'continuing' | 'done';
 /** Starts a run never started: a new session, the start moment, and the `start` event. */
 export async function startRun(run: RunContext): Promise<void> {
   const { options, order } = run;
-  await options.adapter.destroySession();
-  await options.adapter.createSession(options.name);
   const startTime = options.benchmark.manifest?.start_time ?? formatWallClock(wallClock(new Date()));
-  options.clock.set(startMoment(startTime));
   const from = options.phases?.from ?? 0;
   const to = options.phases?.to;
   if (!order[from] || (to !== undefined && (to < from || !order[to]))) {
     throw new Error(`${options.benchmark.name} has no phases ${from + 1}–${(to ?? from) + 1} (it has ${order.length}).`);
   }
+  // A run from a later phase starts on that phase's day; templates still expand from start_time.
+  const clockAt = run.timeMaster.enabled ? clockStart(order, from, startTime) : startMoment(startTime);
+  options.clock.set(clockAt);
+  await options.adapter.destroySession();
+  await options.adapter.createSession(options.name);
   run.record({
     type: 'start', at: run.now(), run: options.name, benchmark: options.benchmark.name, agent: options.agent, startTime,
     position: order[from]!.position, sheets: liveSheets(options.benchmark), templates: expandTemplates(order, startTime),
     ...(options.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
   });
-  if (run.timeMaster.enabled) await jumpClock(run, options.clock.now(), 0);
+  if (run.timeMaster.enabled) {
+    const real = Date.now();
+    options.clock.set(clockAt, real);
+    await jumpClock(run, clockAt, 0, real);
+  }
 }
 
 /** Resumes a saved run: a finished run whose benchmark has grown goes on with the new phases. */
@@ -40,10 +47,14 @@ export async function resumeRun(run: RunContext): Promise<Resumption> {
   }
   if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return 'done';
   const continuing = state.status === 'finished';
+  // A multi-day run goes on from the virtual moment it stopped at; any other lives on the real wall clock.
+  const stoppedAt = run.timeMaster.enabled ? clockAtLastEvent(state) ?? clockStart(order, at, state.startTime) : undefined;
+  options.clock.set(stoppedAt ?? wallClock(new Date()));
   await options.adapter.createSession(options.name);
-  // A multi-day run goes on from its virtual moment; any other lives on the real wall clock.
-  options.clock.set(run.timeMaster.enabled && state.virtualTime ? new Date(state.virtualTime) : wallClock(new Date()));
-  run.record({ type: 'resume', at: run.now() });
+  // Set again as of the resume event, so the journal rebuilds the clock exactly from there.
+  const resumedAt = run.now();
+  if (stoppedAt) options.clock.set(stoppedAt, Date.parse(resumedAt));
+  run.record({ type: 'resume', at: resumedAt, ...(stoppedAt ? { virtualTime: stoppedAt.toISOString() } : {}) });
   if (run.timeMaster.enabled) await options.adapter.setVirtualTime?.(options.clock.now().toISOString());
   return continuing ? 'continuing' : 'resumed';
 }

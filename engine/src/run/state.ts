@@ -81,7 +81,8 @@ export type Effect =
 
 export type RunEvent = { at: string } & (
   | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string>; phases?: PhaseRange }
-  | { type: 'resume' }
+  /** `virtualTime`: the virtual clock at `at`, on a run with virtual time. */
+  | { type: 'resume'; virtualTime?: string }
   | { type: 'persona'; message: ChatMessage }
   | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[] }
   | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
@@ -127,8 +128,13 @@ export interface RunState {
   templates: Record<string, string>;
   /** A run of some phases only (a phase run from the editor): where it started and ends. */
   phases?: PhaseRange;
-  /** The virtual clock at the last jump (wall clock in UTC fields); a resumed run goes on from it. */
+  /** The virtual clock at the last jump or resume (wall clock in UTC fields), as of `virtualTimeAt`. */
   virtualTime?: string;
+  /**
+   * The real moment (ISO) at which the clock read `virtualTime`. Between jumps the virtual clock
+   * runs in real time, so the clock at any later event is `virtualTime` plus the real time since.
+   */
+  virtualTimeAt?: string;
   /** Virtual time skipped by the Time Master, in all. */
   skippedMs: number;
   /** Each jump of the virtual clock, for the report's conversation view (absent in older states). */
@@ -177,6 +183,10 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       s.status = 'running';
       break;
     case 'resume':
+      if (e.virtualTime) {
+        s.virtualTime = e.virtualTime;
+        s.virtualTimeAt = e.at;
+      }
       if (s.status === 'crashed' || s.status === 'finished') {
         s.status = 'running';
         delete s.error;
@@ -234,6 +244,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'clock':
       s.virtualTime = e.virtualTime;
+      s.virtualTimeAt = e.at;
       s.skippedMs = (s.skippedMs ?? 0) + e.skippedMs;
       (s.clockJumps ??= []).push({ at: e.at, virtualTime: e.virtualTime, skippedMs: e.skippedMs, position: s.position });
       break;

@@ -2,32 +2,63 @@
  * Where a run's state lives. `FileRunStore` keeps `results/<id>/state.json` (a snapshot) and
  * `journal.jsonl` (the events since): appending an event costs the same however long the run,
  * and a snapshot is rewritten only when the journal has grown as large as it, so the total cost
- * stays linear. A process killed at any moment loses at most the event it was writing.
+ * stays linear. A process killed at any moment loses at most the event it was writing, and that
+ * cut line is dropped before the next append.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DiskFull, isDiskFull } from '../diskFull';
 import { maskSecretsDeep } from '../secrets';
 import { applyEvent, emptyState, type RunEvent, type RunState } from './state';
 
 export interface RunStore {
   /** The saved state, or undefined for a run never started. */
   load(): RunState | undefined;
-  /** Applies the event to the state and saves it before returning. */
+  /** Saves the event, then applies it to the state; on failure the state is left as it was. */
   append(state: RunState, event: RunEvent): void;
   /** Writes a full snapshot now (at the end of a run). */
   flush(state: RunState): void;
 }
 
+/** The writes the store makes: `node:fs` in production; tests hand it one that fills the disk. */
+export interface StoreFileSystem {
+  appendFileSync(path: string, data: string): void;
+  writeFileSync(path: string, data: string): void;
+  renameSync(from: string, to: string): void;
+  truncateSync(path: string, length: number): void;
+}
+
+const NODE_FS: StoreFileSystem = { appendFileSync, writeFileSync, renameSync, truncateSync };
+
 export const STATE_FILE = 'state.json';
 export const JOURNAL_FILE = 'journal.jsonl';
 const MIN_JOURNAL_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * The event in a line that an older engine appended onto a cut one: the cut event never counted,
+ * and the whole one after it starts at the line's last `{"n":` (which no JSON string can hold).
+ */
+function salvaged(line: string): (RunEvent & { n: number }) | undefined {
+  const at = line.lastIndexOf('{"n":');
+  if (at <= 0) return undefined;
+  try {
+    return JSON.parse(line.slice(at)) as RunEvent & { n: number };
+  } catch {
+    return undefined;
+  }
+}
 
 export class FileRunStore implements RunStore {
+  /** The journal's length in bytes up to its last whole event: where the next one goes. */
   private journalBytes = 0;
+  /** The journal on disk ends in a cut line (a kill mid-write, a full disk) to cut off before appending. */
+  private journalCut = false;
   private snapshotBytes = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string, private readonly fs: StoreFileSystem = NODE_FS) {}
 
+  /** Reads the state; never writes, so readers (the editor, reports) may call it while a run goes. */
   load(): RunState | undefined {
     const statePath = join(this.dir, STATE_FILE);
     const journalPath = join(this.dir, JOURNAL_FILE);
@@ -35,40 +66,65 @@ export class FileRunStore implements RunStore {
     let state = emptyState();
     if (existsSync(statePath)) {
       const text = readFileSync(statePath, 'utf8');
-      this.snapshotBytes = text.length;
+      this.snapshotBytes = Buffer.byteLength(text);
       try {
         state = JSON.parse(text) as RunState;
       } catch (e) {
         throw new Error(`${statePath} is not valid JSON (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
       }
     }
-    if (existsSync(journalPath)) {
-      const text = readFileSync(journalPath, 'utf8');
-      this.journalBytes = text.length;
-      const lines = text.split('\n');
-      lines.forEach((line, i) => {
-        if (!line.trim()) return;
-        let event: RunEvent & { n: number };
-        try {
-          event = JSON.parse(line) as RunEvent & { n: number };
-        } catch (e) {
-          // The last line may be cut short by a kill mid-write; anything earlier is damage.
-          if (i >= lines.length - 2) return;
-          throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
-        }
-        if (event.n > state.events) applyEvent(state, event);
-      });
-    }
+    this.journalBytes = 0;
+    this.journalCut = false;
+    if (existsSync(journalPath)) this.replayJournal(state, journalPath);
     return state;
+  }
+
+  /** Applies the journal's whole lines; a last line cut short (no newline, or not JSON) is left out. */
+  private replayJournal(state: RunState, journalPath: string): void {
+    const bytes = readFileSync(journalPath);
+    const whole = bytes.lastIndexOf(NEWLINE) + 1;
+    const lines = bytes.subarray(0, whole).toString('utf8').split('\n');
+    lines.pop();
+    let offset = 0;
+    for (const [i, line] of lines.entries()) {
+      const length = Buffer.byteLength(line) + 1;
+      let event: RunEvent & { n: number } | undefined;
+      try {
+        event = line.trim() ? JSON.parse(line) as RunEvent & { n: number } : undefined;
+      } catch (e) {
+        if (i === lines.length - 1) break;
+        event = salvaged(line);
+        if (!event) throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
+      }
+      if (event && event.n > state.events) applyEvent(state, event);
+      offset += length;
+    }
+    this.journalBytes = offset;
+    this.journalCut = offset < bytes.length;
   }
 
   append(state: RunState, unmasked: RunEvent): void {
     const event = maskSecretsDeep(unmasked);
-    applyEvent(state, event);
     if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true });
-    const line = `${JSON.stringify({ n: state.events, ...event })}\n`;
-    appendFileSync(join(this.dir, JOURNAL_FILE), line);
-    this.journalBytes += line.length;
+    const path = join(this.dir, JOURNAL_FILE);
+    const line = `${JSON.stringify({ n: state.events + 1, ...event })}\n`;
+    this.write(path, () => {
+      // A cut line left by a kill is dropped first, or the next event would land on it.
+      if (this.journalCut) this.fs.truncateSync(path, this.journalBytes);
+      this.journalCut = false;
+      this.fs.appendFileSync(path, line);
+    }, () => {
+      // Whatever part of the line reached the disk is cut off again: the journal stays whole.
+      this.journalCut = true;
+      try {
+        this.fs.truncateSync(path, this.journalBytes);
+        this.journalCut = false;
+      } catch {
+        // Left for the next append or load to drop.
+      }
+    });
+    this.journalBytes += Buffer.byteLength(line);
+    applyEvent(state, event);
     if (this.journalBytes > Math.max(MIN_JOURNAL_BYTES, this.snapshotBytes)) this.flush(state);
   }
 
@@ -76,18 +132,33 @@ export class FileRunStore implements RunStore {
     mkdirSync(this.dir, { recursive: true });
     const text = JSON.stringify(state);
     const tmp = join(this.dir, `${STATE_FILE}.tmp`);
-    writeFileSync(tmp, text);
-    renameSync(tmp, join(this.dir, STATE_FILE));
-    this.snapshotBytes = text.length;
+    this.write(tmp, () => {
+      this.fs.writeFileSync(tmp, text);
+      this.fs.renameSync(tmp, join(this.dir, STATE_FILE));
+    }, () => rmSync(tmp, { force: true }));
+    this.snapshotBytes = Buffer.byteLength(text);
     const journal = join(this.dir, JOURNAL_FILE);
-    if (existsSync(journal)) truncateSync(journal, 0);
+    if (existsSync(journal)) this.fs.truncateSync(journal, 0);
     this.journalBytes = 0;
+    this.journalCut = false;
+  }
+
+  /** Runs a write; a full disk becomes `DiskFull` after `undo` put the files back as they were. */
+  private write(path: string, action: () => void, undo: () => void): void {
+    try {
+      action();
+    } catch (e) {
+      if (!isDiskFull(e)) throw e;
+      undo();
+      throw new DiskFull(path, { cause: e });
+    }
   }
 
   /** Deletes the run's saved state (a restart). */
   reset(): void {
     rmSync(this.dir, { recursive: true, force: true });
     this.journalBytes = 0;
+    this.journalCut = false;
     this.snapshotBytes = 0;
   }
 

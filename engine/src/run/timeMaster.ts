@@ -5,6 +5,7 @@
 import type { Phase } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
+import type { RunState } from './state';
 
 export interface TimeMasterSettings {
   /** Off: sleeps last for real (the benchmark has no `time_master`). */
@@ -26,21 +27,39 @@ async function idle(adapter: AgentAdapter): Promise<boolean> {
   return (await adapter.getStatus()).state !== 'thinking';
 }
 
-/** Sleeps until `target` on the virtual clock, skipping what can be skipped; `onJump` journals each jump. */
-export async function sleepUntil(target: Date, clock: Clock, adapter: AgentAdapter, t: TimeMasterSettings, onJump: (to: Date, skippedMs: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
+/**
+ * Sleeps until `target` on the virtual clock, skipping what can be skipped; `onJump` journals each
+ * jump with the real moment (ms since the epoch) the clock was set at, so a resume can rebuild it.
+ */
+export async function sleepUntil(target: Date, clock: Clock, adapter: AgentAdapter, t: TimeMasterSettings, onJump: (to: Date, skippedMs: number, realMs: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
   for (;;) {
     if (signal?.aborted) return;
     const remaining = target.getTime() - clock.now().getTime();
     if (remaining <= 0) return;
     if (t.enabled && remaining > t.minSleepToSkipMs && remaining > t.preWakeDelayMs && await idle(adapter)) {
       const to = new Date(target.getTime() - t.preWakeDelayMs);
+      const real = Date.now();
       const skipped = to.getTime() - clock.now().getTime();
-      clock.set(to);
-      await onJump(to, skipped);
+      clock.set(to, real);
+      await onJump(to, skipped, real);
       continue;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(remaining, t.enabled ? t.pollIntervalMs : remaining))));
   }
+}
+
+/**
+ * The virtual clock at the run's last journaled event: where a resumed run's clock goes on from.
+ * The clock runs in real time between jumps, so it is the last jump's (or resume's) time plus the
+ * real time from then to the last event; a stop loses at most the step it cut. A state from before
+ * `virtualTimeAt` was journaled goes on from its last jump.
+ */
+export function clockAtLastEvent(state: RunState): Date | undefined {
+  if (!state.virtualTime) return undefined;
+  const base = Date.parse(state.virtualTime);
+  const since = state.virtualTimeAt ? Date.parse(state.virtualTimeAt) : Number.NaN;
+  const elapsed = Number.isNaN(since) ? 0 : Math.max(0, Date.parse(state.lastEventAt) - since);
+  return new Date(base + elapsed);
 }
 
 /** The moment of a phase's last time anchor, when its date is known (the wall clock in UTC fields). */

@@ -10,6 +10,7 @@ import { Clock } from '../clock';
 import { ConfigError, createModel, usesStandIn, type ModelContext } from '../models/resolve';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
+import { DiskFull, diskFullMessage, isDiskFull } from '../diskFull';
 import { runBenchmark, RunStopped } from '../run/runner';
 import type { RunEvent, RunState } from '../run/state';
 import { FileRunStore } from '../run/store';
@@ -43,6 +44,8 @@ export interface RunOutcome {
   /** Set when the run could not start or was stopped. */
   problem?: string;
   stopped?: boolean;
+  /** Stopped by a full disk: resumable once there is space (`problem` says so). */
+  diskFull?: boolean;
 }
 
 export function resultsDir(root: string): string {
@@ -139,10 +142,12 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
       onEvent: (state, event) => o.onEvent?.(run.name, state, event),
     });
     const summary = summarize(state, benchmark);
-    if (state.events > eventsBefore) writeResults(o.root, summary);
+    // Also when a full disk kept the last attempt from writing them: the run's entry is never lost.
+    if (state.events > eventsBefore || !existsSync(join(dir, SUMMARY_FILE))) writeResults(o.root, summary);
     return { run: run.name, state, summary };
   } catch (e) {
     if (e instanceof RunStopped) return { run: run.name, stopped: true, problem: 'stopped; run it again to resume' };
+    if (isDiskFull(e)) return { run: run.name, stopped: true, diskFull: true, problem: diskFullMessage(e, run.name) };
     throw e;
   } finally {
     await adapter.close?.();
@@ -153,8 +158,20 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
 export function writeResults(root: string, summary: Summary): void {
   const dir = join(resultsDir(root), summary.run);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const report = join(resultsDir(root), 'report.md');
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
-  appendFileSync(report, `${head}${reportEntry(summary, new Date())}`);
+  naming(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));
+  // Last, so that its absence means the entry above may be missing.
+  naming(join(dir, SUMMARY_FILE), () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`));
 }
+
+/** A write whose full-disk error names the file (a failed write's error names none). */
+function naming(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw isDiskFull(e) ? new DiskFull(path, { cause: e }) : e;
+  }
+}
+
+const SUMMARY_FILE = 'summary.json';

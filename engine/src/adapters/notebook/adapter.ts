@@ -75,8 +75,9 @@ export class NotebookAdapter implements AgentAdapter {
     if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
     await this.history.commit('the notebook starts', this.time());
     this.journal.load();
-    const time = this.journal.entries.findLast((e) => e.kind === 'time');
-    if (time?.kind === 'time') this.virtual = { base: Date.parse(time.iso), real: Date.now() };
+    // No virtual time from the journal: its last `time` is the last jump, and the clock has run on
+    // since. The engine's clock (`now`) is already where the run stopped, and the engine sets it again.
+    this.virtual = undefined;
     this.tokens = countTokens(this.context());
     if (this.journal.turnInFlight()) this.startTurn();
   }
@@ -179,7 +180,7 @@ export class NotebookAdapter implements AgentAdapter {
 
   private startTurn(): void {
     this.busy = this.turn().catch((e: unknown) => {
-      this.failure.set(new Error(`the notebook agent failed: ${e instanceof Error ? e.message : String(e)}`));
+      this.failure.set(new Error(`the notebook agent failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
     }).finally(() => {
       this.busy = undefined;
     });

@@ -4,29 +4,80 @@
  * Commits carry the agent's (virtual) time; no global or system git config is read or touched.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
+import { join } from 'node:path';
 
 const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@marathonmembench.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
 
 export class GitMissingError extends Error {}
 
+/** A git command ended by a signal, not by its own failure. */
+class GitKilled extends Error {}
+
+/** The lock files a killed git can leave in a repository like this one (one branch, no remotes). */
+const STALE_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'refs/heads/main.lock', 'ORIG_HEAD.lock'];
+
+function mtimeMs(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 export class NotesHistory {
   constructor(private readonly gitDir: string, private readonly workTree: string) {}
 
-  /** Creates the repository once; fails with what to do when git is not installed. */
+  /**
+   * Creates the repository once; fails with what to do when git is not installed. In a repository
+   * already there, lock files left by a git that was killed (the engine's process group killed
+   * mid-commit) are removed: the run's lock says no other engine uses this repository.
+   */
   async init(): Promise<void> {
-    if (existsSync(this.gitDir)) return;
+    if (existsSync(this.gitDir)) {
+      await this.removeStaleLocks();
+      return;
+    }
     await this.git(['init', '-q', '--initial-branch=main']);
   }
 
   /** Commits every change of the folder, dated `at`; false when nothing changed. */
   async commit(message: string, at: Date): Promise<boolean> {
-    await this.git(['add', '-A']);
-    const status = await this.git(['status', '--porcelain']);
+    await this.retried(['add', '-A']);
+    const status = await this.retried(['status', '--porcelain']);
     if (!status.trim()) return false;
-    await this.git(['commit', '-q', '-m', message], at);
+    await this.retried(['commit', '-q', '-m', message], at);
     return true;
+  }
+
+  /**
+   * Runs a git command that writes, once more if a signal killed it (Ctrl-C reaches the whole
+   * process group; the engine then stops after this step, which must still complete). Its calls
+   * are one at a time, so a lock left by the killed one is stale.
+   */
+  private async retried(args: string[], at?: Date): Promise<string> {
+    try {
+      return await this.git(args, at);
+    } catch (e) {
+      if (!(e instanceof GitKilled)) throw e;
+      await this.removeStaleLocks(0);
+      return this.git(args, at);
+    }
+  }
+
+  /**
+   * Removes the lock files git leaves when it is killed. A lock younger than `graceMs` may belong
+   * to a git of the killed engine still finishing (a SIGKILL to the engine alone): it gets that
+   * long to go away first.
+   */
+  private async removeStaleLocks(graceMs = 2000): Promise<void> {
+    const locks = STALE_LOCKS.map((name) => join(this.gitDir, name)).filter((path) => existsSync(path));
+    for (const path of locks) {
+      const deadline = Date.now() + graceMs;
+      while (existsSync(path) && Date.now() < deadline && Date.now() - mtimeMs(path) < graceMs) await new Promise((resolve) => setTimeout(resolve, 20));
+      rmSync(path, { force: true });
+    }
   }
 
   /** `git log -p` of one file, newest first, with each commit's date. */
@@ -47,7 +98,9 @@ export class NotesHistory {
         if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
           reject(new GitMissingError('the notebook agent keeps its notes\' edit history with git, which is not installed or not on PATH: install git (e.g. `apt-get install git`) and run again.'));
         } else if (error) {
-          reject(new Error(`git ${args[0]} failed: ${(stderr || error.message).trim()}`));
+          const killed = (error as { signal?: NodeJS.Signals | null }).signal;
+          const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
+          reject(killed ? new GitKilled(message) : new Error(message));
         } else {
           resolve(stdout);
         }

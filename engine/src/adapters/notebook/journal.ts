@@ -3,9 +3,10 @@
  * conversations. The context the model sees is rebuilt from it (the current conversation, with
  * compactions applied), so the agent resumes exactly where it was after the engine restarts.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { countTokens } from '../../persona/compaction';
+import { loadJsonLines } from '../jsonLines';
 import type { ChatMessage } from '../../run/state';
 import { stampMessage } from './protocol';
 
@@ -28,16 +29,9 @@ export class Journal {
 
   constructor(private readonly file: string) {}
 
+  /** Reads the journal, dropping a line cut by a kill mid-write from the file before anything is appended. */
   load(): void {
-    this.entries = existsSync(this.file)
-      ? readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Entry];
-        } catch {
-          return []; // a line cut by a kill mid-write
-        }
-      })
-      : [];
+    this.entries = loadJsonLines<Entry>(this.file);
   }
 
   append(entry: Entry): void {

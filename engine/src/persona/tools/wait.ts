@@ -1,6 +1,6 @@
 /** `wait`: the persona sleeps until a moment of her day, on the virtual clock. */
 import { formatWallClock } from '../../clock';
-import { jumpClock } from '../../run/context';
+import { jumpClock, RunStopped } from '../../run/context';
 import { sleepUntil } from '../../run/timeMaster';
 import { fail, text, type PersonaTool } from './types';
 
@@ -19,7 +19,9 @@ export const waitTool: PersonaTool = {
     if (target === 'malformed') return fail(FORMAT);
     if (target === 'impossible') return fail(`\`until\` ${String(args.until).trim()} is no real moment: months run 01–12, days to the month's last, hours 00–23, minutes 00–59.`);
     if (target.getTime() - clock.now().getTime() > MAX_WAIT_MS) return fail('you can wait at most 36 hours at once.');
-    await sleepUntil(target, clock, run.options.adapter, run.timeMaster, (to, skippedMs) => jumpClock(run, to, skippedMs), run.options.signal);
+    await sleepUntil(target, clock, run.options.adapter, run.timeMaster, (to, skippedMs, realMs) => jumpClock(run, to, skippedMs, realMs), run.options.signal);
+    // A wait cut short by a stop is not done: journaled, it would tell the persona an earlier time.
+    if (run.options.signal?.aborted) throw new RunStopped('stopped on request');
     return { content: `It is now ${formatWallClock(clock.now())}.`, effects: [] };
   },
 };
