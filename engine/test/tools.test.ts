@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs } from '../src/persona/tools';
-import { applyEvent, emptyState, type Position, type RunState } from '../src/run/state';
+import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
   const s = emptyState();

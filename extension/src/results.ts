@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
-import type { Grade, RunState } from '../../engine/src/run/state';
+import type { Grade, RunState } from '../../engine/src/state/runState';
 import { FileRunStore } from '../../engine/src/run/store';
 import { readLock } from '../../engine/src/workspace/lock';
 

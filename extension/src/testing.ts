@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import { rerunStart } from './results';
-import type { RunState } from '../../engine/src/run/state';
+import type { RunState } from '../../engine/src/state/runState';
 import { partialRunName } from '../../engine/src/workspace/names';
 import type { Workbench } from './workbench';
 

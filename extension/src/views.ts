@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { renderComparison, renderRunReport, renderTrends, compareRuns, computeTrends, runView } from '../../engine/src/report/html';
-import type { RunState } from '../../engine/src/run/state';
+import type { RunState } from '../../engine/src/state/runState';
 import type { Workbench } from './workbench';
 
 export class ReportViews implements vscode.Disposable {

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
-import type { ChatMessage } from '../run/state';
+import type { ChatMessage } from '../models/messages';
 import { PendingFailure } from './failure';
 import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from './types';
 

@@ -12,7 +12,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 

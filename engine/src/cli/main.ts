@@ -1,9 +1,9 @@
 /** The `mmb` command: argument parsing and dispatch, nothing else. */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { startStandIn } from '../standin/server';
-import { UsageError } from '../workspace/folders';
+import { UsageError } from '../errors';
 import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';

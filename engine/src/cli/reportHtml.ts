@@ -8,7 +8,7 @@ import { renderRunReport } from '../report/html/run';
 import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { runView } from '../report/view';
-import { UsageError } from '../workspace/folders';
+import { UsageError } from '../errors';
 import { resultsDir } from '../workspace/launch';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, reportCommand, type Io } from './run';

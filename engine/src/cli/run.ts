@@ -2,12 +2,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isFolderName, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { findBenchmarkFolders, UsageError } from '../workspace/folders';
+import { findBenchmarkFolders } from '../workspace/folders';
+import { UsageError } from '../errors';
 import { playOrder } from '../run/phases';
-import { clearRun, RunBusy } from '../workspace/lock';
+import { clearRun } from '../workspace/lock';
+import { RunBusy } from '../errors';
 import { partialRunName } from '../workspace/names';
 import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';

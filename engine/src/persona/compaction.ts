@@ -6,25 +6,9 @@
  * differ by some percent, which is fine for a threshold.
  */
 import { encode } from 'gpt-tokenizer';
-import type { ChatMessage } from '../run/state';
+import type { ChatMessage } from '../models/messages';
+import { countTokens, messageTokens } from '../models/tokens';
 import { phaseTextOf } from './protocol';
-
-const counted = new WeakMap<ChatMessage, number>();
-
-/** Tokens of one message: its text and tool calls, plus a few for the message's framing. */
-export function messageTokens(m: ChatMessage): number {
-  let n = counted.get(m);
-  if (n === undefined) {
-    const calls = m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
-    n = encode(`${m.content ?? ''}${calls}`).length + 4;
-    counted.set(m, n);
-  }
-  return n;
-}
-
-export function countTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((a, m) => a + messageTokens(m), 0);
-}
 
 /** Indices where a phase starts: its first user message, or the `next_phase` call that opened it. */
 export function phaseBoundaries(messages: readonly ChatMessage[]): number[] {

@@ -4,7 +4,7 @@
  * model can act on; a handler never throws.
  */
 import type { ToolSpec } from '../models/chat';
-import type { Effect, LiveSheet, Position, RunState } from '../run/state';
+import type { Effect, LiveSheet, Position, RunState } from '../state/runState';
 
 export type ToolName = 'send_message' | 'next_phase' | 'facts_read' | 'facts_mark_told' | 'facts_get_untold' | 'facts_edit' | 'facts_add' | 'log_evaluation' | 'wait';
 

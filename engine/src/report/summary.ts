@@ -1,6 +1,6 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState, Usage } from '../run/state';
+import type { RunState, Usage } from '../state/runState';
 
 export interface ImperfectAnswer {
   id: string;

@@ -1,6 +1,6 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
 import type { AgentAdapter, AgentStatus } from '../adapters/types';
-import type { RunEvent, RunState } from './state';
+import type { RunEvent, RunState } from '../state/runState';
 
 export interface TurnOptions {
   /** After this long without the agent going idle, the turn counts as unanswered. */

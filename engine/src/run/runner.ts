@@ -20,7 +20,8 @@ import {
 } from '../persona/tools';
 import { agentTurn } from './agentTurn';
 import { checkPositions, expandTemplates, indexOf, phaseText, playOrder, type PlayPhase } from './phases';
-import { emptyState, type Effect, type LiveSheet, type RunEvent, type RunState, type ToolCall } from './state';
+import { emptyState, type Effect, type LiveSheet, type RunEvent, type RunState } from '../state/runState';
+import { type ToolCall } from '../models/messages';
 import type { RunStore } from './store';
 
 export interface RunOptions {

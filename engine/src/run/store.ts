@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyEvent, emptyState, type RunEvent, type RunState } from './state';
+import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';
 
 export interface RunStore {
   /** The saved state, or undefined for a run never started. */

@@ -1,10 +1,8 @@
 /** Reading benchmark folders and config.jsonc from disk into the pure scenario model. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { UsageError } from '../errors';
 import { MANIFEST_FILE, type BenchmarkFiles } from '../../../scenario/src';
-
-/** A problem with what the user asked for, as opposed to a problem found inside a benchmark. */
-export class UsageError extends Error {}
 
 /** Reads the top-level markdown files and the manifest of one benchmark folder. */
 /** `shown` is the path as the user typed it, for messages. */

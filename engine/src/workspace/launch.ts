@@ -7,14 +7,16 @@ import { join, relative } from 'node:path';
 import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type RunConfig } from '../../../scenario/src';
 import { adapterUsesStandIn, createAdapter } from '../adapters/registry';
 import { Clock } from '../clock';
-import { ConfigError, createModel, usesStandIn, type ModelContext } from '../models/resolve';
+import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { runBenchmark, RunStopped } from '../run/runner';
-import type { RunEvent, RunState } from '../run/state';
+import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
-import { readBenchmarkFolder, UsageError } from './folders';
+import { readBenchmarkFolder } from './folders';
+import { UsageError } from '../errors';
 import { acquireLock } from './lock';
 
 export interface LaunchOptions {

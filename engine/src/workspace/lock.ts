@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RunBusy } from '../errors';
 
 export const LOCK_FILE = 'run.lock';
 
@@ -72,6 +73,3 @@ export function clearRun(dir: string, name: string): void {
   if (holder && holder.pid !== process.pid) throw new RunBusy(`run "${name}" is running (process ${holder.pid}, since ${holder.since}); stop it before starting it over.`);
   rmSync(dir, { recursive: true, force: true });
 }
-
-/** A run that another process holds. */
-export class RunBusy extends Error {}

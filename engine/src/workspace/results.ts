@@ -2,9 +2,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { didYouMean, nearNames, type Benchmark } from '../../../scenario/src';
-import type { RunState } from '../run/state';
+import type { RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
-import { UsageError } from './folders';
+import { UsageError } from '../errors';
 import { loadValidBenchmark, resultsDir } from './launch';
 
 export interface ReportWorkspace {

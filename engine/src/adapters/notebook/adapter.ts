@@ -12,9 +12,9 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../../models/chat';
-import { ConfigError } from '../../models/resolve';
-import { countTokens } from '../../persona/compaction';
-import type { ChatMessage } from '../../run/state';
+import { ConfigError } from '../../errors';
+import { countTokens } from '../../models/tokens';
+import type { ChatMessage } from '../../models/messages';
 import { PendingFailure } from '../failure';
 import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from '../types';
 import { NotesHistory } from './git';

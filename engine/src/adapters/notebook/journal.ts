@@ -5,8 +5,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { countTokens } from '../../persona/compaction';
-import type { ChatMessage } from '../../run/state';
+import { countTokens } from '../../models/tokens';
+import type { ChatMessage } from '../../models/messages';
 import { stampMessage } from './protocol';
 
 export type Entry =

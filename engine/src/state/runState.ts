@@ -4,18 +4,7 @@
  * same state after a crash.
  */
 import type { AgentStatus } from '../adapters/types';
-
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-/** A message of the persona's conversation with its model, in the OpenAI chat format. */
-export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
-  | { role: 'tool'; content: string; tool_call_id: string };
+import type { ChatMessage } from '../models/messages';
 
 /** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
 export interface Position {
