@@ -3,10 +3,11 @@
  * baseline). A new conversation forgets everything. Its conversation is journaled in its own
  * folder, so it survives a crash of the engine like a real agent's state would.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
 import type { ChatMessage } from '../models/messages';
+import { readJsonLines } from '../jsonl';
 import { PendingFailure } from './failure';
 import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from './types';
 
@@ -31,15 +32,7 @@ export class ChatbotAdapter implements AgentAdapter {
 
   async createSession(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    this.entries = existsSync(this.file)
-      ? readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Entry];
-        } catch {
-          return [];
-        }
-      })
-      : [];
+    this.entries = readJsonLines<Entry>(this.file);
     if (this.entries.at(-1)?.kind === 'user') this.startReply();
   }
 

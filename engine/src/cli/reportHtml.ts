@@ -9,7 +9,7 @@ import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { runView } from '../report/view';
 import { UsageError } from '../errors';
-import { resultsDir } from '../workspace/launch';
+import { REPORT_HTML_FILE, resultsDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, reportCommand, type Io } from './run';
 
@@ -48,7 +48,7 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
     const state = loadRun(ws.root, id);
     const { benchmark, path } = runBenchmark(ws, state.benchmark);
     const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws) });
-    write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, 'report.html'), (linkBase) => renderRunReport(view, { linkBase }), io);
+    write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;
 }

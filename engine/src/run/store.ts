@@ -6,6 +6,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJsonLines } from '../jsonl';
+import { JOURNAL_FILE, STATE_FILE } from '../protocol/layout';
 import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';
 
 export interface RunStore {
@@ -17,8 +19,6 @@ export interface RunStore {
   flush(state: RunState): void;
 }
 
-export const STATE_FILE = 'state.json';
-export const JOURNAL_FILE = 'journal.jsonl';
 const MIN_JOURNAL_BYTES = 256 * 1024;
 
 export class FileRunStore implements RunStore {
@@ -44,19 +44,10 @@ export class FileRunStore implements RunStore {
     if (existsSync(journalPath)) {
       const text = readFileSync(journalPath, 'utf8');
       this.journalBytes = text.length;
-      const lines = text.split('\n');
-      lines.forEach((line, i) => {
-        if (!line.trim()) return;
-        let event: RunEvent & { n: number };
-        try {
-          event = JSON.parse(line) as RunEvent & { n: number };
-        } catch (e) {
-          // The last line may be cut short by a kill mid-write; anything earlier is damage.
-          if (i >= lines.length - 2) return;
-          throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
-        }
-        if (event.n > state.events) applyEvent(state, event);
-      });
+      // The last line may be cut short by a kill mid-write; anything earlier is damage.
+      const { entries, damaged } = parseJsonLines<RunEvent & { n: number }>(text);
+      if (damaged) throw new Error(`${journalPath} line ${damaged.line} is damaged (${damaged.message}); delete the folder ${this.dir} to restart the run.`);
+      for (const { value: event } of entries) if (event.n > state.events) applyEvent(state, event);
     }
     return state;
   }

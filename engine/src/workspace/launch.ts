@@ -15,6 +15,7 @@ import { runBenchmark, RunStopped } from '../run/runner';
 import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
+import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { readBenchmarkFolder } from './folders';
 import { UsageError } from '../errors';
 import { acquireLock } from './lock';
@@ -44,10 +45,6 @@ export interface RunOutcome {
   /** Set when the run could not start or was stopped. */
   problem?: string;
   stopped?: boolean;
-}
-
-export function resultsDir(root: string): string {
-  return join(root, 'results');
 }
 
 /** Loads and validates a benchmark; refuses one with errors, naming them like `mmb check`. */
@@ -125,7 +122,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
     const state = await runBenchmark({
       name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
       ignoreSessionBreak: run.ignore_session_break,
-      snapshotDir: join(dir, 'memory'),
+      snapshotDir: memorySnapshotsDir(dir),
       compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
       hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
       timeMaster: {
@@ -153,8 +150,8 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
 export function writeResults(root: string, summary: Summary): void {
   const dir = join(resultsDir(root), summary.run);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  const report = join(resultsDir(root), 'report.md');
+  writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
+  const report = join(resultsDir(root), REPORT_FILE);
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
   appendFileSync(report, `${head}${reportEntry(summary, new Date())}`);
 }

@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunBusy } from '../errors';
+import { LOCK_FILE } from '../protocol/layout';
 
-export const LOCK_FILE = 'run.lock';
 
 export interface RunLock {
   pid: number;

@@ -5,7 +5,8 @@ import { didYouMean, nearNames, type Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { UsageError } from '../errors';
-import { loadValidBenchmark, resultsDir } from './launch';
+import { resultsDir } from '../protocol/layout';
+import { loadValidBenchmark } from './launch';
 
 export interface ReportWorkspace {
   /** The folder of config.jsonc: results/ and benchmarks/ are here. */

@@ -3,8 +3,9 @@
  * conversations. The context the model sees is rebuilt from it (the current conversation, with
  * compactions applied), so the agent resumes exactly where it was after the engine restarts.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { readJsonLines } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
 import { stampMessage } from './protocol';
@@ -29,15 +30,7 @@ export class Journal {
   constructor(private readonly file: string) {}
 
   load(): void {
-    this.entries = existsSync(this.file)
-      ? readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Entry];
-        } catch {
-          return []; // a line cut by a kill mid-write
-        }
-      })
-      : [];
+    this.entries = readJsonLines<Entry>(this.file);
   }
 
   append(entry: Entry): void {
