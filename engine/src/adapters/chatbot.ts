@@ -9,7 +9,8 @@ import type { ChatModel } from '../models/chat';
 import type { ChatMessage } from '../models/messages';
 import { readJsonLines } from '../jsonl';
 import { PendingFailure } from './failure';
-import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from './types';
+import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from './types';
+import { addUsage, type Usage } from '../models/usage';
 
 type Entry =
   | { kind: 'user'; key: string; text: string }
@@ -51,7 +52,7 @@ export class ChatbotAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const context = this.conversation().reduce((n, m) => n + Math.ceil((m.content ?? '').length / 4), 0);
-    const usage: Record<string, ModelUsage> = {};
+    const usage: Record<string, Usage> = {};
     for (const e of this.entries) if (e.kind === 'reply' && e.usage) addUsage(usage, this.model.name, e.usage);
     return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context, usage };
   }

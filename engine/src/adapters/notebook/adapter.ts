@@ -16,7 +16,8 @@ import { ConfigError } from '../../errors';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
 import { PendingFailure } from '../failure';
-import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from '../types';
+import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
+import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
 import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
 import { describeConflicts, findConflicts, injectedIndex, Notes } from './notes';
@@ -97,7 +98,7 @@ export class NotebookAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const compactions = this.journal.entries.flatMap((e) => (e.kind === 'compaction' ? [{ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter }] : []));
-    const usage: Record<string, ModelUsage> = {};
+    const usage: Record<string, Usage> = {};
     for (const e of this.journal.entries) if (e.kind === 'usage') addUsage(usage, this.model.name, e);
     return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens, usage };
   }
