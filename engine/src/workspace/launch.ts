@@ -16,7 +16,7 @@ import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
-import { readBenchmarkFolder } from './folders';
+import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
 import { UsageError } from '../errors';
 import { acquireLock } from './lock';
 
@@ -63,7 +63,7 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   for (const run of o.runs) {
     if (benchmarks.has(run.benchmark)) continue;
     const dir = join(o.benchmarksDir, run.benchmark);
-    if (!existsSync(join(dir, 'benchmark.json'))) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
+    if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
     benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
   }
   const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));

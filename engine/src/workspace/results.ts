@@ -6,6 +6,7 @@ import type { RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { UsageError } from '../errors';
 import { resultsDir } from '../protocol/layout';
+import { BENCHMARKS_DIR, isBenchmarkFolder } from './folders';
 import { loadValidBenchmark } from './launch';
 
 export interface ReportWorkspace {
@@ -38,8 +39,8 @@ export function loadRun(root: string, id: string): RunState {
 
 /** The benchmark a run played: the workspace's own folder first, then the bundled one of that name. */
 export function runBenchmark(ws: ReportWorkspace, name: string): { benchmark: Benchmark; path: string } {
-  const own = join(ws.root, 'benchmarks', name);
-  const dir = existsSync(join(own, 'benchmark.json')) || !existsSync(join(ws.bundled, name, 'benchmark.json')) ? own : join(ws.bundled, name);
+  const own = join(ws.root, BENCHMARKS_DIR, name);
+  const dir = isBenchmarkFolder(own) || !isBenchmarkFolder(join(ws.bundled, name)) ? own : join(ws.bundled, name);
   return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };
 }
 
