@@ -130,7 +130,7 @@ const PAGE_SCRIPT = `(function () {
       var link = e.target.closest('[data-file]');
       if (!link) return;
       e.preventDefault();
-      vscode.postMessage({ type: ${JSON.stringify(OPEN_SOURCE)}, file: link.getAttribute('data-file'), line: Number(link.getAttribute('data-line')) });
+      vscode.postMessage({ type: '${OPEN_SOURCE}', file: link.getAttribute('data-file'), line: Number(link.getAttribute('data-line')) });
     });
   }
 })();`;
