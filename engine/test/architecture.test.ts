@@ -61,6 +61,8 @@ test('the folders of engine/src form no import cycle', () => {
   const graph = folderGraph(join(ROOT, 'engine', 'src'));
   const cycle = findCycle(graph);
   assert.equal(cycle, undefined, cycle && describeCycle(graph, cycle));
+  // The api is the editor's door, not a layer of the engine: no engine folder goes through it.
+  for (const [folder, edges] of graph) assert.ok(!edges.has('api'), `${folder} imports the api (${edges.get('api')})`);
   // The layers the move of the chat and state types made: the models depend on no run, agent or stand-in.
   for (const low of ['models', 'protocol', 'errors', 'jsonl']) {
     assert.deepEqual([...(graph.get(low)?.keys() ?? [])].filter((f) => !['errors', 'protocol'].includes(f)), [], `${low} imports ${[...graph.get(low)!.keys()]}`);

@@ -1,4 +1,4 @@
-/** The `mmb` command: argument parsing and dispatch, nothing else. */
+/** The `mmb` command: dispatch to each command's handler, by the option table of `options.ts`. */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors';
