@@ -4,10 +4,12 @@
  * from damage, and webview messages are accepted in their declared shapes only.
  */
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import {
-  DEFAULT_PASS_SCORE, OPEN_SOURCE, parseJsonLines, parsePanelMessage, parseReportMessage, passes, requestedRunName, runArguments, scoreBand,
+  benchmarkFolderOf, DEFAULT_PASS_SCORE, findBenchmarkFolders, OPEN_SOURCE, parseJsonLines, parsePanelMessage, parseReportMessage, passes, requestedRunName, runArguments, scoreBand,
   validPassScore, type RunRequest,
 } from '../src/api';
 import { runCommandInput } from '../src/cli/main';
@@ -86,4 +88,18 @@ test('webview messages: the shapes the panel and the report pages post are accep
   assert.deepEqual(parseReportMessage({ type: OPEN_SOURCE, file: 'benchmarks/a/c.md', line: -2 }), { type: OPEN_SOURCE, file: 'benchmarks/a/c.md', line: 1 });
   assert.equal(parseReportMessage({ type: OPEN_SOURCE, line: 4 }), undefined);
   assert.equal(parseReportMessage({ type: 'other', file: 'a' }), undefined);
+});
+
+test('one rule for played benchmarks: benchmarks/<name>/ with a benchmark.json file, for folders and for the files in them', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mmb-folders-'));
+  for (const dir of ['benchmarks/alpha', 'benchmarks/beta', 'benchmarks/alpha/nested', 'copies/alpha']) mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(root, 'benchmarks/alpha/benchmark.json'), '{}');
+  writeFileSync(join(root, 'copies/alpha/benchmark.json'), '{}');
+  mkdirSync(join(root, 'benchmarks/gamma/benchmark.json'), { recursive: true });
+  assert.deepEqual(findBenchmarkFolders(root), [join(root, 'benchmarks/alpha')]);
+  assert.equal(benchmarkFolderOf(root, join(root, 'benchmarks/alpha/chapter1.md')), join(root, 'benchmarks/alpha'));
+  assert.equal(benchmarkFolderOf(root, join(root, 'benchmarks/alpha/nested/notes.md')), join(root, 'benchmarks/alpha'));
+  for (const file of ['benchmarks/beta/chapter1.md', 'benchmarks/gamma/benchmark.json/x.md', 'copies/alpha/chapter1.md', 'benchmarks/readme.md', '../elsewhere/benchmarks/alpha/c.md']) {
+    assert.equal(benchmarkFolderOf(root, join(root, file)), undefined, file);
+  }
 });
