@@ -1,5 +1,8 @@
 // The run panel's view: renders the model the extension posts, with DOM calls only (no HTML
 // from data), and posts the user's clicks back. Runs under a CSP that allows this file alone.
+// The messages both ways are declared in engine/src/protocol/messages.ts (`PanelMessage` out,
+// `{ type: 'model', model: PanelModel }` in, PanelModel in extension/src/panel.ts); this file,
+// plain JS, posts only those shapes. Scores come with their band, so no band rule lives here.
 // @ts-check
 (function () {
   const vscode = acquireVsCodeApi();
@@ -22,8 +25,6 @@
     });
     return b;
   }
-  const band = (/** @type {number} */ s) => (s >= 8 ? 'good' : s >= 4 ? 'fair' : 'poor');
-
   function render(/** @type {any} */ m) {
     const log = document.querySelector('.conversation');
     if (log) stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 30;
@@ -83,14 +84,14 @@
     const checks = el('section', { class: 'checks', 'aria-label': 'Checks graded' }, [el('h3', {}, ['Checks graded'])]);
     if (d.checks.length === 0) checks.append(el('p', { class: 'empty' }, ['None yet.']));
     for (const c of d.checks) {
-      const card = el('div', { class: `check ${band(c.score)}`, 'data-check': c.id }, [
+      const card = el('div', { class: `check ${c.band}`, 'data-check': c.id }, [
         el('div', { class: 'score' }, [`${c.score}/10`, c.attempt === 2 ? ' · 2nd attempt' : '']),
         el('div', { class: 'q' }, [`❓ ${c.id} ${c.question}`]),
         el('div', {}, [el('span', { class: 'label' }, ['Expected ']), c.expected]),
         el('div', {}, [el('span', { class: 'label' }, ['Agent ']), c.got]),
         el('div', { class: 'comment' }, [c.comment]),
       ]);
-      if (c.score < 8) {
+      if (c.band !== 'good') {
         const link = el('a', { href: '#', class: 'cause', 'data-check': c.id }, ['What caught it →']);
         link.addEventListener('click', (e) => {
           e.preventDefault();

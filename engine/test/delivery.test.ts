@@ -12,7 +12,7 @@ import { ChatbotAdapter } from '../src/adapters/chatbot';
 import { Clock } from '../src/clock';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { runBenchmark } from '../src/run/runner';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 import { MemoryRunStore } from '../src/run/store';
 import { InProcessStandIn } from '../src/standin/inProcess';
 import { readBenchmarkFolder } from '../src/workspace/folders';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { TOOL_SPECS } from '../src/persona/tools';
+import { TOOL_SPECS } from '../src/run/tools';
 import { ROOT } from './helpers';
 
 const reference = readFileSync(join(ROOT, 'docs', 'format.md'), 'utf8');

@@ -7,7 +7,7 @@ import { createAdapter } from '../src/adapters/registry';
 import { Clock } from '../src/clock';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark, type RunOptions } from '../src/run/runner';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 import { FileRunStore, type RunStore } from '../src/run/store';
 import { startStandIn, type StandInOptions } from '../src/standin/server';
 import { readBenchmarkFolder } from '../src/workspace/folders';

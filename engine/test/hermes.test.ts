@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { HermesAdapter, hermesOptions } from '../src/adapters/hermes';
-import { ConfigError } from '../src/models/resolve';
+import { ConfigError } from '../src/errors';
 import { startFakeHermes } from './hermesServer';
 import { tempDir } from './helpers';
 

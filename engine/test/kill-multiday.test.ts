@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { CLI, ROOT, workspace } from './helpers';
 import { FileRunStore } from '../src/run/store';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 
 const KILLS = 30;
 const SEED = Number(process.env.MMB_KILL_SEED ?? Date.now() % 2 ** 31);

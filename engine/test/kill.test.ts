@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { CLI, workspace } from './helpers';
 import { FileRunStore } from '../src/run/store';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 
 const CONFIG = { persona: { model: 'stand-in' }, runs: { k1: { benchmark: 'starter', agent: 'chatbot', ignore_session_break: true } } };
 

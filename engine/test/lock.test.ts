@@ -4,7 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { acquireLock, LOCK_FILE, processStartTime, readLock, signalRunEngine } from '../src/workspace/lock';
+import { acquireLock, processStartTime, readLock, signalRunEngine } from '../src/workspace/lock';
+import { LOCK_FILE } from '../src/protocol/layout';
 import { tempDir } from './helpers';
 
 const TRIALS = 20;

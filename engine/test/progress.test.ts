@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Progress } from '../src/cli/progress';
-import { applyEvent, emptyState, type RunEvent } from '../src/run/state';
+import { applyEvent, emptyState, type RunEvent } from '../src/state/runState';
 import { starter } from './helpers';
 
 function feed(progress: Progress): void {

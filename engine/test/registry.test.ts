@@ -8,7 +8,7 @@ import { configSchema, configSchemaText, runKeysTable, withRunKeysTable } from '
 import { adapterUsesStandIn, AGENTS, createAdapter, rehearsalOf } from '../src/adapters/registry';
 import { MAX_RUN_KEY_TEXT, SHARED_RUN_KEY_DOCS } from '../src/adapters/runKeys';
 import { Clock } from '../src/clock';
-import { ConfigError } from '../src/models/resolve';
+import { ConfigError } from '../src/errors';
 import { ROOT, tempDir } from './helpers';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
 import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 import { FileRunStore } from '../src/run/store';
 import { readBenchmarkFolder } from '../src/workspace/folders';
 import { REPORTS } from './helpers';

@@ -7,7 +7,7 @@ import { compareRuns, comparisonText } from '../src/report/compare';
 import { estimateCosts, priceOf, totalCost } from '../src/report/cost';
 import { computeTrends, stats, trendsText, verdict } from '../src/report/trends';
 import { runView } from '../src/report/view';
-import type { RunState } from '../src/run/state';
+import type { RunState } from '../src/state/runState';
 import { FileRunStore } from '../src/run/store';
 import { readBenchmarkFolder } from '../src/workspace/folders';
 import { REPORTS, runOnStandIn, starter } from './helpers';

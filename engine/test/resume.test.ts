@@ -16,8 +16,9 @@ import { DiskFull } from '../src/diskFull';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark } from '../src/run/runner';
-import { emptyState, type RunState } from '../src/run/state';
-import { FileRunStore, JOURNAL_FILE, type StoreFileSystem } from '../src/run/store';
+import { emptyState, type RunState } from '../src/state/runState';
+import { FileRunStore, type StoreFileSystem } from '../src/run/store';
+import { JOURNAL_FILE } from '../src/protocol/layout';
 import { startStandIn } from '../src/standin/server';
 import { benchmarkFrom, CLI, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OpenAIChatModel } from '../src/models/chat';
 import { phaseMessage } from '../src/persona/protocol';
-import { TOOL_SPECS } from '../src/persona/tools';
+import { TOOL_SPECS } from '../src/run/tools';
 import { gradeByRule } from '../src/standin/grading';
 import { startStandIn } from '../src/standin/server';
 

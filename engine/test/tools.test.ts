@@ -1,9 +1,9 @@
 /** The persona's tools: validated arguments, errors a model can act on, never a throw. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs, parseUntil, PERSONA_TOOLS, TOOL_SPECS } from '../src/persona/tools';
+import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs, parseUntil, PERSONA_TOOLS, TOOL_SPECS } from '../src/run/tools';
 import { withEngineIds } from '../src/run/personaTurn';
-import { applyEvent, emptyState, type Position, type RunState } from '../src/run/state';
+import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
   const s = emptyState();

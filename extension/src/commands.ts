@@ -2,7 +2,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { partialRunName } from '../../engine/src/workspace/names';
+import { requestedRunName, type PartialRunRequest } from '../../engine/src/api';
 import { checkCause } from './results';
 import type { Workbench } from './workbench';
 
@@ -26,13 +26,13 @@ export class Commands {
       }
     });
     return [
-      c('marathonMemBench.startRun', (run?: string) => this.start(run, [])),
-      c('marathonMemBench.resumeRun', (run?: string) => this.start(run, [])),
-      c('marathonMemBench.restartRun', (run?: string) => this.start(run, ['--restart'])),
+      c('marathonMemBench.startRun', (run?: string) => this.start(run, 'resume')),
+      c('marathonMemBench.resumeRun', (run?: string) => this.start(run, 'resume')),
+      c('marathonMemBench.restartRun', (run?: string) => this.start(run, 'restart')),
       c('marathonMemBench.stopRun', (run?: string) => this.stop(run)),
-      c('marathonMemBench.runPhase', (t: PhaseTarget) => this.runPhase(t, true, false)),
-      c('marathonMemBench.runFromHere', (t: PhaseTarget) => this.runPhase(t, false, false)),
-      c('marathonMemBench.rehearsePhase', (t: PhaseTarget) => this.runPhase(t, true, true)),
+      c('marathonMemBench.runPhase', (t: PhaseTarget) => this.runPhase(t, 'phase-only', 'real')),
+      c('marathonMemBench.runFromHere', (t: PhaseTarget) => this.runPhase(t, 'to-end', 'real')),
+      c('marathonMemBench.rehearsePhase', (t: PhaseTarget) => this.runPhase(t, 'phase-only', 'rehearsal')),
       c('marathonMemBench.setApiKey', () => this.setApiKey()),
       c('marathonMemBench.clearApiKey', () => this.clearApiKey()),
       c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => this.showCause(dir, checkId, run)),
@@ -49,16 +49,17 @@ export class Commands {
     return picked?.label;
   }
 
-  async start(run: string | undefined, extra: string[]): Promise<void> {
+  /** Starts (or resumes) a run of config.jsonc, or restarts it after asking. */
+  async start(run: string | undefined, start: 'resume' | 'restart'): Promise<void> {
     const name = await this.pickRun(run, 'The run to start');
     if (!name) return;
     const view = this.wb.runs().find((r) => r.name === name);
     if (view?.status === 'running') throw new Error(`${name} is already running (process ${view.pid}).`);
-    if (extra.includes('--restart') && view && view.status !== 'not started') {
+    if (start === 'restart' && view && view.status !== 'not started') {
       const ok = await vscode.window.showWarningMessage(`Restart ${name}? Its results so far are deleted.`, { modal: true }, 'Restart');
       if (ok !== 'Restart') return;
     }
-    await this.wb.startEngine([name, ...extra], name);
+    await this.wb.startEngine({ kind: 'configured', run: name, start });
     this.show(name);
   }
 
@@ -70,7 +71,8 @@ export class Commands {
   }
 
   /** A fresh run of one phase (or from it to the end), for real or rehearsed on the stand-in. */
-  async runPhase(t: PhaseTarget, only: boolean, rehearse: boolean): Promise<string | undefined> {
+  async runPhase(t: PhaseTarget, scope: PartialRunRequest['scope'], mode: PartialRunRequest['mode']): Promise<string | undefined> {
+    const rehearse = mode === 'rehearsal';
     const benchmark = basename(t.dir);
     const candidates = this.wb.results.config().runs.filter((r) => r.benchmark === benchmark);
     let base: string | undefined;
@@ -81,11 +83,10 @@ export class Commands {
     } else if (!rehearse) {
       throw new Error(`config.jsonc has no run of ${benchmark}: add one to run for real, or rehearse on the stand-in (no key needed).`);
     }
-    const from = ['--from', `${t.chapter}:${t.phase}`, ...(only ? ['--only'] : []), ...(rehearse ? ['--rehearse'] : [])];
-    const args = base ? [base, ...from] : ['--benchmark', benchmark, ...from];
-    const name = partialRunName(base ?? benchmark, t.chapter, t.phase, only, rehearse);
+    const request: PartialRunRequest = { kind: 'partial', base: base ? { run: base } : { benchmark }, from: { chapter: t.chapter, phase: t.phase }, scope, mode };
+    const name = requestedRunName(request);
     if (this.wb.runs().find((r) => r.name === name)?.status === 'running') throw new Error(`${name} is already running.`);
-    await this.wb.startEngine(args, name);
+    await this.wb.startEngine(request);
     this.show(name);
     return name;
   }

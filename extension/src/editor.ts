@@ -3,25 +3,22 @@
  * it) and above each check (its latest score), and each check line coloured by that score with a
  * hover that tells the question, the answers, the grader's comment and the way to the cause.
  */
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import type { LatestGrade } from './results';
 import type { PhaseTarget } from './commands';
+import { passes, SCORE_BANDS, scoreBand, type ScoreBand } from '../../engine/src/api';
 import type { Workbench } from './workbench';
 
-/** The score bands: a colour and a gutter icon each. */
-export function band(score: number): 'good' | 'fair' | 'poor' {
-  return score >= 8 ? 'good' : score >= 4 ? 'fair' : 'poor';
-}
-
-const COLOURS = { good: '#2ea04380', fair: '#d2992280', poor: '#f8514980' } as const;
+/** The score bands (one rule, in the engine's api: `scoreBand`): a colour and a gutter icon each. */
+const COLOURS: Record<ScoreBand, string> = { good: '#2ea04380', fair: '#d2992280', poor: '#f8514980' };
 
 function chapterOf(wb: Workbench, doc: vscode.TextDocument): { dir: string; b: Benchmark; file: string } | undefined {
   if (doc.uri.scheme !== 'file' || doc.languageId !== 'markdown') return undefined;
+  // Runs play `benchmarks/<name>` alone: a copy elsewhere would get another benchmark's scores.
   const dir = wb.benchmarkDirOf(doc.uri.fsPath);
-  // Runs play `benchmarks/<name>`: a copy elsewhere would get another benchmark's scores.
-  if (!dir || dirname(dir) !== wb.results.benchmarksDir) return undefined;
+  if (!dir) return undefined;
   const b = wb.benchmark(dir);
   const file = basename(doc.uri.fsPath);
   if (!dir || !b || !b.chapters.some((c) => c.file === file)) return undefined;
@@ -77,7 +74,7 @@ export class ChapterLenses implements vscode.CodeLensProvider {
     for (const c of at.b.checks.filter((x) => x.file === at.file)) {
       const g = latest.get(c.check.id);
       lenses.push(new vscode.CodeLens(range(c.check.range.start.line), g
-        ? { title: `${g.grade.effective >= 8 ? '$(pass)' : '$(error)'} ${scoreLabel(g)}`, command: 'marathonMemBench.showCause', arguments: [at.dir, c.check.id, g.run], tooltip: 'What caught it: the trap writes and the agent\'s memory' }
+        ? { title: `${passes(g.grade.effective, this.wb.passScore()) ? '$(pass)' : '$(error)'} ${scoreLabel(g)}`, command: 'marathonMemBench.showCause', arguments: [at.dir, c.check.id, g.run], tooltip: 'What caught it: the trap writes and the agent\'s memory' }
         : { title: 'not graded yet', command: '' }));
     }
     return lenses;
@@ -86,11 +83,11 @@ export class ChapterLenses implements vscode.CodeLensProvider {
 
 /** Check lines coloured by their latest score, with a gutter icon and a hover. */
 export class ScoreDecorations implements vscode.Disposable {
-  private readonly types: Record<'good' | 'fair' | 'poor', vscode.TextEditorDecorationType>;
+  private readonly types: Record<ScoreBand, vscode.TextEditorDecorationType>;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly wb: Workbench, context: vscode.ExtensionContext) {
-    const make = (b: 'good' | 'fair' | 'poor') => vscode.window.createTextEditorDecorationType({
+    const make = (b: ScoreBand) => vscode.window.createTextEditorDecorationType({
       gutterIconPath: context.asAbsolutePath(`media/score-${b}.svg`),
       gutterIconSize: 'contain',
       overviewRulerColor: COLOURS[b],
@@ -110,17 +107,18 @@ export class ScoreDecorations implements vscode.Disposable {
   refresh(): void {
     for (const editor of vscode.window.visibleTextEditors) {
       const at = chapterOf(this.wb, editor.document);
-      const sets: Record<'good' | 'fair' | 'poor', vscode.DecorationOptions[]> = { good: [], fair: [], poor: [] };
+      const sets: Record<ScoreBand, vscode.DecorationOptions[]> = { good: [], fair: [], poor: [] };
       if (at) {
+        const pass = this.wb.passScore();
         const latest = this.wb.results.latestGrades(at.b.name);
         for (const c of at.b.checks.filter((x) => x.file === at.file)) {
           const g = latest.get(c.check.id);
           if (!g) continue;
           const r = c.check.range;
-          sets[band(g.grade.effective)].push({ range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), hoverMessage: checkHover(at.dir, c, g) });
+          sets[scoreBand(g.grade.effective, pass)].push({ range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), hoverMessage: checkHover(at.dir, c, g) });
         }
       }
-      for (const b of ['good', 'fair', 'poor'] as const) editor.setDecorations(this.types[b], sets[b]);
+      for (const b of SCORE_BANDS) editor.setDecorations(this.types[b], sets[b]);
     }
   }
 

@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { plannedChecks } from '../../engine/src/report/summary';
+import { parsePanelMessage, plannedChecks, scoreBand, type PanelMessage, type PanelModelMessage, type PanelRunAction, type ScoreBand } from '../../engine/src/api';
 import type { RunView } from './results';
 import type { Workbench } from './workbench';
 
-/** What the webview renders: plain data, no markup. */
+/** What the webview renders (`media/panel.js`): plain data, no markup; posted as `{ type: 'model', model }`. */
 export interface PanelModel {
   trusted: boolean;
   runs: RunView[];
@@ -25,7 +25,8 @@ export interface PanelModel {
     /** The latest entries of the conversation, oldest first. */
     transcript: { from: string; text: string; at: string; marker?: string }[];
     earlier: number;
-    checks: { id: string; question: string; expected: string; got: string; score: number; attempt: number; comment: string }[];
+    /** Each graded check with its band (`scoreBand` at the pass score): the panel colours by it and offers the cause below `good`. */
+    checks: { id: string; question: string; expected: string; got: string; score: number; band: ScoreBand; attempt: number; comment: string }[];
     planned: number;
     benchmarkDir?: string;
     log: string[];
@@ -33,6 +34,12 @@ export interface PanelModel {
 }
 
 const TRANSCRIPT_TAIL = 300;
+
+/** The command each run button of the panel stands for. */
+const RUN_COMMANDS: Record<Exclude<PanelRunAction, 'select'>, string> = {
+  start: 'marathonMemBench.startRun', resume: 'marathonMemBench.resumeRun', restart: 'marathonMemBench.restartRun',
+  stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog', report: 'marathonMemBench.showReport',
+};
 
 export class RunPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -67,7 +74,10 @@ export class RunPanel implements vscode.Disposable {
 <title>MarathonMemBench runs</title></head>
 <body><main id="app" aria-live="polite"></main>
 <script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'))}"></script></body></html>`;
-    const listeners = [webview.onDidReceiveMessage((m: { type: string; run?: string; check?: string }) => this.onMessage(m))];
+    const listeners = [webview.onDidReceiveMessage((value: unknown) => {
+      const message = parsePanelMessage(value);
+      if (message) void this.onMessage(message);
+    })];
     listeners.push(this.panel.onDidDispose(() => {
       this.panel = undefined;
       for (const l of listeners) l.dispose();
@@ -75,33 +85,35 @@ export class RunPanel implements vscode.Disposable {
     this.update();
   }
 
-  private async onMessage(m: { type: string; run?: string; check?: string }): Promise<void> {
-    const command = {
-      start: 'marathonMemBench.startRun', resume: 'marathonMemBench.resumeRun', restart: 'marathonMemBench.restartRun', stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog',
-      report: 'marathonMemBench.showReport',
-    }[m.type];
-    if (m.type === 'compare' || m.type === 'trends') {
-      await vscode.commands.executeCommand(m.type === 'compare' ? 'marathonMemBench.compareRuns' : 'marathonMemBench.showTrends');
-      return;
-    }
-    if (command && m.run) {
-      await vscode.commands.executeCommand(command, m.run);
-      return;
-    }
-    if (m.type === 'select' && m.run) {
-      this.selected = m.run;
-      this.update();
-    } else if (m.type === 'ready') {
-      this.update();
-    } else if (m.type === 'cause' && m.check) {
-      const detail = this.model().detail;
-      if (detail?.benchmarkDir) await vscode.commands.executeCommand('marathonMemBench.showCause', detail.benchmarkDir, m.check, detail.run);
+  private async onMessage(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case 'compare':
+        await vscode.commands.executeCommand('marathonMemBench.compareRuns');
+        return;
+      case 'trends':
+        await vscode.commands.executeCommand('marathonMemBench.showTrends');
+        return;
+      case 'ready':
+        this.update();
+        return;
+      case 'select':
+        this.selected = m.run;
+        this.update();
+        return;
+      case 'cause': {
+        const detail = this.model().detail;
+        if (detail?.benchmarkDir) await vscode.commands.executeCommand('marathonMemBench.showCause', detail.benchmarkDir, m.check, detail.run);
+        return;
+      }
+      default:
+        await vscode.commands.executeCommand(RUN_COMMANDS[m.type], m.run);
     }
   }
 
   private update(): void {
     if (!this.panel) return;
-    void this.panel.webview.postMessage({ type: 'model', model: this.model() });
+    const message: PanelModelMessage<PanelModel> = { type: 'model', model: this.model() };
+    void this.panel.webview.postMessage(message);
   }
 
   model(): PanelModel {
@@ -125,10 +137,11 @@ export class RunPanel implements vscode.Disposable {
       const marker = moved ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switches.has(`${e.position.chapter}#${e.position.phase}`) ? ' · new conversation' : ''}` : undefined;
       return { from: e.from, text: e.text, at: e.at, ...(marker ? { marker } : {}) };
     });
+    const pass = this.wb.passScore();
     const checks = Object.entries(state.grades).flatMap(([id, grades]) => {
       const g = grades[grades.length - 1];
       const c = b?.checks.find((x) => x.check.id === id)?.check;
-      return g ? [{ id, question: c?.question ?? '', expected: c?.answer ?? '', got: g.answer, score: g.effective, attempt: g.attempt, comment: g.comment }] : [];
+      return g ? [{ id, question: c?.question ?? '', expected: c?.answer ?? '', got: g.answer, score: g.effective, band: scoreBand(g.effective, pass), attempt: g.attempt, comment: g.comment }] : [];
     });
     model.detail = {
       run: view.name,

@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
-import type { Grade, RunState } from '../../engine/src/run/state';
-import { FileRunStore } from '../../engine/src/run/store';
-import { readLock } from '../../engine/src/workspace/lock';
+import {
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type RunState,
+} from '../../engine/src/api';
 
 export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
 
@@ -47,11 +47,11 @@ export class ResultsFolder {
   constructor(readonly root: string) {}
 
   get resultsDir(): string {
-    return join(this.root, 'results');
+    return resultsDir(this.root);
   }
 
   get benchmarksDir(): string {
-    return join(this.root, 'benchmarks');
+    return join(this.root, BENCHMARKS_DIR);
   }
 
   /** config.jsonc's runs, or an empty config when it is missing or broken (the language server reports why). */
@@ -63,14 +63,14 @@ export class ResultsFolder {
 
   /** The state of a run, re-read only when its files changed; undefined for a run never started. */
   state(name: string): RunState | undefined {
-    const dir = join(this.resultsDir, name);
-    const mtime = ['state.json', 'journal.jsonl'].map((f) => stamp(join(dir, f))).join('|');
+    const dir = runDir(this.root, name);
+    const mtime = [STATE_FILE, JOURNAL_FILE].map((f) => stamp(join(dir, f))).join('|');
     const cached = this.states.get(name);
     if (cached && cached.mtime === mtime) return cached.state;
     let state: RunState | undefined;
     let error: string | undefined;
     try {
-      state = new FileRunStore(dir).load();
+      state = readRunState(dir);
     } catch (e) {
       error = (e as Error).message;
     }
@@ -93,8 +93,7 @@ export class ResultsFolder {
   }
 
   view(name: string, base: { benchmark: string; agent: string; configured: boolean }): RunView {
-    const dir = join(this.resultsDir, name);
-    const lock = readLock(dir);
+    const lock = readLock(runDir(this.root, name));
     const state = this.state(name);
     const error = this.states.get(name)?.error;
     const v: RunView = { name, ...base, status: 'not started', average: null, graded: 0 };
@@ -142,7 +141,7 @@ export class ResultsFolder {
 
   /** The newest memory snapshot of a run (`results/<id>/memory/<n>/`), if its agent keeps a memory folder. */
   latestSnapshot(run: string): string | undefined {
-    const dir = join(this.resultsDir, run, 'memory');
+    const dir = memorySnapshotsDir(runDir(this.root, run));
     if (!existsSync(dir)) return undefined;
     const n = readdirSync(dir).filter((d) => /^\d+$/.test(d)).map(Number).sort((a, b) => b - a)[0];
     return n === undefined ? undefined : join(dir, String(n));

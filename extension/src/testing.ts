@@ -9,8 +9,7 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import { rerunStart } from './results';
-import type { RunState } from '../../engine/src/run/state';
-import { partialRunName } from '../../engine/src/workspace/names';
+import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
 import type { Workbench } from './workbench';
 
 const itemId = {
@@ -18,10 +17,6 @@ const itemId = {
   chapter: (b: string, file: string) => `c:${b}/${file}`,
   check: (b: string, id: string) => `k:${b}/${id}`,
 };
-
-export function passScore(): number {
-  return vscode.workspace.getConfiguration('marathonMemBench').get<number>('passScore', 8);
-}
 
 export class BenchmarkTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('marathonMemBench', 'MarathonMemBench');
@@ -113,16 +108,12 @@ export class BenchmarkTests implements vscode.Disposable {
         for (const i of items) test.started(i);
         const all = items.length === b.checks.length;
         const start = all ? undefined : rerunStart(b, items.map((i) => i.id.split('/')[1]!));
-        const base = runName ?? name;
-        let resultRun: string;
-        let args: string[];
+        let request: RunRequest;
         if (start) {
-          resultRun = partialRunName(base, start.chapter, start.phase, false, !runName);
-          args = [...(runName ? [runName] : ['--benchmark', name]), '--from', `${start.chapter}:${start.phase}`, ...(runName ? [] : ['--rehearse'])];
+          request = { kind: 'partial', base: runName ? { run: runName } : { benchmark: name }, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
           test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
         } else if (runName) {
-          resultRun = runName;
-          args = [runName, '--restart'];
+          request = { kind: 'configured', run: runName, start: 'restart' };
           const existing = this.wb.runs().find((r) => r.name === runName);
           if (existing && existing.status !== 'not started') {
             const ok = await vscode.window.showWarningMessage(`Run ${runName} again from the start? Its results so far are deleted.`, { modal: true }, 'Run again');
@@ -133,13 +124,13 @@ export class BenchmarkTests implements vscode.Disposable {
           }
         } else {
           const first = b.chapters.find((c) => c.phases.length)!;
-          resultRun = partialRunName(base, first.file, 1, false, true);
-          args = ['--benchmark', name, '--from', `${first.file}:1`, '--rehearse'];
+          request = { kind: 'partial', base: { benchmark: name }, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
         }
+        const resultRun = requestedRunName(request);
         this.watching.add(resultRun);
         let state: RunState | undefined;
         try {
-          const engine = await this.wb.startEngine(args, resultRun);
+          const { engine } = await this.wb.startEngine(request);
           state = await this.waitFor(resultRun, engine, token, test);
           this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
         } finally {
@@ -192,7 +183,7 @@ export class BenchmarkTests implements vscode.Disposable {
   }
 
   private report(test: vscode.TestRun, b: Benchmark, dir: string, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
-    const pass = passScore();
+    const pass = this.wb.passScore();
     for (const item of items) {
       const id = item.id.split('/')[1]!;
       const located = b.checks.find((c) => c.check.id === id);
@@ -204,7 +195,7 @@ export class BenchmarkTests implements vscode.Disposable {
         continue;
       }
       const duration = Math.max(0, Date.parse(g.at) - Date.parse(state!.startedAt));
-      if (g.effective >= pass) test.passed(item, duration);
+      if (passes(g.effective, pass)) test.passed(item, duration);
       else test.failed(item, this.messages(b, dir, located, g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
     }
     if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);

@@ -5,8 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { renderComparison, renderRunReport, renderTrends, compareRuns, computeTrends, runView } from '../../engine/src/report/html';
-import type { RunState } from '../../engine/src/run/state';
+import {
+  compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState,
+} from '../../engine/src/api';
 import type { Workbench } from './workbench';
 
 export class ReportViews implements vscode.Disposable {
@@ -52,7 +53,12 @@ export class ReportViews implements vscode.Disposable {
     if (!state) throw new Error(`${name} has no results yet.`);
     const b = this.benchmarkOf(state.benchmark);
     if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
-    this.show(`Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), { nonce, postMessageLinks: true }));
+    this.show(`Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), this.renderOptions(nonce)));
+  }
+
+  /** How the views render in the webview: clicks post `mmb.openSource`, grades banded at the editor's pass score. */
+  private renderOptions(nonce: string): RenderOptions {
+    return { nonce, postMessageLinks: true, passScore: this.wb.passScore() };
   }
 
   async compare(runs?: string[]): Promise<void> {
@@ -69,24 +75,25 @@ export class ReportViews implements vscode.Disposable {
     if (benchmarks.length > 1) throw new Error(`runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`);
     const b = this.benchmarkOf(benchmarks[0]!);
     if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
-    this.show(`Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), { nonce, postMessageLinks: true }));
+    this.show(`Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), this.renderOptions(nonce)));
   }
 
   async trends(): Promise<void> {
     const states = this.states();
     if (states.length === 0) throw new Error('no runs with results yet.');
-    this.show('Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), { nonce, postMessageLinks: true }));
+    this.show('Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));
   }
 
   private show(title: string, html: (nonce: string) => string): void {
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel('marathonMemBench.report', title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
       const listeners: vscode.Disposable[] = [];
-      listeners.push(this.panel.webview.onDidReceiveMessage((m: { type?: string; file?: string; line?: number }) => {
-        if (m.type !== 'mmb.openSource' || typeof m.file !== 'string') return;
+      listeners.push(this.panel.webview.onDidReceiveMessage((value: unknown) => {
+        const m = parseReportMessage(value);
+        if (!m) return;
         const file = join(this.wb.results.root, m.file);
         if (relative(this.wb.results.root, file).startsWith('..')) return;
-        const pos = new vscode.Position(Math.max(0, (m.line ?? 1) - 1), 0);
+        const pos = new vscode.Position(m.line - 1, 0);
         void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
       }));
       listeners.push(this.panel.onDidDispose(() => {

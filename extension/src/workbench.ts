@@ -4,12 +4,13 @@
  * lock in `results/<id>/` tells a reloaded window which runs still go, and their pids.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
-import { readBenchmarkFolder } from '../../engine/src/workspace/folders';
-import { signalRunEngine } from '../../engine/src/workspace/lock';
+import {
+  benchmarkFolderOf, engineLogFile, findBenchmarkFolders, readBenchmarkFolder, requestedRunName, runArguments, signalRunEngine, validPassScore, type RunRequest,
+} from '../../engine/src/api';
 import { ResultsFolder, type RunView } from './results';
 
 const SECRET_NAMES = 'marathonMemBench.secretNames';
@@ -59,13 +60,9 @@ export class Workbench implements vscode.Disposable {
     return this.results.runs();
   }
 
-  /** The benchmark folder a file belongs to (the nearest folder with a benchmark.json), if any. */
+  /** The benchmark folder under `benchmarks/` a file belongs to, if any: runs play those alone. */
   benchmarkDirOf(file: string): string | undefined {
-    for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-      if (existsSync(join(dir, 'benchmark.json'))) return dir;
-      if (dir === this.results.root) return undefined;
-    }
-    return undefined;
+    return benchmarkFolderOf(this.results.root, file);
   }
 
   /** The benchmark as on disk, parsed once per change of its files; undefined when it cannot be read. */
@@ -82,28 +79,29 @@ export class Workbench implements vscode.Disposable {
 
   /** The benchmark folders under `benchmarks/`. */
   benchmarkDirs(): string[] {
-    const dir = this.results.benchmarksDir;
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'benchmark.json')))
-      .map((d) => join(dir, d.name))
-      .sort();
+    return findBenchmarkFolders(this.results.root);
+  }
+
+  /** The `marathonMemBench.passScore` setting: where the score bands and the Test Explorer draw the line. */
+  passScore(): number {
+    return validPassScore(vscode.workspace.getConfiguration('marathonMemBench').get<unknown>('passScore'));
   }
 
   /**
-   * Starts `mmb run <args>` as a detached process with the stored API keys in its environment;
-   * its output goes to `results/.logs/<run>.log`.
+   * Starts `mmb run` for the request as a detached process with the stored API keys in its
+   * environment; its output goes to `results/.logs/<run>.log`. Returns the process and the run it makes.
    */
-  async startEngine(args: string[], run: string): Promise<ChildProcess> {
+  async startEngine(request: RunRequest): Promise<{ engine: ChildProcess; run: string }> {
+    const run = requestedRunName(request);
     if (!vscode.workspace.isTrusted) throw new Error('Runs execute the benchmark\'s JS blocks: trust this workspace to run them. Authoring works without.');
     // Until its engine takes the lock, a run just started shows no sign of it: remember the process.
     const earlier = this.started.get(run);
     if (earlier && earlier.exitCode === null && earlier.signalCode === null) throw new Error(`${run} is already starting or running.`);
-    const logs = join(this.results.resultsDir, '.logs');
-    mkdirSync(logs, { recursive: true });
-    const out = openSync(join(logs, `${run}.log`), 'w');
+    const log = this.logFile(run);
+    mkdirSync(dirname(log), { recursive: true });
+    const out = openSync(log, 'w');
     try {
-      const child = spawn(process.execPath, [this.context.asAbsolutePath(join('dist', 'cli.js')), 'run', ...args], {
+      const child = spawn(process.execPath, [this.context.asAbsolutePath(join('dist', 'cli.js')), 'run', ...runArguments(request)], {
         cwd: this.results.root,
         env: { ...process.env, ...(await this.secretEnv()), ELECTRON_RUN_AS_NODE: '1' },
         detached: true,
@@ -114,7 +112,7 @@ export class Workbench implements vscode.Disposable {
       child.unref();
       this.started.set(run, child);
       this.fire();
-      return child;
+      return { engine: child, run };
     } finally {
       closeSync(out);
     }
@@ -131,7 +129,7 @@ export class Workbench implements vscode.Disposable {
   }
 
   logFile(run: string): string {
-    return join(this.results.resultsDir, '.logs', `${run}.log`);
+    return engineLogFile(this.results.root, run);
   }
 
   /** The API keys stored in the editor's secret storage, as environment variables. */

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
-import { readBenchmarkFolder } from '../../engine/src/workspace/folders';
+import { readBenchmarkFolder } from '../../engine/src/api';
 import { CLI, STARTER, workspace } from '../../engine/test/helpers';
 import { checkCause, distinctive, rerunStart, ResultsFolder } from '../src/results';
 

@@ -7,6 +7,14 @@ import { LineIndex, lineRange, range as makeRange } from './text';
 const FACT_LINE = /^(\d+)\.(\d+)(?:[ \t]+(.*))?$/;
 const DELETED = new Set(['—', '–', '-', '--']);
 
+/**
+ * A fact's text that deletes it: a dash alone (`—`, `–`, `-` or `--`). The one rule for sheets and
+ * for the persona's `facts_edit` during a run.
+ */
+export function isDeletionMarker(text: string): boolean {
+  return DELETED.has(text.trim());
+}
+
 /** The sheet's name for a file: its base name without `.md`. */
 export function sheetName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.md$/i, '');
@@ -100,7 +108,7 @@ export function parseSheet(text: string, file: string): Sheet {
       id,
       category: category.number,
       text: body,
-      deleted: DELETED.has(body),
+      deleted: isDeletionMarker(body),
       range: lineRange(l, indent, text.trimEnd().length),
       idRange: lineRange(l, indent, indent + id.length),
     };

@@ -6,10 +6,11 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
-import type { ChatMessage } from '../run/state';
+import type { ChatMessage } from '../models/messages';
 import { PendingFailure } from './failure';
-import { loadJsonLines } from './jsonLines';
-import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from './types';
+import { loadJsonLinesForAppend } from '../jsonl';
+import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from './types';
+import { addUsage, type Usage } from '../models/usage';
 
 type Entry =
   | { kind: 'user'; key: string; text: string }
@@ -32,7 +33,7 @@ export class ChatbotAdapter implements AgentAdapter {
 
   async createSession(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    this.entries = loadJsonLines<Entry>(this.file);
+    this.entries = loadJsonLinesForAppend<Entry>(this.file);
     if (this.entries.at(-1)?.kind === 'user') this.startReply();
   }
 
@@ -51,7 +52,7 @@ export class ChatbotAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const context = this.conversation().reduce((n, m) => n + Math.ceil((m.content ?? '').length / 4), 0);
-    const usage: Record<string, ModelUsage> = {};
+    const usage: Record<string, Usage> = {};
     for (const e of this.entries) if (e.kind === 'reply' && e.usage) addUsage(usage, this.model.name, e.usage);
     return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context, usage };
   }

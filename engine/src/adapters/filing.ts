@@ -7,6 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonLines } from '../jsonl';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 export type FilingPolicy = 'log' | 'consolidated' | 'dreaming';
@@ -38,8 +39,8 @@ export class FilingAdapter implements AgentAdapter {
   async createSession(): Promise<void> {
     mkdirSync(this.notes, { recursive: true });
     if (this.policy !== 'log' && !existsSync(join(this.notes, 'global.md'))) writeFileSync(join(this.notes, 'global.md'), 'Goal: know every room\'s current state.\n');
-    this.replies = readLines<AgentMessage>(join(this.dir, 'replies.jsonl'));
-    this.keys = new Set(readLines<{ key: string }>(join(this.dir, 'transcript.jsonl')).map((e) => e.key));
+    this.replies = readJsonLines<AgentMessage>(join(this.dir, 'replies.jsonl'));
+    this.keys = new Set(readJsonLines<{ key: string }>(join(this.dir, 'transcript.jsonl')).map((e) => e.key));
   }
 
   async sendMessage(text: string, o: SendOptions): Promise<void> {
@@ -101,7 +102,7 @@ export class FilingAdapter implements AgentAdapter {
 
   /** Each room note against the latest thing the transcript says about the room. */
   private dream(): void {
-    const transcript = readLines<{ text: string }>(join(this.dir, 'transcript.jsonl')).map((e) => e.text);
+    const transcript = readJsonLines<{ text: string }>(join(this.dir, 'transcript.jsonl')).map((e) => e.text);
     for (const file of readdirSync(this.notes).filter((f) => /^room-\d+\.md$/.test(f))) {
       const room = file.replace(/\.md$/, '');
       const noted = /: ([a-z]+)/.exec(readFileSync(join(this.notes, file), 'utf8'))?.[1];
@@ -122,13 +123,3 @@ export class FilingAdapter implements AgentAdapter {
   }
 }
 
-function readLines<T>(path: string): T[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => {
-    try {
-      return [JSON.parse(l) as T];
-    } catch {
-      return [];
-    }
-  });
-}

@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskSecrets, maskSecretsDeep, runSecrets } from '../secrets';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelConfig } from '../../../scenario/src';
 import { maskSecrets, runSecrets } from '../secrets';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
 import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';

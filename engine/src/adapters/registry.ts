@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { didYouMean, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
-import { ConfigError, createModel, modelOption, type ModelContext } from '../models/resolve';
+import { createModel, modelOption, type ModelContext } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
 import { HermesAdapter, hermesOptions } from './hermes';

@@ -4,7 +4,7 @@
  * the check of a run's options before its adapter starts all read these declarations.
  */
 import { didYouMean, nearNames, SHARED_RUN_KEYS } from '../../../scenario/src';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 
 /** How a run key is written: a JSON type, or `model`, an object like `persona`'s. */
 export type RunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model';

@@ -1,4 +1,5 @@
 /** The one interface between the engine and any agent under test (docs/format.md, "The agent under test"). */
+import type { Usage } from '../models/usage';
 
 /** A message of the agent, numbered by the adapter so the engine can poll after a cursor. */
 export interface AgentMessage {
@@ -16,22 +17,7 @@ export interface AgentStatus {
   /** Tokens in the agent's context now; null when the agent cannot tell. */
   contextTokens: number | null;
   /** What the agent's own model used so far, by model name, when the adapter calls the model itself. */
-  usage?: Record<string, ModelUsage>;
-}
-
-export interface ModelUsage {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-/** Adds one response's tokens to a usage tally, by model. */
-export function addUsage(tally: Record<string, ModelUsage>, model: string, u: { promptTokens: number; completionTokens: number }): Record<string, ModelUsage> {
-  const t = (tally[model] ??= { requests: 0, promptTokens: 0, completionTokens: 0 });
-  t.requests++;
-  t.promptTokens += u.promptTokens;
-  t.completionTokens += u.completionTokens;
-  return tally;
+  usage?: Record<string, Usage>;
 }
 
 export interface SendOptions {

@@ -5,7 +5,8 @@ import {
   checkRunBenchmarks, coverage, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
   type Coverage, type Diagnostic,
 } from '../../../scenario/src';
-import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, UsageError } from '../workspace/folders';
+import { describeFsError, findBenchmarkFolders, readBenchmarkFolder } from '../workspace/folders';
+import { UsageError } from '../errors';
 import { formatCoverage } from './coverageText';
 
 export interface CheckOptions {

@@ -1,44 +1,18 @@
-/** The `mmb` command: argument parsing and dispatch, nothing else. */
+/** The `mmb` command: dispatch to each command's handler, by the option table of `options.ts`. */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DISK_FULL_EXIT, diskFullMessage, isDiskFull } from '../diskFull';
-import { ConfigError } from '../models/resolve';
+import { ConfigError, UsageError } from '../errors';
+import { RUN_OPTIONS } from '../protocol/runRequest';
 import { maskSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
-import { UsageError } from '../workspace/folders';
 import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { newCommand } from './new';
-import { demoCommand, runCommand, type Io } from './run';
+import { parseArguments, usageText, type ParsedArguments } from './options';
+import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
-
-const USAGE = `Usage: mmb <command> [options]
-
-Commands:
-  check [<benchmark-dir>... | config.jsonc]   validate benchmarks (default: benchmarks/* and config.jsonc here)
-      --json       machine-readable diagnostics
-      --coverage   facts, sheets told, checks and traps by type, trap-to-check distances
-  run [<run-id>...] [--config <file>]         run benchmarks as config.jsonc says (default: every run)
-      --restart    start the runs over (their results are deleted first)
-      --from <chapter.md>:<phase>   a fresh run from this phase (named <run-id>.from-…)
-      --only       with --from: this phase only (named <run-id>.phase-…)
-      --rehearse   with --from: persona and agent on the stand-in model, no key, no cost
-      --benchmark <name>   with --from --rehearse: no run of config.jsonc needed
-  report [<run-id>...] [--config <file>]      the runs' scores, or one run's full report entry
-      --html                  results/<run-id>/report.html: charts, imperfect answers, conversation, cost
-      --compare <a> <b> ...   runs of one benchmark side by side: results/compare-<a>-vs-<b>.html
-      --trends [<run-id>...]  repeated runs by benchmark and agent, flaky checks marked: results/trends.html
-      --flaky N               with --trends: the spread of grades that makes a check flaky (default 3)
-      --out <file>            write the HTML there instead
-  demo                                        the bundled benchmarks on the built-in stand-in model
-  experiment filing [--seed N]                the filing-system experiment: three memory policies, one table
-  new <name>                                  a new benchmark folder under benchmarks/ to start from
-  stand-in [--port N]                         serve the stand-in model (OpenAI-compatible) until Ctrl-C
-
-Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 75 the disk is full
-(free space and run again to resume), 130 stopped.
-`;
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
 function bundledBenchmarks(): string {
@@ -46,83 +20,83 @@ function bundledBenchmarks(): string {
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
+/** `mmb run`'s arguments as `runCommand` takes them: what the editor's run requests turn into. */
+export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandInput {
+  const configPath = configPathOf(args, cwd);
+  const from = args.option(RUN_OPTIONS.from);
+  const benchmark = args.option(RUN_OPTIONS.benchmark);
+  const has = (flag: string) => args.flags.includes(flag);
+  if (!from && (has(RUN_OPTIONS.only) || has(RUN_OPTIONS.rehearse) || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
+  return {
+    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart),
+    ...(from ? { partial: { from, only: has(RUN_OPTIONS.only), rehearse: has(RUN_OPTIONS.rehearse), ...(benchmark ? { benchmark } : {}) } } : {}),
+  };
+}
+
+/** `--config <file>`, or config.jsonc here. */
+function configPathOf(args: ParsedArguments, cwd: string): string {
+  if (!args.flags.includes('--config')) return resolve(cwd, 'config.jsonc');
+  const file = args.valueAfter('--config');
+  if (!file) throw new UsageError('--config needs a file: --config path/to/config.jsonc');
+  return resolve(cwd, file);
+}
+
+/** `mmb stand-in`: serves until the signal aborts. */
+async function standInCommand(args: ParsedArguments, io: Io): Promise<number> {
+  const port = args.flags.includes('--port') ? Number(args.valueAfter('--port')) : 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port needs a port number, e.g. --port 8080');
+  const server = await startStandIn({ port });
+  io.out(`The stand-in model is serving at ${server.url} (model "stand-in", any API key). Ctrl-C stops it.\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal?.aborted) resolve();
+    io.signal?.addEventListener('abort', () => resolve());
+  });
+  await server.close();
+  return 0;
+}
+
+/** `mmb experiment filing [--seed N]`. */
+async function experimentCommand(args: ParsedArguments, cwd: string, io: Io): Promise<number> {
+  if (args.words[0] !== 'filing') throw new UsageError('unknown experiment: the one there is, is `mmb experiment filing [--seed N]`');
+  const seed = args.flags.includes('--seed') ? Number(args.valueAfter('--seed')) : DEFAULT_SEED;
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError('--seed needs a whole number, e.g. --seed 1107');
+  io.out(formatFilingTable(await runFilingExperiment(cwd, seed), seed));
+  return 0;
+}
+
+type Handler = (args: ParsedArguments, cwd: string, io: Io) => number | Promise<number>;
+
+/** Each command's handler; the parser has already refused options the command does not know. */
+const HANDLERS: Record<string, Handler> = {
+  check: (args, cwd, io) => runCheck({ targets: args.words, json: args.flags.includes('--json'), coverage: args.flags.includes('--coverage'), cwd }, io.out),
+  run: (args, cwd, io) => runCommand(runCommandInput(args, cwd), io),
+  report: (args, cwd, io) => {
+    const configPath = configPathOf(args, cwd);
+    return reportViews(args.words, args.flags, args.option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
+  },
+  demo: (_args, cwd, io) => demoCommand(cwd, bundledBenchmarks(), io),
+  'stand-in': (args, _cwd, io) => standInCommand(args, io),
+  new: (args, cwd, io) => newCommand(args.words[0], cwd, io.out),
+  experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
+};
+
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
-  const [command, ...rest] = argv;
-  const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && !['--config', '--seed', '--port', '--from', '--benchmark', '--out', '--flaky'].includes(rest[i - 1] ?? ''));
-  /** The value after an option, or undefined without the option; `example` shows a good one. */
-  const option = (name: string, example = '') => {
-    const at = rest.indexOf(name);
-    if (at < 0) return undefined;
-    const value = rest[at + 1];
-    if (value === undefined || value.startsWith('-')) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example}` : ''}`);
-    return value;
-  };
-  const configAt = rest.indexOf('--config');
-  const configPath = resolve(cwd, configAt >= 0 ? rest[configAt + 1] ?? '' : 'config.jsonc');
-  const allow = (...known: string[]) => {
-    for (const f of flags) if (!known.includes(f)) throw new UsageError(`unknown option ${f} for ${command}`);
-    if (configAt >= 0 && !rest[configAt + 1]) throw new UsageError('--config needs a file: --config path/to/config.jsonc');
-  };
+  const command = argv[0];
+  if (command === undefined) {
+    io.err(usageText());
+    return 2;
+  }
+  if (command === 'help' || command === '--help' || command === '-h') {
+    io.out(usageText());
+    return 0;
+  }
   try {
-    switch (command) {
-      case undefined:
-        io.err(USAGE);
-        return 2;
-      case 'help': case '--help': case '-h':
-        io.out(USAGE);
-        return 0;
-      case 'check':
-        allow('--json', '--coverage');
-        return runCheck({ targets: words, json: flags.includes('--json'), coverage: flags.includes('--coverage'), cwd }, io.out);
-      case 'run': {
-        allow('--config', '--restart', '--from', '--only', '--rehearse', '--benchmark');
-        const from = option('--from', 'chapter1.md:1');
-        const benchmark = option('--benchmark', 'starter');
-        if (!from && (flags.includes('--only') || flags.includes('--rehearse') || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
-        return await runCommand({
-          ids: words, configPath, restart: flags.includes('--restart'),
-          ...(from ? { partial: { from, only: flags.includes('--only'), rehearse: flags.includes('--rehearse'), ...(benchmark ? { benchmark } : {}) } } : {}),
-        }, io);
-      }
-      case 'report':
-        allow('--config', '--html', '--compare', '--trends', '--out', '--flaky');
-        return reportViews(words, flags, option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
-      case 'demo':
-        allow();
-        return await demoCommand(cwd, bundledBenchmarks(), io);
-      case 'stand-in': {
-        allow('--port');
-        const portAt = rest.indexOf('--port');
-        const port = portAt >= 0 ? Number(rest[portAt + 1]) : 0;
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port needs a port number, e.g. --port 8080');
-        const server = await startStandIn({ port });
-        io.out(`The stand-in model is serving at ${server.url} (model "stand-in", any API key). Ctrl-C stops it.\n`);
-        await new Promise<void>((resolve) => {
-          if (io.signal?.aborted) resolve();
-          io.signal?.addEventListener('abort', () => resolve());
-        });
-        await server.close();
-        return 0;
-      }
-      case 'new':
-        allow();
-        return newCommand(words[0], cwd, io.out);
-      case 'experiment': {
-        allow('--seed');
-        if (words[0] !== 'filing') throw new UsageError('unknown experiment: the one there is, is `mmb experiment filing [--seed N]`');
-        const seedAt = rest.indexOf('--seed');
-        const seed = seedAt >= 0 ? Number(rest[seedAt + 1]) : DEFAULT_SEED;
-        if (!Number.isInteger(seed) || seed < 0) throw new UsageError('--seed needs a whole number, e.g. --seed 1107');
-        io.out(formatFilingTable(await runFilingExperiment(cwd, seed), seed));
-        return 0;
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
+    const handler = HANDLERS[command];
+    if (!handler) throw new UsageError(`unknown command "${command}"`);
+    return await handler(parseArguments(argv), cwd, io);
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
-      io.err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${USAGE}` : ''}`);
+      io.err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${usageText()}` : ''}`);
       return 2;
     }
     if (isDiskFull(e)) {

@@ -1,7 +1,7 @@
 /** `mmb new <name>`: a benchmark folder to start from, with every part of the format, that checks clean. */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { UsageError } from '../workspace/folders';
+import { UsageError } from '../errors';
 
 const files = (name: string): Record<string, string> => ({
   'benchmark.json': `{\n  "title": "${name}",\n  "chapters": ["chapter1.md", "chapter2.md", "chapter3.md"]\n}\n`,

@@ -2,7 +2,7 @@
  * Progress of running benchmarks: live bars on a terminal, plain lines otherwise (CI logs, pipes).
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunEvent, RunState } from '../run/state';
+import type { RunEvent, RunState } from '../state/runState';
 
 interface Line {
   run: string;

@@ -9,8 +9,8 @@ import { renderRunReport } from '../report/html/run';
 import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { runView } from '../report/view';
-import { UsageError } from '../workspace/folders';
-import { resultsDir } from '../workspace/launch';
+import { UsageError } from '../errors';
+import { REPORT_HTML_FILE, resultsDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, reportCommand, type Io } from './run';
 
@@ -52,7 +52,7 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
     const state = loadRun(ws.root, id);
     const { benchmark, path } = runBenchmark(ws, state.benchmark);
     const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws) });
-    write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, 'report.html'), (linkBase) => renderRunReport(view, { linkBase }), io);
+    write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;
 }

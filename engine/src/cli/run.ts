@@ -4,15 +4,18 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { folderNameProblem, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { rehearsalOf } from '../adapters/registry';
 import { DISK_FULL_EXIT } from '../diskFull';
-import { ConfigError } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { findBenchmarkFolders, UsageError } from '../workspace/folders';
+import { findBenchmarkFolders } from '../workspace/folders';
+import { UsageError } from '../errors';
 import { playOrder } from '../run/phases';
-import { clearRun, RunBusy } from '../workspace/lock';
-import { clipName, MAX_RUN_ID_LENGTH, partialRunName, runIdProblem } from '../workspace/names';
+import { clearRun } from '../workspace/lock';
+import { RunBusy } from '../errors';
+import { REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
+import { clipName, MAX_RUN_ID_LENGTH, partialRunName, runIdProblem } from '../protocol/runRequest';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
-import { launchRuns, loadValidBenchmark, resultsDir, type LaunchRun, type RunOutcome } from '../workspace/launch';
+import { launchRuns, loadValidBenchmark, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';
 import { Progress } from './progress';
 
@@ -41,7 +44,7 @@ export function loadConfig(path: string): Config {
 }
 
 /** How `mmb run` was asked to run: all or some runs of config.jsonc, or some phases of one. */
-export interface RunRequest {
+export interface RunCommandInput {
   ids: string[];
   configPath: string;
   /** Start over: the runs' results are deleted first. */
@@ -58,7 +61,7 @@ export interface PartialRequest {
   benchmark?: string;
 }
 
-export async function runCommand(request: RunRequest, io: Io): Promise<number> {
+export async function runCommand(request: RunCommandInput, io: Io): Promise<number> {
   const { ids, configPath } = request;
   const root = dirname(resolve(configPath));
   // Before anything reads results/<id>/: an id that is a path would read elsewhere.
@@ -138,7 +141,7 @@ function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarks
       ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
       : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
   }
-  const name = partialRunName(base.name, chapter, Number(phaseText), p.only, p.rehearse);
+  const name = partialRunName(base.name, { chapter, phase: Number(phaseText) }, p.only ? 'phase-only' : 'to-end', p.rehearse ? 'rehearsal' : 'real');
   if (name.length > MAX_RUN_ID_LENGTH) throw new UsageError(`the partial run's name would be ${name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name or the chapter's.`);
   const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
   return p.rehearse ? rehearsed(run) : run;
@@ -166,7 +169,7 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
   // The stand-in answers at once, so the Time Master need not leave real time before each wake-up.
   const config: Config = { ...parseConfig('{}').config, parallel: 2, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
   const code = await execute(root, bundled, config, runs, io);
-  io.out(`\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), 'report.md'))}\n`);
+  io.out(`\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`);
   return code;
 }
 
@@ -224,7 +227,7 @@ export function reportCommand(ids: string[], configPath: string, bundled: string
   const dir = resultsDir(root);
   if (ids.length === 0) {
     const summaries = existsSync(dir) ? readdirSync(dir).flatMap((name) => {
-      const file = join(dir, name, 'summary.json');
+      const file = join(dir, name, SUMMARY_FILE);
       return existsSync(file) ? [JSON.parse(readFileSync(file, 'utf8')) as Summary] : [];
     }) : [];
     if (summaries.length === 0) {

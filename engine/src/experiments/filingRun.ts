@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { parseConfig, type RunConfig } from '../../../scenario/src';
 import type { FilingAnswer } from '../adapters/filing';
-import { launchRuns, resultsDir } from '../workspace/launch';
+import { readJsonLines } from '../jsonl';
+import { resultsDir } from '../protocol/layout';
+import { launchRuns } from '../workspace/launch';
 import { filingBenchmark, ROOMS, simulate, DEFAULT_SEED, ROUNDS, DRIFTS, OBSERVATIONS } from './filing';
 
 export interface PolicyRow {
@@ -38,7 +40,7 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
     const agent = join(resultsDir(home), p.agent, 'agent');
     const notes = existsSync(join(agent, 'notes')) ? readdirSync(join(agent, 'notes')) : [];
     const words = notes.reduce((n, f) => n + readFileSync(join(agent, 'notes', f), 'utf8').split(/\s+/).filter(Boolean).length, 0);
-    const answers = lines<FilingAnswer>(join(agent, 'answers.jsonl'));
+    const answers = readJsonLines<FilingAnswer>(join(agent, 'answers.jsonl'));
     const firstAnswers = [...new Map(answers.map((a) => [a.room, a])).values()];
     const summary = outcomes[i]?.summary;
     return {
@@ -49,7 +51,7 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
       conflicting: firstAnswers.filter((a) => a.conflict).length,
       scannedPerQuestion: firstAnswers.length ? firstAnswers.reduce((n, a) => n + a.scanned, 0) / firstAnswers.length : 0,
       correct: summary ? Object.values(outcomes[i]?.state?.grades ?? {}).filter((g) => g.at(-1)?.effective === 10).length : 0,
-      corrected: lines(join(agent, 'corrections.jsonl')).length,
+      corrected: readJsonLines(join(agent, 'corrections.jsonl')).length,
       status: summary?.status ?? outcomes[i]?.problem ?? 'did not run',
     };
   });
@@ -66,9 +68,4 @@ export function formatFilingTable(rows: PolicyRow[], seed: number): string {
     out.push(`${r.policy.padEnd(26)}${String(r.files).padStart(6)}${String(r.words).padStart(7)}${`${r.conflicting}/${ROOMS}`.padStart(13)}${r.scannedPerQuestion.toFixed(1).padStart(18)}  ${accuracy.padEnd(15)}${(r.agent === 'filing-dreaming' ? String(r.corrected) : '—').padStart(9)}${r.status === 'finished' ? '' : `  (${r.status})`}`);
   }
   return `${out.join('\n')}\n`;
-}
-
-function lines<T = unknown>(path: string): T[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
 }

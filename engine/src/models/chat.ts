@@ -1,6 +1,6 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import OpenAI from 'openai';
-import type { ChatMessage, ToolCall } from '../run/state';
+import type { ChatMessage, ToolCall } from './messages';
 import { maskSecrets, runSecrets } from '../secrets';
 
 export interface ToolSpec {

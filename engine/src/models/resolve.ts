@@ -1,10 +1,10 @@
 /** Turns a model's config into a client: the stand-in, or a provider with a key from the environment. */
 import type { ModelConfig } from '../../../scenario/src';
-import { STAND_IN } from '../standin/server';
+import { ConfigError } from '../errors';
 import { OpenAIChatModel, type ChatModel, type ModelOptions } from './chat';
 
-/** A problem with settings that stops a run before it starts. */
-export class ConfigError extends Error {}
+/** The model name of the built-in stand-in, in config.jsonc and on its server. */
+export const STAND_IN = 'stand-in';
 
 export interface ModelContext {
   /** The stand-in's URL, when one is running. */

@@ -3,28 +3,11 @@
  * reaches `max_tokens`, the newest messages worth `trim_to_tokens` are kept, cut at a phase
  * boundary, and a message with her profile and the sheets she has loaded is put before them.
  * Tokens are counted with the GPT tokenizer (cl100k/o200k family): other models' tokenizers
- * differ by some percent, which is fine for a threshold. Counting is linear (see `tokens.ts`).
+ * differ by some percent, which is fine for a threshold. Counting is linear (see `models/tokens.ts`).
  */
-import type { ChatMessage } from '../run/state';
+import type { ChatMessage } from '../models/messages';
+import { countTextTokens, countTokens, messageTokens } from '../models/tokens';
 import { phaseTextOf } from './protocol';
-import { countTextTokens } from './tokens';
-
-const counted = new WeakMap<ChatMessage, number>();
-
-/** Tokens of one message: its text and tool calls, plus a few for the message's framing. */
-export function messageTokens(m: ChatMessage): number {
-  let n = counted.get(m);
-  if (n === undefined) {
-    const calls = m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
-    n = countTextTokens(`${m.content ?? ''}${calls}`) + 4;
-    counted.set(m, n);
-  }
-  return n;
-}
-
-export function countTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((a, m) => a + messageTokens(m), 0);
-}
 
 /** Indices where a phase starts: its first user message, or the `next_phase` call that opened it. */
 export function phaseBoundaries(messages: readonly ChatMessage[]): number[] {

@@ -2,7 +2,7 @@
  * The texts the engine hands the persona at phase boundaries. The stand-in model reads them back
  * to find where a phase begins, so both sides take them from here.
  */
-import type { Position } from '../run/state';
+import type { Position } from '../state/runState';
 
 const HEADER = /^\[Phase (\d+)\/(\d+) of (\S+) — (.*)\]$/m;
 export const SCENARIO_COMPLETE = '[The scenario is complete. Thank the assistant briefly; nothing else is needed.]';

@@ -3,7 +3,7 @@
  * of different benchmarks are not compared: the same check id there is a different question.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState } from '../run/state';
+import type { RunState } from '../state/runState';
 import { checkResults, type CheckResult, type SourceRef } from './view';
 
 export interface ComparedRun {

@@ -1,6 +1,7 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState, Usage } from '../run/state';
+import type { RunState } from '../state/runState';
+import type { Usage } from '../models/usage';
 
 export interface ImperfectAnswer {
   id: string;

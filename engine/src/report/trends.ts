@@ -5,7 +5,7 @@
  * real regression looks like; the rest are *stable*.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState } from '../run/state';
+import type { RunState } from '../state/runState';
 import { describeRun, type ComparedRun } from './compare';
 import { checkResults, type SourceRef } from './view';
 

@@ -3,7 +3,7 @@
  * benchmark, with no markup, so the CLI's page and the editor's run panel show the same figures.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { Position, RunState } from '../run/state';
+import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { summarize, type Summary } from './summary';
 

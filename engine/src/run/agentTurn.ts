@@ -1,6 +1,6 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
 import type { AgentAdapter, AgentStatus } from '../adapters/types';
-import type { RunEvent, RunState } from './state';
+import type { RunEvent, RunState } from '../state/runState';
 
 /** An agent's reply is kept, and handed to the persona, up to this many characters. */
 export const MAX_REPLY_CHARS = 50_000;

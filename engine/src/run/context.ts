@@ -10,7 +10,7 @@ import type { ChatModel } from '../models/chat';
 import { buildSystemPrompt } from '../persona/prompt';
 import { NO_REPLY_PREFIX, REPLY_PREFIX } from '../persona/protocol';
 import { checkPositions, playOrder, type PlayPhase } from './phases';
-import type { Position, RunEvent, RunState } from './state';
+import type { Position, RunEvent, RunState } from '../state/runState';
 import type { RunStore } from './store';
 import type { TimeMasterSettings } from './timeMaster';
 

@@ -3,12 +3,13 @@
  * the model hooks, and the journaled reply, whose tool calls get the engine's own ids.
  */
 import { compactionNote, planCompaction } from '../persona/compaction';
-import { TOOL_SPECS } from '../persona/tools';
-import { MAX_ARGUMENT_CHARS } from '../persona/tools/args';
-import { MAX_MESSAGE_CHARS } from '../persona/tools/types';
+import { TOOL_SPECS } from './tools';
+import { MAX_ARGUMENT_CHARS } from './tools/args';
+import { MAX_MESSAGE_CHARS } from './tools/types';
 import { agentTurn } from './agentTurn';
 import { replyText, type RunContext } from './context';
-import type { RunState, ToolCall } from './state';
+import type { RunState } from '../state/runState';
+import type { ToolCall } from '../models/messages';
 
 /** What the loop keeps between turns: how many echoing turns in a row were dropped. */
 export interface TurnCounters {

@@ -8,7 +8,7 @@ import { phaseMessage } from '../persona/protocol';
 import { runJsBlock } from '../persona/sandbox';
 import type { RunContext } from './context';
 import { expandTemplates, indexOf, phaseText, type PlayPhase } from './phases';
-import type { Effect } from './state';
+import type { Effect } from '../state/runState';
 
 /**
  * Enters the phase at `index` of the play order: journals the move with the effects of its JS

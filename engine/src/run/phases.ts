@@ -1,6 +1,6 @@
 /** The phases of a benchmark in play order, and what entering one means for the persona. */
 import { phaseInstructions, startMoment, expandTemplate, type Benchmark, type Chapter, type Phase, type TimeAnchor } from '../../../scenario/src';
-import type { Position } from './state';
+import type { Position } from '../state/runState';
 
 export interface PlayPhase {
   chapter: Chapter;

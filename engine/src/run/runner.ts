@@ -3,16 +3,17 @@
  * talks to the agent through its adapter, and journals every step, so that a run killed at any
  * moment resumes where it stopped without losing or repeating anything. This file only wires the
  * parts: start and resume (`start.ts`), one persona turn (`personaTurn.ts`), the tools
- * (`persona/tools/`), entering phases (`phaseEntry.ts`).
+ * (`tools/`), entering phases (`phaseEntry.ts`).
  */
-import { runToolCall } from '../persona/tools';
+import { runToolCall } from './tools';
 import { isDiskFull } from '../diskFull';
 import { createRunContext, RunStopped, type RunContext, type RunOptions } from './context';
 import { currentPhaseIndex, enterPhase, finishRun } from './phaseEntry';
 import { personaTurn, plainTextTurn, type TurnCounters } from './personaTurn';
 import type { PlayPhase } from './phases';
 import { resumeRun, startRun } from './start';
-import { emptyState, sheetNamed, type RunState, type ToolCall } from './state';
+import { emptyState, sheetNamed, type RunState } from '../state/runState';
+import type { ToolCall } from '../models/messages';
 
 export type { RunOptions } from './context';
 

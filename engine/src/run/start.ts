@@ -7,7 +7,7 @@ import { formatWallClock, wallClock } from '../clock';
 import { jumpClock, type RunContext } from './context';
 import { clockStart, expandTemplates, indexOf } from './phases';
 import { clockAtLastEvent } from './timeMaster';
-import type { LiveSheet } from './state';
+import type { LiveSheet } from '../state/runState';
 
 /** How a loaded run goes on: it was resumed mid-way, it continues with appended phases, or it has nothing left to do. */
 export type Resumption = 'resumed' | 'continuing' | 'done';

@@ -8,8 +8,9 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiskFull, isDiskFull } from '../diskFull';
+import { JOURNAL_FILE, STATE_FILE } from '../protocol/layout';
 import { maskSecretsDeep } from '../secrets';
-import { applyEvent, emptyState, type RunEvent, type RunState } from './state';
+import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';
 
 export interface RunStore {
   /** The saved state, or undefined for a run never started. */
@@ -29,9 +30,6 @@ export interface StoreFileSystem {
 }
 
 const NODE_FS: StoreFileSystem = { appendFileSync, writeFileSync, renameSync, truncateSync };
-
-export const STATE_FILE = 'state.json';
-export const JOURNAL_FILE = 'journal.jsonl';
 const MIN_JOURNAL_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 

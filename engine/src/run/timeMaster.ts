@@ -5,7 +5,7 @@
 import type { Phase } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
-import type { RunState } from './state';
+import type { RunState } from '../state/runState';
 
 export interface TimeMasterSettings {
   /** Off: sleeps last for real (the benchmark has no `time_master`). */

@@ -2,7 +2,7 @@
 import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat';
 import { agentReply } from './notetaker';
 import { nextPersonaStep } from './persona';
-import { STAND_IN } from './server';
+import { STAND_IN } from '../models/resolve';
 
 export class InProcessStandIn implements ChatModel {
   readonly name = STAND_IN;

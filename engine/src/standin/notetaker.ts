@@ -8,7 +8,7 @@
  * request gets the user's earlier messages, shortened.
  */
 import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage } from '../adapters/notebook/protocol';
-import type { ChatMessage, ToolCall } from '../run/state';
+import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { keywords, numbers } from './text';
 

@@ -6,8 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STAND_IN } from '../models/resolve';
 import { seededRandom } from '../random';
-import type { ChatMessage, ToolCall } from '../run/state';
+import type { ChatMessage, ToolCall } from '../models/messages';
 import { FAULT_CALLS, FAULT_ID, nextPersonaStep } from './persona';
 import { agentReply } from './notetaker';
 import { estimateTokens } from './text';
@@ -32,7 +33,6 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-export const STAND_IN = 'stand-in';
 
 interface ChatBody {
   model?: string;

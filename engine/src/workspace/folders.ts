@@ -1,10 +1,11 @@
 /** Reading benchmark folders and config.jsonc from disk into the pure scenario model. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { UsageError } from '../errors';
 import { MANIFEST_FILE, type BenchmarkFiles } from '../../../scenario/src';
 
-/** A problem with what the user asked for, as opposed to a problem found inside a benchmark. */
-export class UsageError extends Error {}
+/** The folder of a workspace (beside config.jsonc) that holds the benchmarks runs play. */
+export const BENCHMARKS_DIR = 'benchmarks';
 
 /** Reads the top-level markdown files and the manifest of one benchmark folder. */
 /** `shown` is the path as the user typed it, for messages. */
@@ -34,22 +35,37 @@ export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
   return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files };
 }
 
+/**
+ * The one rule for which folders are benchmarks that runs play: `<root>/benchmarks/<name>/`
+ * holding a `benchmark.json` file. The CLI, `mmb check`'s default and the editor all use it (a
+ * copy elsewhere would be given another benchmark's scores, which are found by name).
+ */
+export function isBenchmarkFolder(dir: string): boolean {
+  try {
+    return statSync(join(dir, MANIFEST_FILE)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The benchmark folders under `<root>/benchmarks`, sorted by name. */
 export function findBenchmarkFolders(root: string): string[] {
-  const dir = join(root, 'benchmarks');
+  const dir = join(root, BENCHMARKS_DIR);
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  return names.sort().map((n) => join(dir, n)).filter((p) => {
-    try {
-      return statSync(join(p, MANIFEST_FILE)).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return names.sort().map((n) => join(dir, n)).filter(isBenchmarkFolder);
+}
+
+/** The benchmark folder under `<root>/benchmarks` a file lies in, if it lies in one. */
+export function benchmarkFolderOf(root: string, file: string): string | undefined {
+  const inside = relative(join(root, BENCHMARKS_DIR), file).split(sep);
+  if (inside.length < 2 || inside[0] === '..' || isAbsolute(inside.join(sep))) return undefined;
+  const dir = join(root, BENCHMARKS_DIR, inside[0]!);
+  return isBenchmarkFolder(dir) ? dir : undefined;
 }
 
 export function describeFsError(e: unknown): string {

@@ -7,16 +7,19 @@ import { join, relative } from 'node:path';
 import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type RunConfig } from '../../../scenario/src';
 import { adapterUsesStandIn, createAdapter } from '../adapters/registry';
 import { Clock } from '../clock';
-import { ConfigError, createModel, usesStandIn, type ModelContext } from '../models/resolve';
+import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
+import { ConfigError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { DiskFull, diskFullMessage, isDiskFull } from '../diskFull';
 import { runBenchmark, RunStopped } from '../run/runner';
-import type { RunEvent, RunState } from '../run/state';
+import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { registerRunSecrets } from '../secrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
-import { readBenchmarkFolder, UsageError } from './folders';
+import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
+import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
+import { UsageError } from '../errors';
 import { acquireLock } from './lock';
 
 export interface LaunchOptions {
@@ -48,10 +51,6 @@ export interface RunOutcome {
   diskFull?: boolean;
 }
 
-export function resultsDir(root: string): string {
-  return join(root, 'results');
-}
-
 /** Loads and validates a benchmark; refuses one with errors, naming them like `mmb check`. */
 export function loadValidBenchmark(dir: string, shown: string): Benchmark {
   const b = loadBenchmark(readBenchmarkFolder(dir, shown));
@@ -69,7 +68,7 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   for (const run of o.runs) {
     if (benchmarks.has(run.benchmark)) continue;
     const dir = join(o.benchmarksDir, run.benchmark);
-    if (!existsSync(join(dir, 'benchmark.json'))) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
+    if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
     benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
   }
   const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
@@ -128,7 +127,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
     const state = await runBenchmark({
       name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
       ignoreSessionBreak: run.ignore_session_break,
-      snapshotDir: join(dir, 'memory'),
+      snapshotDir: memorySnapshotsDir(dir),
       compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
       hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
       timeMaster: {
@@ -158,7 +157,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
 export function writeResults(root: string, summary: Summary): void {
   const dir = join(resultsDir(root), summary.run);
   mkdirSync(dir, { recursive: true });
-  const report = join(resultsDir(root), 'report.md');
+  const report = join(resultsDir(root), REPORT_FILE);
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
   naming(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));
   // Last, so that its absence means the entry above may be missing.
@@ -174,4 +173,3 @@ function naming(path: string, write: () => void): void {
   }
 }
 
-const SUMMARY_FILE = 'summary.json';

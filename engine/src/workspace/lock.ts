@@ -9,8 +9,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RunBusy } from '../errors';
+import { LOCK_FILE } from '../protocol/layout';
 
-export const LOCK_FILE = 'run.lock';
 
 export interface RunLock {
   pid: number;
@@ -168,6 +169,3 @@ export function clearRun(dir: string, name: string): void {
   if (holder && holder.pid !== process.pid) throw new RunBusy(`run "${name}" is running (process ${holder.pid}, since ${holder.since}); stop it before starting it over.`);
   rmSync(dir, { recursive: true, force: true });
 }
-
-/** A run that another process holds. */
-export class RunBusy extends Error {}

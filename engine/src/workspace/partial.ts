@@ -7,12 +7,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS } from '../adapters/registry';
 import { folderNameProblem, hasUrlUserinfo, isCredentialKey } from '../../../scenario/src';
-import { UsageError } from './folders';
-import { resultsDir, type LaunchRun } from './launch';
+import { UsageError } from '../errors';
+import { PARTIAL_FILE, resultsDir } from '../protocol/layout';
+import type { LaunchRun } from './launch';
 
 /** A partial run as saved beside its results. */
 export type SavedPartial = LaunchRun & { rehearse?: boolean };
-export const PARTIAL_FILE = 'run.json';
 
 /** The run keys a resume passes on to its adapter; any other key of the run is not saved. */
 /** Every run key some agent declares: a partial run resumes with its agent's keys and nothing else. */

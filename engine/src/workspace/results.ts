@@ -2,11 +2,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { didYouMean, folderNameProblem, nearNames, type Benchmark } from '../../../scenario/src';
-import type { RunState } from '../run/state';
+import type { RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
-import { UsageError } from './folders';
-import { loadValidBenchmark, resultsDir } from './launch';
-import { runIdProblem } from './names';
+import { UsageError } from '../errors';
+import { resultsDir } from '../protocol/layout';
+import { runIdProblem } from '../protocol/runRequest';
+import { BENCHMARKS_DIR, isBenchmarkFolder } from './folders';
+import { loadValidBenchmark } from './launch';
 
 export interface ReportWorkspace {
   /** The folder of config.jsonc: results/ and benchmarks/ are here. */
@@ -44,8 +46,8 @@ export function runBenchmark(ws: ReportWorkspace, name: string): { benchmark: Be
   // The name comes from a saved state, which is a file like any other: it must not lead out of benchmarks/.
   const problem = folderNameProblem(name);
   if (problem) throw new UsageError(`the run's benchmark "${name.slice(0, 60)}" cannot be a folder name: ${problem}.`);
-  const own = join(ws.root, 'benchmarks', name);
-  const dir = existsSync(join(own, 'benchmark.json')) || !existsSync(join(ws.bundled, name, 'benchmark.json')) ? own : join(ws.bundled, name);
+  const own = join(ws.root, BENCHMARKS_DIR, name);
+  const dir = isBenchmarkFolder(own) || !isBenchmarkFolder(join(ws.bundled, name)) ? own : join(ws.bundled, name);
   return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };
 }
 

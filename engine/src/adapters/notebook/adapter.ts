@@ -12,11 +12,12 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../../models/chat';
-import { ConfigError } from '../../models/resolve';
-import { countTokens } from '../../persona/compaction';
-import type { ChatMessage } from '../../run/state';
+import { ConfigError } from '../../errors';
+import { countTokens } from '../../models/tokens';
+import type { ChatMessage } from '../../models/messages';
 import { PendingFailure } from '../failure';
-import { addUsage, type AgentAdapter, type AgentMessage, type AgentStatus, type ModelUsage, type SendOptions } from '../types';
+import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
+import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
 import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
 import { describeConflicts, findConflicts, injectedIndex, Notes } from './notes';
@@ -98,7 +99,7 @@ export class NotebookAdapter implements AgentAdapter {
 
   async getStatus(): Promise<AgentStatus> {
     const compactions = this.journal.entries.flatMap((e) => (e.kind === 'compaction' ? [{ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter }] : []));
-    const usage: Record<string, ModelUsage> = {};
+    const usage: Record<string, Usage> = {};
     for (const e of this.journal.entries) if (e.kind === 'usage') addUsage(usage, this.model.name, e);
     return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens, usage };
   }

@@ -5,9 +5,9 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { countTokens } from '../../persona/compaction';
-import { loadJsonLines } from '../jsonLines';
-import type { ChatMessage } from '../../run/state';
+import { loadJsonLinesForAppend } from '../../jsonl';
+import { countTokens } from '../../models/tokens';
+import type { ChatMessage } from '../../models/messages';
 import { stampMessage } from './protocol';
 
 export type Entry =
@@ -31,7 +31,7 @@ export class Journal {
 
   /** Reads the journal, dropping a line cut by a kill mid-write from the file before anything is appended. */
   load(): void {
-    this.entries = loadJsonLines<Entry>(this.file);
+    this.entries = loadJsonLinesForAppend<Entry>(this.file);
   }
 
   append(entry: Entry): void {

@@ -4,7 +4,7 @@
  * do, and a write that leaves one fact with two values comes back with the duplicate guard's warning.
  */
 import type { ToolSpec } from '../../models/chat';
-import type { ToolCall } from '../../run/state';
+import type { ToolCall } from '../../models/messages';
 import type { NotesHistory } from './git';
 import { describeConflicts, findConflicts, NoteError, type Notes } from './notes';
 import { NOTEBOOK_TOOLS as T } from './protocol';

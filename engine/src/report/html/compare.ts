@@ -5,7 +5,7 @@ import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, page, PALETTE, s
 export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
   const differing = c.rows.filter((r) => r.differs);
   const charts: ChartSpec[] = [
-    gradeBars('chart-averages', c.runs.map((r) => r.run), c.runs.map((r) => r.average), 'average'),
+    gradeBars('chart-averages', c.runs.map((r) => r.run), c.runs.map((r) => r.average), 'average', o.passScore),
   ];
   if (differing.length) {
     charts.push({
@@ -42,7 +42,7 @@ ${same.length ? `<tr class="sep"><td colspan="${c.runs.length + 2}">Graded the s
 
 function row(r: CompareRow, o: RenderOptions): string {
   const cells = r.cells.map((g) => (g
-    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective)}">${fmtGrade(g.effective)}${g.attempt === 2 ? '²' : ''}</span>${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
+    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}${g.attempt === 2 ? '²' : ''}</span>${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
     : '<td class="run"><span class="grade g-none">—</span></td>'));
   return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span></td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;
 }

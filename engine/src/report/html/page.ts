@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SourceRef } from '../view';
+import { OPEN_SOURCE } from '../../protocol/messages';
+import { scoreBand, type ScoreBand } from '../../protocol/scores';
 import { STYLE } from './style';
 
 export interface RenderOptions {
@@ -17,12 +19,14 @@ export interface RenderOptions {
    * links get it as their href prefix. Absent (as in a webview), links carry only their data attributes.
    */
   linkBase?: string;
-  /** In a VS Code webview: clicks on source links post `{ type: 'mmb.openSource', file, line }`. */
+  /** In a VS Code webview: clicks on source links post `{ type: 'mmb.openSource', file, line }` (`ReportMessage`). */
   postMessageLinks?: boolean;
   /** A script of the host's own, inlined with the nonce after the page's script. */
   extraScript?: string;
   /** The Chart.js UMD build's source, when the caller has it; otherwise it is read from dist/ or node_modules. */
   chartJs?: string;
+  /** Where grades are banded good, fair and poor (`scoreBand`); the editor passes its `passScore` setting. */
+  passScore?: number;
 }
 
 /** A chart: the canvas id and a Chart.js configuration (plain JSON: no callbacks). */
@@ -67,10 +71,10 @@ export function sourceLink(ref: SourceRef, o: RenderOptions, text = `${ref.file.
   return `<a class="${cls}" href="${escapeHtml(href)}" data-file="${escapeHtml(ref.file)}" data-line="${ref.line}" title="${escapeHtml(`${ref.file}:${ref.line}`)}">${escapeHtml(text)}</a>`;
 }
 
-/** Grade colour class: perfect, partial, zero. */
-export function gradeClass(g: number | null | undefined): string {
+/** Grade colour class by score band (`g-good`, `g-fair`, `g-poor`), `g-none` without a grade. */
+export function gradeClass(g: number | null | undefined, passScore?: number): string {
   if (g === null || g === undefined) return 'g-none';
-  return g >= 10 ? 'g-full' : g > 0 ? 'g-part' : 'g-zero';
+  return `g-${scoreBand(g, passScore)}`;
 }
 
 export function fmtGrade(g: number | null | undefined): string {
@@ -79,19 +83,19 @@ export function fmtGrade(g: number | null | undefined): string {
 }
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
-export const GRADE_COLOURS = { full: '#3a9d5d', part: '#e0a030', zero: '#d9534f' };
+export const GRADE_COLOURS: Record<ScoreBand, string> = { good: '#3a9d5d', fair: '#e0a030', poor: '#d9534f' };
 
-export function gradeColour(g: number): string {
-  return g >= 10 ? GRADE_COLOURS.full : g > 0 ? GRADE_COLOURS.part : GRADE_COLOURS.zero;
+export function gradeColour(g: number, passScore?: number): string {
+  return GRADE_COLOURS[scoreBand(g, passScore)];
 }
 
 /** A bar chart of grades 0–10 by label. */
-export function gradeBars(canvas: string, labels: string[], values: (number | null)[], label: string): ChartSpec {
+export function gradeBars(canvas: string, labels: string[], values: (number | null)[], label: string, passScore?: number): ChartSpec {
   return {
     canvas,
     config: {
       type: 'bar',
-      data: { labels, datasets: [{ label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0)), minBarLength: 3, maxBarThickness: 64 }] },
+      data: { labels, datasets: [{ label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0, passScore)), minBarLength: 3, maxBarThickness: 64 }] },
       options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
     },
   };
@@ -126,7 +130,7 @@ const PAGE_SCRIPT = `(function () {
       var link = e.target.closest('[data-file]');
       if (!link) return;
       e.preventDefault();
-      vscode.postMessage({ type: 'mmb.openSource', file: link.getAttribute('data-file'), line: Number(link.getAttribute('data-line')) });
+      vscode.postMessage({ type: '${OPEN_SOURCE}', file: link.getAttribute('data-file'), line: Number(link.getAttribute('data-line')) });
     });
   }
 })();`;

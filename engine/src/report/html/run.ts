@@ -13,12 +13,12 @@ export function renderRunReport(v: RunView, o: RenderOptions = {}): string {
       canvas: 'chart-distribution',
       config: {
         type: 'bar',
-        data: { labels: s.scores.map(([g]) => fmtGrade(g)), datasets: [{ label: 'checks', data: s.scores.map(([, n]) => n), backgroundColor: s.scores.map(([g]) => gradeColour(g)), maxBarThickness: 64 }] },
+        data: { labels: s.scores.map(([g]) => fmtGrade(g)), datasets: [{ label: 'checks', data: s.scores.map(([, n]) => n), backgroundColor: s.scores.map(([g]) => gradeColour(g, o.passScore)), maxBarThickness: 64 }] },
         options: { scales: { x: { title: { display: true, text: 'grade' } }, y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'checks' } } }, plugins: { legend: { display: false } } },
       },
     },
-    gradeBars('chart-types', v.byType.map((g) => g.key), v.byType.map((g) => g.average), 'average'),
-    gradeBars('chart-chapters', v.byChapter.map((g) => g.key), v.byChapter.map((g) => g.average), 'average'),
+    gradeBars('chart-types', v.byType.map((g) => g.key), v.byType.map((g) => g.average), 'average', o.passScore),
+    gradeBars('chart-chapters', v.byChapter.map((g) => g.key), v.byChapter.map((g) => g.average), 'average', o.passScore),
   ];
   const body = `<header>
 <h1>${escapeHtml(title)}${s.status !== 'finished' ? ` <span class="tag">${escapeHtml(s.status)}</span>` : ''}</h1>
@@ -33,8 +33,8 @@ ${chartBox('chart-types', 'Average by check type')}
 ${chartBox('chart-chapters', 'Average by chapter')}
 </div>
 <div class="charts">
-<div>${groupTable('Check type', v.byType)}</div>
-<div>${groupTable('Chapter', v.byChapter)}</div>
+<div>${groupTable('Check type', v.byType, o.passScore)}</div>
+<div>${groupTable('Chapter', v.byChapter, o.passScore)}</div>
 </div>
 <h2 id="imperfect">Imperfect answers (${v.imperfect.length})</h2>
 ${v.imperfect.length ? `<div class="answers">${v.imperfect.map((c) => answer(c, o)).join('\n')}</div>` : '<p class="note">Every graded answer was perfect.</p>'}
@@ -63,8 +63,8 @@ function kpis(v: RunView): string {
   return `<div class="kpis">${items.map(([k, val, cls]) => `<div class="kpi ${cls ?? ''}"><div class="v">${escapeHtml(val)}</div><div class="k">${escapeHtml(k)}</div></div>`).join('')}</div>`;
 }
 
-function groupTable(what: string, groups: GradeGroup[]): string {
-  const rows = groups.map((g) => `<tr><td>${escapeHtml(g.key)}</td><td class="num">${g.graded}/${g.checks}</td><td class="num">${g.perfect}</td><td class="num"><span class="grade ${gradeClass(g.average)}">${fmtGrade(g.average)}</span></td></tr>`);
+function groupTable(what: string, groups: GradeGroup[], passScore: number | undefined): string {
+  const rows = groups.map((g) => `<tr><td>${escapeHtml(g.key)}</td><td class="num">${g.graded}/${g.checks}</td><td class="num">${g.perfect}</td><td class="num"><span class="grade ${gradeClass(g.average, passScore)}">${fmtGrade(g.average)}</span></td></tr>`);
   return `<table><thead><tr><th>${what}</th><th class="num">graded</th><th class="num">perfect</th><th class="num">average</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -72,7 +72,7 @@ function answer(c: CheckResult, o: RenderOptions): string {
   const g = c.grade!;
   const traps = c.traps.map((t) => `${sourceLink(t, o, `${t.type} ${t.file.split('/').pop()}:${t.line}`, 'src trap-link')}${t.note ? ` — ${escapeHtml(t.note)}` : ''}`);
   return `<article class="answer ${g.effective > 0 ? 'partial' : ''}" data-check="${escapeHtml(c.id)}">
-<header><span class="grade ${gradeClass(g.effective)}">${fmtGrade(g.effective)}/10</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : '<span class="tag">1st attempt</span>'}<span class="tag">${escapeHtml(c.type)}</span> <span class="q">(${escapeHtml(c.id)}) ${escapeHtml(c.question)}</span></header>
+<header><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}/10</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : '<span class="tag">1st attempt</span>'}<span class="tag">${escapeHtml(c.type)}</span> <span class="q">(${escapeHtml(c.id)}) ${escapeHtml(c.question)}</span></header>
 <dl><dt>expected</dt><dd>${escapeHtml(c.expected)}</dd><dt>got</dt><dd class="got-text">${escapeHtml(g.got)}</dd><dt>comment</dt><dd>${escapeHtml(g.comment || '—')}</dd></dl>
 <footer><span>check ${sourceLink(c.source, o)}</span>${traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>'}</footer>
 </article>`;

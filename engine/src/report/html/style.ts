@@ -11,7 +11,7 @@ export const STYLE = `
   --border: var(--vscode-panel-border, #d0d7de);
   --link: var(--vscode-textLink-foreground, #0969da);
   --grid: rgba(128, 128, 128, 0.22);
-  --full: #3a9d5d; --part: #c98a1a; --zero: #d9534f;
+  --good: #3a9d5d; --fair: #c98a1a; --poor: #d9534f;
   --flaky: #b8860b; --flaky-bg: rgba(237, 201, 72, 0.18);
 }
 * { box-sizing: border-box; }
@@ -40,12 +40,12 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--bord
 th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
-.g-full { background: var(--full); } .g-part { background: var(--part); } .g-zero { background: var(--zero); }
+.g-good { background: var(--good); } .g-fair { background: var(--fair); } .g-poor { background: var(--poor); }
 .g-none { background: transparent; color: var(--muted); border: 1px dashed var(--border); }
 .tag { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--border); color: var(--muted); margin-left: 4px; }
 .answers { display: grid; gap: 10px; }
-.answer { border: 1px solid var(--border); border-left: 4px solid var(--zero); border-radius: 6px; padding: 10px 14px; background: var(--card); }
-.answer.partial { border-left-color: var(--part); }
+.answer { border: 1px solid var(--border); border-left: 4px solid var(--poor); border-radius: 6px; padding: 10px 14px; background: var(--card); }
+.answer.partial { border-left-color: var(--fair); }
 .answer header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .answer .q { font-weight: 600; }
 .answer dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 8px 0 6px; }
@@ -75,8 +75,8 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .got { text-align: left; margin-top: 3px; font-size: 12px; color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; max-width: 28em; }
 .verdict { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; }
 .v-flaky { background: var(--flaky); color: #fff; }
-.v-failing { background: var(--zero); color: #fff; }
-.v-stable { background: var(--full); color: #fff; }
+.v-failing { background: var(--poor); color: #fff; }
+.v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
 section.group { margin-bottom: 36px; }
 `;

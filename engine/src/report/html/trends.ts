@@ -52,18 +52,18 @@ function rangeChart(canvas: string, labels: string[], items: (CheckTrend | TrapT
   };
 }
 
-function statCells(s: Stats | null): string {
+function statCells(s: Stats | null, passScore: number | undefined): string {
   if (!s) return '<td class="num">—</td><td class="num">—</td><td class="num">—</td>';
-  return `<td class="num"><span class="grade ${gradeClass(s.mean)}">${fmtGrade(s.mean)}</span></td><td class="num">${fmtGrade(s.min)}–${fmtGrade(s.max)}</td><td class="num">${s.stddev.toFixed(2)}</td>`;
+  return `<td class="num"><span class="grade ${gradeClass(s.mean, passScore)}">${fmtGrade(s.mean)}</span></td><td class="num">${fmtGrade(s.min)}–${fmtGrade(s.max)}</td><td class="num">${s.stddev.toFixed(2)}</td>`;
 }
 
 function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): string {
   const name = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
   const runHeads = g.runs.map((r) => `<th class="num">${escapeHtml(r.run)}</th>`).join('');
-  const grades = (list: (number | null)[]) => list.map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x)}">${fmtGrade(x)}</span>`}</td>`).join('');
+  const grades = (list: (number | null)[]) => list.map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x, o.passScore)}">${fmtGrade(x)}</span>`}</td>`).join('');
   const head = `${runHeads}<th class="num">mean</th><th class="num">range</th><th class="num">std dev</th><th>verdict</th>`;
-  const checkRows = g.checks.map((c) => `<tr class="${c.verdict}" data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td>${grades(c.grades)}${statCells(c.stats)}<td><span class="verdict v-${c.verdict}">${c.verdict}</span></td></tr>`);
-  const trapRows = g.traps.map((x) => `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td>🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`);
+  const checkRows = g.checks.map((c) => `<tr class="${c.verdict}" data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td>${grades(c.grades)}${statCells(c.stats, o.passScore)}<td><span class="verdict v-${c.verdict}">${c.verdict}</span></td></tr>`);
+  const trapRows = g.traps.map((x) => `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td>🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats, o.passScore)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`);
   const flaky = g.checks.filter((c) => c.verdict === 'flaky').length;
   const failing = g.checks.filter((c) => c.verdict === 'failing').length;
   const avg = g.average;

@@ -1,7 +1,7 @@
 /** `wait`: the persona sleeps until a moment of her day, on the virtual clock. */
 import { formatWallClock } from '../../clock';
-import { jumpClock, RunStopped } from '../../run/context';
-import { sleepUntil } from '../../run/timeMaster';
+import { jumpClock, RunStopped } from '../context';
+import { sleepUntil } from '../timeMaster';
 import { fail, text, type PersonaTool } from './types';
 
 /** The longest sleep one call may ask for. */

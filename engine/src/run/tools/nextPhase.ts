@@ -1,9 +1,9 @@
 /** `next_phase`: the persona finishes a phase and gets the next one's instructions. */
 import { formatWallClock } from '../../clock';
-import { currentPhaseIndex, endPhaseIndex, enterPhase } from '../../run/phaseEntry';
-import { sheetNamed, type RunState } from '../../run/state';
-import { lastAnchor } from '../../run/timeMaster';
-import { SCENARIO_COMPLETE } from '../protocol';
+import { currentPhaseIndex, endPhaseIndex, enterPhase } from '../phaseEntry';
+import { sheetNamed, type RunState } from '../../state/runState';
+import { lastAnchor } from '../timeMaster';
+import { SCENARIO_COMPLETE } from '../../persona/protocol';
 import { fail, type PersonaTool } from './types';
 
 export const nextPhaseTool: PersonaTool = {

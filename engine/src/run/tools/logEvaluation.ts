@@ -1,5 +1,5 @@
 /** `log_evaluation`: the persona's grade of the agent's answer to a check. */
-import type { Position, RunState } from '../../run/state';
+import type { Position, RunState } from '../../state/runState';
 import { fail, MAX_MESSAGE_CHARS, MAX_NAME_CHARS, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 
 const SCORE_INVALID = '`score` must be a number from 0 to 10.';

@@ -1,12 +1,35 @@
 /**
- * Token counts in linear time. The GPT tokenizer's byte-pair merge is quadratic in the length of
+ * Token counts of chat messages with the GPT tokenizer (cl100k/o200k family): other models'
+ * tokenizers differ by some percent, which is fine for the thresholds the persona's and the
+ * notebook's compactions use. Here, with the chat types, so that agents need not import the persona.
+ */
+import { encode } from 'gpt-tokenizer';
+import type { ChatMessage } from './messages';
+
+const counted = new WeakMap<ChatMessage, number>();
+
+/** Tokens of one message: its text and tool calls, plus a few for the message's framing. */
+export function messageTokens(m: ChatMessage): number {
+  let n = counted.get(m);
+  if (n === undefined) {
+    const calls = m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
+    n = countTextTokens(`${m.content ?? ''}${calls}`) + 4;
+    counted.set(m, n);
+  }
+  return n;
+}
+
+export function countTokens(messages: readonly ChatMessage[]): number {
+  return messages.reduce((a, m) => a + messageTokens(m), 0);
+}
+
+/**
+ * Tokens of a text, in linear time. The GPT tokenizer's byte-pair merge is quadratic in the length of
  * one pre-token, and a run without whitespace is one pre-token: a 1 MiB reply with no spaces
  * took minutes. Runs longer than `LONG_RUN` characters are therefore counted in slices of that
  * size, which costs the same per character however long the run; other text is counted whole.
  * The slices' counts differ from the exact one by a token or so per slice, fine for thresholds.
  */
-import { encode } from 'gpt-tokenizer';
-
 /** Below this length a run is tokenized whole (measured: well under 0.01 ms); above it, in slices. */
 const LONG_RUN = 256;
 

@@ -1,6 +1,6 @@
 /** `send_message`: the persona's only way to talk to the agent under test. */
-import { replyText } from '../../run/context';
-import { agentTurn } from '../../run/agentTurn';
+import { replyText } from '../context';
+import { agentTurn } from '../agentTurn';
 import { fail, MAX_MESSAGE_CHARS, text, type PersonaTool } from './types';
 
 export const sendMessageTool: PersonaTool = {

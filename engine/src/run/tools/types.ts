@@ -2,8 +2,8 @@
  * What a persona tool is: its description and argument schema for the model, with the bounds
  * every argument is checked against before its handler runs, and the handler itself.
  */
-import type { RunContext } from '../../run/context';
-import type { Effect } from '../../run/state';
+import type { RunContext } from '../context';
+import type { Effect } from '../../state/runState';
 
 /** One argument of a tool: the JSON schema the model sees, which is also what the engine checks. */
 export type ArgSchema = { description: string; invalid?: string } & (

@@ -5,8 +5,8 @@
  * act on; a handler never throws on what the model wrote.
  */
 import type { ToolSpec } from '../../models/chat';
-import type { RunContext } from '../../run/context';
-import type { ToolCall } from '../../run/state';
+import type { RunContext } from '../context';
+import type { ToolCall } from '../../models/messages';
 import { checkArguments } from './args';
 import { factsAddTool, factsEditTool, factsGetUntoldTool, factsMarkToldTool, factsReadTool } from './facts';
 import { logEvaluationTool } from './logEvaluation';

@@ -3,19 +3,10 @@
  * every change is an event, applied by `applyEvent`, so that the journal on disk replays to the
  * same state after a crash.
  */
+import { isDeletionMarker } from '../../../scenario/src';
 import type { AgentStatus } from '../adapters/types';
-
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-/** A message of the persona's conversation with its model, in the OpenAI chat format. */
-export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
-  | { role: 'tool'; content: string; tool_call_id: string };
+import type { ChatMessage } from '../models/messages';
+import { addUsage, type Usage } from '../models/usage';
 
 /** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
 export interface Position {
@@ -62,12 +53,6 @@ export interface TranscriptEntry {
   at: string;
   position: Position;
   seq?: number;
-}
-
-export interface Usage {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
 }
 
 export type Effect =
@@ -218,13 +203,9 @@ export function applyEvent(s: RunState, e: RunEvent): void {
     case 'unanswered':
       s.unanswered++;
       break;
-    case 'usage': {
-      const u = (s.usage[e.model] ??= { requests: 0, promptTokens: 0, completionTokens: 0 });
-      u.requests++;
-      u.promptTokens += e.promptTokens;
-      u.completionTokens += e.completionTokens;
+    case 'usage':
+      addUsage(s.usage, e.model, e);
       break;
-    }
     case 'retry':
       s.retries++;
       s.retryLog = [...(s.retryLog ?? []), { at: e.at, model: e.model, error: e.error }].slice(-20);
@@ -271,7 +252,7 @@ function applyEffect(s: RunState, effect: Effect, at: string): void {
     case 'fact-edit': {
       const sheet = sheetNamed(s, effect.sheet);
       if (!sheet) break;
-      if (/^(—|–|-|--)$/.test(effect.text.trim())) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
+      if (isDeletionMarker(effect.text)) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
       else {
         const fact = sheet.facts.find((f) => f.id === effect.id);
         if (fact) fact.text = effect.text;

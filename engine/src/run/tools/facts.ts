@@ -3,7 +3,7 @@
  * mark facts told, edit and add facts. They only read the run state and return effects; sheets
  * are looked up as own properties only, so a sheet named `toString` or `__proto__` is just absent.
  */
-import { sheetNamed, type LiveSheet, type RunState } from '../../run/state';
+import { sheetNamed, type LiveSheet, type RunState } from '../../state/runState';
 import { fail, MAX_FACT_CHARS, MAX_NAME_CHARS, sheetArg, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 
 /** The most ids one `facts_mark_told` call may name. */

@@ -1,0 +1,31 @@
+/**
+ * The engine's door to the editor: everything `extension/` may use of `engine/`, and nothing
+ * else (the lint fails an import of any other engine module from the extension). What crosses:
+ * the `results/` layout and its readers, the run-state and chat types, the typed `mmb run`
+ * request with the names of the runs it makes, the score bands, the webview messages, and the
+ * HTML views, which the editor shows in a webview as the CLI writes them to files. Runs
+ * themselves cross only as processes: the editor starts `mmb run`, never the runner.
+ */
+import { FileRunStore } from '../run/store';
+import type { RunState } from '../state/runState';
+
+export * from '../protocol/layout';
+export * from '../protocol/runRequest';
+export * from '../protocol/scores';
+export * from '../protocol/messages';
+export { parseJsonLines, readJsonLines, type JsonLines } from '../jsonl';
+export type { ChatMessage, ToolCall } from '../models/messages';
+export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry } from '../state/runState';
+export type { Usage } from '../models/usage';
+export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
+export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder } from '../workspace/folders';
+export { plannedChecks } from '../report/summary';
+export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
+
+/**
+ * The state of the run in `dir` (`state.json` and `journal.jsonl` replayed), or undefined for a
+ * run never started; throws with a message to show when its files are damaged.
+ */
+export function readRunState(dir: string): RunState | undefined {
+  return new FileRunStore(dir).load();
+}

@@ -1,0 +1,129 @@
+/**
+ * The architecture's guards, tested on what they must catch: the folder-cycle checker on a
+ * planted cycle and on engine/src itself, and the lint's import rules on probe imports.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { ESLint } from 'eslint';
+import { describeCycle, findCycle, folderGraph, moduleSpecifiers } from '../../scripts/check-imports';
+
+const ROOT = join(__dirname, '..', '..');
+
+function plant(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'mmb-cycle-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+test('the checker finds a planted folder cycle, type-only and re-exports included, and names the files', () => {
+  const root = plant({
+    'alpha/one.ts': "import { two } from '../beta/two';\nexport const one = two;\n",
+    'beta/two.ts': "export type { Three } from '../gamma/deep/three';\nexport const two = 2;\n",
+    'gamma/deep/three.ts': "import type { One } from '../../alpha/types';\nexport type Three = One;\n",
+    'alpha/types.ts': 'export type One = number;\n',
+  });
+  const graph = folderGraph(root);
+  const cycle = findCycle(graph);
+  assert.deepEqual(cycle, ['alpha', 'beta', 'gamma', 'alpha']);
+  const message = describeCycle(graph, cycle!);
+  assert.match(message, /alpha → beta → gamma → alpha/);
+  assert.match(message, /gamma → alpha \(gamma\/deep\/three\.ts\)/);
+});
+
+test('the checker passes layers, and imports inside a folder or out of the root are no edges', () => {
+  const root = plant({
+    'top/a.ts': "import { b } from '../low/b';\nimport { c } from './c';\nimport { x } from '../../elsewhere/x';\nexport const a = b + c + x;\n",
+    'top/c.ts': "import { a } from './a';\nexport const c = a;\n",
+    'low/b.ts': "import { readFileSync } from 'node:fs';\nexport const b = readFileSync.length;\n",
+  });
+  const graph = folderGraph(root);
+  assert.deepEqual([...graph.get('top')!.keys()], ['low']);
+  assert.equal(findCycle(graph), undefined);
+});
+
+test('every kind of import is read: static, re-export, dynamic, require, import type, import("…").T', () => {
+  const text = [
+    "import a from './a';", "export * from './b';", "const c = import('./c');", "const d = require('./d');",
+    "import type { E } from './e';", "type F = import('./f').F;", "import g = require('./g');",
+    "// import { no } from './comment';", "const text = \"import { no } from './string'\";",
+  ].join('\n');
+  assert.deepEqual(moduleSpecifiers('x.ts', text), ['./a', './b', './c', './d', './e', './f', './g']);
+});
+
+test('the folders of engine/src form no import cycle', () => {
+  const graph = folderGraph(join(ROOT, 'engine', 'src'));
+  const cycle = findCycle(graph);
+  assert.equal(cycle, undefined, cycle && describeCycle(graph, cycle));
+  // The api is the editor's door, not a layer of the engine: no engine folder goes through it.
+  for (const [folder, edges] of graph) assert.ok(!edges.has('api'), `${folder} imports the api (${edges.get('api')})`);
+  // The layers the move of the chat and state types made: the models depend on no run, agent or stand-in.
+  for (const low of ['models', 'protocol', 'errors', 'jsonl']) {
+    assert.deepEqual([...(graph.get(low)?.keys() ?? [])].filter((f) => !['errors', 'protocol'].includes(f)), [], `${low} imports ${[...graph.get(low)!.keys()]}`);
+  }
+});
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+test('the extension imports nothing of engine/ but engine/src/api, and nothing of server/', () => {
+  const api = join(ROOT, 'engine', 'src', 'api');
+  for (const file of sources(join(ROOT, 'extension', 'src'))) {
+    for (const specifier of moduleSpecifiers(file, readFileSync(file, 'utf8')).filter((s) => s.startsWith('.'))) {
+      const target = resolve(dirname(file), specifier);
+      if (target.startsWith(join(ROOT, 'engine'))) assert.equal(target, api, `${file} imports ${specifier}`);
+      assert.ok(!target.startsWith(join(ROOT, 'server')), `${file} imports ${specifier}`);
+    }
+  }
+});
+
+const eslint = new ESLint({ cwd: ROOT });
+
+async function restricted(file: string, code: string): Promise<boolean> {
+  const [result] = await eslint.lintText(`${code}\nexport const probe = 1;\n`, { filePath: join(ROOT, file) });
+  return result!.messages.some((m) => m.ruleId === 'no-restricted-imports');
+}
+
+test('lint: the extension reaches the engine through its api alone, and never the server\'s modules', async () => {
+  assert.equal(await restricted('extension/src/probe.ts', "import { readLock } from '../../engine/src/workspace/lock';"), true);
+  assert.equal(await restricted('extension/src/probe.ts', "import type { RunState } from '../../engine/src/state/runState';"), true);
+  assert.equal(await restricted('extension/src/probe.ts', "import { resultsDir } from '../../engine/src/protocol/layout';"), true);
+  assert.equal(await restricted('extension/src/probe.ts', "import { BenchmarkWorkspace } from '../../server/src/workspace';"), true);
+  assert.equal(await restricted('extension/src/probe.ts', "import { readLock } from '../../engine/src/api';"), false);
+  assert.equal(await restricted('extension/src/probe.ts', "import { loadBenchmark } from '../../scenario/src';"), false);
+});
+
+test('lint: the language server imports neither vscode, the engine nor the extension', async () => {
+  assert.equal(await restricted('server/src/probe.ts', "import * as vscode from 'vscode';"), true);
+  assert.equal(await restricted('server/src/probe.ts', "import { readLock } from '../../engine/src/api';"), true);
+  assert.equal(await restricted('server/src/probe.ts', "import { Workbench } from '../../extension/src/workbench';"), true);
+  assert.equal(await restricted('server/src/probe.ts', "import { createConnection } from 'vscode-languageserver/node';"), false);
+});
+
+test('lint: the scenario model refuses every Node built-in, by Node\'s own list', async () => {
+  const names = builtinModules.filter((name) => !name.startsWith('_'));
+  assert.ok(names.includes('worker_threads') && names.includes('zlib'));
+  for (const name of ['worker_threads', 'zlib', 'fs/promises', 'node:vm', 'dgram']) {
+    assert.equal(await restricted('scenario/src/probe.ts', `import * as probe from '${name}';`), true, name);
+  }
+  assert.equal(await restricted('scenario/src/probe.ts', "import { unified } from 'unified';"), false);
+});
+
+test('lint: engine files stay under 300 lines and their functions under 80', async () => {
+  const body = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
+  const [long] = await eslint.lintText(`export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`, { filePath: join(ROOT, 'engine/src/report/probe.ts') });
+  assert.ok(long!.messages.some((m) => m.ruleId === 'max-lines-per-function'));
+  const [big] = await eslint.lintText(Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n'), { filePath: join(ROOT, 'engine/src/report/probe.ts') });
+  assert.ok(big!.messages.some((m) => m.ruleId === 'max-lines'));
+});
