@@ -29,6 +29,11 @@ connection.listen();
 after(() => {
   connection.dispose();
   server.kill();
+  // Once the tests are done nothing of the child may keep this process alive, however slowly it
+  // exits on a loaded machine (one whole run hung here after its test had passed).
+  server.stdin.destroy();
+  server.stdout.destroy();
+  server.unref();
 });
 
 async function until(predicate: () => boolean): Promise<void> {

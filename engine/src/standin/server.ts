@@ -85,7 +85,7 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   context.requests++;
   if (rawBody === undefined) return send(response, 413, errorBody(`the body is over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error'));
   const chat = parseChatBody(rawBody);
-  if (!chat) return send(response, 400, errorBody('the body is not JSON', 'invalid_request_error'));
+  if (!chat) return send(response, 400, errorBody('the body is not a JSON object', 'invalid_request_error'));
   const fault = context.faults.draw();
   if (fault === 'hang') return context.faults.hang(() => response.destroy());
   const failure = fault && errorReplyOf(fault, authorizationToEcho(context, request));
