@@ -50,14 +50,6 @@ export default tseslint.config(
     },
   },
   {
-    // removed at merge: being split on another branch
-    files: ['engine/src/standin/server.ts'],
-    rules: {
-      'max-lines': 'off',
-      'max-lines-per-function': 'off',
-    },
-  },
-  {
     files: ['server/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

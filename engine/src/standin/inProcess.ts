@@ -1,7 +1,6 @@
 /** The stand-in's logic as a ChatModel without HTTP: for measuring the engine's own time. */
 import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat';
-import { agentReply } from './notetaker';
-import { nextPersonaStep } from './persona';
+import { standInReply } from './reply';
 import { STAND_IN } from '../models/resolve';
 
 export class InProcessStandIn implements ChatModel {
@@ -14,18 +13,14 @@ export class InProcessStandIn implements ChatModel {
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     this.onRequest?.(request);
-    const t = performance.now();
-    let response: ChatResponse;
-    if (request.tools?.some((x) => x.function.name === 'send_message')) {
-      const step = nextPersonaStep(request.messages);
-      response = 'say' in step
-        ? { message: { content: step.say }, usage: { promptTokens: 0, completionTokens: 0 } }
-        : { message: { content: null, tool_calls: [{ id: `call_${request.messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
-    } else {
-      const r = agentReply(request.messages, (request.tools ?? []).map((x) => x.function.name));
-      response = { message: { content: r.content, ...(r.calls.length ? { tool_calls: r.calls } : {}) }, usage: { promptTokens: 0, completionTokens: 0 } };
-    }
-    this.spentMs += performance.now() - t;
+    const started = performance.now();
+    const reply = standInReply({ messages: request.messages, toolNames: (request.tools ?? []).map((tool) => tool.function.name) });
+    // No usage: the in-process path measures the engine's time, not what a request would cost.
+    const response: ChatResponse = {
+      message: { content: reply.content, ...(reply.calls.length ? { tool_calls: reply.calls } : {}) },
+      usage: { promptTokens: 0, completionTokens: 0 },
+    };
+    this.spentMs += performance.now() - started;
     return response;
   }
 }

@@ -1,0 +1,39 @@
+/**
+ * What the stand-in answers, without any transport: the HTTP server and the in-process model both
+ * call `standInReply`, so the two can never answer the same request differently. A request that
+ * offers the persona's `send_message` is answered by the persona script; any other by the agent
+ * side (the notebook's note-taker when its tools are offered, else the plain recall).
+ */
+import type { ChatMessage, ToolCall } from '../models/messages';
+import { agentReply } from './notetaker';
+import { nextPersonaStep } from './persona';
+
+/** The parts of a chat request the stand-in reads. */
+export interface StandInRequest {
+  messages: readonly ChatMessage[];
+  /** The names of the tools offered, in order. */
+  toolNames: readonly string[];
+}
+
+/** The stand-in's answer: words, tool calls, or both. */
+export interface StandInResponse {
+  content: string | null;
+  calls: ToolCall[];
+}
+
+/** The tool only the persona is offered: its presence says the request is hers. */
+const PERSONA_TOOL = 'send_message';
+
+/** Whether the request is the persona's (rather than an agent's). */
+export function isPersonaRequest(request: StandInRequest): boolean {
+  return request.toolNames.includes(PERSONA_TOOL);
+}
+
+/** The stand-in's deterministic answer: the same request always gets the same reply. */
+export function standInReply(request: StandInRequest): StandInResponse {
+  if (!isPersonaRequest(request)) return agentReply(request.messages, request.toolNames);
+  const step = nextPersonaStep(request.messages);
+  if ('say' in step) return { content: step.say, calls: [] };
+  const call: ToolCall = { id: `call_${request.messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } };
+  return { content: null, calls: [call] };
+}

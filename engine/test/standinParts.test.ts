@@ -1,0 +1,72 @@
+/** The stand-in's parts: one pure reply for both transports, faults from a seeded sequence, the wire format. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OpenAIChatModel } from '../src/models/chat';
+import { phaseMessage } from '../src/persona/protocol';
+import { TOOL_SPECS } from '../src/run/tools';
+import { FaultInjector, faultyPersonaReply } from '../src/standin/faults';
+import { InProcessStandIn } from '../src/standin/inProcess';
+import { standInReply } from '../src/standin/reply';
+import { startStandIn } from '../src/standin/server';
+import { completionEvents, parseChatBody } from '../src/standin/wire';
+
+const phase = phaseMessage({ chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, 1, 'Intro', 'Say that the keys come on the 14th.');
+const persona = { messages: [{ role: 'user' as const, content: phase }], tools: TOOL_SPECS };
+const agent = { messages: [
+  { role: 'user' as const, content: 'My boat is called Wren.' },
+  { role: 'assistant' as const, content: 'Noted.' },
+  { role: 'user' as const, content: 'What is my boat called?' },
+] };
+
+test('the HTTP server and the in-process model answer the persona and the agent with the same message', async () => {
+  const server = await startStandIn();
+  try {
+    const overHttp = new OpenAIChatModel({ model: 'stand-in', baseURL: server.url, apiKey: 'x' });
+    const inProcess = new InProcessStandIn();
+    for (const request of [persona, agent]) {
+      const [http, local] = [await overHttp.complete(request), await inProcess.complete(request)];
+      assert.deepEqual(local.message, http.message);
+      assert.deepEqual(local.usage, { promptTokens: 0, completionTokens: 0 }, 'the in-process path counts no usage, as before');
+    }
+    assert.deepEqual(standInReply({ messages: persona.messages, toolNames: ['send_message'] }).calls.map((c) => c.function.name), ['send_message']);
+    assert.match(standInReply({ messages: agent.messages, toolNames: [] }).content ?? '', /Wren/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('faults: the same seed draws the same faults, a rate of 0 none, and a stopped injector none', () => {
+  const draws = (injector: FaultInjector) => Array.from({ length: 40 }, () => injector.draw() ?? '-').join(' ');
+  const settings = { rate: 0.3, kinds: ['429' as const, '500' as const, 'malformed' as const], seed: 7 };
+  const first = new FaultInjector(settings);
+  assert.equal(draws(first), draws(new FaultInjector(settings)));
+  assert.equal(first.count, draws(new FaultInjector(settings)).split(' ').filter((d) => d !== '-').length);
+  assert.ok(first.count > 0 && first.count < 40, `faults: ${first.count}`);
+  assert.equal(draws(new FaultInjector({ ...settings, rate: 0 })), Array(40).fill('-').join(' '));
+  const stopped = new FaultInjector({ ...settings, rate: 1 });
+  stopped.stop();
+  assert.equal(stopped.draw(), undefined);
+  assert.equal(faultyPersonaReply('429', persona.messages), undefined, 'a wire fault changes no words');
+  assert.deepEqual(faultyPersonaReply('malformed', persona.messages)?.calls[0]?.function, { name: 'send_mesage', arguments: '{"text": "a tool that does not exist"}' });
+});
+
+test('the wire: mistyped fields read as empty, a body that is no object is refused with 400, tool calls stream in halves', async () => {
+  assert.deepEqual(parseChatBody('{"messages": "no", "tools": [1, {"function": {"name": 3}}, {"function": {"name": "read"}}]}'),
+    { model: undefined, messages: [], toolNames: ['', '', 'read'], stream: false, includeUsage: false });
+  assert.equal(parseChatBody('null'), undefined);
+  assert.equal(parseChatBody('[1]'), undefined);
+  const call = { id: 'call_1', type: 'function' as const, function: { name: 'send_message', arguments: '{"text":"hello"}' } };
+  const events = completionEvents({ id: 'c1', model: 'm', rawBody: '{}' }, { content: null, calls: [call] }, false);
+  const deltas = events.slice(0, -1).map((e) => (JSON.parse(e.slice('data: '.length)) as { choices: { delta: { tool_calls?: { function: { arguments: string } }[] } }[] }).choices[0]?.delta);
+  assert.deepEqual(deltas.map((d) => d?.tool_calls?.[0]?.function.arguments).filter((a) => a !== undefined), ['{"text":', '"hello"}']);
+  assert.equal(events.at(-1), 'data: [DONE]\n\n');
+  assert.ok(completionEvents({ id: 'c1', model: 'm', rawBody: '{}' }, { content: 'hi', calls: [] }, true).some((e) => e.includes('"usage"')));
+  const server = await startStandIn();
+  try {
+    const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: 'null' });
+    assert.equal(response.status, 400);
+    assert.equal(server.requests, 1);
+  } finally {
+    await server.close();
+  }
+});

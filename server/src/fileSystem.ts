@@ -1,0 +1,63 @@
+/**
+ * What the language server reads of the disk, behind a narrow interface: production hands it the
+ * Node file system (nodeFileSystem.ts), tests an in-memory one, so the whole server runs in-process
+ * without touching the disk.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MANIFEST_FILE } from '../../scenario/src';
+
+export interface BenchmarkFileSystem {
+  /** The names in a folder (files and folders), or undefined when it cannot be listed. */
+  list(dir: string): string[] | undefined;
+  /** A file's text, or undefined when it is missing or unreadable right now. */
+  readText(path: string): string | undefined;
+  isFile(path: string): boolean;
+  /**
+   * A benchmark folder's files by name: `benchmark.json` and the markdown files, with the editor's
+   * text (`openText`, by URI) in place of the files it has open.
+   */
+  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): Map<string, string>;
+}
+
+/** Files held in memory by absolute path; folders exist as far as some file lies under them. */
+export class MemoryFileSystem implements BenchmarkFileSystem {
+  private readonly files: Map<string, string>;
+
+  constructor(files: Record<string, string> = {}) {
+    this.files = new Map(Object.entries(files));
+  }
+
+  /** Writes a file, as another program would behind the editor's back. */
+  write(path: string, text: string): void {
+    this.files.set(path, text);
+  }
+
+  remove(path: string): void {
+    this.files.delete(path);
+  }
+
+  list(dir: string): string[] | undefined {
+    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    const names = [...this.files.keys()].filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length).split('/')[0] ?? '');
+    return names.length ? [...new Set(names)].sort() : undefined;
+  }
+
+  readText(path: string): string | undefined {
+    return this.files.get(path);
+  }
+
+  isFile(path: string): boolean {
+    return this.files.has(path);
+  }
+
+  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): Map<string, string> {
+    const files = new Map<string, string>();
+    for (const name of (this.list(dir) ?? []).filter((n) => n === MANIFEST_FILE || /\.md$/i.test(n))) {
+      const path = join(dir, name);
+      const text = openText(pathToFileURL(path).toString()) ?? this.readText(path);
+      if (text !== undefined) files.set(name, text);
+    }
+    return files;
+  }
+}

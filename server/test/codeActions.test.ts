@@ -1,0 +1,41 @@
+/** Quick fixes through the language server, for the diagnostics it published, started in-process on an in-memory file system. */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { CodeActionRequest, type CodeAction } from 'vscode-languageserver-protocol/node';
+import { folder, InMemoryServer, uriOf } from './harness';
+import { pos } from './sample';
+
+const DIR = '/broken';
+const server = InMemoryServer.start(folder(DIR, {
+  'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }',
+  'instructions.md': 'You are Max.',
+  'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n',
+  'chapter1.md': '## P\nTell the `family` sheet. See famly#1.1.\n❓ 1.1 Q?\n❓ 1.1 Q? Correct answer: a\n',
+}));
+after(async () => (await server).close());
+
+/** The fixes offered for every diagnostic the server published for a file. */
+async function fixesFor(file: string): Promise<CodeAction[]> {
+  const session = await server;
+  const uri = uriOf(`${DIR}/${file}`);
+  await session.until(() => session.published.has(uri));
+  const diagnostics = session.published.get(uri)?.diagnostics ?? [];
+  const range = { start: pos(0, 0), end: pos(0, 0) };
+  return await session.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } }) as CodeAction[];
+}
+
+test('quick fixes: did you mean, renumber, add the answer, create the chapter, ignore here', async () => {
+  await (await server).open(`${DIR}/chapter1.md`);
+  const fixes = await fixesFor('chapter1.md');
+  assert.deepEqual(fixes.map((a) => a.title), [
+    'Change to family', 'Ignore unknown-sheet on this line',
+    'Add `Correct answer:`', 'Ignore malformed-check on this line',
+    'Renumber to 1.2', 'Ignore duplicate-check-id on this line',
+  ]);
+  assert.deepEqual(fixes[0]?.edit?.changes?.['file:///broken/chapter1.md'], [{ range: { start: pos(1, 29), end: pos(1, 34) }, newText: 'family' }]);
+  assert.deepEqual(fixes[1]?.edit?.changes?.['file:///broken/chapter1.md'], [{ range: { start: pos(1, 0), end: pos(1, 0) }, newText: '<!-- mmb-ignore: unknown-sheet -->\n' }]);
+  const create = (await fixesFor('benchmark.json')).find((a) => a.title === 'Create chapter2.md');
+  assert.deepEqual(create?.edit?.documentChanges?.[0], { kind: 'create', uri: 'file:///broken/chapter2.md', options: { ignoreIfExists: true } });
+  const published = [...(await server).published.values()].flatMap((p) => p.diagnostics);
+  assert.equal(published.length, 4, 'the validator\'s four problems, each published once');
+});
