@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -127,4 +128,17 @@ test('lint: engine files stay under 300 lines and their functions under 80', asy
   assert.ok(long!.messages.some((m) => m.ruleId === 'max-lines-per-function'));
   const [big] = await eslint.lintText(Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n'), { filePath: join(ROOT, 'engine/src/report/probe.ts') });
   assert.ok(big!.messages.some((m) => m.ruleId === 'max-lines'));
+});
+
+test('ARCHITECTURE.md names every source file, so that a newcomer finds each file\'s job there', () => {
+  const architecture = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const tracked = execFileSync('git', ['ls-files', 'scenario/src', 'engine/src', 'server/src', 'extension/src', 'e2e', 'scripts', 'media'], { cwd: ROOT, encoding: 'utf8' });
+  const sourceFiles = tracked.split('\n').filter((file) => /\.(ts|mjs|js|sh|md|css)$/.test(file));
+  assert.ok(sourceFiles.length > 100, 'the files are listed');
+  // A file is named by its file name, or by its name without the extension in backticks (`hover`).
+  const unnamed = sourceFiles.filter((file) => {
+    const name = file.split('/').at(-1)!;
+    return !architecture.includes(name) && !architecture.includes(`\`${name.replace(/\.[^.]+$/, '')}\``);
+  });
+  assert.deepEqual(unnamed, [], 'each of these needs its line in ARCHITECTURE.md');
 });
