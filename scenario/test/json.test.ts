@@ -18,8 +18,11 @@ test('invalid manifests: syntax, types, missing chapters, bad start_time, unknow
   assert.deepEqual(codes('{\n"title": "x"\n}'), ['1:1 invalid-manifest']);
   assert.deepEqual(codes('{ "chapters": "chapter1.md" }'), ['1:15 invalid-manifest']);
   assert.deepEqual(codes('{ "chapters": ["a.md", 3, "a.md", "b.txt"] }'), ['1:24 invalid-manifest', '1:27 invalid-manifest', '1:35 invalid-manifest']);
-  assert.deepEqual(codes('{ "chapters": [], "time_gate": "yes", "start_time": "2026-02-30 20:00" }'), ['1:32 invalid-manifest', '1:53 invalid-manifest']);
-  const unknown = parseManifest('{ "chapters": [], "time_gates": true }').diagnostics[0];
+  assert.deepEqual(codes('{ "chapters": ["a.md"], "time_gate": "yes", "start_time": "2026-02-30 20:00" }'), ['1:38 invalid-manifest', '1:59 invalid-manifest']);
+  // An empty chapter list once checked clean and then failed at run time.
+  assert.deepEqual(codes('{ "chapters": [] }'), ['1:15 invalid-manifest']);
+  assert.match(parseManifest('{ "chapters": [] }').diagnostics[0]?.message ?? '', /at least one chapter/);
+  const unknown = parseManifest('{ "chapters": ["a.md"], "time_gates": true }').diagnostics[0];
   assert.equal(unknown?.code, 'unknown-key');
   assert.equal(unknown?.severity, 'warning');
   assert.deepEqual(unknown?.suggestions, ['"time_gate"']);

@@ -3,10 +3,12 @@
  * text in place of the files it has open, parsed once per change of a file's text, and cached
  * until something in the folder changes.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadBenchmark, MANIFEST_FILE, type Benchmark, type ParseCache } from '../../scenario/src';
+import { loadBenchmark, MANIFEST_FILE, type Benchmark, type BenchmarkFiles, type ParseCache } from '../../scenario/src';
+import { isBenchmarkFileName } from '../../engine/src/workspace/folders';
+import { readBenchmarkFiles } from '../../engine/src/workspace/safeRead';
 
 export interface Located {
   benchmark: Benchmark;
@@ -45,7 +47,7 @@ export class BenchmarkWorkspace {
       entry = { cache: new Map() };
       this.folders.set(dir, entry);
     }
-    entry.benchmark ??= loadBenchmark({ name: basename(dir), files: this.read(dir) }, entry.cache);
+    entry.benchmark ??= loadBenchmark(this.read(dir), entry.cache);
     return entry.benchmark;
   }
 
@@ -71,27 +73,27 @@ export class BenchmarkWorkspace {
     return [...new Set(found)];
   }
 
-  private read(dir: string): Map<string, string> {
-    const files = new Map<string, string>();
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return files;
-    }
-    for (const name of names.filter((n) => n === MANIFEST_FILE || /\.md$/i.test(n))) {
-      const path = join(dir, name);
-      const open = this.openText(pathToFileURL(path).toString());
-      if (open !== undefined) files.set(name, open);
-      else if (isFile(path)) {
-        try {
-          files.set(name, readFileSync(path, 'utf8'));
-        } catch {
-          // Unreadable right now (being written, permissions): the next change reads it again.
-        }
-      }
-    }
-    return files;
+  /**
+   * The folder's files by the engine's rule (nothing outside the folder, no FIFOs, nothing over
+   * the size cap), with the editor's text in place of the open ones that pass it.
+   */
+  private read(dir: string): BenchmarkFiles {
+    return readServedFolder(dir, (path) => this.openText(pathToFileURL(path).toString()));
+  }
+}
+
+/**
+ * Self-contained so that it can move with the reading part of the server. A refused file stays
+ * refused even when it is open in the editor: the editor shows a link's target, which is exactly
+ * what must not be read. A folder that cannot be listed right now reads as empty; the next change
+ * reads it again.
+ */
+export function readServedFolder(dir: string, openText: (path: string) => string | undefined): BenchmarkFiles {
+  try {
+    const read = readBenchmarkFiles(dir, isBenchmarkFileName, openText);
+    return { name: basename(dir), files: read.files, refused: read.refused };
+  } catch {
+    return { name: basename(dir), files: new Map() };
   }
 }
 
