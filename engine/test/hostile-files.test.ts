@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, STARTER, tempDir } from './helpers';
+import { expandTemplates, playOrder } from '../src/run/phases';
+import { benchmarkFrom, CLI, STARTER, tempDir } from './helpers';
 
 /** Planted outside every benchmark folder; no output may ever hold it. */
 const CANARY = `canary-${process.pid}-7f3a9c`;
@@ -202,6 +203,20 @@ test('a rehearsal of a benchmark whose profile.md links out is refused, and resu
   writeFileSync(profile, real);
   const ok = mmb(['run', '--benchmark', 'starter', '--from', 'chapter1.md:1', '--only', '--rehearse'], root);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+});
+
+test('a template that still comes out as an invalid date stops the expansion with one line, never "NaN undefined NaN"', () => {
+  const b = benchmarkFrom({ 'benchmark.json': '{ "chapters": ["chapter1.md"] }', 'chapter1.md': '## Start\nSee you {{FUTURE:3:weeks}}.\n' });
+  const order = playOrder(b);
+  assert.deepEqual(expandTemplates(order, '2026-03-01 20:00'), { '{{FUTURE:3:weeks}}': '22 March 2026' });
+  // What the checker refuses, forced past it: 10^20 weeks is past the end of JavaScript's dates.
+  const template = order[0]!.phase.templates[0]!;
+  (template as { amount: number }).amount = 1e20;
+  assert.throws(() => expandTemplates(order, '2026-03-01 20:00'), (e: Error) => {
+    assert.match(e.message, /^chapter1\.md:2: the date template \{\{FUTURE:3:weeks\}\} gives no valid date/);
+    assert.ok(!/NaN|[\r\n]/.test(e.message));
+    return true;
+  });
 });
 
 /** Every file under `dir`, concatenated; empty when the folder does not exist. */
