@@ -59,10 +59,13 @@ function only(diagnostics: JsonDiagnostic[], code: string, file: string): JsonDi
 }
 
 test('a profile.md linked to a file outside the folder is refused, and its text never appears', () => {
-  const { root, dir } = folder();
+  const { root, dir } = folder({ 'chapter1.md': `${CLEAN['chapter1.md']}Tell the \`profile\` sheet, profile#1.1 first.\n` });
   symlinkSync(join(root, 'outside.txt'), join(dir, 'profile.md'));
-  const d = only(check(dir, 1), 'unsafe-file', 'profile.md');
+  const diagnostics = check(dir, 1);
+  const d = only(diagnostics, 'unsafe-file', 'profile.md');
   assert.equal(d.severity, 'error');
+  // One clear error: the refs to the refused sheet are not reported again as unknown.
+  assert.deepEqual(diagnostics.map((x) => x.code), ['unsafe-file']);
   assert.match(d.message, /link that leads out of the benchmark folder/);
 });
 

@@ -62,6 +62,8 @@ export interface Benchmark {
   lines: Map<string, LineIndex>;
   /** The phases whose JS block switches the agent to a new conversation, in play order. */
   sessionSwitches: PlayPosition[];
+  /** Names of sheets whose file was refused: their `unsafe-file` error says it all, refs to them are not reported again. */
+  refusedSheets?: Set<string>;
 }
 
 const NOT_SHEETS = new Set(['instructions.md', 'readme.md']);
@@ -84,12 +86,13 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
   const diagnostics: Diagnostic[] = [];
   const { files, refused } = screenFiles(source);
   const budget = suggestionBudget();
+  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [], lines: new Map() };
+  b.refusedSheets = new Set([...refused.keys()].filter((f) => /\.md$/i.test(f)).map(sheetName));
   for (const [name, why] of refused) {
     diagnostics.push(diagnostic('unsafe-file', name, lineRange(0, 0, 0),
       `\`${name}\` is not read: ${why.replace(/[\r\n]+/g, ' ')}. A benchmark reads only regular files inside its own folder.`));
   }
   const manifestText = files.get(MANIFEST_FILE);
-  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [], lines: new Map() };
   if (manifestText === undefined) {
     if (!refused.has(MANIFEST_FILE)) {
       diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),

@@ -17,10 +17,10 @@ export function validateBenchmark(b: Benchmark): Diagnostic[] {
   const context: Validation = { b, out, budget: suggestionBudget(), facts: new Map(), sheetList: sheetList(b) };
 
   for (const { chapter, phase } of allPhases(b)) {
-    for (const ref of phase.factRefs) checkFactRef(context, ref, chapter.file);
+    for (const ref of phase.factRefs) if (!b.refusedSheets?.has(ref.sheet)) checkFactRef(context, ref, chapter.file);
     for (const ref of phase.sheetRefs) {
       if (b.sheets.has(ref.sheet)) told.add(ref.sheet);
-      else if (ref.sheetWordFollows) out.push(unknownSheet(context, ref.sheet, ref, chapter.file));
+      else if (ref.sheetWordFollows && !b.refusedSheets?.has(ref.sheet)) out.push(unknownSheet(context, ref.sheet, ref, chapter.file));
     }
   }
   checkCheckIds(b, out);
