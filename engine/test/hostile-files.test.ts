@@ -66,13 +66,13 @@ test('a profile.md linked to a file outside the folder is refused, and its text 
   assert.equal(d.severity, 'error');
   // One clear error: the refs to the refused sheet are not reported again as unknown.
   assert.deepEqual(diagnostics.map((x) => x.code), ['unsafe-file']);
-  assert.match(d.message, /link that leads out of the benchmark folder/);
+  assert.match(d.message, /link that leads out of its folder/);
 });
 
 test('a link to /proc/self/environ is refused: the environment (with the canary) is never read', () => {
   const { dir } = folder();
   symlinkSync('/proc/self/environ', join(dir, 'profile.md'));
-  assert.match(only(check(dir, 1), 'unsafe-file', 'profile.md').message, /leads out of the benchmark folder/);
+  assert.match(only(check(dir, 1), 'unsafe-file', 'profile.md').message, /leads out of its folder/);
 });
 
 test('a link that stays inside the folder is read like the file it points at', () => {
@@ -184,6 +184,10 @@ test('the folder named on the command line may be a link; config.jsonc linked ou
   assert.ok(!r.stdout.includes(CANARY));
   const d = (JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
   assert.deepEqual(d.map((x) => `${x.file} ${x.code}`), ['config.jsonc unsafe-file']);
+  const run = mmb(['run'], dir);
+  assert.equal(run.code, 2, run.stdout + run.stderr);
+  assert.match(run.stderr, /config\.jsonc is not read: it is a symbolic link that leads out of its folder/);
+  assert.ok(!`${run.stdout}${run.stderr}`.includes(CANARY));
 });
 
 test('a rehearsal of a benchmark whose profile.md links out is refused, and results/ never holds its text', () => {

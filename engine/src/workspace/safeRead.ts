@@ -39,7 +39,7 @@ export function readFolderFile(realFolder: string, name: string): FolderFile {
     } catch {
       return { refused: 'it is a symbolic link to nothing (a dangling link)' };
     }
-    if (!isInside(realFolder, target)) return { refused: 'it is a symbolic link that leads out of the benchmark folder' };
+    if (!isInside(realFolder, target)) return { refused: 'it is a symbolic link that leads out of its folder' };
     try {
       info = lstatSync(target);
     } catch (e) {
