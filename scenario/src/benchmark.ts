@@ -134,7 +134,7 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
     }
   }
   loadSheets(b, files, refused, unlisted, budget, cache);
-  loadPersonaTexts(b, files);
+  loadPersonaTexts(b, files, refused);
   indexPlay(b);
   return b;
 }
@@ -167,10 +167,10 @@ function loadSheets(b: Benchmark, files: ReadonlyMap<string, string>, refused: R
   }
 }
 
-function loadPersonaTexts(b: Benchmark, files: ReadonlyMap<string, string>): void {
+function loadPersonaTexts(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>): void {
   const instructions = files.get('instructions.md');
   if (instructions !== undefined) b.instructions = instructions;
-  else if (b.manifest) {
+  else if (b.manifest && !refused.has('instructions.md')) {
     b.diagnostics.push(diagnostic('missing-instructions', MANIFEST_FILE, lineRange(0, 0, 0),
       `\`${b.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`));
   }
