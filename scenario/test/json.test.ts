@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseConfig, parseManifest } from '../src';
+import { jsonDepthExceeded, parseConfig, parseManifest } from '../src';
 
 test('benchmark.json with comments and trailing commas parses with positions', () => {
   const { manifest, diagnostics } = parseManifest('{\n  // the order of play\n  "chapters": ["chapter1.md", "chapter2.md",],\n  "time_master": true,\n  "start_time": "2026-03-01 20:00"\n}\n');
@@ -71,4 +71,15 @@ test('config.jsonc type errors and missing keys', () => {
   assert.equal(config.parallel, 1);
   assert.equal(config.hooks.require_send_message, true);
   assert.deepEqual(config.runs, []);
+});
+
+test('the JSON depth bound counts only real nesting: brackets in strings and comments do not count', () => {
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  assert.equal(jsonDepthExceeded(deep(64)), -1);
+  assert.equal(jsonDepthExceeded(deep(65)), 64);
+  assert.equal(jsonDepthExceeded(`{ "title": "${'['.repeat(100)}", // ${'{'.repeat(100)}\n /* ${'['.repeat(100)} */ "chapters": [] }`), -1);
+  // jsonc-parser ends an unclosed string at the line's end, so brackets after it count again.
+  assert.equal(jsonDepthExceeded(`{ "title": "open\n${'['.repeat(70)}`), 17 + 63);
+  const parsed = parseManifest(`\uFEFF${deep(100)}`);
+  assert.deepEqual(parsed.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code}`), ['0:64 invalid-manifest']);
 });
