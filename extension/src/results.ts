@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
 import type { Grade, RunState } from '../../engine/src/run/state';
 import { FileRunStore } from '../../engine/src/run/store';
+import { readConfigText } from '../../engine/src/workspace/folders';
 import { readLock } from '../../engine/src/workspace/lock';
 
 export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
@@ -58,7 +59,12 @@ export class ResultsFolder {
   config(): Config {
     const path = join(this.root, 'config.jsonc');
     if (!existsSync(path)) return parseConfig('{}').config;
-    return parseConfig(readFileSync(path, 'utf8')).config;
+    // The engine's reader: a FIFO named config.jsonc would block the extension host forever.
+    try {
+      return parseConfig(readConfigText(path, 'config.jsonc')).config;
+    } catch {
+      return parseConfig('{}').config;
+    }
   }
 
   /** The state of a run, re-read only when its files changed; undefined for a run never started. */
