@@ -51,6 +51,7 @@ const HOSTILE: [string, string, string][] = [
   ['20,000 repeated categories', 'family.md', `# F\n\n${'## 1. Cat\n1.1 x\n'.repeat(20_000)}`],
   ['manifest nested 200,000 deep', 'benchmark.json', '['.repeat(200_000)],
   ['a 5 MB line', 'chapter1.md', `## P\n${'*a'.repeat(2_500_000)}`],
+  ['300,000 lines of one paragraph', 'chapter1.md', `## P\n${'x\n'.repeat(300_000)}`],
 ];
 console.log('\nhostile input                    raw remark   parse+validate');
 for (const [what, file, text] of HOSTILE) {
