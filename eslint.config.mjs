@@ -20,12 +20,24 @@ export default tseslint.config(
   },
   {
     files: ['scenario/**/*.ts'],
-    ignores: ['scenario/test/**'],
+    ignores: ['scenario/test/**', 'scenario/node/**'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['vscode', 'vscode-*'], message: 'The scenario model never imports the editor or the language server.' },
           { group: NODE_BUILTINS, message: 'The scenario model has no file system or network: take text, return values.' },
+          { group: ['**/engine/**', '**/server/**', '**/extension/**'], message: 'The scenario model depends on nothing of the project.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The one disk side of the format: Node's file system, the pure model, and nothing else.
+    files: ['scenario/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode', 'vscode-*'], message: 'The scenario model never imports the editor or the language server.' },
           { group: ['**/engine/**', '**/server/**', '**/extension/**'], message: 'The scenario model depends on nothing of the project.' },
         ],
       }],

@@ -38,3 +38,26 @@ for (const size of SIZES) {
   if (diagnostics > 0) console.log(`  (the generated benchmark has ${diagnostics} diagnostics: the generator is off)`);
   console.log(`${String(size).padStart(8)} ${String(lines).padStart(7)} ${raw.toFixed(1).padStart(10)} ms ${full.toFixed(1).padStart(13)} ms ${(full / raw).toFixed(2).padStart(6)}× ${(full / size).toFixed(3).padStart(9)} ms`);
 }
+
+/**
+ * Hostile inputs that once overflowed the stack or went quadratic (issue #13): each should take
+ * about as long as raw remark on the same text, or far less when a bound refuses it early.
+ */
+const BASE = new Map([['benchmark.json', '{ "chapters": ["chapter1.md"] }'], ['instructions.md', 'You are Sam.']]);
+const HOSTILE: [string, string, string][] = [
+  ['50,000 phases', 'chapter1.md', Array.from({ length: 50_000 }, (_, i) => `## Phase ${i}\nHi.\n`).join('')],
+  ['20,000 duplicate checks', 'chapter1.md', `## P\n${'❓ 1.1 q? Correct answer: a\n'.repeat(20_000)}`],
+  ['20,000 unknown fact refs', 'chapter1.md', `## P\n${Array.from({ length: 20_000 }, (_, i) => `nowhere#1.${i}`).join('\n')}`],
+  ['20,000 repeated categories', 'family.md', `# F\n\n${'## 1. Cat\n1.1 x\n'.repeat(20_000)}`],
+  ['manifest nested 200,000 deep', 'benchmark.json', '['.repeat(200_000)],
+  ['a 5 MB line', 'chapter1.md', `## P\n${'*a'.repeat(2_500_000)}`],
+  ['300,000 lines of one paragraph', 'chapter1.md', `## P\n${'x\n'.repeat(300_000)}`],
+];
+console.log('\nhostile input                    raw remark   parse+validate');
+for (const [what, file, text] of HOSTILE) {
+  const files = new Map(BASE);
+  files.set(file, text);
+  const raw = file.endsWith('.md') && text.length < 1_000_000 ? time(() => processor.parse(text)) : NaN;
+  const full = time(() => validateBenchmark(loadBenchmark({ name: 'hostile', files })));
+  console.log(`${what.padEnd(30)} ${Number.isNaN(raw) ? '         —' : `${raw.toFixed(1).padStart(10)} ms`} ${full.toFixed(1).padStart(13)} ms`);
+}

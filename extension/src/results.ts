@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type RunState,
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type RunState,
 } from '../../engine/src/api';
 
 export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
@@ -58,7 +58,12 @@ export class ResultsFolder {
   config(): Config {
     const path = join(this.root, 'config.jsonc');
     if (!existsSync(path)) return parseConfig('{}').config;
-    return parseConfig(readFileSync(path, 'utf8')).config;
+    // The engine's reader: a FIFO named config.jsonc would block the extension host forever.
+    try {
+      return parseConfig(readConfigText(path, 'config.jsonc')).config;
+    } catch {
+      return parseConfig('{}').config;
+    }
   }
 
   /** The state of a run, re-read only when its files changed; undefined for a run never started. */

@@ -4,7 +4,8 @@ import { diagnostic, type Diagnostic } from './diagnostics';
 import { MANIFEST_FILE, parseManifest, type Manifest } from './manifest';
 import type { Chapter, Check, Phase, Sheet, Trap } from './model';
 import { parseSheet, sheetName } from './sheet';
-import { didYouMean, nearNames } from './suggest';
+import { isPrototypeName, stripBom } from './limits';
+import { didYouMean, nearNames, suggestionBudget, type SuggestionBudget } from './suggest';
 import { LineIndex, lineRange } from './text';
 
 /**
@@ -18,6 +19,12 @@ export interface BenchmarkFiles {
   /** The folder's name, which is the benchmark's name. */
   name: string;
   files: ReadonlyMap<string, string>;
+  /**
+   * Files of the folder the reader did not read, by name, with why, as a clause such as "it is a
+   * link that leads out of the benchmark folder". Each is an `unsafe-file` error and is
+   * otherwise treated as absent (a listed chapter that was refused gets no `missing-chapter`).
+   */
+  refused?: ReadonlyMap<string, string>;
 }
 
 /** Where in the play order something sits. */
@@ -55,33 +62,59 @@ export interface Benchmark {
   lines: Map<string, LineIndex>;
   /** The phases whose JS block switches the agent to a new conversation, in play order. */
   sessionSwitches: PlayPosition[];
+  /** Names of sheets whose file was refused: their `unsafe-file` error says it all, refs to them are not reported again. */
+  refusedSheets?: Set<string>;
 }
 
 const NOT_SHEETS = new Set(['instructions.md', 'readme.md']);
 const CHAPTER_NAME = /^chapter\d+\.md$/i;
 
+/** The readable files, BOM-free, and the refused ones, reserved names among them. */
+function screenFiles(source: BenchmarkFiles): { files: Map<string, string>; refused: Map<string, string> } {
+  const refused = new Map(source.refused ?? []);
+  const files = new Map<string, string>();
+  for (const [name, text] of source.files) {
+    if (refused.has(name)) continue;
+    if (/\.md$/i.test(name) && isPrototypeName(sheetName(name))) {
+      refused.set(name, `its name \`${sheetName(name)}\` is reserved (the engine keys sheets by name): rename the file`);
+    } else files.set(name, stripBom(text));
+  }
+  return { files, refused };
+}
+
 export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Benchmark {
   const diagnostics: Diagnostic[] = [];
-  const manifestText = source.files.get(MANIFEST_FILE);
+  const { files, refused } = screenFiles(source);
+  const budget = suggestionBudget();
   const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [], lines: new Map() };
+  b.refusedSheets = new Set([...refused.keys()].filter((f) => /\.md$/i.test(f)).map(sheetName));
+  for (const [name, why] of refused) {
+    diagnostics.push(diagnostic('unsafe-file', name, lineRange(0, 0, 0),
+      `\`${name}\` is not read: ${why.replace(/[\r\n]+/g, ' ')}. A benchmark reads only regular files inside its own folder.`));
+  }
+  const manifestText = files.get(MANIFEST_FILE);
   if (manifestText === undefined) {
-    diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
-      `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
+    if (!refused.has(MANIFEST_FILE)) {
+      diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
+        `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
+    }
   } else {
     const parsed = parseManifest(manifestText);
     b.lines.set(MANIFEST_FILE, parsed.lines);
-    diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
     if (parsed.manifest) b.manifest = parsed.manifest;
   }
   const manifest = b.manifest;
   if (manifest?.title) b.title = manifest.title;
-  const markdown = [...source.files.keys()].filter((f) => /\.md$/i.test(f)).sort();
+  const markdown = [...files.keys()].filter((f) => /\.md$/i.test(f)).sort();
   const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
+  const unlistedMarkdown = markdown.filter((f) => !listedChapters.has(f));
 
   for (const listed of manifest?.chapters ?? []) {
-    const text = source.files.get(listed.file);
+    const text = files.get(listed.file);
     if (text === undefined) {
-      const suggestions = nearNames(listed.file, markdown.filter((f) => !listedChapters.has(f)));
+      if (refused.has(listed.file)) continue;
+      const suggestions = nearNames(listed.file, unlistedMarkdown, 3, budget);
       diagnostics.push(diagnostic('missing-chapter', MANIFEST_FILE, listed.range,
         `Chapter \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
         { suggestions }));
@@ -93,46 +126,59 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
     b.chapters.push(chapter);
     b.lines.set(listed.file, chapter.lines);
   }
-
-  const unlisted = markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f));
+  const unlisted = new Set(markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f)));
   if (manifest) {
     for (const f of unlisted) {
       diagnostics.push(diagnostic('unlisted-chapter', f, lineRange(0, 0, 0),
         `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`));
     }
   }
+  loadSheets(b, files, refused, unlisted, budget, cache);
+  loadPersonaTexts(b, files, refused);
+  indexPlay(b);
+  return b;
+}
+
+function loadSheets(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>, unlisted: ReadonlySet<string>, budget: SuggestionBudget, cache?: ParseCache): void {
+  const manifest = b.manifest;
+  const markdown = [...files.keys()].filter((f) => /\.md$/i.test(f)).sort();
+  const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
   let sheetFiles: string[];
   if (manifest?.sheets) {
     sheetFiles = [];
     for (const listed of manifest.sheets) {
-      if (source.files.has(listed.file)) sheetFiles.push(listed.file);
-      else {
-        const suggestions = nearNames(listed.file, markdown);
-        diagnostics.push(diagnostic('missing-sheet', MANIFEST_FILE, listed.range,
-          `Sheet \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`, { suggestions }));
+      if (files.has(listed.file)) sheetFiles.push(listed.file);
+      else if (!refused.has(listed.file)) {
+        const suggestions = nearNames(listed.file, markdown, 3, budget);
+        b.diagnostics.push(diagnostic('missing-sheet', MANIFEST_FILE, listed.range,
+          `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: create it or fix the name.${didYouMean(suggestions)}`, { suggestions }));
       }
     }
   } else {
-    sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !unlisted.includes(f) && !NOT_SHEETS.has(f.toLowerCase()));
+    sheetFiles = markdown.filter((f) => !listedChapters.has(f) && !unlisted.has(f) && !NOT_SHEETS.has(f.toLowerCase()));
   }
   for (const f of sheetFiles) {
-    const text = source.files.get(f) ?? '';
+    const text = files.get(f) ?? '';
     const hit = cache?.get(f);
     const sheet = hit?.text === text && hit.sheet ? hit.sheet : parseSheet(text, f);
     cache?.set(f, { text, sheet });
     b.sheets.set(sheetName(f), sheet);
     b.lines.set(f, sheet.lines);
   }
+}
 
-  const instructions = source.files.get('instructions.md');
+function loadPersonaTexts(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>): void {
+  const instructions = files.get('instructions.md');
   if (instructions !== undefined) b.instructions = instructions;
-  else if (manifest) {
-    diagnostics.push(diagnostic('missing-instructions', MANIFEST_FILE, lineRange(0, 0, 0),
-      `\`${source.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`));
+  else if (b.manifest && !refused.has('instructions.md')) {
+    b.diagnostics.push(diagnostic('missing-instructions', MANIFEST_FILE, lineRange(0, 0, 0),
+      `\`${b.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`));
   }
-  const profile = source.files.get('profile.md');
+  const profile = files.get('profile.md');
   if (profile !== undefined) b.profile = profile;
+}
 
+function indexPlay(b: Benchmark): void {
   b.chapters.forEach((chapter, ci) => {
     for (const phase of chapter.phases) {
       for (const check of phase.checks) b.checks.push({ check, file: chapter.file, chapter: ci, phase: phase.index });
@@ -140,7 +186,6 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
       if (phase.js?.newSession) b.sessionSwitches.push({ chapter: ci, phase: phase.index });
     }
   });
-  return b;
 }
 
 export function comparePlay(a: PlayPosition, b: PlayPosition): number {
@@ -159,6 +204,15 @@ export function* allPhases(b: Benchmark): Generator<{ chapter: Chapter; chapterI
  * new conversation in between (which makes the check a test of memory rather than of context).
  */
 export function distance(b: Benchmark, from: PlayPosition, to: PlayPosition): { chapters: number; sessionSwitch: boolean } {
-  const sessionSwitch = b.sessionSwitches.some((at) => comparePlay(at, from) > 0 && comparePlay(at, to) <= 0);
+  // The switches are in play order: the first one after `from` decides, found by bisection.
+  let low = 0;
+  let high = b.sessionSwitches.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (comparePlay(b.sessionSwitches[middle]!, from) > 0) high = middle;
+    else low = middle + 1;
+  }
+  const next = b.sessionSwitches[low];
+  const sessionSwitch = next !== undefined && comparePlay(next, to) <= 0;
   return { chapters: to.chapter - from.chapter, sessionSwitch };
 }

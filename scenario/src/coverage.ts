@@ -30,14 +30,18 @@ export interface Coverage {
 
 export function coverage(b: Benchmark): Coverage {
   const told = new Map<string, PhaseLocation[]>();
+  const seen = new Set<string>();
   let phases = 0;
   for (const { chapter, phase } of allPhases(b)) {
     phases++;
     for (const ref of phase.sheetRefs) {
       if (!b.sheets.has(ref.sheet)) continue;
       const at = { file: chapter.file, line: phase.headingRange.start.line + 1, phase: phase.title };
+      const key = JSON.stringify([ref.sheet, at.file, at.line]);
+      if (seen.has(key)) continue;
+      seen.add(key);
       const list = told.get(ref.sheet) ?? [];
-      if (!list.some((p) => p.file === at.file && p.line === at.line)) list.push(at);
+      list.push(at);
       told.set(ref.sheet, list);
     }
   }

@@ -34,6 +34,8 @@ export const DIAGNOSTIC_CODES = {
   'hist-without-trap': { severity: 'warning', summary: 'a HIST check that no trap write aims at' },
   'js-block-not-first': { severity: 'warning', summary: 'a `js` block that is not at the start of its phase never runs' },
   'outside-phase': { severity: 'warning', summary: 'a check or trap in a chapter\'s preamble, which the persona never sees' },
+  'unsafe-file': { severity: 'error', summary: 'a file that is not read: a link leaving the folder, a dangling link, not a regular file, too large, or a reserved name' },
+  'over-limit': { severity: 'error', summary: 'a markdown file with a line too long or nesting too deep to parse safely' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

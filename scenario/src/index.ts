@@ -7,6 +7,7 @@ export * from './chapter';
 export * from './config';
 export * from './coverage';
 export * from './diagnostics';
+export * from './limits';
 export * from './manifest';
 export * from './model';
 export * from './sheet';

@@ -44,7 +44,7 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
     const type = (typeMatch[1] ?? '').trim();
     const typeStart = pos + typeMatch[0].indexOf('[') + 1;
     const typeRange = lineRange(first.line, typeStart, typeStart + (typeMatch[1] ?? '').length);
-    if (type in CHECK_TYPES) {
+    if (Object.hasOwn(CHECK_TYPES, type)) {
       check.type = type as CheckType;
       check.typeRange = typeRange;
     } else {
@@ -132,7 +132,7 @@ export function parseTrap(text: string, line: number, refs: readonly FactRef[], 
   }
   if (targets.length === 0) return bad('This trap names no check after the arrow.');
 
-  if (!(type in TRAP_TYPES)) {
+  if (!Object.hasOwn(TRAP_TYPES, type)) {
     const suggestions = nearNames(type, Object.keys(TRAP_TYPES));
     out.push(diagnostic('unknown-trap-type', file, typeRange,
       `\`${type}\` is not a trap type: use one of ${Object.keys(TRAP_TYPES).join(', ')}.${didYouMean(suggestions)}`, { suggestions }));

@@ -2,6 +2,7 @@
 import { parse, type Node as AcornNode } from 'acorn';
 import { simple } from 'acorn-walk';
 import { diagnostic, type Diagnostic } from './diagnostics';
+import { MAX_JS_CHARS } from './limits';
 import { BENCH_API, type JsBlock, type SheetRef } from './model';
 import { didYouMean, nearNames } from './suggest';
 import { lineRange, range as makeRange, type LineIndex, type Range } from './text';
@@ -27,6 +28,11 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, l
       origin.line + loc.start.line - 1, origin.column + loc.start.column + trimStart,
       origin.line + loc.end.line - 1, origin.column + loc.end.column - trimEnd,
     ));
+  if (code.length > MAX_JS_CHARS) {
+    out.push(diagnostic('js-syntax-error', file, lines.clamp(lineRange(origin.line, origin.column, origin.column + 1)),
+      `This JS block is ${code.length.toLocaleString('en-US')} characters long; a block is checked up to ${MAX_JS_CHARS.toLocaleString('en-US')}: keep the phase's code short.`));
+    return block;
+  }
   let program: AcornNode;
   try {
     program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true, locations: true });
@@ -34,12 +40,25 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, l
     const err = e as SyntaxError & { loc?: { line: number; column: number } };
     const line = origin.line + (err.loc?.line ?? 1) - 1;
     const column = origin.column + (err.loc?.column ?? 0);
-    const message = String(err.message).replace(/\s*\(\d+:\d+\)$/, '');
+    // acorn recurses on nesting: a stack overflow is reported like a syntax error, once.
+    const message = e instanceof RangeError ? 'the code nests too deeply to be checked' : String(err.message).replace(/\s*\(\d+:\d+\)$/, '');
     out.push(diagnostic('js-syntax-error', file, lines.clamp(lineRange(line, column, column + 1)),
       `JavaScript syntax error: ${message}. The block runs when the phase starts; fix it or the phase cannot start.`));
     return block;
   }
 
+  try {
+    walkBlock(program, block, toRange, file, out);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    out.push(diagnostic('js-syntax-error', file, lines.clamp(lineRange(origin.line, origin.column, origin.column + 1)),
+      'JavaScript syntax error: the code nests too deeply to be checked. Keep the phase\'s code simple.'));
+  }
+  return block;
+}
+
+/** Finds the `bench` members, `newSession` calls and `vars.require_all_facts` of a block. acorn-walk recurses on depth. */
+function walkBlock(program: AcornNode, block: JsBlock, toRange: (loc: Loc, trimStart?: number, trimEnd?: number) => Range, file: string, out: Diagnostic[]): void {
   simple(program, {
     MemberExpression(node) {
       const n = node as typeof node & Located;
@@ -50,7 +69,7 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, l
       if (name === undefined || !prop.loc) return;
       const r = toRange(prop.loc);
       block.benchMembers.push({ name, range: r });
-      if (!(name in BENCH_API)) {
+      if (!Object.hasOwn(BENCH_API, name)) {
         const suggestions = nearNames(name, Object.keys(BENCH_API));
         out.push(diagnostic('unknown-bench-api', file, r,
           `\`bench.${name}\` does not exist: a JS block can call only ${Object.keys(BENCH_API).map((k) => `bench.${k}`).join(' and ')}.${didYouMean(suggestions)}`,
@@ -79,7 +98,6 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, l
       }
     },
   });
-  return block;
 }
 
 function sheetRef(name: string, r: Range): SheetRef {

@@ -1,6 +1,7 @@
 /** Shared handling of JSON-with-comments files (`benchmark.json`, `config.jsonc`) with positions. */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { diagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics';
+import { jsonDepthExceeded, MAX_JSON_DEPTH, stripBom } from './limits';
 import { didYouMean, nearNames } from './suggest';
 import { LineIndex, type Range } from './text';
 
@@ -29,8 +30,16 @@ export class JsoncDocument {
   readonly root: Node | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(text: string, readonly file: string, private readonly code: DiagnosticCode) {
+  constructor(source: string, readonly file: string, private readonly code: DiagnosticCode) {
+    const text = stripBom(source);
     this.lines = new LineIndex(text);
+    // jsonc-parser recurses once per level of nesting: deep input would overflow the stack.
+    const tooDeep = jsonDepthExceeded(text);
+    if (tooDeep >= 0) {
+      this.root = undefined;
+      this.report(this.lines.rangeOf(tooDeep, tooDeep + 1), `${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; it is not read: flatten it.`);
+      return;
+    }
     const errors: ParseError[] = [];
     this.root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     for (const e of errors) {

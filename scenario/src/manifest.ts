@@ -44,6 +44,7 @@ export function parseManifest(text: string, file = MANIFEST_FILE): ManifestParse
       return undefined;
     }
     const out: ListedFile[] = [];
+    const seen = new Set<string>();
     for (const item of node.children ?? []) {
       const name = doc.expect(item, 'string', `Each entry of \`${key}\``);
       if (name === undefined) continue;
@@ -51,9 +52,14 @@ export function parseManifest(text: string, file = MANIFEST_FILE): ManifestParse
         doc.report(doc.rangeOf(item), `\`${name}\` must be the name of a .md file in the benchmark folder.`);
         continue;
       }
-      const twin = out.find((f) => f.file === name);
-      if (twin) doc.report(doc.rangeOf(item), `\`${name}\` is listed twice in \`${key}\`; remove one.`);
-      else out.push({ file: name, range: stringRange(doc, item) });
+      if (seen.has(name)) doc.report(doc.rangeOf(item), `\`${name}\` is listed twice in \`${key}\`; remove one.`);
+      else {
+        seen.add(name);
+        out.push({ file: name, range: stringRange(doc, item) });
+      }
+    }
+    if (key === 'chapters' && out.length === 0 && (node.children ?? []).length === 0) {
+      doc.report(doc.rangeOf(node), 'A benchmark needs at least one chapter: list the chapter files in play order, as in "chapters": ["chapter1.md"].');
     }
     return out;
   };

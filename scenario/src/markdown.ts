@@ -9,7 +9,13 @@ export type Block =
   | { kind: 'html'; startLine: number; endLine: number }
   | { kind: 'other'; startLine: number; endLine: number };
 
-const processor = unified().use(remarkParse);
+/**
+ * Inline markdown (emphasis, links, code spans, escapes) never changes where blocks start and
+ * end, and its resolution is quadratic on hostile input (`*a*a*a…`, `[[[…`), so it is switched
+ * off: the parser only ever needs the top-level blocks.
+ */
+const INLINE_CONSTRUCTS = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
+const processor = unified().use(remarkParse).data('micromarkExtensions', [{ disable: { null: INLINE_CONSTRUCTS } }]);
 
 /** Parses markdown into its top-level blocks. Never throws: on a parser fault it returns none. */
 export function parseBlocks(text: string): Block[] {

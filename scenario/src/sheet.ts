@@ -1,5 +1,6 @@
 /** Parses a fact sheet: `# Title`, `## N. Category` headings and `N.M text` fact lines. */
-import { diagnostic, type Diagnostic } from './diagnostics';
+import { diagnostic } from './diagnostics';
+import { markdownLimit, stripBom } from './limits';
 import { headingText, parseBlocks, type Block } from './markdown';
 import type { Category, Fact, Sheet } from './model';
 import { LineIndex, lineRange, range as makeRange } from './text';
@@ -20,12 +21,30 @@ export function sheetName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.md$/i, '');
 }
 
+type Heading = Extract<Block, { kind: 'heading' }>;
+
+/** What reading a sheet line by line keeps; the maps keep many categories or duplicates linear. */
+interface SheetReading {
+  sheet: Sheet;
+  lines: LineIndex;
+  live: Map<string, Fact | undefined>;
+  categoryLines: Map<number, number>;
+  highestFact: Map<number, number>;
+  category: Category | undefined;
+  lastFact: Fact | undefined;
+}
+
 /** Parses one sheet file. Never throws; problems come back as `diagnostics`. */
-export function parseSheet(text: string, file: string): Sheet {
+export function parseSheet(source: string, file: string): Sheet {
+  const text = stripBom(source);
   const lines = new LineIndex(text);
-  const diagnostics: Diagnostic[] = [];
-  const sheet: Sheet = { name: sheetName(file), file, categories: [], facts: [], lines, diagnostics };
-  const headings = new Map<number, Extract<Block, { kind: 'heading' }>>();
+  const sheet: Sheet = { name: sheetName(file), file, categories: [], facts: [], lines, diagnostics: [] };
+  const limit = markdownLimit(text);
+  if (limit) {
+    sheet.diagnostics.push(diagnostic('over-limit', file, lineRange(limit.line, 0, lines.lineText(limit.line).length), limit.message));
+    return sheet;
+  }
+  const headings = new Map<number, Heading>();
   const skip = new Set<number>();
   for (const b of parseBlocks(text)) {
     if (b.kind === 'heading') {
@@ -35,94 +54,103 @@ export function parseSheet(text: string, file: string): Sheet {
       for (let l = b.startLine; l <= b.endLine; l++) skip.add(l);
     }
   }
-  const bad = (line: number, message: string) => {
-    const t = lines.lineText(line);
-    const indent = t.length - t.trimStart().length;
-    diagnostics.push(diagnostic('malformed-fact-line', file, lineRange(line, indent, t.trimEnd().length), message));
+  const reading: SheetReading = {
+    sheet, lines, live: new Map(), categoryLines: new Map(), highestFact: new Map(), category: undefined, lastFact: undefined,
   };
-
-  const live = new Map<string, Fact | undefined>();
-  let category: Category | undefined;
-  let lastFact: Fact | undefined;
   for (let l = 0; l < lines.lineCount; l++) {
     if (skip.has(l)) continue;
-    const text = lines.lineText(l);
     const heading = headings.get(l);
-    if (heading) {
-      lastFact = undefined;
-      const title = headingText(lines.text, heading);
-      if (heading.depth === 1) {
-        if (sheet.title === undefined && sheet.categories.length === 0) {
-          sheet.title = title;
-          sheet.titleRange = lineRange(l, 0, lines.lineText(l).length);
-        }
-        else bad(l, 'A sheet has one `#` title, at the top; make this a category: `## N. Title`.');
-      } else if (heading.depth === 2) {
-        const m = /^(\d+)\.\s+(.*\S)$/.exec(title);
-        if (!m) {
-          bad(l, `\`## ${title}\` is not a category heading: number it, as in \`## ${sheet.categories.length + 1}. ${title || 'Title'}\`.`);
-          category = undefined;
-          continue;
-        }
-        const number = Number(m[1]);
-        const twin = sheet.categories.find((c) => c.number === number);
-        if (twin) bad(l, `Category ${number} already opens at line ${twin.range.start.line + 1}: give this one another number.`);
-        category = { number, title: m[2] ?? '', range: makeRange(l, 0, heading.endLine, lines.lineText(heading.endLine).length) };
-        sheet.categories.push(category);
-      } else {
-        bad(l, 'A sheet holds only a `#` title, `## N. Title` categories and `N.M text` facts; remove this heading or make it a category.');
-      }
-      continue;
-    }
-    if (text.trim() === '') {
-      lastFact = undefined;
-      continue;
-    }
-    if (/^[ \t]/.test(text) && lastFact) {
-      lastFact.text = `${lastFact.text} ${text.trim()}`;
-      lastFact.range = makeRange(lastFact.range.start.line, lastFact.range.start.character, l, text.trimEnd().length);
-      continue;
-    }
-    const trimmed = text.trim();
-    const m = FACT_LINE.exec(trimmed);
-    if (!category) {
-      if (m) bad(l, `Fact ${m[1]}.${m[2]} sits outside any category: put a \`## ${m[1]}. Title\` heading above it.`);
-      continue;
-    }
-    if (!m) {
-      bad(l, `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; notes belong above the first category.`);
-      continue;
-    }
-    const indent = text.length - text.trimStart().length;
-    const id = `${m[1]}.${m[2]}`;
-    const body = (m[3] ?? '').trim();
-    if (Number(m[1]) !== category.number) {
-      bad(l, `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`);
-      continue;
-    }
-    if (!body) {
-      bad(l, `Fact ${id} has no text: write the fact after the id, or \`—\` to delete it.`);
-      continue;
-    }
-    const fact: Fact = {
-      id,
-      category: category.number,
-      text: body,
-      deleted: isDeletionMarker(body),
-      range: lineRange(l, indent, text.trimEnd().length),
-      idRange: lineRange(l, indent, indent + id.length),
-    };
-    const twin = live.get(id);
-    live.set(id, fact.deleted ? undefined : fact);
-    if (twin && !fact.deleted) {
-      diagnostics.push(diagnostic('duplicate-fact-id', file, fact.idRange,
-        `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${nextFreeFactId(sheet, category.number)}), or delete the first with \`${id} —\`.`,
-        { related: [{ file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [nextFreeFactId(sheet, category.number)] }));
-    }
-    sheet.facts.push(fact);
-    lastFact = fact;
+    if (heading) readHeading(reading, l, heading);
+    else readLine(reading, l);
   }
   return sheet;
+}
+
+function malformed(reading: SheetReading, line: number, message: string): void {
+  const t = reading.lines.lineText(line);
+  const indent = t.length - t.trimStart().length;
+  reading.sheet.diagnostics.push(diagnostic('malformed-fact-line', reading.sheet.file, lineRange(line, indent, t.trimEnd().length), message));
+}
+
+function readHeading(reading: SheetReading, l: number, heading: Heading): void {
+  const { sheet, lines } = reading;
+  reading.lastFact = undefined;
+  const title = headingText(lines.text, heading);
+  if (heading.depth === 1) {
+    if (sheet.title === undefined && sheet.categories.length === 0) {
+      sheet.title = title;
+      sheet.titleRange = lineRange(l, 0, lines.lineText(l).length);
+    } else malformed(reading, l, 'A sheet has one `#` title, at the top; make this a category: `## N. Title`.');
+  } else if (heading.depth === 2) {
+    const m = /^(\d+)\.\s+(.*\S)$/.exec(title);
+    if (!m) {
+      malformed(reading, l, `\`## ${title}\` is not a category heading: number it, as in \`## ${sheet.categories.length + 1}. ${title || 'Title'}\`.`);
+      reading.category = undefined;
+      return;
+    }
+    const number = Number(m[1]);
+    const twin = reading.categoryLines.get(number);
+    if (twin !== undefined) malformed(reading, l, `Category ${number} already opens at line ${twin + 1}: give this one another number.`);
+    else reading.categoryLines.set(number, l);
+    reading.category = { number, title: m[2] ?? '', range: makeRange(l, 0, heading.endLine, lines.lineText(heading.endLine).length) };
+    sheet.categories.push(reading.category);
+  } else {
+    malformed(reading, l, 'A sheet holds only a `#` title, `## N. Title` categories and `N.M text` facts; remove this heading or make it a category.');
+  }
+}
+
+function readLine(reading: SheetReading, l: number): void {
+  const { sheet, category, lastFact } = reading;
+  const text = reading.lines.lineText(l);
+  if (text.trim() === '') {
+    reading.lastFact = undefined;
+    return;
+  }
+  if (/^[ \t]/.test(text) && lastFact) {
+    lastFact.text = `${lastFact.text} ${text.trim()}`;
+    lastFact.range = makeRange(lastFact.range.start.line, lastFact.range.start.character, l, text.trimEnd().length);
+    return;
+  }
+  const m = FACT_LINE.exec(text.trim());
+  if (!category) {
+    if (m) malformed(reading, l, `Fact ${m[1]}.${m[2]} sits outside any category: put a \`## ${m[1]}. Title\` heading above it.`);
+    return;
+  }
+  if (!m) {
+    malformed(reading, l, `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; notes belong above the first category.`);
+    return;
+  }
+  const indent = text.length - text.trimStart().length;
+  const id = `${m[1]}.${m[2]}`;
+  const body = (m[3] ?? '').trim();
+  if (Number(m[1]) !== category.number) {
+    malformed(reading, l, `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`);
+    return;
+  }
+  if (!body) {
+    malformed(reading, l, `Fact ${id} has no text: write the fact after the id, or \`—\` to delete it.`);
+    return;
+  }
+  const fact: Fact = {
+    id,
+    category: category.number,
+    text: body,
+    deleted: isDeletionMarker(body),
+    range: lineRange(l, indent, text.trimEnd().length),
+    idRange: lineRange(l, indent, indent + id.length),
+  };
+  const twin = reading.live.get(id);
+  reading.live.set(id, fact.deleted ? undefined : fact);
+  const highest = reading.highestFact.get(category.number) ?? 0;
+  const free = `${category.number}.${highest + 1}`;
+  reading.highestFact.set(category.number, Math.max(highest, Number(m[2])));
+  if (twin && !fact.deleted) {
+    sheet.diagnostics.push(diagnostic('duplicate-fact-id', sheet.file, fact.idRange,
+      `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${free}), or delete the first with \`${id} —\`.`,
+      { related: [{ file: sheet.file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [free] }));
+  }
+  sheet.facts.push(fact);
+  reading.lastFact = fact;
 }
 
 /** The fact an id stands for now: the last live definition, or undefined if none or deleted. */
@@ -142,6 +170,7 @@ export function liveFacts(sheet: Sheet): Fact[] {
 }
 
 export function nextFreeFactId(sheet: Sheet, category: number): string {
-  const used = sheet.facts.filter((f) => f.category === category).map((f) => Number(f.id.split('.')[1]));
-  return `${category}.${Math.max(0, ...used) + 1}`;
+  let highest = 0;
+  for (const f of sheet.facts) if (f.category === category) highest = Math.max(highest, Number(f.id.split('.')[1]));
+  return `${category}.${highest + 1}`;
 }

@@ -19,15 +19,42 @@ export function editDistance(a: string, b: string): number {
   return rows[s.length]?.[t.length] ?? 0;
 }
 
+/**
+ * How much work "did you mean" may still do, in steps (a candidate looked at, a cell of an edit
+ * distance). One budget is shared by a whole validation, so thousands of unknown names against
+ * thousands of candidates stay linear: once it is spent, diagnostics come without suggestions.
+ */
+export interface SuggestionBudget {
+  steps: number;
+}
+
+/** A validation's budget: enough for every suggestion of any real benchmark many times over. */
+export function suggestionBudget(): SuggestionBudget {
+  return { steps: 20_000_000 };
+}
+
+/** Names longer than this get no suggestions: a typo is short, and edit distance is quadratic. */
+const MAX_SUGGESTED_LENGTH = 128;
+
 /** The candidates close enough to `name` to be what the author meant, nearest first. */
-export function nearNames(name: string, candidates: Iterable<string>, max = 3): string[] {
+export function nearNames(name: string, candidates: Iterable<string>, max = 3, budget?: SuggestionBudget): string[] {
+  if (name.length > MAX_SUGGESTED_LENGTH) return [];
   const limit = Math.max(1, Math.floor(name.length / 4));
-  return [...new Set(candidates)]
-    .map((c) => ({ c, d: editDistance(name, c) }))
-    .filter(({ c, d }) => d <= limit && c !== name)
-    .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
+  const near = new Map<string, number>();
+  for (const c of candidates) {
+    if (budget) {
+      if (budget.steps <= 0) break;
+      budget.steps -= 1;
+    }
+    if (c === name || near.has(c) || Math.abs(c.length - name.length) > limit) continue;
+    if (budget) budget.steps -= name.length * c.length;
+    const d = editDistance(name, c);
+    if (d <= limit) near.set(c, d);
+  }
+  return [...near]
+    .sort(([x, dx], [y, dy]) => dx - dy || x.localeCompare(y))
     .slice(0, max)
-    .map(({ c }) => c);
+    .map(([c]) => c);
 }
 
 /** `" Did you mean `x`?"`, or an empty string when nothing is near. */

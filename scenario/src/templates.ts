@@ -1,4 +1,5 @@
 import { TEMPLATE_UNITS, type Template, type TemplateUnit } from './model';
+import { MAX_TEMPLATE_AMOUNT } from './limits';
 import { didYouMean, nearNames } from './suggest';
 
 export const TEMPLATE_KEYWORDS = ['TODAY', 'FUTURE', 'PAST'] as const;
@@ -35,7 +36,12 @@ export function parseTemplateBody(body: string): TemplateParse {
       suggestions,
     };
   }
-  return { ok: true, keyword, amount: Number(amount), unit: normalized };
+  const count = Number(amount);
+  const most = MAX_TEMPLATE_AMOUNT[normalized] ?? 0;
+  if (!(count <= most)) {
+    return { ok: false, message: `\`{{${body}}}\` reaches more than 10,000 years away; at most ${most.toLocaleString('en-US')} ${normalized}: use a nearer date.` };
+  }
+  return { ok: true, keyword, amount: count, unit: normalized };
 }
 
 function normalizeUnit(unit: string): TemplateUnit | undefined {

@@ -2,27 +2,29 @@
 import { allPhases, comparePlay, type Benchmark, type LocatedCheck } from './benchmark';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { dayNumber } from './inline';
-import type { FactRef, SheetRef } from './model';
-import { liveFact, liveFacts } from './sheet';
-import { didYouMean, nearNames } from './suggest';
+import type { Fact, FactRef, Sheet, SheetRef } from './model';
+import { liveFacts } from './sheet';
+import { didYouMean, nearNames, suggestionBudget, type SuggestionBudget } from './suggest';
 import { comparePositions, lineRange } from './text';
 
 /** Every diagnostic of the benchmark, sorted by file and position. */
 export function validateBenchmark(b: Benchmark): Diagnostic[] {
+  // Loops rather than push(...list): a spread of a huge list overflows the stack.
   const out: Diagnostic[] = [...b.diagnostics];
-  for (const sheet of b.sheets.values()) out.push(...sheet.diagnostics);
-  for (const chapter of b.chapters) out.push(...chapter.diagnostics);
+  for (const sheet of b.sheets.values()) for (const d of sheet.diagnostics) out.push(d);
+  for (const chapter of b.chapters) for (const d of chapter.diagnostics) out.push(d);
   const told = new Set<string>();
+  const context: Validation = { b, out, budget: suggestionBudget(), facts: new Map(), sheetList: sheetList(b) };
 
   for (const { chapter, phase } of allPhases(b)) {
-    for (const ref of phase.factRefs) checkFactRef(b, ref, chapter.file, out);
+    for (const ref of phase.factRefs) if (!b.refusedSheets?.has(ref.sheet)) checkFactRef(context, ref, chapter.file);
     for (const ref of phase.sheetRefs) {
       if (b.sheets.has(ref.sheet)) told.add(ref.sheet);
-      else if (ref.sheetWordFollows) out.push(unknownSheet(b, ref.sheet, ref, chapter.file));
+      else if (ref.sheetWordFollows && !b.refusedSheets?.has(ref.sheet)) out.push(unknownSheet(context, ref.sheet, ref, chapter.file));
     }
   }
   checkCheckIds(b, out);
-  checkTraps(b, out);
+  checkTraps(context);
   for (const sheet of b.sheets.values()) {
     if (told.has(sheet.name) || liveFacts(sheet).length === 0) continue;
     out.push(diagnostic('sheet-never-told', sheet.file, lineRange(0, 0, sheet.lines.lineText(0).length),
@@ -32,25 +34,56 @@ export function validateBenchmark(b: Benchmark): Diagnostic[] {
   return suppress(b, out).sort((x, y) => x.file.localeCompare(y.file) || comparePositions(x.range.start, y.range.start) || x.code.localeCompare(y.code));
 }
 
-function unknownSheet(b: Benchmark, name: string, ref: Pick<SheetRef, 'range'>, file: string): Diagnostic {
-  const suggestions = nearNames(name, b.sheets.keys());
+/** What one validation shares: the suggestion budget and indexes built once, not per reference. */
+interface Validation {
+  b: Benchmark;
+  out: Diagnostic[];
+  budget: SuggestionBudget;
+  /** Per sheet: the fact each id stands for now (undefined when deleted), and the live ids. */
+  facts: Map<string, { current: Map<string, Fact | undefined>; live: string[] }>;
+  /** The sheet names as a message lists them, cut short for a folder of very many sheets. */
+  sheetList: string;
+}
+
+function sheetList(b: Benchmark): string {
+  const names = [...b.sheets.keys()];
+  const shown = names.slice(0, 12).map((s) => `\`${s}\``).join(', ');
+  return names.length > 12 ? `${shown} (and ${names.length - 12} more)` : shown || 'its sheets';
+}
+
+function factIndex(context: Validation, sheet: Sheet): { current: Map<string, Fact | undefined>; live: string[] } {
+  let index = context.facts.get(sheet.name);
+  if (!index) {
+    const current = new Map<string, Fact | undefined>();
+    for (const f of sheet.facts) current.set(f.id, f.deleted ? undefined : f);
+    index = { current, live: liveFacts(sheet).map((f) => f.id) };
+    context.facts.set(sheet.name, index);
+  }
+  return index;
+}
+
+function unknownSheet(context: Validation, name: string, ref: Pick<SheetRef, 'range'>, file: string): Diagnostic {
+  const { b } = context;
+  const suggestions = nearNames(name, b.sheets.keys(), 3, context.budget);
   return diagnostic('unknown-sheet', file, ref.range,
-    `There is no sheet \`${name}\` in \`${b.name}\`: create ${name}.md or name one of ${[...b.sheets.keys()].map((s) => `\`${s}\``).join(', ') || 'its sheets'}.${didYouMean(suggestions)}`,
+    `There is no sheet \`${name}\` in \`${b.name}\`: create ${name}.md or name one of ${context.sheetList}.${didYouMean(suggestions)}`,
     { suggestions });
 }
 
-function checkFactRef(b: Benchmark, ref: FactRef, file: string, out: Diagnostic[]): void {
+function checkFactRef(context: Validation, ref: FactRef, file: string): void {
+  const { b, out } = context;
   const sheet = b.sheets.get(ref.sheet);
   if (!sheet) {
-    const suggestions = nearNames(ref.sheet, b.sheets.keys());
+    const suggestions = nearNames(ref.sheet, b.sheets.keys(), 3, context.budget);
     out.push(diagnostic('unknown-sheet', file, ref.sheetRange,
-      `There is no sheet \`${ref.sheet}\` in \`${b.name}\`: create ${ref.sheet}.md or name one of ${[...b.sheets.keys()].map((s) => `\`${s}\``).join(', ') || 'its sheets'}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
+      `There is no sheet \`${ref.sheet}\` in \`${b.name}\`: create ${ref.sheet}.md or name one of ${context.sheetList}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
       { suggestions }));
     return;
   }
-  if (liveFact(sheet, ref.id)) return;
-  const deleted = sheet.facts.some((f) => f.id === ref.id);
-  const suggestions = nearNames(ref.id, liveFacts(sheet).map((f) => f.id));
+  const index = factIndex(context, sheet);
+  if (index.current.get(ref.id)) return;
+  const deleted = index.current.has(ref.id);
+  const suggestions = nearNames(ref.id, index.live, 3, context.budget);
   const why = deleted ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
   out.push(diagnostic('unknown-fact', file, ref.idRange,
     `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
@@ -59,13 +92,19 @@ function checkFactRef(b: Benchmark, ref: FactRef, file: string, out: Diagnostic[
 
 function checkCheckIds(b: Benchmark, out: Diagnostic[]): void {
   const first = new Map<string, LocatedCheck>();
+  const highest = new Map<string, number>();
+  for (const c of b.checks) {
+    const [series = '1', number] = c.check.id.split('.');
+    highest.set(series, Math.max(highest.get(series) ?? 0, Number(number)));
+  }
   for (const located of b.checks) {
     const twin = first.get(located.check.id);
     if (!twin) {
       first.set(located.check.id, located);
       continue;
     }
-    const free = nextFreeCheckId(b, located.check.id);
+    const series = located.check.id.split('.')[0] ?? '1';
+    const free = `${series}.${(highest.get(series) ?? 0) + 1}`;
     out.push(diagnostic('duplicate-check-id', located.file, located.check.idRange,
       `Check id ${located.check.id} is already used in ${twin.file} line ${twin.check.idRange.start.line + 1}: check ids are unique in a benchmark; use ${free}.`,
       { related: [{ file: twin.file, range: twin.check.idRange, message: `first check ${located.check.id}` }], suggestions: [free] }));
@@ -75,11 +114,16 @@ function checkCheckIds(b: Benchmark, out: Diagnostic[]): void {
 /** The next unused id in the same `N.` series as `id`. */
 export function nextFreeCheckId(b: Benchmark, id: string): string {
   const series = id.split('.')[0] ?? '1';
-  const used = b.checks.map((c) => c.check.id.split('.')).filter(([s]) => s === series).map(([, n]) => Number(n));
-  return `${series}.${Math.max(0, ...used) + 1}`;
+  let highest = 0;
+  for (const c of b.checks) {
+    const [s, n] = c.check.id.split('.');
+    if (s === series) highest = Math.max(highest, Number(n));
+  }
+  return `${series}.${highest + 1}`;
 }
 
-function checkTraps(b: Benchmark, out: Diagnostic[]): void {
+function checkTraps(context: Validation): void {
+  const { b, out } = context;
   const checks = new Map(b.checks.map((c) => [c.check.id, c]));
   const targeted = new Set<string>();
   for (const t of b.traps) {
@@ -87,7 +131,7 @@ function checkTraps(b: Benchmark, out: Diagnostic[]): void {
       targeted.add(target.name);
       const check = checks.get(target.name);
       if (!check) {
-        const suggestions = nearNames(target.name, checks.keys());
+        const suggestions = nearNames(target.name, checks.keys(), 3, context.budget);
         out.push(diagnostic('trap-target-missing', t.file, target.range,
           `This trap aims at check ${target.name}, but no check has that id: add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`,
           { suggestions }));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseChapter, phaseInstructions, type Diagnostic } from '../src';
+import { markdownLimit, parseChapter, phaseInstructions, type Diagnostic } from '../src';
 
 const CHAPTER = `# Chapter 13
 
@@ -186,4 +186,17 @@ test('malformed time anchors: impossible dates, wrong weekday, bad times', () =>
 
 test('a JS block later in the phase never runs and says so; preamble checks too', () => {
   assert.deepEqual(codes('❓ 1.1 Q? Correct answer: x\n## P\nText.\n```js\nbench.log("x")\n```\n'), ['1:1 outside-phase', '4:1 js-block-not-first']);
+});
+
+test('markdown bounds: line length, container markers and indentation, counted the way remark nests', () => {
+  assert.equal(markdownLimit(`## P\n${'a'.repeat(10_000)}\n`), undefined);
+  assert.equal(markdownLimit(`## P\n${'a'.repeat(10_001)}\n`)?.line, 1);
+  assert.equal(markdownLimit(`${'> '.repeat(32)}x`), undefined);
+  assert.match(markdownLimit(`ok\r\n${'- 1. > '.repeat(11)}x`)?.message ?? '', /^Line 2 opens 33 nested quotes or lists/);
+  // Fact lines, dates and thematic breaks are not list markers.
+  assert.equal(markdownLimit(`1.1 x\n2026-03-10, Tue\n${'-'.repeat(5000)}\n${'1.'.repeat(40)}`), undefined);
+  assert.match(markdownLimit(`${' '.repeat(257)}x`)?.message ?? '', /indented by 257 columns/);
+  const chapter = parseChapter(`## P\n❓ 1.1 q? Correct answer: a\n${'> '.repeat(40)}x\n`, 'c.md');
+  assert.deepEqual(chapter.phases, []);
+  assert.deepEqual(chapter.diagnostics.map((d) => `${d.range.start.line} ${d.code}`), ['2 over-limit']);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isFolderName, parseConfig, parseManifest } from '../src';
+import { isFolderName, jsonDepthExceeded, parseConfig, parseManifest } from '../src';
 
 test('benchmark.json with comments and trailing commas parses with positions', () => {
   const { manifest, diagnostics } = parseManifest('{\n  // the order of play\n  "chapters": ["chapter1.md", "chapter2.md",],\n  "time_master": true,\n  "start_time": "2026-03-01 20:00"\n}\n');
@@ -18,8 +18,11 @@ test('invalid manifests: syntax, types, missing chapters, bad start_time, unknow
   assert.deepEqual(codes('{\n"title": "x"\n}'), ['1:1 invalid-manifest']);
   assert.deepEqual(codes('{ "chapters": "chapter1.md" }'), ['1:15 invalid-manifest']);
   assert.deepEqual(codes('{ "chapters": ["a.md", 3, "a.md", "b.txt"] }'), ['1:24 invalid-manifest', '1:27 invalid-manifest', '1:35 invalid-manifest']);
-  assert.deepEqual(codes('{ "chapters": [], "time_gate": "yes", "start_time": "2026-02-30 20:00" }'), ['1:32 invalid-manifest', '1:53 invalid-manifest']);
-  const unknown = parseManifest('{ "chapters": [], "time_gates": true }').diagnostics[0];
+  assert.deepEqual(codes('{ "chapters": ["a.md"], "time_gate": "yes", "start_time": "2026-02-30 20:00" }'), ['1:38 invalid-manifest', '1:59 invalid-manifest']);
+  // An empty chapter list once checked clean and then failed at run time.
+  assert.deepEqual(codes('{ "chapters": [] }'), ['1:15 invalid-manifest']);
+  assert.match(parseManifest('{ "chapters": [] }').diagnostics[0]?.message ?? '', /at least one chapter/);
+  const unknown = parseManifest('{ "chapters": ["a.md"], "time_gates": true }').diagnostics[0];
   assert.equal(unknown?.code, 'unknown-key');
   assert.equal(unknown?.severity, 'warning');
   assert.deepEqual(unknown?.suggestions, ['"time_gate"']);
@@ -96,4 +99,15 @@ test('run and benchmark names are folder names of at most 100 characters', () =>
     'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
     'run `ok`: `benchmark` names a folder under benchmarks/, so it must be at most 100 characters long (this one has 101).',
   ]);
+});
+
+test('the JSON depth bound counts only real nesting: brackets in strings and comments do not count', () => {
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  assert.equal(jsonDepthExceeded(deep(64)), -1);
+  assert.equal(jsonDepthExceeded(deep(65)), 64);
+  assert.equal(jsonDepthExceeded(`{ "title": "${'['.repeat(100)}", // ${'{'.repeat(100)}\n /* ${'['.repeat(100)} */ "chapters": [] }`), -1);
+  // jsonc-parser ends an unclosed string at the line's end, so brackets after it count again.
+  assert.equal(jsonDepthExceeded(`{ "title": "open\n${'['.repeat(70)}`), 17 + 63);
+  const parsed = parseManifest(`\uFEFF${deep(100)}`);
+  assert.deepEqual(parsed.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code}`), ['0:64 invalid-manifest']);
 });

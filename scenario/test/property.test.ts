@@ -54,8 +54,12 @@ function isRange(v: Record<string, unknown>): boolean {
   return !!s && typeof s === 'object' && typeof s.line === 'number' && typeof s.character === 'number' && typeof v.end === 'object';
 }
 
+/** The last text's line index: the hostile inputs below give thousands of ranges in one huge text. */
+let indexed: { text: string; index: LineIndex } | undefined;
+
 function assertInside(text: string, r: Range, where: string): void {
-  const idx = new LineIndex(text);
+  if (indexed?.text !== text) indexed = { text, index: new LineIndex(text) };
+  const idx = indexed.index;
   for (const p of [r.start, r.end]) {
     assert.ok(Number.isInteger(p.line) && p.line >= 0 && p.line < idx.lineCount, `${where}: line ${p.line} outside 0..${idx.lineCount - 1}`);
     assert.ok(Number.isInteger(p.character) && p.character >= 0 && p.character <= idx.lineText(p.line).length,
@@ -89,4 +93,69 @@ test('random text as a chapter, a sheet, the manifest or the config never breaks
 
 test('real benchmark files with random edits never break the parser', () => {
   fc.assert(fc.property(mutated, ({ file, text }) => runAll(file, text)), PARAMS);
+});
+
+/** Inputs that once overflowed the stack, took quadratic time or came out wrong, by the file they go in. */
+const HOSTILE: [string, string][] = [
+  ['benchmark.json', '['.repeat(200_000)],
+  ['benchmark.json', '{"a":'.repeat(200_000)],
+  ['benchmark.json', `{ "chapters": [${Array.from({ length: 5_000 }, (_, i) => `"c${i % 10_000}.md"`).join(',')}] }`],
+  ['benchmark.json', ','.repeat(300_000)],
+  ['benchmark.json', '\uFEFF{ "chapters": [] }'],
+  ['chapter2.md', `## P\n${'a'.repeat(5_000_000)}`],
+  ['chapter2.md', `## P\n${'> '.repeat(5_000)}x`],
+  ['chapter2.md', `## P\n${'- '.repeat(5_000)}x`],
+  ['chapter2.md', `## P\n${'*a'.repeat(4_000)}\n`.repeat(20)],
+  ['chapter2.md', `## P\n${'[a]('.repeat(2_000)}\n<${'<'.repeat(9_000)}`],
+  ['chapter2.md', Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}- item`).join('\n')],
+  ['chapter2.md', Array.from({ length: 5_000 }, (_, i) => `## Phase ${i}\nTell the \`move\` sheet.`).join('\n')],
+  ['chapter2.md', `## P\n${'❓ 1.1 q? Correct answer: a\n'.repeat(5_000)}`],
+  ['chapter2.md', `## P\n❓ 1.1 q? Correct answer: a\n${'🪤 STALE move#1.1 → 1.1\n'.repeat(5_000)}`],
+  ['chapter2.md', `## P\n${Array.from({ length: 5_000 }, (_, i) => `move#9.${i} nowhere#1.${i}`).join('\n')}`],
+  ['chapter2.md', `## P\n\`\`\`js\n${'('.repeat(9_000)}\n\`\`\`\n`],
+  ['chapter2.md', `## P\n\`\`\`js\n${'a.b'.repeat(6_000)}\n\`\`\`\n`],
+  ['chapter2.md', `## P\n\`\`\`js\n${'!'.repeat(50_000)}x\n\`\`\`\n`],
+  ['chapter2.md', '## P\n{{FUTURE:99999999999999999999999:years}} {{PAST:120001:months}} {{FUTURE:10000:years}}'],
+  ['chapter2.md', `\uFEFF${REAL.get('chapter2.md') ?? ''}`],
+  ['move.md', `# Move\n\n${'## 1. Cat\n1.1 x\n'.repeat(5_000)}`],
+  ['move.md', `# Move\n\n## 1. Cat\n${'1.1 x\n'.repeat(5_000)}`],
+  // 160,000 diagnostics in one file: once pushed with a spread, which overflows the stack.
+  ['chapter2.md', `## P\n${`${'{{x}}'.repeat(2_000)}\n`.repeat(80)}`],
+  ['move.md', `\uFEFF${REAL.get('move.md') ?? ''}`],
+];
+
+test('hostile inputs (deep nesting, huge lines, many phases and duplicates, BOMs, absurd templates) never break the parser', () => {
+  for (const [file, text] of HOSTILE) {
+    assert.doesNotThrow(() => runAll(file, text), `${file}: ${text.slice(0, 40)}`);
+    for (const d of parseConfig(text).diagnostics) assertInside(text, d.range, `config ${d.code}`);
+  }
+});
+
+test('the hostile inputs come out as the diagnostics that say what is wrong', () => {
+  const codes = (file: string, text: string) => {
+    const files = new Map(REAL);
+    files.set(file, text);
+    return new Set(validateBenchmark(loadBenchmark({ name: 'starter', files })).filter((d) => d.file === file).map((d) => d.code));
+  };
+  assert.ok(codes('benchmark.json', '['.repeat(200_000)).has('invalid-manifest'));
+  assert.ok(codes('chapter2.md', `## P\n${'a'.repeat(5_000_000)}`).has('over-limit'));
+  assert.ok(codes('chapter2.md', `## P\n${'> '.repeat(5_000)}x`).has('over-limit'));
+  assert.ok(codes('chapter2.md', `## P\n\`\`\`js\n${'(\n'.repeat(15_000)}\n\`\`\`\n`).has('js-syntax-error'));
+  assert.ok(codes('chapter2.md', `## P\n\`\`\`js\n${'('.repeat(4_500)}1${')'.repeat(4_500)}\n\`\`\`\n`).has('js-syntax-error'));
+  assert.ok(codes('chapter2.md', '## P\n{{FUTURE:99999999999999999999999:years}}').has('malformed-template'));
+  assert.ok(!codes('chapter2.md', '## P\nTell the `move` sheet. {{FUTURE:10000:years}}').has('malformed-template'));
+  assert.deepEqual([...codes('move.md', `\uFEFF${REAL.get('move.md') ?? ''}`)], [...codes('move.md', REAL.get('move.md') ?? '')]);
+  const proto = loadBenchmark({ name: 'starter', files: new Map([...REAL, ['__proto__.md', '# P\n'], ['toString.md', '# T\n']]) });
+  assert.deepEqual(proto.diagnostics.filter((d) => d.code === 'unsafe-file').map((d) => d.file).sort(), ['__proto__.md', 'toString.md']);
+  assert.equal(Object.getPrototypeOf(Object.fromEntries(proto.sheets)), Object.prototype);
+});
+
+test('a file the reader refused is one unsafe-file error and otherwise absent', () => {
+  const refused = new Map([['chapter2.md', 'it is a symbolic link that leads out of the benchmark folder']]);
+  const files = new Map(REAL);
+  files.delete('chapter2.md');
+  const diagnostics = validateBenchmark(loadBenchmark({ name: 'starter', files, refused }));
+  const mine = diagnostics.filter((d) => d.file === 'chapter2.md' || d.code === 'missing-chapter');
+  assert.deepEqual(mine.map((d) => `${d.file} ${d.code} ${d.severity}`), ['chapter2.md unsafe-file error']);
+  assert.match(mine[0]?.message ?? '', /^`chapter2\.md` is not read: it is a symbolic link that leads out of the benchmark folder\./);
 });

@@ -23,7 +23,7 @@ test('missing chapter and sheet files point into benchmark.json, with a near nam
 });
 
 test('a benchmark without instructions.md gets a warning', () => {
-  const d = validateBenchmark(loadBenchmark({ name: 'x', files: new Map([['benchmark.json', '{"chapters": []}']]) }));
+  const d = validateBenchmark(loadBenchmark({ name: 'x', files: new Map([['benchmark.json', '{"chapters": ["c.md"]}'], ['c.md', '## Phase\nHello.']]) }));
   assert.deepEqual(where(d), ['benchmark.json:1 missing-instructions']);
   assert.equal(d[0]?.severity, 'warning');
 });

@@ -10,14 +10,23 @@ import { MANIFEST_FILE } from '../../scenario/src';
 export interface BenchmarkFileSystem {
   /** The names in a folder (files and folders), or undefined when it cannot be listed. */
   list(dir: string): string[] | undefined;
-  /** A file's text, or undefined when it is missing or unreadable right now. */
+  /**
+   * A file's text, or undefined when it is missing, unreadable right now, or refused by the rule
+   * of benchmark files (a link out of its folder, not a regular file, over the size cap).
+   */
   readText(path: string): string | undefined;
   isFile(path: string): boolean;
   /**
    * A benchmark folder's files by name: `benchmark.json` and the markdown files, with the editor's
-   * text (`openText`, by URI) in place of the files it has open.
+   * text (`openText`, by URI) in place of the files it has open, and the files refused with why.
    */
-  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): Map<string, string>;
+  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): ServedFiles;
+}
+
+/** A folder's files as the server reads them: the texts, and the names refused with the reason. */
+export interface ServedFiles {
+  files: Map<string, string>;
+  refused?: Map<string, string>;
 }
 
 /** Files held in memory by absolute path; folders exist as far as some file lies under them. */
@@ -51,13 +60,13 @@ export class MemoryFileSystem implements BenchmarkFileSystem {
     return this.files.has(path);
   }
 
-  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): Map<string, string> {
+  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): ServedFiles {
     const files = new Map<string, string>();
     for (const name of (this.list(dir) ?? []).filter((n) => n === MANIFEST_FILE || /\.md$/i.test(n))) {
       const path = join(dir, name);
       const text = openText(pathToFileURL(path).toString()) ?? this.readText(path);
       if (text !== undefined) files.set(name, text);
     }
-    return files;
+    return { files };
   }
 }

@@ -1,9 +1,13 @@
-/** The language server's file system in production: the disk, through `node:fs`. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+/**
+ * The language server's file system in production: the disk, read by the one rule for benchmark
+ * files (`scenario/node/safeRead.ts`, the same as `mmb check` and runs): nothing outside a folder,
+ * no FIFOs, nothing over the size cap.
+ */
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MANIFEST_FILE } from '../../scenario/src';
-import type { BenchmarkFileSystem } from './fileSystem';
+import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile } from '../../scenario/node/safeRead';
+import type { BenchmarkFileSystem, ServedFiles } from './fileSystem';
 
 export class NodeFileSystem implements BenchmarkFileSystem {
   list(dir: string): string[] | undefined {
@@ -16,44 +20,31 @@ export class NodeFileSystem implements BenchmarkFileSystem {
 
   readText(path: string): string | undefined {
     try {
-      return readFileSync(path, 'utf8');
+      const file = readFolderFile(realpathSync(dirname(path)), basename(path));
+      return 'text' in file ? file.text : undefined;
     } catch {
       return undefined;
     }
   }
 
   isFile(path: string): boolean {
-    return isFile(path);
-  }
-
-  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): Map<string, string> {
-    const files = new Map<string, string>();
-    let names: string[];
     try {
-      names = readdirSync(dir);
+      return statSync(path).isFile();
     } catch {
-      return files;
+      return false;
     }
-    for (const name of names.filter((n) => n === MANIFEST_FILE || /\.md$/i.test(n))) {
-      const path = join(dir, name);
-      const open = openText(pathToFileURL(path).toString());
-      if (open !== undefined) files.set(name, open);
-      else if (isFile(path)) {
-        try {
-          files.set(name, readFileSync(path, 'utf8'));
-        } catch {
-          // Unreadable right now (being written, permissions): the next change reads it again.
-        }
-      }
-    }
-    return files;
   }
-}
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
+  /**
+   * A refused file stays refused even when it is open in the editor: the editor shows a link's
+   * target, which is exactly what must not be read. A folder that cannot be listed right now
+   * reads as empty; the next change reads it again.
+   */
+  readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): ServedFiles {
+    try {
+      return readBenchmarkFiles(dir, isBenchmarkFileName, (path) => openText(pathToFileURL(path).toString()));
+    } catch {
+      return { files: new Map() };
+    }
   }
 }

@@ -45,7 +45,10 @@ export class BenchmarkWorkspace {
       entry = { cache: new Map() };
       this.folders.set(dir, entry);
     }
-    entry.benchmark ??= loadBenchmark({ name: basename(dir), files: this.fileSystem.readBenchmarkFiles(dir, this.openText) }, entry.cache);
+    if (!entry.benchmark) {
+      const read = this.fileSystem.readBenchmarkFiles(dir, this.openText);
+      entry.benchmark = loadBenchmark({ name: basename(dir), files: read.files, ...(read.refused ? { refused: read.refused } : {}) }, entry.cache);
+    }
     return entry.benchmark;
   }
 

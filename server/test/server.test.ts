@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import {
-  createProtocolConnection, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
+  CompletionRequest, createProtocolConnection, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   DidOpenTextDocumentNotification, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 
@@ -57,4 +58,29 @@ test('opening a chapter publishes the validator\'s diagnostics for every file of
   const dup = published.get(uri('chapter3.md'))?.diagnostics[0];
   assert.equal(dup?.relatedInformation?.[0]?.location.uri, uri('chapter3.md'));
   assert.equal(dup?.relatedInformation?.[0]?.location.range.start.line, 4);
+});
+
+test('a folder with a link out of it gets the unsafe-file diagnostic, never the link\'s text, and the server keeps answering', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'mmb-server-hostile-'));
+  const canary = `canary-${process.pid}-server`;
+  writeFileSync(join(root, 'outside.md'), `# Out\n\n## 1. X\n1.1 ${canary}\n`);
+  const dir = join(root, 'bench');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'benchmark.json'), '{ "chapters": ["chapter1.md"] }');
+  writeFileSync(join(dir, 'instructions.md'), 'You are Lena.');
+  const chapter = '## Start\nTell the `profile` sheet: profile#1.1.\n';
+  writeFileSync(join(dir, 'chapter1.md'), chapter);
+  symlinkSync(join(root, 'outside.md'), join(dir, 'profile.md'));
+  const at = (file: string) => pathToFileURL(join(dir, file)).toString();
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: at('chapter1.md'), languageId: 'markdown', version: 1, text: chapter } });
+  // The editor shows a link's target as the document's text: an open link is refused all the same.
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: at('profile.md'), languageId: 'markdown', version: 1, text: readFileSync(join(root, 'outside.md'), 'utf8') } });
+  await until(() => (published.get(at('profile.md'))?.diagnostics ?? []).some((d) => d.code === 'unsafe-file'));
+  const refused = published.get(at('profile.md'))?.diagnostics ?? [];
+  assert.deepEqual(refused.map((d) => [d.code, d.severity, d.range.start.line]), [['unsafe-file', 1, 0]]);
+  assert.match(String(refused[0]?.message ?? ''), /link that leads out of its folder/);
+  assert.ok(![...published.values()].some((p) => JSON.stringify(p).includes(canary)));
+  const items = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri: at('chapter1.md') }, position: { line: 1, character: 0 } });
+  assert.ok(Array.isArray(items));
+  assert.ok(!JSON.stringify(items).includes(canary));
 });

@@ -18,7 +18,7 @@ export type { ChatMessage, ToolCall } from '../models/messages';
 export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry } from '../state/runState';
 export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
-export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder } from '../workspace/folders';
+export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
 export { plannedChecks } from '../report/summary';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 

@@ -1,12 +1,13 @@
 /** `mmb check`: validate benchmark folders (and config.jsonc) like a compiler would. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import {
-  checkRunBenchmarks, coverage, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
+  checkRunBenchmarks, coverage, diagnostic, lineRange, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
   type Coverage, type Diagnostic,
 } from '../../../scenario/src';
 import { describeFsError, findBenchmarkFolders, readBenchmarkFolder } from '../workspace/folders';
 import { UsageError } from '../errors';
+import { readFolderFile, type FolderFile } from '../../../scenario/node/safeRead';
 import { formatCoverage } from './coverageText';
 
 export interface CheckOptions {
@@ -80,16 +81,21 @@ function checkBenchmark(path: string, target: string, withCoverage: boolean): Ch
 }
 
 function checkConfig(path: string, target: string): Checked {
-  let text: string;
+  const folder = dirname(target) === '.' ? '' : dirname(target);
+  const file = basename(target);
+  let read: FolderFile;
   try {
-    text = readFileSync(path, 'utf8');
+    lstatSync(path);
+    read = readFolderFile(realpathSync(dirname(path)), basename(path));
   } catch (e) {
     throw new UsageError(`cannot read ${target}: ${describeFsError(e)}`);
   }
-  const file = basename(target);
-  const { config, diagnostics } = parseConfig(text, file);
+  if ('refused' in read) {
+    return { folder, diagnostics: [diagnostic('unsafe-file', file, lineRange(0, 0, 0), `\`${file}\` is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`)] };
+  }
+  const { config, diagnostics } = parseConfig(read.text, file);
   diagnostics.push(...checkRunBenchmarks(config, findBenchmarkFolders(dirname(path)).map((p) => basename(p)), file));
-  return { folder: dirname(target) === '.' ? '' : dirname(target), diagnostics };
+  return { folder, diagnostics };
 }
 
 function plural(n: number, word: string): string {

@@ -1,5 +1,5 @@
 /** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { folderNameProblem, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { rehearsalOf } from '../adapters/registry';
@@ -7,7 +7,7 @@ import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { findBenchmarkFolders } from '../workspace/folders';
+import { findBenchmarkFolders, readConfigText } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { playOrder } from '../run/phases';
 import { clearRun } from '../workspace/lock';
@@ -28,16 +28,16 @@ export interface Io {
 }
 
 export function loadConfig(path: string): Config {
-  let text: string;
+  const shown = relative(process.cwd(), path) || path;
   try {
-    text = readFileSync(path, 'utf8');
+    lstatSync(path);
   } catch {
-    throw new UsageError(`no ${relative(process.cwd(), path) || path}: create a config.jsonc with your runs (see the README), or try \`mmb demo\`.`);
+    throw new UsageError(`no ${shown}: create a config.jsonc with your runs (see the README), or try \`mmb demo\`.`);
   }
+  const text = readConfigText(path, shown);
   const { config, diagnostics } = parseConfig(text);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    const shown = relative(process.cwd(), path) || path;
     throw new ConfigError(errors.map((d) => `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`).join('\n'));
   }
   return config;

@@ -1,5 +1,5 @@
 /** The phases of a benchmark in play order, and what entering one means for the persona. */
-import { phaseInstructions, startMoment, expandTemplate, type Benchmark, type Chapter, type Phase, type TimeAnchor } from '../../../scenario/src';
+import { phaseInstructions, startMoment, expandTemplate, templateMoment, type Benchmark, type Chapter, type Phase, type TimeAnchor } from '../../../scenario/src';
 import type { Position } from '../state/runState';
 
 export interface PlayPhase {
@@ -40,7 +40,15 @@ export function expandTemplates(phases: readonly PlayPhase[], startTime: string,
   const out: Record<string, string> = {};
   const start = startMoment(startTime);
   for (const p of phases) {
-    for (const t of p.phase.templates) if (!(t.raw in known) && !(t.raw in out)) out[t.raw] = expandTemplate(t, start);
+    for (const t of p.phase.templates) {
+      if (Object.hasOwn(known, t.raw) || Object.hasOwn(out, t.raw)) continue;
+      // The checker bounds template amounts; a date that still comes out invalid must stop the
+      // run with its place rather than reach the persona as "NaN undefined NaN".
+      if (Number.isNaN(templateMoment(t, start).getTime())) {
+        throw new Error(`${p.chapter.file}:${t.range.start.line + 1}: the date template ${t.raw} gives no valid date from the start time ${startTime}; fix the template or start_time.`);
+      }
+      out[t.raw] = expandTemplate(t, start);
+    }
   }
   return out;
 }

@@ -1,38 +1,47 @@
 /** Reading benchmark folders and config.jsonc from disk into the pure scenario model. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors';
-import { MANIFEST_FILE, type BenchmarkFiles } from '../../../scenario/src';
+import { MANIFEST_FILE, stripBom, type BenchmarkFiles } from '../../../scenario/src';
+import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile, type FolderFile, type FolderRead } from '../../../scenario/node/safeRead';
 
 /** The folder of a workspace (beside config.jsonc) that holds the benchmarks runs play. */
 export const BENCHMARKS_DIR = 'benchmarks';
 
-/** Reads the top-level markdown files and the manifest of one benchmark folder. */
-/** `shown` is the path as the user typed it, for messages. */
+/**
+ * Reads the top-level markdown files and the manifest of one benchmark folder, never anything
+ * outside it: links that leave it, dangling links, FIFOs, folders and oversized files come back
+ * in `refused` (each an `unsafe-file` error) instead of aborting. `shown` is the path as the
+ * user typed it, for messages.
+ */
 export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
-  let entries: string[];
+  let read: FolderRead;
   try {
     if (!statSync(dir).isDirectory()) throw new UsageError(`${shown} is not a folder: give the path of a benchmark folder (one with a ${MANIFEST_FILE}).`);
-    entries = readdirSync(dir);
+    if (!readdirSync(dir).includes(MANIFEST_FILE)) throw new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
+    read = readBenchmarkFiles(dir, isBenchmarkFileName);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
   }
-  if (!entries.includes(MANIFEST_FILE)) {
-    throw new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
+  return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files: read.files, refused: read.refused };
+}
+
+export { isBenchmarkFileName };
+
+/**
+ * Reads a workspace's config.jsonc by the same rule as benchmark files: a regular file of its
+ * folder, under the size cap, not a link that leaves the folder. A refusal is a usage problem.
+ */
+export function readConfigText(path: string, shown: string): string {
+  let file: FolderFile;
+  try {
+    file = readFolderFile(realpathSync(dirname(path)), basename(path));
+  } catch (e) {
+    throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
   }
-  const files = new Map<string, string>();
-  for (const name of entries) {
-    if (name !== MANIFEST_FILE && !/\.md$/i.test(name)) continue;
-    const path = join(dir, name);
-    try {
-      if (!statSync(path).isFile()) continue;
-      files.set(name, readFileSync(path, 'utf8'));
-    } catch (e) {
-      throw new UsageError(`cannot read ${join(shown, name)}: ${describeFsError(e)}`);
-    }
-  }
-  return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files };
+  if ('refused' in file) throw new UsageError(`${shown} is not read: ${file.refused}.`);
+  return stripBom(file.text);
 }
 
 /**
