@@ -3,16 +3,19 @@
  * step of tool calls never returns (the process is as good as dead there), the journal's last
  * line is dropped when it is a tool result (the kill came after the note was written, before its
  * result was journaled), and a fresh adapter resumes in the same folder. Its notes, its replies,
- * its commits and its consolidation records must end exactly as an uninterrupted run's.
+ * its commits and its consolidation records must end exactly as an uninterrupted run's. Also the
+ * engine's memory snapshot, stopped mid-copy or before its event was journaled.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
+import type { RunContext } from '../src/run/context';
+import { finishRun } from '../src/run/phaseEntry';
 import { startStandIn, type StandIn } from '../src/standin/server';
 import { tempDir } from './helpers';
 
@@ -149,5 +152,33 @@ describe('the notebook killed at exact moments', () => {
     assert.equal(memory.commits.filter((c) => c.endsWith('consolidation after conversation 1')).length, 0, 'nothing to commit: the notes agreed');
     assert.equal(memory.notes.split('\n').filter((l) => l.includes('Leeds Lift')).length, 1);
     await again.close();
+  });
+});
+
+describe('memory snapshots across a kill', () => {
+  test('a kill mid-copy, or after the copy before the event was journaled: the resume rewrites the same memory/<n>/ whole', () => {
+    const dir = tempDir('mmb-snap-');
+    const memory = join(dir, 'agent', 'memory');
+    mkdirSync(memory, { recursive: true });
+    writeFileSync(join(memory, 'notes.md'), '- the whole note\n');
+    const snapshots = join(dir, 'memory');
+    // What a kill in the middle of the first copy left: half a folder, and a stale part of it.
+    mkdirSync(join(snapshots, '1'), { recursive: true });
+    writeFileSync(join(snapshots, '1', 'notes.md'), '- the wh');
+    writeFileSync(join(snapshots, '1', 'stale.md'), 'from a copy cut short');
+    const events: string[] = [];
+    const run = {
+      options: { snapshotDir: snapshots, adapter: { memoryDir: () => memory } },
+      state: { sessionSwitches: [{ at: '', position: { chapter: 'a.md', chapterIndex: 0, phase: 0 }, ignored: true }] },
+      record: (event: { type: string }) => events.push(event.type),
+      now: () => '2026-03-11T07:35:00.000Z',
+    } as unknown as RunContext;
+    finishRun(run);
+    // Killed before `finish` was journaled: the resume finishes again.
+    finishRun(run);
+    assert.deepEqual(readdirSync(snapshots), ['1'], 'one snapshot: the first conversation (an ignored switch does not count)');
+    assert.deepEqual(readdirSync(join(snapshots, '1')), ['notes.md']);
+    assert.equal(readFileSync(join(snapshots, '1', 'notes.md'), 'utf8'), '- the whole note\n');
+    assert.deepEqual(events, ['finish', 'finish']);
   });
 });
