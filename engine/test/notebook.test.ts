@@ -217,20 +217,21 @@ describe('the notebook on the stand-in', () => {
     await a.close?.();
   });
 
-  test('an engine stopped mid-turn, between a tool call and its result: the restarted agent finishes the turn without the orphan call', async () => {
+  test('an engine stopped mid-turn, between a tool call and its result: the restarted agent carries out the journaled call once and finishes the turn', async () => {
     const dir = tempDir('mmb-nb-');
     const first = new NotebookAdapter(dir, model());
     await first.createSession();
     await first.close();
-    const call = { id: 'call_orphan', type: 'function' as const, function: { name: 'write_note', arguments: '{"path":"notes.md","content":"half"}' } };
+    const call = { id: 'call_pending', type: 'function' as const, function: { name: 'write_note', arguments: '{"path":"notes.md","content":"- My boat is called Wren.","append":true}' } };
     appendFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ kind: 'user', key: 'k1', text: 'My boat is called Wren.', at: '2026-03-01T20:30:00.000Z' })}\n${JSON.stringify({ kind: 'step', message: { role: 'assistant', content: null, tool_calls: [call] } })}\n`);
     const recording = new Recording(model());
     const again = new NotebookAdapter(dir, recording);
     await again.createSession();
     for (const deadline = Date.now() + 10_000; (await again.getResponses(0)).length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual((await again.getResponses(0)).map((m) => m.text), ['Noted.']);
-    assert.ok(recording.requests.every((r) => !JSON.stringify(r.messages).includes('call_orphan')), 'the orphan call is not sent');
-    assert.match(readFileSync(join(dir, 'memory', 'notes.md'), 'utf8'), /^- \(Sunday 1 March 2026, 20:30\) My boat is called Wren\.$/m);
+    assert.equal(recording.requests.length, 1, 'the model is asked only for the reply after the call');
+    assert.match(JSON.stringify(recording.requests[0]?.messages), /"tool_call_id":"call_pending","content":"Appended to notes.md."/);
+    assert.equal(readFileSync(join(dir, 'memory', 'notes.md'), 'utf8'), '- My boat is called Wren.\n');
     await again.sendMessage('My boat is called Wren.', { idempotencyKey: 'k1' });
     assert.equal((await again.getResponses(0)).length, 1, 'the key journaled before the stop is still known');
     await again.close();

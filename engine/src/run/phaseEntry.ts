@@ -2,7 +2,7 @@
  * Entering a phase and ending the run: the phase's JS block with its session switch, the agent's
  * memory snapshots, and the events that journal both.
  */
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { phaseMessage } from '../persona/protocol';
 import { runJsBlock } from '../persona/sandbox';
@@ -59,10 +59,20 @@ export function finishRun(run: RunContext): void {
   run.record({ type: 'finish', at: run.now(), status: 'finished' });
 }
 
+/**
+ * Copies the agent's memory folder to `memory/<n>/`, n the number of the conversation that just
+ * ended (the session switches so far, plus one), so a resume that copies again after a stop
+ * writes the same folder. The copy is made beside it and renamed: a kill leaves no half folder.
+ */
 function snapshotMemory(run: RunContext): void {
   const { snapshotDir, adapter } = run.options;
   const from = adapter.memoryDir?.();
   if (!snapshotDir || !from || !existsSync(from)) return;
-  const number = existsSync(snapshotDir) ? readdirSync(snapshotDir).length + 1 : 1;
-  cpSync(from, join(snapshotDir, String(number)), { recursive: true });
+  const number = run.state.sessionSwitches.filter((s) => !s.ignored).length + 1;
+  const target = join(snapshotDir, String(number));
+  const partial = join(snapshotDir, `.${number}.partial`);
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(from, partial, { recursive: true });
+  rmSync(target, { recursive: true, force: true });
+  renameSync(partial, target);
 }

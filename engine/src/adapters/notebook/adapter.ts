@@ -9,7 +9,7 @@
  * `memory.git/` their history, `journal.jsonl` everything said and done, `history/` the finished
  * conversations' transcripts, `consolidations.jsonl` what each consolidation pass did.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../../models/chat';
 import { ConfigError } from '../../errors';
@@ -20,11 +20,13 @@ import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOption
 import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
 import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
-import { describeConflicts, findConflicts, injectedIndex, Notes } from './notes';
+import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
-import { COMPACTION_MARKER, CONSOLIDATION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
+import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
 import type { Doc } from './search';
-import { NOTEBOOK_TOOL_SPECS, runTool, type ToolContext } from './tools';
+import { consolidate } from './consolidation';
+import { toolLoop } from './loop';
+import type { ToolContext } from './tools';
 
 export interface NotebookOptions {
   /** Past this many tokens in its context, it summarises older turns (run key `notebook_context_tokens`). */
@@ -72,10 +74,17 @@ export class NotebookAdapter implements AgentAdapter {
 
   async createSession(): Promise<void> {
     mkdirSync(this.notes.dir, { recursive: true });
+    rmSync(this.notes.partialFile(), { force: true });
     await this.history.init();
-    if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
-    await this.history.commit('the notebook starts', this.time());
     this.journal.load();
+    if (this.journal.entries.length === 0) {
+      if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
+      await this.history.commit('the notebook starts', this.time());
+    } else {
+      // Stopped between a turn's reply and its commit, the commit is made now, as it would have been.
+      const pending = this.journal.turnCommit();
+      if (pending) await this.history.commit(pending.message, pending.at);
+    }
     // No virtual time from the journal: its last `time` is the last jump, and the clock has run on
     // since. The engine's clock (`now`) is already where the run stopped, and the engine sets it again.
     this.virtual = undefined;
@@ -187,34 +196,19 @@ export class NotebookAdapter implements AgentAdapter {
     });
   }
 
+  /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
   private async turn(): Promise<void> {
-    await this.compactIfNeeded();
-    const messages = this.context();
-    const user = this.journal.current().filter((e) => e.kind === 'user').at(-1);
-    const reply = await this.toolLoop(messages, (m) => this.journal.append({ kind: 'step', message: m }));
+    if (this.journal.lastOfTurn()?.kind === 'user') await this.compactIfNeeded();
+    const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
-    await this.history.commit(`turn ${seq}: ${(user?.text ?? '').replace(/\s+/g, ' ').slice(0, 60)}`, this.time());
+    const commit = this.journal.turnCommit();
+    if (commit) await this.history.commit(commit.message, commit.at);
     this.tokens = countTokens(this.context());
   }
 
-  /** Calls the model until it replies without tools; each tool call and result goes to `onStep`. */
-  private async toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
-    for (let round = 0; round < this.options.maxToolRounds; round++) {
-      const r = await this.model.complete({ messages, tools: NOTEBOOK_TOOL_SPECS });
-      this.journal.append({ kind: 'usage', ...r.usage });
-      const calls = r.message.tool_calls ?? [];
-      if (calls.length === 0) return r.message.content ?? '';
-      const step: ChatMessage = { role: 'assistant', content: r.message.content, tool_calls: calls };
-      messages.push(step);
-      onStep(step);
-      for (const call of calls) {
-        const result: ChatMessage = { role: 'tool', tool_call_id: call.id, content: (await runTool(call, this.tools())).result };
-        messages.push(result);
-        onStep(result);
-      }
-    }
-    throw new Error(`its model called tools for ${this.options.maxToolRounds} rounds without replying; raise the run key \`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`);
+  private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
+    return toolLoop({ model: this.model, journal: this.journal, maxToolRounds: this.options.maxToolRounds, tools: () => this.tools() }, messages, onStep);
   }
 
   /** Over the budget, the older turns are replaced by a summary the model writes; the newest half-budget stays verbatim. */
@@ -234,48 +228,14 @@ export class NotebookAdapter implements AgentAdapter {
     this.journal.append(entry);
   }
 
-  /**
-   * The consolidation ("dreaming") pass: the model checks its notes against the finished
-   * conversation's transcript, in parts that fit its context, told of any fact with two values.
-   */
-  private async consolidate(n: number, text: string): Promise<void> {
-    const conflictsBefore = this.conflicts();
-    const parts = splitLines(text, Math.floor(this.options.contextTokens / 2));
-    const replies: string[] = [];
-    for (const [i, part] of parts.entries()) {
-      const guard = describeConflicts(this.conflicts()) || 'The duplicate guard found no fact stored with two values.';
-      const of = parts.length > 1 ? ` (part ${i + 1} of ${parts.length})` : '';
-      const messages: ChatMessage[] = [
-        this.system(notebookPrompt('consolidation')),
-        { role: 'user', content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${n}${of}\n\n${part}` },
-      ];
-      replies.push(await this.toolLoop(messages, () => undefined));
-    }
-    const committed = await this.history.commit(`consolidation after conversation ${n}`, this.time());
-    const record = { at: this.time().toISOString(), conversation: n, parts: parts.length, reply: replies.join(' '), changed: committed, conflictsBefore: conflictsBefore.length, conflictsAfter: this.conflicts().length };
-    appendFileSync(join(this.dir, 'consolidations.jsonl'), `${JSON.stringify(record)}\n`);
+  private consolidate(n: number, text: string): Promise<void> {
+    return consolidate({
+      dir: this.dir, journal: this.journal, history: this.history, contextTokens: this.options.contextTokens, time: () => this.time(),
+      system: (pass) => this.system(pass), conflicts: () => this.conflicts(), toolLoop: (messages, onStep) => this.toolLoop(messages, onStep),
+    }, n, text);
   }
 
   private conflicts() {
     return findConflicts(this.notes.list().map((path) => ({ path, text: this.notes.text(path) })));
   }
-}
-
-/** Lines grouped into parts of at most about `maxTokens` (a line longer than that is a part alone). */
-function splitLines(text: string, maxTokens: number): string[] {
-  const parts: string[] = [];
-  let part: string[] = [];
-  let size = 0;
-  for (const line of text.split('\n')) {
-    const t = Math.ceil(line.length / 3);
-    if (part.length && size + t > maxTokens) {
-      parts.push(part.join('\n'));
-      part = [];
-      size = 0;
-    }
-    part.push(line);
-    size += t;
-  }
-  if (part.length) parts.push(part.join('\n'));
-  return parts;
 }

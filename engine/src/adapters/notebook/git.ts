@@ -80,6 +80,12 @@ export class NotesHistory {
     }
   }
 
+  /** The message of the last commit, '' before the first. */
+  async lastMessage(): Promise<string> {
+    if (!(await this.git(['rev-list', '-n', '1', '--all']).catch(() => '')).trim()) return '';
+    return (await this.git(['log', '-1', '--format=%s'])).trim();
+  }
+
   /** `git log -p` of one file, newest first, with each commit's date. */
   async log(path: string): Promise<string> {
     if (!(await this.git(['rev-list', '-n', '1', '--all']).catch(() => '')).trim()) return '';

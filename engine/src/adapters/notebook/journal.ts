@@ -9,6 +9,7 @@ import { loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
 import { stampMessage } from './protocol';
+import type { NoteChange } from './tools';
 
 export type Entry =
   | { kind: 'user'; key: string; text: string; at: string }
@@ -20,7 +21,19 @@ export type Entry =
   | { kind: 'new-conversation'; at: string }
   | { kind: 'time'; iso: string }
   /** One model response's tokens. */
-  | { kind: 'usage'; promptTokens: number; completionTokens: number };
+  | { kind: 'usage'; promptTokens: number; completionTokens: number }
+  /** A tool call's change to a note, journaled before the note is written (see `NoteChange`). */
+  | ({ kind: 'change' } & NoteChange)
+  /** The consolidation after conversation `conversation` begins; the conflicts before it, as it found them. */
+  | { kind: 'pass-begin'; conversation: number; conflictsBefore: number }
+  /** Messages of one part of a consolidation pass: its opening (system and request), then each step. */
+  | { kind: 'pass'; conversation: number; part: number; messages: ChatMessage[] }
+  | { kind: 'pass-reply'; conversation: number; part: number; text: string }
+  /** Every part has replied; `at` dates the pass's commit and record. */
+  | { kind: 'pass-end'; conversation: number; at: string };
+
+/** The entries that say where a turn is: a reply ends it, the others leave it in flight. */
+const TURN_KINDS = new Set<Entry['kind']>(['user', 'step', 'compaction', 'reply']);
 
 export const SUMMARY_HEADER = '[Summary of the earlier conversation, written when the context was compacted]';
 
@@ -34,10 +47,16 @@ export class Journal {
     this.entries = loadJsonLinesForAppend<Entry>(this.file);
   }
 
-  append(entry: Entry): void {
+  append<E extends Entry>(entry: E): E {
     mkdirSync(dirname(this.file), { recursive: true });
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
     this.entries.push(entry);
+    return entry;
+  }
+
+  /** The first entry of `kind` that `match` accepts. */
+  find<K extends Entry['kind']>(kind: K, match: (entry: Extract<Entry, { kind: K }>) => boolean): Extract<Entry, { kind: K }> | undefined {
+    return this.entries.find((e): e is Extract<Entry, { kind: K }> => e.kind === kind && match(e as Extract<Entry, { kind: K }>));
   }
 
   clear(): void {
@@ -62,10 +81,42 @@ export class Journal {
     return this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0);
   }
 
+  /** The last entry of the current conversation's turns (a user message, a step, a compaction, a reply). */
+  lastOfTurn(): Entry | undefined {
+    return this.current().filter((e) => TURN_KINDS.has(e.kind)).at(-1);
+  }
+
   /** Whether the last turn was cut before its reply (the engine was stopped mid-turn). */
   turnInFlight(): boolean {
-    const last = this.current().filter((e) => e.kind !== 'time').at(-1);
-    return last?.kind === 'user' || last?.kind === 'step' || last?.kind === 'compaction';
+    const last = this.lastOfTurn();
+    return last !== undefined && last.kind !== 'reply';
+  }
+
+  /**
+   * The changes journaled by the calls of the last step of tool calls (a turn's or a consolidation
+   * pass's), by call id: those a resume must not make twice.
+   */
+  changesOfLastStep(): Map<string, NoteChange> {
+    const changes = new Map<string, NoteChange>();
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === 'change') changes.set(e.call, e);
+      const messages = e.kind === 'step' ? [e.message] : e.kind === 'pass' ? e.messages : [];
+      if (messages.some((m) => m.role === 'assistant' && m.tool_calls?.length)) break;
+    }
+    return changes;
+  }
+
+  /**
+   * The commit that ends the last turn, when the journal ends with its reply: a resume makes it
+   * (again: a commit with nothing new is none) in case the engine was stopped before it.
+   */
+  turnCommit(): { message: string; at: Date } | undefined {
+    const moves = this.entries.filter((e) => e.kind !== 'usage' && e.kind !== 'time' && e.kind !== 'change');
+    const reply = moves.at(-1);
+    if (reply?.kind !== 'reply') return undefined;
+    const user = moves.filter((e) => e.kind === 'user').at(-1);
+    return { message: `turn ${reply.seq}: ${(user?.kind === 'user' ? user.text : '').replace(/\s+/g, ' ').slice(0, 60)}`, at: new Date(reply.at) };
   }
 }
 
@@ -85,12 +136,15 @@ export function contextMessages(entries: Entry[]): ChatMessage[] {
 }
 
 /**
- * Without tool calls whose results never came (the engine was stopped between the two): providers
- * refuse a call without its result, and the restarted turn makes the call again.
+ * Without tool calls whose results never came, but for the last step when only tool results follow
+ * it: that one a resumed turn finishes (`finishCalls`) before the model is called again. The others
+ * are orphans of a journal written before turns were resumed that way, and providers refuse a call
+ * without its result.
  */
 function answered(messages: ChatMessage[]): ChatMessage[] {
   const results = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
-  const cut = new Set(messages.flatMap((m) => (m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [])));
+  const lastStep = messages.findLastIndex((m) => m.role !== 'tool');
+  const cut = new Set(messages.flatMap((m, i) => (i !== lastStep && m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [])));
   if (cut.size === 0) return messages;
   return messages.filter((m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => cut.has(c.id))) && !(m.role === 'tool' && cut.has(m.tool_call_id)));
 }

@@ -3,8 +3,9 @@
  * pure rules the seeds ask for: the injected layer stays small (the first 200 lines or 25 KB of
  * `MEMORY.md`), and one fact stored in two places with different values is caught.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** A mistake of the model's: the tool result tells it what to do instead. */
 export class NoteError extends Error {}
@@ -55,29 +56,65 @@ export class Notes {
     return readFileSync(full, 'utf8');
   }
 
-  write(path: string, content: string, append = false): void {
+  /** The whole text `path` would have after writing `content` (or appending it). */
+  planWrite(path: string, content: string, append = false): string {
     const full = this.resolve(path);
-    mkdirSync(dirname(full), { recursive: true });
-    this.confine(dirname(full), path);
     const before = append && existsSync(full) ? readFileSync(full, 'utf8') : '';
     const glue = before && !before.endsWith('\n') ? '\n' : '';
-    writeFileSync(full, `${before}${glue}${content.endsWith('\n') || !content ? content : `${content}\n`}`);
+    return `${before}${glue}${content.endsWith('\n') || !content ? content : `${content}\n`}`;
   }
 
-  /** Replaces one exact occurrence of `oldText` (or every one, with `all`). */
-  edit(path: string, oldText: string, newText: string, all = false): number {
+  /** The whole text of `path` with one exact occurrence of `oldText` replaced (or every one, with `all`), and how many were. */
+  planEdit(path: string, oldText: string, newText: string, all = false): { text: string; count: number } {
     if (!oldText) throw new NoteError('old_text is empty: give the exact text to replace (read_note shows it).');
     const text = this.text(path);
     const count = text.split(oldText).length - 1;
     if (count === 0) throw new NoteError(`old_text was not found in ${path}: it must match the note exactly, spaces and line breaks included. Read the note with read_note and copy the text.`);
     if (count > 1 && !all) throw new NoteError(`old_text occurs ${count} times in ${path}: include more of the surrounding text so it is unique, or set replace_all to true.`);
-    writeFileSync(this.resolve(path), all ? text.split(oldText).join(newText) : text.replace(oldText, () => newText));
-    return all ? count : 1;
+    return { text: all ? text.split(oldText).join(newText) : text.replace(oldText, () => newText), count: all ? count : 1 };
+  }
+
+  /**
+   * Sets a note to `text`, or deletes it (null). A kill at any moment leaves the note whole, as it
+   * was or as it is now: the text goes to a file beside the folder first and is renamed over it.
+   */
+  put(path: string, text: string | null): void {
+    const full = this.resolve(path);
+    if (text === null) {
+      rmSync(full, { force: true });
+      return;
+    }
+    mkdirSync(dirname(full), { recursive: true });
+    this.confine(dirname(full), path);
+    writeFileSync(this.partialFile(), text);
+    renameSync(this.partialFile(), full);
+  }
+
+  /** The SHA-256 of a note's text, null when it does not exist: what a journaled change is checked against. */
+  hash(path: string): string | null {
+    const full = this.resolve(path);
+    return existsSync(full) && statSync(full).isFile() ? contentHash(readFileSync(full, 'utf8')) : null;
+  }
+
+  /** Where `put` writes before renaming: beside the folder, so no snapshot or commit picks it up. */
+  partialFile(): string {
+    return join(dirname(this.dir), `.${basename(this.dir)}.partial`);
+  }
+
+  write(path: string, content: string, append = false): void {
+    this.put(path, this.planWrite(path, content, append));
+  }
+
+  /** Replaces one exact occurrence of `oldText` (or every one, with `all`). */
+  edit(path: string, oldText: string, newText: string, all = false): number {
+    const planned = this.planEdit(path, oldText, newText, all);
+    this.put(path, planned.text);
+    return planned.count;
   }
 
   remove(path: string): void {
     this.text(path);
-    rmSync(this.resolve(path));
+    this.put(path, null);
   }
 
   /**
@@ -102,6 +139,11 @@ export class Notes {
     const rel = relative(root, real);
     if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw new NoteError(`${shown} leads outside the memory folder (through a symbolic link): notes live only inside it.`);
   }
+}
+
+/** The SHA-256 of a note's text (hex), null for a note that does not exist. */
+export function contentHash(text: string | null): string | null {
+  return text === null ? null : createHash('sha256').update(text).digest('hex');
 }
 
 function nearestExisting(path: string): string {

@@ -6,7 +6,7 @@
 import type { ToolSpec } from '../../models/chat';
 import type { ToolCall } from '../../models/messages';
 import type { NotesHistory } from './git';
-import { describeConflicts, findConflicts, NoteError, type Notes } from './notes';
+import { contentHash, describeConflicts, findConflicts, NoteError, type Notes } from './notes';
 import { NOTEBOOK_TOOLS as T } from './protocol';
 import { formatHits, searchDocs, type Doc } from './search';
 
@@ -32,6 +32,21 @@ export interface ToolContext {
   history: NotesHistory;
   /** The conversations' transcripts, past ones and the current one, for search_history. */
   transcripts: () => Doc[];
+  /** Told of a change to a note before it is made, so a resume knows it was (see `NoteChange`). */
+  onChange?: (change: NoteChange) => void;
+}
+
+/**
+ * A tool call's change to a note, journaled before the note is written: the call, the note, the
+ * SHA-256 of its text after the change (null: deleted) and the first line of the result. A call
+ * resumed after a kill whose note already has that text is not made again (an append would be
+ * appended twice); it only gets its result.
+ */
+export interface NoteChange {
+  call: string;
+  path: string;
+  after: string | null;
+  done: string;
 }
 
 export interface ToolOutcome {
@@ -48,8 +63,12 @@ function need(args: Args, key: string, tool: string): string {
   return v;
 }
 
-/** Carries out one tool call of the model. */
-export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+/**
+ * Carries out one tool call of the model. `journaled` is the change this very call recorded
+ * before the engine was stopped, if any: when the note already holds its result, the call is done.
+ */
+export async function runTool(call: ToolCall, ctx: ToolContext, journaled?: NoteChange): Promise<ToolOutcome> {
+  if (journaled && ctx.notes.hash(journaled.path) === journaled.after) return guarded(ctx.notes, journaled.done);
   const name = call.function.name;
   let args: Args;
   try {
@@ -60,20 +79,29 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolOut
     return { result: `Error: the arguments of ${name} are not a JSON object; send them as JSON, e.g. {"path": "MEMORY.md"}.`, wrote: false };
   }
   try {
-    return await run(name, args, ctx);
+    return await run(name, args, ctx, call.id);
   } catch (e) {
     if (e instanceof NoteError) return { result: `Error: ${e.message}`, wrote: false };
     throw e;
   }
 }
 
-async function run(name: string, args: Args, ctx: ToolContext): Promise<ToolOutcome> {
+/** The result of a change: what was done, and the duplicate guard's warning if a fact now has two values. */
+function guarded(notes: Notes, done: string): ToolOutcome {
+  const warning = describeConflicts(findConflicts(notes.list().map((path) => ({ path, text: notes.text(path) }))));
+  return { result: warning ? `${done}\n\n${warning}` : done, wrote: true };
+}
+
+/** Journals the change, then makes it (a whole-note write, renamed into place), then reports it. */
+function change(ctx: ToolContext, call: string, path: string, text: string | null, done: string): ToolOutcome {
+  ctx.onChange?.({ call, path, after: contentHash(text), done });
+  ctx.notes.put(path, text);
+  return guarded(ctx.notes, done);
+}
+
+async function run(name: string, args: Args, ctx: ToolContext, call: string): Promise<ToolOutcome> {
   const { notes } = ctx;
   const max = typeof args.max_results === 'number' ? Math.max(1, Math.min(100, Math.floor(args.max_results))) : 20;
-  const guarded = (done: string): ToolOutcome => {
-    const warning = describeConflicts(findConflicts(notes.list().map((path) => ({ path, text: notes.text(path) }))));
-    return { result: warning ? `${done}\n\n${warning}` : done, wrote: true };
-  };
   switch (name) {
     case T.list: {
       const all = notes.list().map((p) => {
@@ -87,18 +115,18 @@ async function run(name: string, args: Args, ctx: ToolContext): Promise<ToolOutc
     case T.write: {
       const path = need(args, 'path', name);
       const existed = notes.exists(path);
-      notes.write(path, need(args, 'content', name), args.append === true);
-      return guarded(`${args.append === true ? 'Appended to' : existed ? 'Overwrote' : 'Created'} ${path}.`);
+      const text = notes.planWrite(path, need(args, 'content', name), args.append === true);
+      return change(ctx, call, path, text, `${args.append === true ? 'Appended to' : existed ? 'Overwrote' : 'Created'} ${path}.`);
     }
     case T.edit: {
       const path = need(args, 'path', name);
-      const n = notes.edit(path, need(args, 'old_text', name), need(args, 'new_text', name), args.replace_all === true);
-      return guarded(`Edited ${path} (${n} replacement${n === 1 ? '' : 's'}).`);
+      const { text, count } = notes.planEdit(path, need(args, 'old_text', name), need(args, 'new_text', name), args.replace_all === true);
+      return change(ctx, call, path, text, `Edited ${path} (${count} replacement${count === 1 ? '' : 's'}).`);
     }
     case T.remove: {
       const path = need(args, 'path', name);
-      notes.remove(path);
-      return guarded(`Deleted ${path}.`);
+      notes.text(path);
+      return change(ctx, call, path, null, `Deleted ${path}.`);
     }
     case T.search: {
       const query = need(args, 'query', name);
