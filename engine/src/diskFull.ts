@@ -4,18 +4,12 @@
  * line and exits with `DISK_FULL_EXIT`.
  */
 import { relative } from 'node:path';
+import { DiskFull } from './errors';
 
 /** `mmb`'s exit status for a run stopped by a full disk (sysexits' EX_TEMPFAIL: try again later). */
 export const DISK_FULL_EXIT = 75;
 
 const CODES = new Set(['ENOSPC', 'EDQUOT']);
-
-/** The store could not write its journal or snapshot for lack of space; the files are left consistent. */
-export class DiskFull extends Error {
-  constructor(readonly path: string, options?: ErrorOptions) {
-    super(`no space left on the disk writing ${path}`, options);
-  }
-}
 
 /** Whether the error, or one of its causes (an adapter may wrap it), is a full disk. */
 export function isDiskFull(error: unknown): boolean {

@@ -1,7 +1,8 @@
 /**
- * The errors that stop a command because of what the user asked for, as opposed to problems found
- * inside a benchmark (those are diagnostics). The CLI prints each as one message on stderr and
- * exits 2, without a stack trace; they live here, below every folder, so any folder can throw one.
+ * The engine's error classes, below every folder, so any folder can throw or catch one. The first
+ * three stop a command because of what the user asked for, as opposed to problems found inside a
+ * benchmark (those are diagnostics): the CLI prints each as one message on stderr and exits 2,
+ * without a stack trace. The others are the run's own ends and the agents' failures.
  */
 
 /** A problem with what the user asked for: a path, a name, an option. */
@@ -12,3 +13,29 @@ export class ConfigError extends Error {}
 
 /** A run that another live process holds (its `run.lock`). */
 export class RunBusy extends Error {}
+
+/** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
+export class RunStopped extends Error {}
+
+/** The disk is full (ENOSPC, EDQUOT): the store stopped writing with its files left consistent; the run resumes once space is back. */
+export class DiskFull extends Error {
+  constructor(readonly path: string, options?: ErrorOptions) {
+    super(`no space left on the disk writing ${path}`, options);
+  }
+}
+
+/** A phase's JS block failed or overstayed; the message names its chapter and line. */
+export class JsBlockError extends Error {}
+
+/** An error frame of OpenClaw's gateway, with its code and the wait it asks for. */
+export class GatewayError extends Error {
+  constructor(message: string, readonly code: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** A mistake of the notebook's model with its notes: the tool result tells it what to do instead. */
+export class NoteError extends Error {}
+
+/** The notebook needs the `git` CLI, and there is none on PATH. */
+export class GitMissingError extends Error {}

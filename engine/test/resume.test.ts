@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
 import type { AgentAdapter } from '../src/adapters/types';
 import { Clock } from '../src/clock';
-import { DiskFull } from '../src/diskFull';
+import { DiskFull } from '../src/errors';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark } from '../src/run/runner';

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
 import WebSocket from 'ws';
+import { GatewayError } from '../errors';
 
 export interface GatewayProcessOptions {
   bin: string;
@@ -58,12 +59,6 @@ export function stopGatewayProcess(child: ChildProcess | undefined): Promise<voi
 type Frame =
   | { type: 'res'; id: string; ok: boolean; payload?: Record<string, unknown>; error?: { code: string; message: string; retryAfterMs?: number } }
   | { type: 'event'; event: string; payload: Record<string, unknown> };
-
-export class GatewayError extends Error {
-  constructor(message: string, readonly code: string, readonly retryAfterMs?: number) {
-    super(message);
-  }
-}
 
 /** One authenticated WebSocket connection to the gateway. */
 export class GatewayClient {

@@ -10,7 +10,8 @@
  */
 import { newQuickJSWASMModuleFromVariant, newVariant, type CustomizeVariantOptions, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-singlefile-cjs-release-sync';
-import { JS_TIME_LIMIT_MS, JsBlockError, tooLong, type BlockRequest, type SandboxResult } from './sandbox';
+import { JS_TIME_LIMIT_MS, tooLong, type BlockRequest, type SandboxResult } from './sandbox';
+import { JsBlockError } from '../errors';
 import { ERROR_CHARS, FIELD_SEPARATOR, LOG_CHARS, LOG_LINES, PRELUDE, STACK_CHARS, VARS_CHARS, VARS_DEPTH } from './sandboxPrelude';
 
 /** The isolate's heap; a block that needs more is stopped. */

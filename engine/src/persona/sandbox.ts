@@ -11,14 +11,13 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { VARS_CHARS } from './sandboxPrelude';
+import { JsBlockError } from '../errors';
 
 export interface SandboxResult {
   vars: Record<string, unknown>;
   logs: string[];
   newSession: boolean;
 }
-
-export class JsBlockError extends Error {}
 
 export const JS_TIME_LIMIT_MS = 1000;
 /** How much later than the isolate's own deadline the watchdog ends the worker. */

@@ -4,7 +4,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { loadQuickJs, runBlock } from './isolate';
-import { JsBlockError, type BlockReply, type BlockRequest } from './sandbox';
+import { type BlockReply, type BlockRequest } from './sandbox';
+import { JsBlockError } from '../errors';
 
 const port = parentPort!;
 const answer = (reply: BlockReply) => port.postMessage(reply);

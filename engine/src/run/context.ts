@@ -92,9 +92,6 @@ export function createRunContext(options: RunOptions, state: RunState): RunConte
   };
 }
 
-/** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
-export class RunStopped extends Error {}
-
 /**
  * Journals a jump of the virtual clock and tells the agent. `realMs` is the real moment the clock
  * was set to `to`, so that a resume rebuilds the clock exactly as it ran since.

@@ -7,7 +7,8 @@
  */
 import { runToolCall } from './tools';
 import { isDiskFull } from '../diskFull';
-import { createRunContext, RunStopped, type RunContext, type RunOptions } from './context';
+import { createRunContext, type RunContext, type RunOptions } from './context';
+import { RunStopped } from '../errors';
 import { currentPhaseIndex, enterPhase, finishRun } from './phaseEntry';
 import { personaTurn, plainTextTurn, type TurnCounters } from './personaTurn';
 import type { PlayPhase } from './phases';
@@ -17,7 +18,6 @@ import type { ToolCall } from '../models/messages';
 
 export type { RunOptions } from './context';
 
-export { RunStopped } from './context';
 
 export async function runBenchmark(options: RunOptions): Promise<RunState> {
   const loaded = options.store.load();

@@ -7,7 +7,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiskFull, isDiskFull } from '../diskFull';
+import { isDiskFull } from '../diskFull';
+import { DiskFull } from '../errors';
 import { JOURNAL_FILE, STATE_FILE } from '../protocol/layout';
 import { maskSecretsDeep } from '../secrets';
 import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';

@@ -8,18 +8,17 @@ import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type Run
 import { adapterUsesStandIn, createAdapter } from '../adapters/registry';
 import { Clock } from '../clock';
 import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
-import { ConfigError } from '../errors';
+import { ConfigError, DiskFull, RunStopped, UsageError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { DiskFull, diskFullMessage, isDiskFull } from '../diskFull';
-import { runBenchmark, RunStopped } from '../run/runner';
+import { diskFullMessage, isDiskFull } from '../diskFull';
+import { runBenchmark } from '../run/runner';
 import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { registerRunSecrets } from '../secrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
-import { UsageError } from '../errors';
 import { acquireLock } from './lock';
 
 export interface LaunchOptions {

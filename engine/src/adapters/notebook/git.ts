@@ -7,10 +7,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
+import { GitMissingError } from '../../errors';
 
 const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@marathonmembench.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
-
-export class GitMissingError extends Error {}
 
 /** A git command ended by a signal, not by its own failure. */
 class GitKilled extends Error {}

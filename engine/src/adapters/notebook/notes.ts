@@ -6,9 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-
-/** A mistake of the model's: the tool result tells it what to do instead. */
-export class NoteError extends Error {}
+import { NoteError } from '../../errors';
 
 export const INDEX_MAX_LINES = 200;
 export const INDEX_MAX_BYTES = 25 * 1024;

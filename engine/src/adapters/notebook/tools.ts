@@ -6,7 +6,8 @@
 import type { ToolSpec } from '../../models/chat';
 import type { ToolCall } from '../../models/messages';
 import type { NotesHistory } from './git';
-import { contentHash, describeConflicts, findConflicts, NoteError, type Notes } from './notes';
+import { contentHash, describeConflicts, findConflicts, type Notes } from './notes';
+import { NoteError } from '../../errors';
 import { NOTEBOOK_TOOLS as T } from './protocol';
 import { formatHits, searchDocs, type Doc } from './search';
 

@@ -1,6 +1,7 @@
 /** `wait`: the persona sleeps until a moment of her day, on the virtual clock. */
 import { formatWallClock } from '../../clock';
-import { jumpClock, RunStopped } from '../context';
+import { jumpClock } from '../context';
+import { RunStopped } from '../../errors';
 import { sleepUntil } from '../timeMaster';
 import { fail, text, type PersonaTool } from './types';
 
