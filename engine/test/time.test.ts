@@ -1,5 +1,6 @@
 /** Virtual time: the Time Master skips nights, the time gate holds a phase, a resumed run keeps its date. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
@@ -9,7 +10,8 @@ import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { runBenchmark } from '../src/run/runner';
 import { FileRunStore } from '../src/run/store';
 import { readBenchmarkFolder } from '../src/workspace/folders';
-import { benchmarkFrom, ROOT, runOnStandIn, tempDir } from './helpers';
+import { benchmarkFrom, CLI, ROOT, runOnStandIn, tempDir, workspace } from './helpers';
+import { preWakeDelayMs } from '../src/adapters/registry';
 
 const FAST = { minSleepToSkipMs: 5000, preWakeDelayMs: 20, pollIntervalMs: 10 };
 
@@ -81,4 +83,20 @@ test('a resumed multi-day run keeps its virtual date', async () => {
   const again = await runBenchmark({ name: 'r', benchmark: benchmarkFrom(DAYS), agent: 'fake', persona: resumed, adapter: agent, store: new FileRunStore(dir), clock, timeMaster: FAST, maxTurnsPerPhase: 2 });
   assert.equal(again.position.phase, 1);
   assert.equal(resumed.results[0], 'It is now 2026-03-02 07:00.', 'the clock went on from 21:00 on 1 March, not from today');
+});
+
+test('agents on the virtual clock wake the persona exactly at her moment, with no real pre-wake wait; agents on the wall clock get it', () => {
+  // The default time_master has pre_wake_delay 1 s: spent for real, it cost a second per sleep.
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { nora: { benchmark: 'multiday', agent: 'chatbot' } } }, { multiday: join(ROOT, 'benchmarks', 'multiday') });
+  const run = spawnSync(process.execPath, [CLI, 'run', 'nora'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const state = new FileRunStore(join(dir, 'results', 'nora')).load();
+  const jumps = state?.clockJumps ?? [];
+  assert.ok(jumps.length > 10, `the nights and waits are skipped (${jumps.length} jumps)`);
+  // Every wake-up is a whole minute (an anchor or a wait's target), not a second before it.
+  assert.deepEqual(jumps.filter((jump) => Date.parse(jump.virtualTime) % 60_000 !== 0).map((jump) => jump.virtualTime), []);
+  assert.equal(preWakeDelayMs('chatbot', 1000), 0);
+  assert.equal(preWakeDelayMs('notebook', 1000), 0);
+  assert.equal(preWakeDelayMs('openclaw', 1000), 1000);
+  assert.equal(preWakeDelayMs('hermes', 1000), 1000);
 });

@@ -62,6 +62,13 @@ export interface AgentEntry {
   /** Whether a run of it with these options needs the stand-in model. */
   usesStandIn(options: Record<string, unknown>): boolean;
   rehearsal(options: Record<string, unknown>): Rehearsal;
+  /**
+   * Which clock the agent lives on. `virtual`: it runs in the engine's process and reads the
+   * run's clock, so the Time Master wakes the persona exactly at her moment, with no real wait.
+   * `real`: a program of its own on the wall clock (its own timers, heartbeats): the clock is set
+   * `time_master.pre_wake_delay` before the wake-up, and that much passes for real.
+   */
+  clock: 'virtual' | 'real';
   conformance: ConformanceSetup;
 }
 
@@ -77,6 +84,7 @@ function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: strin
     runKeys: {},
     usesStandIn: () => false,
     rehearsal: (options) => ({ options }),
+    clock: 'virtual',
     conformance: { memory: 'long-term', tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/, runsIn: 'engine/test/conformance.test.ts' },
   };
 }
@@ -88,6 +96,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     runKeys: { agent_model: AGENT_MODEL_KEY },
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
+    clock: 'virtual',
     conformance: { memory: 'context-only', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
   },
   notebook: {
@@ -100,6 +109,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     },
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
+    clock: 'virtual',
     conformance: { memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
   },
   openclaw: {
@@ -116,6 +126,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     },
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
+    clock: 'real',
     // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
     conformance: { memory: 'context-only', ...BOAT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
   },
@@ -133,6 +144,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     usesStandIn: () => false,
     // Hermes calls its own model, which a rehearsal cannot replace: the chatbot plays its part.
     rehearsal: () => ({ agent: 'chatbot', options: {} }),
+    clock: 'real',
     conformance: {
       memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
       server: {
@@ -175,4 +187,9 @@ export function adapterUsesStandIn(agent: string, options: Record<string, unknow
 export function rehearsalOf(agent: string, options: Record<string, unknown>): { agent: string; options: Record<string, unknown> } {
   const rehearsal = agentEntry(agent).rehearsal(options);
   return { agent: rehearsal.agent ?? agent, options: rehearsal.options };
+}
+
+/** The real time the Time Master leaves before a wake-up for an agent: none on the virtual clock. */
+export function preWakeDelayMs(agent: string, configuredMs: number): number {
+  return AGENTS[agent]?.clock === 'virtual' ? 0 : configuredMs;
 }

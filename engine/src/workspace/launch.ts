@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type RunConfig } from '../../../scenario/src';
-import { adapterUsesStandIn, createAdapter } from '../adapters/registry';
+import { adapterUsesStandIn, createAdapter, preWakeDelayMs } from '../adapters/registry';
 import { Clock } from '../clock';
 import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
 import { ConfigError, DiskFull, RunStopped, UsageError } from '../errors';
@@ -131,7 +131,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
       hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
       timeMaster: {
         minSleepToSkipMs: o.config.time_master.min_sleep_to_skip * 1000,
-        preWakeDelayMs: o.config.time_master.pre_wake_delay * 1000,
+        preWakeDelayMs: preWakeDelayMs(run.agent, o.config.time_master.pre_wake_delay * 1000),
         pollIntervalMs: o.config.time_master.poll_interval * 1000,
       },
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
