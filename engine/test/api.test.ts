@@ -50,7 +50,7 @@ test('mmb\'s option table: run declares every option a request uses, values are 
   for (const option of used) assert.ok(run.options.some((o) => o.name === option), option);
   assert.deepEqual(parseArguments(['run', '--from', 'x.md:1', 'a', '--benchmark', 'b']).words, ['a']);
   assert.deepEqual(parseArguments(['experiment', 'filing', '--seed', '7']).words, ['filing']);
-  assert.throws(() => parseArguments(['run', '--html']), /^Error: unknown option --html for run$/);
+  assert.throws(() => parseArguments(['run', '--html']), /^Error: unknown option --html for run\. See `mmb run --help`\.$/);
   assert.throws(() => parseArguments(['report', '--out']).option('--out'), /--out needs a value, as in --out /);
   for (const command of COMMANDS) for (const option of command.options) assert.ok(usageText().includes(option.name), option.name);
 });

@@ -59,8 +59,8 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
     ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json\.$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^a: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^a: run "a": the agent notebook does not read the run key `notebook_context_tokns`: its run keys are agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^mmb: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: run "a": the agent notebook does not read the run key `notebook_context_tokns`: its run keys are agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
   ];
@@ -68,7 +68,8 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     writeFileSync(join(dir, 'config.jsonc'), config);
     const r = mmb(args, dir, env);
     assert.equal(r.code, 2, `${config}\n${r.stdout}${r.stderr}`);
-    assert.match(r.stdout + r.stderr, message);
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '', 'a run that cannot start prints no result');
     noStack(r.stderr);
   }
   writeFileSync(join(dir, 'config.jsonc'), '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }');
@@ -87,7 +88,7 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(r.stdout, /the chatbot's model failed: model gone: Connection error\./);
+  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: Connection error\./m);
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
   assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: Connection error\./);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
@@ -177,7 +178,7 @@ test('a run held by a live process is not started twice; a stale lock is taken o
     writeFileSync(join(dir, 'results', 'a', 'run.lock'), JSON.stringify({ pid: holder.pid, since: '2026-11-29T10:00:00.000Z' }));
     const held = mmb(['run', 'a'], dir);
     assert.equal(held.code, 2, held.stdout);
-    assert.match(held.stdout, new RegExp(`^a: run "a" is already running \\(process ${holder.pid}, since 2026-11-29T10:00:00\\.000Z\\); stop it first\\.$`, 'm'));
+    assert.match(held.stderr, new RegExp(`^mmb: run "a" is already running \\(process ${holder.pid}, since 2026-11-29T10:00:00\\.000Z\\); stop it first\\.$`, 'm'));
   } finally {
     holder.kill();
   }

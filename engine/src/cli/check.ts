@@ -1,6 +1,6 @@
 /** `mmb check`: validate benchmark folders (and config.jsonc) like a compiler would. */
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   checkRunBenchmarks, coverage, diagnostic, lineRange, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
   type Coverage, type Diagnostic,
@@ -29,7 +29,8 @@ interface Checked {
 export function runCheck(options: CheckOptions, write: (text: string) => void): number {
   const targets = options.targets.length > 0 ? options.targets : workspaceTargets(options.cwd);
   const results = targets.map((target) => {
-    const path = join(options.cwd, target);
+    // Resolved, not joined: an absolute target is itself, whatever the folder the command runs in.
+    const path = resolve(options.cwd, target);
     return /\.jsonc?$/i.test(target) && basename(target) !== 'benchmark.json'
       ? checkConfig(path, target)
       : checkBenchmark(path, target, options.coverage);

@@ -10,9 +10,10 @@ import { runCheck } from './check';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { newCommand } from './new';
-import { parseArguments, usageText, type ParsedArguments } from './options';
+import { COMMANDS, commandHelp, commandNamed, HELP_OPTIONS, parseArguments, usageText, VERSION_OPTIONS, type ParsedArguments } from './options';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
+import { packageVersion } from './version';
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
 function bundledBenchmarks(): string {
@@ -35,15 +36,12 @@ export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandI
 
 /** `--config <file>`, or config.jsonc here. */
 function configPathOf(args: ParsedArguments, cwd: string): string {
-  if (!args.flags.includes('--config')) return resolve(cwd, 'config.jsonc');
-  const file = args.valueAfter('--config');
-  if (!file) throw new UsageError('--config needs a file: --config path/to/config.jsonc');
-  return resolve(cwd, file);
+  return resolve(cwd, args.option('--config') ?? 'config.jsonc');
 }
 
 /** `mmb stand-in`: serves until the signal aborts. */
 async function standInCommand(args: ParsedArguments, io: Io): Promise<number> {
-  const port = args.flags.includes('--port') ? Number(args.valueAfter('--port')) : 0;
+  const port = Number(args.option('--port') ?? 0);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port needs a port number, e.g. --port 8080');
   const server = await startStandIn({ port });
   io.out(`The stand-in model is serving at ${server.url} (model "stand-in", any API key). Ctrl-C stops it.\n`);
@@ -58,7 +56,7 @@ async function standInCommand(args: ParsedArguments, io: Io): Promise<number> {
 /** `mmb experiment filing [--seed N]`. */
 async function experimentCommand(args: ParsedArguments, cwd: string, io: Io): Promise<number> {
   if (args.words[0] !== 'filing') throw new UsageError('unknown experiment: the one there is, is `mmb experiment filing [--seed N]`');
-  const seed = args.flags.includes('--seed') ? Number(args.valueAfter('--seed')) : DEFAULT_SEED;
+  const seed = Number(args.option('--seed') ?? DEFAULT_SEED);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError('--seed needs a whole number, e.g. --seed 1107');
   io.out(formatFilingTable(await runFilingExperiment(cwd, seed), seed));
   return 0;
@@ -86,25 +84,53 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
     io.err(usageText());
     return 2;
   }
-  if (command === 'help' || command === '--help' || command === '-h') {
-    io.out(usageText());
-    return 0;
-  }
   try {
-    const handler = HANDLERS[command];
-    if (!handler) throw new UsageError(`unknown command "${command}"`);
+    const printed = printHelpOrVersion(argv, io);
+    if (printed !== undefined) return printed;
+    const handler = HANDLERS[commandNamed(command).name];
+    if (!handler) throw new UsageError(`the command "${command}" has no handler`);
     return await handler(parseArguments(argv), cwd, io);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ConfigError) {
-      io.err(`mmb: ${e.message}\n${e.message.startsWith('unknown') ? `\n${usageText()}` : ''}`);
-      return 2;
-    }
+    if (e instanceof UsageError || e instanceof ConfigError) return usageProblem(e.message, argv, io);
     if (isDiskFull(e)) {
       io.err(`mmb: ${diskFullMessage(e)}\n`);
       return DISK_FULL_EXIT;
     }
     throw e;
   }
+}
+
+/** `mmb --help`, `mmb help [<command>]`, `mmb <command> --help`, `mmb --version`: the exit status once printed, else undefined. */
+function printHelpOrVersion(argv: readonly string[], io: Io): number | undefined {
+  const [command = '', ...rest] = argv;
+  const among = (names: readonly string[], argument: string) => names.includes(argument);
+  if (among(VERSION_OPTIONS, command)) {
+    io.out(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (among(HELP_OPTIONS, command) || (command === 'help' && rest[0] === undefined)) {
+    io.out(usageText());
+    return 0;
+  }
+  if (command === 'help') {
+    io.out(commandHelp(commandNamed(rest[0]!)));
+    return 0;
+  }
+  if (!rest.some((argument) => among(HELP_OPTIONS, argument))) return undefined;
+  io.out(commandHelp(commandNamed(command)));
+  return 0;
+}
+
+/**
+ * A usage or config problem: one line on stderr per problem, exit 2; for a command asked for
+ * `--json`, `{"error": "<one line>"}` on stdout instead, so that a program reading it always gets JSON.
+ */
+function usageProblem(message: string, argv: readonly string[], io: Io): number {
+  const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
+    && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
+  if (asJson) io.out(`${JSON.stringify({ error: message.replace(/\s*\n\s*/g, ' ').trim() })}\n`);
+  else io.err(`mmb: ${message}\n`);
+  return 2;
 }
 
 if (require.main === module) {

@@ -1,8 +1,11 @@
 /**
  * The commands of `mmb` and their options, declared once: the parser knows from this table
- * which options take a value, and the usage text is printed from it. `mmb run`'s options are the
- * ones the editor's run requests produce (`protocol/runRequest.ts`; a test round-trips them).
+ * which options take a value, and the usage and each command's `--help` are printed from it.
+ * `mmb run`'s options are the ones the editor's run requests produce (`protocol/runRequest.ts`;
+ * a test round-trips them).
  */
+import { didYouMean, nearNames } from '../../../scenario/src';
+import { DISK_FULL_EXIT } from '../diskFull';
 import { UsageError } from '../errors';
 import { RUN_OPTIONS } from '../protocol/runRequest';
 
@@ -23,7 +26,27 @@ export interface CommandSpec {
   synopsis: string;
   help: string;
   options: OptionSpec[];
+  /** What each exit status of the command means, for its `--help`; absent: done or a usage problem. */
+  exits?: readonly ExitStatus[];
 }
+
+export interface ExitStatus {
+  code: number;
+  meaning: string;
+}
+
+/** The exit statuses every command shares; the README documents them and scripts rely on them. */
+export const EXIT = {
+  done: { code: 0, meaning: 'done' },
+  usage: { code: 2, meaning: 'a usage or config problem (nothing was done)' },
+  diskFull: { code: DISK_FULL_EXIT, meaning: 'the disk is full: free space and run again to resume' },
+  stopped: { code: 130, meaning: 'stopped with Ctrl-C: run again to resume' },
+} as const satisfies Record<string, ExitStatus>;
+
+const RUN_EXITS: readonly ExitStatus[] = [
+  { code: 0, meaning: 'every run finished' }, { code: 1, meaning: 'a run crashed' },
+  { code: 2, meaning: 'a usage, config or benchmark problem (nothing ran)' }, EXIT.diskFull, EXIT.stopped,
+];
 
 const CONFIG: OptionSpec = { name: '--config', value: '<file>', example: 'path/to/config.jsonc', help: 'the config.jsonc to read (default: the one here)' };
 
@@ -34,6 +57,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--json', help: 'machine-readable diagnostics' },
       { name: '--coverage', help: 'facts, sheets told, checks and traps by type, trap-to-check distances' },
     ],
+    exits: [{ code: 0, meaning: 'no errors (warnings allowed)' }, { code: 1, meaning: 'errors found' }, { code: 2, meaning: 'a usage problem or an unreadable folder' }],
   },
   {
     name: 'run', synopsis: '[<run-id>...] [--config <file>]', help: 'run benchmarks as config.jsonc says (default: every run)',
@@ -45,6 +69,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: RUN_OPTIONS.rehearse, help: 'with --from: persona and agent on the stand-in model, no key, no cost' },
       { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from --rehearse: no run of config.jsonc needed' },
     ],
+    exits: RUN_EXITS,
   },
   {
     name: 'report', synopsis: '[<run-id>...] [--config <file>]', help: 'the runs\' scores, or one run\'s full report entry',
@@ -57,7 +82,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--out', value: '<file>', example: 'report.html', help: 'write the HTML there instead' },
     ],
   },
-  { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [] },
+  { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: RUN_EXITS },
   {
     name: 'experiment', synopsis: 'filing [--seed N]', help: 'the filing-system experiment: three memory policies, one table',
     options: [{ name: '--seed', value: 'N', example: '1107', help: 'the seed of the simulated world' }],
@@ -66,23 +91,64 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'stand-in', synopsis: '[--port N]', help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',
     options: [{ name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' }],
+    exits: [{ code: 0, meaning: 'stopped with Ctrl-C' }, EXIT.usage],
   },
 ];
 
-/** The usage text, from the table. */
+
+/** The options every command takes besides its own: they print, they never run anything. */
+export const HELP_OPTIONS = ['--help', '-h'] as const;
+export const VERSION_OPTIONS = ['--version', '-V'] as const;
+
+/** The command of that name, or a usage error that suggests the near ones. */
+export function commandNamed(name: string): CommandSpec {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command) return command;
+  const suggestions = nearNames(clip(name), [...COMMANDS.map((c) => c.name), 'help']);
+  throw new UsageError(`unknown command "${clip(name)}".${didYouMean(suggestions)} See \`mmb --help\`.`);
+}
+
+/** The usage text of `mmb --help`, from the table. */
 export function usageText(): string {
   const lines = ['Usage: mmb <command> [options]', '', 'Commands:'];
   for (const command of COMMANDS) {
     lines.push(`  ${`${command.name} ${command.synopsis}`.trimEnd().padEnd(44)}${command.help}`);
     // Options already in the synopsis (`--config <file>`, `--seed N`) are not listed twice.
     const listed = command.options.filter((o) => !command.synopsis.includes(o.name));
-    const shown = listed.map((o) => [o.name, o.value, o.words].filter(Boolean).join(' '));
+    const shown = listed.map(optionText);
     const width = Math.max(0, ...shown.map((s) => s.length)) + 3;
     listed.forEach((option, i) => lines.push(`      ${shown[i]!.padEnd(width)}${option.help}`));
   }
-  lines.push('', 'Exit status: 0 success, 1 errors found or a run crashed, 2 usage or config error, 75 the disk is full',
-    '(free space and run again to resume), 130 stopped.', '');
+  lines.push('', '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.', '',
+    'Exit status: 0 done, 1 errors found or a run crashed, 2 a usage or config problem, 75 the disk is full',
+    '(free space and run again to resume), 130 stopped with Ctrl-C.', '');
   return lines.join('\n');
+}
+
+/** `mmb <command> --help`: the synopsis, what it does, every option with its value, the exit statuses. */
+export function commandHelp(command: CommandSpec): string {
+  const synopsis = `mmb ${command.name} ${command.synopsis}`.trimEnd();
+  const lines = [`Usage: ${synopsis}${command.options.some((o) => !command.synopsis.includes(o.name)) ? ' [options]' : ''}`, '', `${capitalized(command.help)}.`, ''];
+  const rows: [string, string][] = [...command.options.map((o): [string, string] => [optionText(o), o.help]), ['-h, --help', 'this help']];
+  const width = Math.max(...rows.map(([left]) => left.length)) + 3;
+  lines.push('Options:', ...rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`), '');
+  lines.push('Exit status:', ...(command.exits ?? [EXIT.done, EXIT.usage]).map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`), '');
+  return lines.join('\n');
+}
+
+/** `--from <chapter.md>:<phase>`, `--compare <a> <b> ...`, `--json`: an option as the help shows it. */
+function optionText(option: OptionSpec): string {
+  return [option.name, option.value, option.words].filter(Boolean).join(' ');
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A name typed by the user, cut to a length a message can quote. */
+function clip(text: string): string {
+  const flat = text.replace(/\p{Cc}+/gu, ' ');
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 
 /** A command line taken apart by the table of its command. */
@@ -90,34 +156,64 @@ export interface ParsedArguments {
   command: string | undefined;
   /** The arguments that are neither options nor an option's value. */
   words: string[];
-  /** Every argument that starts with `-`, in order. */
+  /** Every option given, by its name (`--config` for `--config=x`), in order. */
   flags: string[];
-  /** The value after an option; undefined without the option; throws when the option has none. */
+  /** The value of an option; undefined without the option; throws when the option was given none. */
   option(name: string): string | undefined;
-  /** The argument right after an option, whatever it is, for options that check their value themselves. */
+  /** The value of an option as given, unchecked, for options that check their value themselves. */
   valueAfter(name: string): string | undefined;
 }
 
-/** Splits a command line by its command's options; throws `UsageError` for an option the command does not know. */
+/** An argument that names an option: `-x`, `--name`, `--name=value`; a lone `-` is a word. */
+function isOption(argument: string): boolean {
+  return argument.length > 1 && argument.startsWith('-');
+}
+
+/**
+ * Splits a command line by its command's options: `--opt value` and `--opt=value` alike. Throws
+ * `UsageError` for an option the command does not know (with the near names), a value given to a
+ * flag, and an option that takes a value given twice.
+ */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
   const [command, ...rest] = argv;
   const spec = COMMANDS.find((c) => c.name === command);
-  const takesValue = new Set(spec?.options.filter((o) => o.value !== undefined).map((o) => o.name) ?? []);
-  const flags = rest.filter((a) => a.startsWith('-'));
-  const words = rest.filter((a, i) => !a.startsWith('-') && !takesValue.has(rest[i - 1] ?? ''));
-  if (spec) {
-    for (const flag of flags) if (!spec.options.some((o) => o.name === flag)) throw new UsageError(`unknown option ${flag} for ${command}`);
+  const words: string[] = [];
+  const flags: string[] = [];
+  const values = new Map<string, string | undefined>();
+  for (let at = 0; at < rest.length; at++) {
+    const argument = rest[at]!;
+    if (!isOption(argument)) {
+      words.push(argument);
+      continue;
+    }
+    const equals = argument.startsWith('--') ? argument.indexOf('=') : -1;
+    const name = equals < 0 ? argument : argument.slice(0, equals);
+    const option = spec ? knownOption(spec, name) : undefined;
+    flags.push(name);
+    if (option?.value === undefined) {
+      if (equals >= 0) throw new UsageError(`${name} takes no value: write ${name} alone (got ${clip(argument)}).`);
+      continue;
+    }
+    if (values.has(name)) throw new UsageError(`${name} is given twice: give it once.`);
+    const next = rest[at + 1];
+    if (equals >= 0) values.set(name, argument.slice(equals + 1));
+    else if (next !== undefined && !isOption(next)) values.set(name, rest[++at]);
+    else values.set(name, undefined);
   }
-  const valueAfter = (name: string): string | undefined => {
-    const at = rest.indexOf(name);
-    return at < 0 ? undefined : rest[at + 1];
-  };
   const option = (name: string): string | undefined => {
-    if (!rest.includes(name)) return undefined;
-    const value = valueAfter(name);
+    if (!flags.includes(name)) return undefined;
+    const value = values.get(name);
     const example = spec?.options.find((o) => o.name === name)?.example;
-    if (value === undefined || value.startsWith('-')) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example}` : ''}`);
+    if (!value) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example} or ${name}=${example}` : ''}.`);
     return value;
   };
-  return { command, words, flags, option, valueAfter };
+  return { command, words, flags, option, valueAfter: (name) => values.get(name) };
+}
+
+/** The command's option of that name, or a usage error that suggests the near ones. */
+function knownOption(command: CommandSpec, name: string): OptionSpec | undefined {
+  const option = command.options.find((o) => o.name === name);
+  if (option || (HELP_OPTIONS as readonly string[]).includes(name)) return option;
+  const suggestions = nearNames(clip(name), [...command.options.map((o) => o.name), '--help']);
+  throw new UsageError(`unknown option ${clip(name)} for ${command.name}.${didYouMean(suggestions)} See \`mmb ${command.name} --help\`.`);
 }

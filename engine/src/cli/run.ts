@@ -175,8 +175,17 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
 
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
+/**
+ * Runs them and reports: stdout gets the progress and one result line per run that has a
+ * result; stderr one line per problem (a run that could not start, crashed, stopped, or hit a full
+ * disk), so that a script reading stdout reads results only.
+ */
 async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io): Promise<number> {
-  const progress = new Progress(io.out, io.tty);
+  let progressShown = false;
+  const progress = new Progress((text) => {
+    progressShown = true;
+    io.out(text);
+  }, io.tty);
   let outcomes: RunOutcome[];
   try {
     outcomes = await launchRuns({
@@ -188,15 +197,27 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   } finally {
     progress.stop();
   }
-  io.out('\n');
+  if (progressShown) io.out('\n');
   for (const o of outcomes) {
-    if (o.diskFull) io.err(`mmb: ${o.problem}\n`);
-    else io.out(`${describe(o)}\n`);
+    if (o.summary) io.out(`${resultLine(o.run, o.summary)}\n`);
+    const problem = problemLine(o);
+    if (problem) io.err(`mmb: ${problem}\n`);
   }
   if (outcomes.some((o) => o.diskFull)) return DISK_FULL_EXIT;
   if (outcomes.some((o) => o.stopped)) return 130;
   if (outcomes.some((o) => o.problem && !o.summary)) return 2;
   return outcomes.some((o) => o.summary?.status !== 'finished') ? 1 : 0;
+}
+
+/** What went wrong with a run, as one bounded line naming it; undefined when nothing did. */
+function problemLine(o: RunOutcome): string | undefined {
+  if (o.diskFull) return o.problem;
+  // One line, so that a model's or an agent's text cannot pass for lines of the CLI's own.
+  const flat = (text: string) => clipName(text.replace(/\s+/g, ' ').trim(), 500);
+  if (o.summary) return o.summary.error ? `run "${o.run}" crashed: ${flat(o.summary.error)}` : undefined;
+  const problem = flat(o.problem ?? 'did not run');
+  // The launcher's own messages name the run already.
+  return problem.startsWith(`run "${o.run}"`) ? problem : `run "${o.run}": ${problem}`;
 }
 
 /** Timing knobs for slow providers, or for tests that want failures fast. */
@@ -212,13 +233,9 @@ function timingFromEnv(env: NodeJS.ProcessEnv): { modelTimeoutMs?: number; backo
   return out;
 }
 
-function describe(o: RunOutcome): string {
-  if (!o.summary) return `${o.run}: ${o.problem ?? 'did not run'}`;
-  const s = o.summary;
+function resultLine(run: string, s: Summary): string {
   const avg = s.average === null ? '—' : s.average.toFixed(2);
-  const base = `${o.run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
-  // One line, so that a crash message cannot pass for lines of the CLI's own.
-  return s.error ? `${base}\n  ${clipName(s.error.replace(/\s+/g, ' '), 500)}` : base;
+  return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
 }
 
 /** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
