@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import type { Benchmark } from '../../../scenario/src';
 import { UsageError } from '../errors';
 import { junitDocument, type JunitRun } from '../report/junit';
 import { summarize, type Summary } from '../report/summary';
@@ -57,9 +58,13 @@ export function ciReportCommand(ids: string[], ws: ReportWorkspace, ci: CiOutput
   const chosen = ids.length ? ids : knownRuns(ws.root);
   if (chosen.length === 0 && ci.failUnder !== undefined) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
   // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
+  const benchmarks = new Map<string, Benchmark>();
   const played = chosen.map((id) => {
     const state = loadRun(ws.root, id);
-    return { kind: 'played' as const, state, benchmark: runBenchmark(ws, state.benchmark).benchmark };
+    // Many runs of one benchmark read and validate it once.
+    const benchmark = benchmarks.get(state.benchmark) ?? runBenchmark(ws, state.benchmark).benchmark;
+    benchmarks.set(state.benchmark, benchmark);
+    return { kind: 'played' as const, state, benchmark };
   });
   const summaries = played.map((run) => summarize(run.state, run.benchmark));
   if (ci.json) io.out(`${JSON.stringify({ runs: summaries }, null, 2)}\n`);
