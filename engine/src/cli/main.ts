@@ -7,6 +7,7 @@ import { RUN_OPTIONS } from '../protocol/runRequest';
 import { maskSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
 import { runCheck } from './check';
+import { ciOutputsOf } from './ci';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { newCommand } from './new';
@@ -28,8 +29,9 @@ export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandI
   const benchmark = args.option(RUN_OPTIONS.benchmark);
   const has = (flag: string) => args.flags.includes(flag);
   if (!from && (has(RUN_OPTIONS.only) || has(RUN_OPTIONS.rehearse) || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
+  const ci = ciOutputsOf(args.flags, args.option, cwd);
   return {
-    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart),
+    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart), ...(ci ? { ci } : {}),
     ...(from ? { partial: { from, only: has(RUN_OPTIONS.only), rehearse: has(RUN_OPTIONS.rehearse), ...(benchmark ? { benchmark } : {}) } } : {}),
   };
 }

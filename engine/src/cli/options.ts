@@ -44,11 +44,14 @@ export const EXIT = {
 } as const satisfies Record<string, ExitStatus>;
 
 const RUN_EXITS: readonly ExitStatus[] = [
-  { code: 0, meaning: 'every run finished' }, { code: 1, meaning: 'a run crashed' },
+  { code: 0, meaning: 'every run finished' }, { code: 1, meaning: 'a run crashed, or a --fail-under threshold was missed' },
   { code: 2, meaning: 'a usage, config or benchmark problem (nothing ran)' }, EXIT.diskFull, EXIT.stopped,
 ];
 
 const CONFIG: OptionSpec = { name: '--config', value: '<file>', example: 'path/to/config.jsonc', help: 'the config.jsonc to read (default: the one here)' };
+const JUNIT: OptionSpec = { name: '--junit', value: '<file>', example: 'results.xml', help: 'a JUnit XML file for CI: one case per check, failing below the pass score' };
+const PASS_SCORE: OptionSpec = { name: '--pass-score', value: 'N', example: '8', help: 'with --junit: a check passes from this grade (default 8)' };
+const FAIL_UNDER: OptionSpec = { name: '--fail-under', value: 'SCORE', example: '7.5', help: 'exit 1 when a run averages below SCORE' };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -68,6 +71,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: RUN_OPTIONS.only, help: 'with --from: this phase only (named <run-id>.phase-…)' },
       { name: RUN_OPTIONS.rehearse, help: 'with --from: persona and agent on the stand-in model, no key, no cost' },
       { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from --rehearse: no run of config.jsonc needed' },
+      JUNIT, PASS_SCORE, FAIL_UNDER,
     ],
     exits: RUN_EXITS,
   },
@@ -80,7 +84,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--trends', words: '[<run-id>...]', help: 'repeated runs by benchmark and agent, flaky checks marked: results/trends.html' },
       { name: '--flaky', value: 'N', example: '3', help: 'with --trends: the spread of grades that makes a check flaky (default 3)' },
       { name: '--out', value: '<file>', example: 'report.html', help: 'write the HTML there instead' },
+      { name: '--json', help: 'every run\'s summary (the figures of summary.json) as one JSON document on stdout' },
+      JUNIT, PASS_SCORE, FAIL_UNDER,
     ],
+    exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
   },
   { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: RUN_EXITS },
   {
@@ -120,7 +127,7 @@ export function usageText(): string {
     listed.forEach((option, i) => lines.push(`      ${shown[i]!.padEnd(width)}${option.help}`));
   }
   lines.push('', '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.', '',
-    'Exit status: 0 done, 1 errors found or a run crashed, 2 a usage or config problem, 75 the disk is full',
+    'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full',
     '(free space and run again to resume), 130 stopped with Ctrl-C.', '');
   return lines.join('\n');
 }

@@ -13,6 +13,7 @@ import { UsageError } from '../errors';
 import { REPORT_HTML_FILE, resultsDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, reportCommand, type Io } from './run';
+import { ciOutputsOf, ciReportCommand } from './ci';
 
 /** Bytes of a file name that every common file system takes (255), with room to spare. */
 const MAX_FILE_NAME = 240;
@@ -23,6 +24,13 @@ export function reportViews(words: string[], flags: string[], option: (name: str
   const views = ['--html', '--compare', '--trends'].filter((f) => flags.includes(f));
   if (views.length > 1) throw new UsageError(`${views.join(' and ')} do not go together: pick one view.`);
   if (flags.includes('--flaky') && !flags.includes('--trends')) throw new UsageError('--flaky goes with --trends.');
+  // Paths on the command line are the user's, from where they stand, like --out's.
+  const ci = ciOutputsOf(flags, option, process.cwd());
+  if (ci && views.length) throw new UsageError(`--json, --junit and --fail-under go with the text report, not with ${views[0]}.`);
+  if (ci) {
+    if (out !== undefined) throw new UsageError('--out goes with --html, --compare or --trends.');
+    return ciReportCommand(words, ws, ci, io, () => reportCommand(words, ws.configPath, ws.bundled, io));
+  }
   if (flags.includes('--compare')) return compareCommand(words, ws, out, io);
   if (flags.includes('--trends')) {
     const flaky = option('--flaky');

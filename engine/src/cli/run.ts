@@ -18,6 +18,7 @@ import { loadPartial, savePartial, type SavedPartial } from '../workspace/partia
 import { launchRuns, loadValidBenchmark, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { loadRun, runBenchmark } from '../workspace/results';
 import { Progress } from './progress';
+import { finishRunForCi, type CiOutputs } from './ci';
 
 export interface Io {
   out: (s: string) => void;
@@ -51,6 +52,8 @@ export interface RunCommandInput {
   restart?: boolean;
   /** A partial run: from this phase (`chapter2.md:1`), maybe of it only, maybe on the stand-in. */
   partial?: PartialRequest;
+  /** `--junit`, `--pass-score`, `--fail-under`. */
+  ci?: CiOutputs;
 }
 
 export interface PartialRequest {
@@ -73,7 +76,7 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   if (request.partial) {
     const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
     startOver(root, run);
-    return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io);
+    return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io, request.ci);
   }
   const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id));
   const unknown = ids.filter((_, i) => !found[i]);
@@ -84,7 +87,7 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   if (rehearsals > 0 && rehearsals < runs.length) throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
   if (request.restart) for (const r of runs) startOver(root, r);
   const rehearsal = rehearsals > 0;
-  return execute(root, benchmarksDir, rehearsal ? rehearsalConfig(config) : config, runs, io);
+  return execute(root, benchmarksDir, rehearsal ? rehearsalConfig(config) : config, runs, io, request.ci);
 }
 
 /** Deletes a run's results (refused while it runs); a partial run keeps its settings. */
@@ -180,7 +183,7 @@ const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
  * result; stderr one line per problem (a run that could not start, crashed, stopped, or hit a full
  * disk), so that a script reading stdout reads results only.
  */
-async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io): Promise<number> {
+async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io, ci?: CiOutputs): Promise<number> {
   let progressShown = false;
   const progress = new Progress((text) => {
     progressShown = true;
@@ -203,6 +206,11 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
     const problem = problemLine(o);
     if (problem) io.err(`mmb: ${problem}\n`);
   }
+  const code = exitStatus(outcomes);
+  return ci ? finishRunForCi(code, outcomes, runs, benchmarksDir, ci, io) : code;
+}
+
+function exitStatus(outcomes: readonly RunOutcome[]): number {
   if (outcomes.some((o) => o.diskFull)) return DISK_FULL_EXIT;
   if (outcomes.some((o) => o.stopped)) return 130;
   if (outcomes.some((o) => o.problem && !o.summary)) return 2;

@@ -1,0 +1,107 @@
+/**
+ * The outputs for CI of `mmb run` and `mmb report`: `--junit <file>` (a JUnit XML document, one
+ * case per check, failing below `--pass-score`), `--fail-under <score>` (exit 1 when a run's
+ * average is below it) and, for `mmb report`, `--json` (every run's summary as one JSON document
+ * on stdout, nothing else there).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Benchmark } from '../../../scenario/src';
+import { UsageError } from '../errors';
+import { junitDocument, type JunitRun } from '../report/junit';
+import { summarize, type Summary } from '../report/summary';
+import { DEFAULT_PASS_SCORE } from '../protocol/scores';
+import { resultsDir } from '../protocol/layout';
+import type { RunOutcome } from '../workspace/launch';
+import { loadValidBenchmark } from '../workspace/launch';
+import { knownRuns, loadRun, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
+
+/** What the command line asked for CI; every field is optional, and none means none of it. */
+export interface CiOutputs {
+  /** The JUnit file, resolved against the working folder. */
+  junit?: string;
+  passScore?: number;
+  failUnder?: number;
+  /** `mmb report` only. */
+  json?: boolean;
+}
+
+export const CI_OPTION_NAMES = { json: '--json', junit: '--junit', passScore: '--pass-score', failUnder: '--fail-under' } as const;
+
+/** The CI options of a command line, checked; undefined when there are none. */
+export function ciOutputsOf(flags: readonly string[], option: (name: string) => string | undefined, cwd: string): CiOutputs | undefined {
+  const junit = option(CI_OPTION_NAMES.junit);
+  const passScore = scoreOption(CI_OPTION_NAMES.passScore, option(CI_OPTION_NAMES.passScore), '8');
+  const failUnder = scoreOption(CI_OPTION_NAMES.failUnder, option(CI_OPTION_NAMES.failUnder), '7.5');
+  const json = flags.includes(CI_OPTION_NAMES.json);
+  if (passScore !== undefined && junit === undefined) throw new UsageError('--pass-score goes with --junit: it decides which checks fail there.');
+  if (junit === undefined && failUnder === undefined && !json) return undefined;
+  return {
+    ...(junit !== undefined ? { junit: resolve(cwd, junit) } : {}),
+    ...(passScore !== undefined ? { passScore } : {}),
+    ...(failUnder !== undefined ? { failUnder } : {}),
+    ...(json ? { json } : {}),
+  };
+}
+
+/** A score given on the command line: a number from 0 to 10. */
+function scoreOption(name: string, value: string | undefined, example: string): number | undefined {
+  if (value === undefined) return undefined;
+  const score = Number(value);
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 10) throw new UsageError(`${name} needs a score from 0 to 10, as in ${name} ${example} (got "${value.slice(0, 40)}").`);
+  return score;
+}
+
+/** `mmb report [ids…]` with `--json`, `--junit` or `--fail-under`: the runs named, or every run in results/. */
+export function ciReportCommand(ids: string[], ws: ReportWorkspace, ci: CiOutputs, io: { out: (s: string) => void; err: (s: string) => void }, textReport: () => number): number {
+  const chosen = ids.length ? ids : knownRuns(ws.root);
+  if (chosen.length === 0 && ci.failUnder !== undefined) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
+  // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
+  const benchmarks = new Map<string, Benchmark>();
+  const played = chosen.map((id) => {
+    const state = loadRun(ws.root, id);
+    // Many runs of one benchmark read and validate it once.
+    const benchmark = benchmarks.get(state.benchmark) ?? runBenchmark(ws, state.benchmark).benchmark;
+    benchmarks.set(state.benchmark, benchmark);
+    return { kind: 'played' as const, state, benchmark };
+  });
+  const summaries = played.map((run) => summarize(run.state, run.benchmark));
+  if (ci.json) io.out(`${JSON.stringify({ runs: summaries }, null, 2)}\n`);
+  else textReport();
+  // With --json, stdout holds the document alone: the file's line goes to stderr.
+  if (ci.junit) writeJunit(ci, played, ci.json ? io.err : io.out);
+  return missedThreshold(ci, summaries, io.err) ? 1 : 0;
+}
+
+/** After `mmb run`: the JUnit file of the runs it ran, and the exit status with `--fail-under` applied. */
+export function finishRunForCi(code: number, outcomes: readonly RunOutcome[], runs: readonly { name: string; benchmark: string }[], benchmarksDir: string, ci: CiOutputs, io: { out: (s: string) => void; err: (s: string) => void }): number {
+  if (ci.junit) {
+    const reported = outcomes.map((outcome, i): JunitRun => {
+      const benchmark = runs[i]?.benchmark ?? '';
+      if (!outcome.state) return { kind: outcome.stopped ? 'stopped' : 'not-started', run: outcome.run, benchmark, problem: outcome.problem ?? 'did not run' };
+      const dir = join(benchmarksDir, outcome.state.benchmark);
+      return { kind: 'played', state: outcome.state, benchmark: loadValidBenchmark(dir, relative(process.cwd(), dir) || dir) };
+    });
+    writeJunit(ci, reported, io.out);
+  }
+  const summaries = outcomes.flatMap((o) => (o.summary ? [o.summary] : []));
+  // A crash, a stop or a full disk says more than a missed threshold: their status stays.
+  return missedThreshold(ci, summaries, io.err) && code === 0 ? 1 : code;
+}
+
+function writeJunit(ci: CiOutputs, runs: readonly JunitRun[], say: (s: string) => void): void {
+  const file = ci.junit!;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, junitDocument(runs, { passScore: ci.passScore ?? DEFAULT_PASS_SCORE, hostname: hostname() }));
+  say(`Wrote ${shown(file)}\n`);
+}
+
+/** Whether a run's average is below `--fail-under`, each one said on stderr; a run with no grade misses it. */
+function missedThreshold(ci: CiOutputs, summaries: readonly Summary[], err: (s: string) => void): boolean {
+  const threshold = ci.failUnder;
+  if (threshold === undefined) return false;
+  const missed = summaries.filter((s) => s.average === null || s.average < threshold);
+  for (const s of missed) err(`mmb: ${s.run} ${s.average === null ? 'has no grade' : `averages ${s.average.toFixed(2)}/10`}, below --fail-under ${threshold}\n`);
+  return missed.length > 0;
+}
