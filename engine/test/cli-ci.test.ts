@@ -108,13 +108,19 @@ test('misused CI options: exit 2 with one clear message', () => {
     [['report', 'chatbot-1', '--fail-under', 'high'], /^mmb: --fail-under needs a score from 0 to 10, as in --fail-under 7\.5 \(got "high"\)\.$/],
     [['report', 'chatbot-1', '--junit', 'x.xml', '--pass-score', '11'], /^mmb: --pass-score needs a score from 0 to 10/],
     [['report', 'chatbot-1', '--json', '--html'], /^mmb: --json, --junit and --fail-under go with the text report, not with --html\.$/],
-    [['report', '--junit'], /^mmb: --junit needs a value, as in --junit results\.xml$/],
+    [['report', '--junit'], /^mmb: --junit needs a value, as in --junit results\.xml or --junit=results\.xml\.$/],
     [['report', 'nope', '--json'], /^mmb: no results for run "nope"/],
-    [['run', '--json'], /^mmb: unknown option --json for run$/],
+    [['run', '--json'], /^mmb: unknown option --json for run\b/],
   ];
   for (const [args, message] of cases) {
     const r = mmb(args, dir);
     assert.equal(r.code, 2, `${args.join(' ')}\n${r.stdout}${r.stderr}`);
+    if (args[0] === 'report' && args.includes('--json')) {
+      // With --json, a usage error is JSON on stdout too, and stderr stays empty.
+      assert.match(`mmb: ${(JSON.parse(r.stdout) as { error: string }).error}`, message, args.join(' '));
+      assert.equal(r.stderr, '', args.join(' '));
+      continue;
+    }
     assert.match(r.stderr.split('\n')[0] ?? '', message, args.join(' '));
     assert.equal(r.stdout, '', args.join(' '));
   }
