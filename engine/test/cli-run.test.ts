@@ -87,9 +87,9 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(r.stdout, /the chatbot's model failed: model gone: Connection error\./);
+  assert.match(r.stdout, /the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/);
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: Connection error\./);
+  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
 });

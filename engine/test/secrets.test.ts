@@ -123,7 +123,8 @@ test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or s
     outputs.forEach((text) => assert.deepEqual(leaks(text), [], `the CLI printed the key: ${text}`));
     const crashed = JSON.parse(readFileSync(join(dir, 'results', 'c1', 'summary.json'), 'utf8')) as { status: string; error: string };
     assert.equal(crashed.status, 'crashed');
-    assert.match(crashed.error, /Bad request for whole \*\*\* \| base64 \*\*\* \| base64url \*\*\* \| hex \*\*\* \| urlEncoded \*\*\* \| substring \*\*\* \| split \*\*\*\n\*\*\* \| basicAuth dXNlcjpz\*\*\*/, 'every form was blanked out, and nothing else');
+    // The error is an excerpt of the server's body, its whitespace runs collapsed: the split key's newline is a space.
+    assert.match(crashed.error, /400 from http:\/\/127\.0\.0\.1:\d+\/crash\/v1\/chat\/completions: Bad request for whole \*\*\* \| base64 \*\*\* \| base64url \*\*\* \| hex \*\*\* \| urlEncoded \*\*\* \| substring \*\*\* \| split \*\*\* \*\*\* \| basicAuth dXNlcjpz\*\*\*/, 'every form was blanked out, and nothing else');
   } finally {
     await proxy.close();
   }
