@@ -177,6 +177,7 @@ test('retries: refusals, unresolved names, 4xx and 501 fail at once; 408, 409, 4
   const network = (code: string) => new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) }) });
   for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) assert.equal(isRetryable(network(code)), false, code);
   assert.equal(isRetryable(network('ECONNRESET')), true);
+  assert.equal(isRetryable(new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error('bad port') }) })), false, 'a port fetch refuses (9, 6000…)');
   assert.equal(isRetryable(new OpenAI.APIConnectionTimeoutError()), true);
   const after = (name: string, value: string) => new OpenAI.APIError(429, undefined, 'x', new Headers({ [name]: value }));
   assert.equal(retryAfterMs(after('retry-after', '2')), 2000);

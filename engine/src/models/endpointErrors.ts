@@ -16,6 +16,8 @@ const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Network errors that another try in a few seconds will not fix: nothing listens, or the name does not resolve. */
 const PERMANENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'ERR_INVALID_URL']);
+/** Node's fetch refuses the ports browsers block (9, 25, 6000…) with this message and no code. */
+const BAD_PORT = 'bad port';
 /** HTTP statuses that say "try again": timeout, conflict, rate limit. Every 5xx but 501 joins them. */
 const TRANSIENT_STATUSES = new Set([408, 409, 429]);
 
@@ -25,7 +27,7 @@ export class EmptyResponseError extends Error {}
 /** A transient failure worth another try: rate limits, server errors, timeouts, dropped connections. */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return true;
-  if (error instanceof OpenAI.APIConnectionError) return !PERMANENT_CODES.has(networkCode(error) ?? '');
+  if (error instanceof OpenAI.APIConnectionError) return !PERMANENT_CODES.has(networkCode(error) ?? '') && causeMessage(error) !== BAD_PORT;
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
     return TRANSIENT_STATUSES.has(status) || (status >= 500 && status !== 501);
@@ -42,6 +44,7 @@ export function describeModelError(error: unknown, url: string, timeoutMs: numbe
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `timeout from ${where}: no answer within ${timeoutMs / 1000} s`;
   if (error instanceof OpenAI.APIConnectionError) {
     const code = networkCode(error);
+    if (!code && causeMessage(error) === BAD_PORT) return `bad port from ${where}: fetch refuses this port (one browsers block, such as 9 or 6000); use another`;
     return `${code ?? 'connection error'} from ${where}: ${excerpt(networkExplanation(code) ?? causeMessage(error))}`;
   }
   if (error instanceof OpenAI.APIError && error.status !== undefined) {
