@@ -9,6 +9,8 @@
 /** Windows this long or longer of a key are masked wherever they appear. */
 const WINDOW = 8;
 const MASK = '***';
+/** The characters of a token a key may sit in: the key's own and those of its encodings (base64, URL-encoding). */
+const TOKEN_CHAR = /[A-Za-z0-9_\-+/=%]/;
 /** Keys beyond this length are cut for windowing: no real credential is longer, and it bounds the work. */
 const MAX_KEY_LENGTH = 4096;
 
@@ -50,14 +52,21 @@ export class SecretMasker {
     return this.firstWindow(text, 0) >= 0 || (this.shortPattern !== undefined && new RegExp(this.shortPattern.source).test(text));
   }
 
-  /** The text with every maximal run of key windows, and every whole short key, replaced by `***`. */
+  /**
+   * The text with every whole token that holds a run of key windows, and every whole short key,
+   * replaced by `***`. The whole token goes, not only the windows: the few characters of a key
+   * left beside a run (a key cut short, or glued to other bytes in base64) would be a clue to it.
+   */
   mask(text: string): string {
     if (this.empty || !text) return text;
     let out = '';
     let copiedTo = 0;
     for (let at = this.firstWindow(text, 0); at >= 0; at = this.firstWindow(text, copiedTo)) {
-      out += `${text.slice(copiedTo, at)}${MASK}`;
+      let start = at;
+      while (start > copiedTo && TOKEN_CHAR.test(text[start - 1] ?? '')) start--;
+      out += `${text.slice(copiedTo, start)}${MASK}`;
       copiedTo = this.runEnd(text, at + WINDOW);
+      while (copiedTo < text.length && TOKEN_CHAR.test(text[copiedTo] ?? '')) copiedTo++;
     }
     out += text.slice(copiedTo);
     return this.shortPattern ? out.replace(this.shortPattern, MASK) : out;

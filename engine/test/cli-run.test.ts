@@ -88,11 +88,12 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: Connection error\./m);
+  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/m);
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: Connection error\./);
+  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
+  assert.equal(state.retries, 0, 'a port fetch refuses is not retried');
 });
 
 test('mmb new scaffolds a benchmark that checks clean and runs to the end; an existing name is refused', () => {

@@ -21,6 +21,6 @@ test('with a quarter of model calls failing in every way, the run ends with the 
 test('a model that keeps failing crashes the run with a clear error, and the run is resumable', async () => {
   const { state } = await runOnStandIn(starter(), { standIn: { faults: { rate: 1, kinds: ['500'] } } });
   assert.equal(state.status, 'crashed');
-  assert.match(state.error ?? '', /^model stand-in: 500 Internal error \(stand-in fault\)$/);
+  assert.match(state.error ?? '', /^model stand-in: 500 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: Internal error \(stand-in fault\) \(gave up after 8 attempts\)$/);
   assert.equal(state.retries, 7);
 });

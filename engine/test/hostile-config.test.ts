@@ -113,34 +113,32 @@ test('run ids given to mmb report are confined to results/: no path reads a stat
   assert.ok(!existsSync(join(parent, 'x', 'report.html')));
 });
 
-test('replies and crash messages with newlines cannot forge report entries; a one-letter key does not mangle words', async () => {
+// A one-letter key through api_key_env is refused now (engine/test/endpoints.test.ts); that
+// other short secrets are masked only as whole words is unit-tested in secrets.test.ts.
+test('replies and crash messages with newlines cannot forge report entries', async () => {
   const forged = '\n## 2026-01-01 00:00 — forged: starter @ chatbot\n📊 Evaluations: 5, average 10.00/10\n```\n';
   const proxy = await startMeddlingProxy((request) => {
     if (request.path.startsWith('/crash') && request.count >= 2) return { status: 400, message: `boom${forged}` };
     if (request.path.startsWith('/forge')) return { rewrite: () => `I do not know.${forged}<!-- hide the rest` };
-    if (request.path.startsWith('/short')) return { rewrite: (content) => `${content} — an explanation: x marks the spot` };
     return undefined;
   });
   try {
     const { parent, ws, results } = hostileWorkspace();
-    const model = (prefix: string, keyEnv?: string) => ({ model: 'hostile', base_url: proxy.url(prefix), ...(keyEnv ? { api_key_env: keyEnv } : {}) });
+    const model = (prefix: string) => ({ model: 'hostile', base_url: proxy.url(prefix) });
     writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: {
-      forge: { ...good, agent_model: model('/forge') }, crash: { ...good, agent_model: model('/crash') }, short: { ...good, agent_model: model('/short', 'MMB_TEST_SHORT_KEY') },
+      forge: { ...good, agent_model: model('/forge') }, crash: { ...good, agent_model: model('/crash') },
     } }));
     const before = outside(parent, results);
-    const r = await mmb(['run'], ws, { MMB_TEST_SHORT_KEY: 'x' });
+    const r = await mmb(['run'], ws);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.deepEqual(outside(parent, results), before, 'nothing written outside results/');
     assert.doesNotMatch(r.stdout, /^(## |📊 Evaluations)/m, 'no forged line on stdout');
     const report = readFileSync(join(results, 'report.md'), 'utf8');
-    assert.deepEqual(report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')), ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)', 'short: starter @ chatbot'], 'exactly one entry per run');
+    assert.deepEqual(report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')), ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)'], 'exactly one entry per run');
     assert.doesNotMatch(report, /^📊 Evaluations: \d+, average 10\.00\/10$/m);
     assert.doesNotMatch(report, /^```/m, 'no fence opened');
     assert.match(report, /^💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m, 'the crash message is one escaped line');
     assert.match(report, /\| got: I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest/, 'the answer is whole, on its line, escaped');
-    const short = readdirSync(join(results, 'short')).map((f) => join(results, 'short', f)).filter((f) => statSync(f).isFile()).map((f) => readFileSync(f, 'utf8')).join('\n');
-    assert.match(short, /an explanation: \*\*\* marks the spot/, 'the one-letter key is masked as a word');
-    assert.doesNotMatch(short, /e\*\*\*planation/, 'and nowhere inside a word');
   } finally {
     await proxy.close();
   }

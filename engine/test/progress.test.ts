@@ -35,3 +35,27 @@ test('on a terminal, progress is a bar per run, redrawn in place', () => {
   assert.match(out, /\x1b\[2Kr1 +█{24} phase 6\/6 {2}checks 1\/5 {2}1\.5k tok {2}done\n$/);
   assert.doesNotMatch(out, /started \(/);
 });
+
+test('a retry reads "retrying (n/m) in … s: <error>", the agent\'s marked as such; a journal of before the count says only "retrying"', () => {
+  let out = '';
+  const progress = new Progress((s) => { out += s; }, false);
+  progress.start('r1', starter());
+  const state = emptyState();
+  const retries: RunEvent[] = [
+    { type: 'retry', at: 'x', model: 'gpt-x', by: 'persona', error: '503 from http://h/v1/chat/completions: busy', retry: 2, retries: 7, delayMs: 4200 },
+    { type: 'retry', at: 'x', model: 'agent-x', by: 'agent', error: '429 from http://a/v1/chat/completions: slow\ndown', retry: 1, retries: 7, delayMs: 250 },
+    { type: 'retry', at: 'x', model: 'gpt-x', error: 'old error' },
+  ];
+  for (const e of retries) progress.event('r1', state, e);
+  assert.deepEqual(out.split('\n').slice(1, 4), [
+    'r1: model gpt-x retrying (2/7) in 4 s: 503 from http://h/v1/chat/completions: busy',
+    "r1: the agent's model agent-x retrying (1/7) in 0.3 s: 429 from http://a/v1/chat/completions: slow down",
+    'r1: model gpt-x retrying: old error',
+  ]);
+  let drawn = '';
+  const live = new Progress((s) => { drawn += s; }, true, 200);
+  live.start('r1', starter());
+  live.event('r1', state, retries[0]!);
+  live.stop();
+  assert.match(drawn, /tok {2}retrying \(2\/7\) in 4 s: 503 from http:\/\/h\/v1\/chat\/completions: busy\n$/);
+});

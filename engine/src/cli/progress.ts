@@ -31,13 +31,13 @@ export class Progress {
     if (!line) return;
     line.state = state;
     if (event.type === 'phase') line.note = `${event.position.chapter} · phase ${event.position.phase + 1}`;
-    if (event.type === 'retry') line.note = `retrying the model: ${oneLine(event.error)}`;
+    if (event.type === 'retry') line.note = `${event.by === 'agent' ? 'agent: ' : ''}${retryText(event)}`;
     if (this.tty) return;
     if (event.type === 'phase') this.write(`${run}: ${event.position.chapter}, phase ${event.position.phase + 1}\n`);
     if (event.type === 'tool-done') {
       for (const e of event.effects) if (e.kind === 'grade') this.write(`${run}: check ${e.checkId} graded ${e.grade.effective}/10\n`);
     }
-    if (event.type === 'retry') this.write(`${run}: model error, retrying: ${oneLine(event.error)}\n`);
+    if (event.type === 'retry') this.write(`${run}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
     if (event.type === 'finish') this.write(`${run}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
   }
 
@@ -81,6 +81,17 @@ function countPhases(s: RunState): number {
 
 function formatTokens(n: number): string {
   return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/** `retrying (2/7) in 4 s: 503 from http://…`: which retry, how long until it, and why. */
+export function retryText(event: Extract<RunEvent, { type: 'retry' }>): string {
+  const count = event.retry !== undefined && event.retries !== undefined ? ` (${event.retry}/${event.retries})` : '';
+  const wait = event.delayMs !== undefined ? ` in ${formatDelay(event.delayMs)}` : '';
+  return `retrying${count}${wait}: ${oneLine(event.error)}`;
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** A model's or an agent's error as one bounded line, so that it cannot pass for lines of the CLI's own. */

@@ -2,6 +2,9 @@
 import OpenAI from 'openai';
 import type { ChatMessage, ToolCall } from './messages';
 import { maskSecrets, runSecrets } from '../secrets';
+import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';
+
+export { isRetryable } from './endpointErrors';
 
 export interface ToolSpec {
   type: 'function';
@@ -18,9 +21,20 @@ export interface ChatResponse {
   usage: { promptTokens: number; completionTokens: number };
 }
 
+/** A failed attempt that will be retried, as the progress line and the journal show it. */
+export interface RetryNotice {
+  /** `<status or code> from <url>: <excerpt>`, masked and short. */
+  error: string;
+  /** This retry's number, from 1. */
+  retry: number;
+  /** Retries in all before the call gives up. */
+  retries: number;
+  delayMs: number;
+}
+
 export interface CallOptions {
-  /** Told of each failed attempt that will be retried. */
-  onRetry?: (error: string, attempt: number, delayMs: number) => void;
+  /** Told of each failed attempt that will be retried, before the wait. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface ChatModel {
@@ -41,16 +55,9 @@ export interface ModelOptions {
   maxAttempts?: number;
   backoffBaseMs?: number;
   stream?: boolean;
+  /** Told of the retries of calls that name no listener of their own (the agents' calls). */
+  onRetry?: (notice: RetryNotice) => void;
 }
-
-/** A transient failure worth another try: rate limits, server errors, timeouts, dropped connections. */
-export function isRetryable(e: unknown): boolean {
-  if (e instanceof OpenAI.APIConnectionError) return true;
-  if (e instanceof OpenAI.APIError) return e.status === 429 || e.status === 408 || (e.status ?? 0) >= 500;
-  return e instanceof EmptyResponseError;
-}
-
-class EmptyResponseError extends Error {}
 
 export class OpenAIChatModel implements ChatModel {
   private readonly client: OpenAI;
@@ -62,19 +69,33 @@ export class OpenAIChatModel implements ChatModel {
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
   }
 
+  /**
+   * The model's reply. Transient failures (5xx but 501, 408, 409, 429, timeouts, dropped
+   * connections) are retried with backoff, or after the server's `retry-after`; the others
+   * (refused connections, names that do not resolve, other 4xx, 501) fail at once.
+   */
   async complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatResponse> {
     const maxAttempts = this.options.maxAttempts ?? 8;
     for (let attempt = 1; ; attempt++) {
       try {
         return masked(this.options.stream ? await this.streamed(request) : await this.plain(request));
       } catch (e) {
-        if (!isRetryable(e) || attempt >= maxAttempts) throw new Error(`model ${this.name}: ${this.describe(e)}`, { cause: e });
+        const retryable = isRetryable(e);
+        if (!retryable || attempt >= maxAttempts) {
+          const tries = retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)` : '';
+          throw new Error(`model ${this.name}: ${this.describe(e)}${tries}`, { cause: e });
+        }
         const base = this.options.backoffBaseMs ?? 1000;
-        const delay = Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
-        call.onRetry?.(this.describe(e), attempt, delay);
+        const delay = retryAfterMs(e) ?? Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+        (call.onRetry ?? this.options.onRetry)?.({ error: this.describe(e), retry: attempt, retries: maxAttempts - 1, delayMs: Math.round(delay) });
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
+  }
+
+  /** The URL every request goes to, as errors name it. */
+  private get endpoint(): string {
+    return `${this.options.baseURL.replace(/\/+$/, '')}/chat/completions`;
   }
 
   private async plain(request: ChatRequest): Promise<ChatResponse> {
@@ -127,11 +148,9 @@ export class OpenAIChatModel implements ChatModel {
     return { message: { content: content || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, usage };
   }
 
-  /** An error's description with every key blanked out, in whatever form the server echoed it. */
+  /** An error's one short line, naming the URL and the status, with every key blanked out in whatever form the server echoed it. */
   private describe(e: unknown): string {
-    let text = e instanceof Error ? e.message : String(e);
-    if (e instanceof OpenAI.APIConnectionTimeoutError) text = `no answer within ${(this.options.timeoutMs ?? 120_000) / 1000} s`;
-    return maskSecrets(text);
+    return maskSecrets(describeModelError(e, this.endpoint, this.options.timeoutMs ?? 120_000));
   }
 }
 

@@ -1,10 +1,12 @@
 /** Turns a model's config into a client: the stand-in, or a provider with a key from the environment. */
 import type { ModelConfig } from '../../../scenario/src';
 import { ConfigError } from '../errors';
-import { OpenAIChatModel, type ChatModel, type ModelOptions } from './chat';
+import { OpenAIChatModel, type ChatModel, type ModelOptions, type RetryNotice } from './chat';
 
 /** The model name of the built-in stand-in, in config.jsonc and on its server. */
 export const STAND_IN = 'stand-in';
+/** A key read from the environment shorter than this is refused: it is a placeholder or a typo, not a key. */
+export const MIN_KEY_LENGTH = 8;
 
 export interface ModelContext {
   /** The stand-in's URL, when one is running. */
@@ -12,6 +14,8 @@ export interface ModelContext {
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   backoffBaseMs?: number;
+  /** Told of the retries of calls that name no listener of their own: those of the agents' models. */
+  onRetry?: (model: string, notice: RetryNotice) => void;
 }
 
 export function usesStandIn(config: ModelConfig): boolean {
@@ -19,7 +23,8 @@ export function usesStandIn(config: ModelConfig): boolean {
 }
 
 export function createModel(config: ModelConfig, ctx: ModelContext, where: string, stream = false): ChatModel {
-  const common: Partial<ModelOptions> = { timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream };
+  const listener = ctx.onRetry;
+  const common: Partial<ModelOptions> = { timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream, ...(listener ? { onRetry: (notice: RetryNotice) => listener(config.model, notice) } : {}) };
   if (usesStandIn(config)) {
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
     return new OpenAIChatModel({ ...common, model: STAND_IN, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
@@ -29,6 +34,9 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
   if (config.api_key_env) {
     const key = ctx.env[config.api_key_env];
     if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set API Key").`);
+    // No provider's key is this short, and a short one could not be masked safely: as a common
+    // word ("test") it would be blanked out of every report that uses the word.
+    if (key.trim().length < MIN_KEY_LENGTH) throw new ConfigError(`${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, too short for an API key (at least ${MIN_KEY_LENGTH}); set it to the provider's key, or leave api_key_env out for a server that needs none.`);
     apiKey = key;
   }
   // Without api_key_env the placeholder is no secret: masking the word "none" would garble reports.

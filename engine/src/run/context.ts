@@ -7,6 +7,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
 import type { ChatModel } from '../models/chat';
+import type { AgentRetries } from './agentRetries';
 import { buildSystemPrompt } from '../persona/prompt';
 import { NO_REPLY_PREFIX, REPLY_PREFIX } from '../persona/protocol';
 import { checkPositions, playOrder, type PlayPhase } from './phases';
@@ -34,6 +35,8 @@ export interface RunOptions {
   /** Persona turns allowed in one phase before the run is stopped as stuck (default: by the phase's size). */
   maxTurnsPerPhase?: number;
   onEvent?: (state: RunState, event: RunEvent) => void;
+  /** The relay the agent's models tell their retries to (see `ModelContext.onRetry`): journaled while the run runs. */
+  agentRetries?: AgentRetries;
   /**
    * Where to copy the agent's memory folder (see `AgentAdapter.memoryDir`) before each session
    * switch and at the end, as `<n>/`, so a wrong answer can be traced to the note behind it.

@@ -32,7 +32,7 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
     if (plan) run.record({ type: 'compaction', at: run.now(), note, ...plan });
   }
   const response = await options.persona.complete({ messages: [{ role: 'system', content: run.systemPrompt }, ...state.persona], tools: TOOL_SPECS }, {
-    onRetry: (error) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, error }),
+    onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
   });
   run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
   const content = typeof response.message.content === 'string' ? response.message.content.slice(0, MAX_CONTENT_CHARS) : null;

@@ -22,6 +22,17 @@ export type { RunOptions } from './context';
 export async function runBenchmark(options: RunOptions): Promise<RunState> {
   const loaded = options.store.load();
   const run = createRunContext(options, loaded ?? emptyState());
+  options.agentRetries?.connect((model, notice) => run.record({ type: 'retry', at: run.now(), model, by: 'agent', ...notice }));
+  try {
+    return await startAndPlay(run, loaded !== undefined);
+  } finally {
+    options.agentRetries?.disconnect();
+  }
+}
+
+/** The run itself, started or resumed (`loaded`: the store held a state), with the agent's retries connected around it. */
+async function startAndPlay(run: RunContext, loaded: boolean): Promise<RunState> {
+  const options = run.options;
   let continuing = false;
   if (!loaded) await startRun(run);
   else {

@@ -75,7 +75,11 @@ export type RunEvent = { at: string } & (
   | { type: 'reply'; seq: number; text: string }
   | { type: 'unanswered'; callId: string; waitedMs: number }
   | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
-  | { type: 'retry'; model: string; error: string }
+  /**
+   * `retry` of `retries` in all, after `delayMs`, of the persona's model or (`by: 'agent'`) the
+   * agent's; all four are absent from journals of before they were kept.
+   */
+  | { type: 'retry'; model: string; error: string; by?: 'persona' | 'agent'; retry?: number; retries?: number; delayMs?: number }
   | { type: 'observe'; status: AgentStatus }
   | { type: 'clock'; virtualTime: string; skippedMs: number }
   | { type: 'compaction'; keepFrom: number; note: string; tokensBefore: number; tokensAfter: number }

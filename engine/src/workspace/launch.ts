@@ -13,6 +13,7 @@ import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { diskFullMessage, isDiskFull } from '../diskFull';
 import { runBenchmark } from '../run/runner';
+import { AgentRetries } from '../run/agentRetries';
 import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { registerRunSecrets } from '../secrets';
@@ -105,8 +106,10 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
     return { run: run.name, problem: (e as Error).message };
   }
   const clock = new Clock(0);
+  const agentRetries = new AgentRetries();
   const models: ModelContext = {
     env: o.env,
+    onRetry: agentRetries.notify,
     ...(standIn ? { standInUrl: standIn.url } : {}),
     ...(o.timing?.modelTimeoutMs ? { timeoutMs: o.timing.modelTimeoutMs } : {}),
     ...(o.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: o.timing.backoffBaseMs } : {}),
@@ -138,6 +141,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
       ...(o.signal ? { signal: o.signal } : {}),
       ...(run.phases ? { phases: run.phases } : {}),
       onEvent: (state, event) => o.onEvent?.(run.name, state, event),
+      agentRetries,
     });
     const summary = summarize(state, benchmark);
     // Also when a full disk kept the last attempt from writing them: the run's entry is never lost.
