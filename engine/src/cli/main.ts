@@ -143,7 +143,7 @@ if (require.main === module) {
     controller.abort();
   });
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
-  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, env: process.env, signal: controller.signal };
+  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, columns: process.stdout.columns, env: process.env, signal: controller.signal };
   main(process.argv.slice(2), process.cwd(), io).then((code) => {
     process.exitCode = code;
   }, (e: unknown) => {
