@@ -75,6 +75,11 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
   const config = configless ? parseConfig('{}').config : loadConfig(configPath);
   const benchmarksDir = join(root, 'benchmarks');
+  // A Ctrl-C that came before anything started (as the CLI loaded): it stops here, before any restart deletes.
+  if (io.signal?.aborted) {
+    io.err(`mmb: stopped before the runs started${request.restart || request.partial ? ': nothing was deleted' : ''}.\n`);
+    return 130;
+  }
   if (request.partial) {
     const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
     startOver(root, run);
