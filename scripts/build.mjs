@@ -18,7 +18,9 @@ const common = {
 const entries = [
   { entryPoints: { extension: 'extension/src/extension.ts' } },
   { entryPoints: { server: 'server/src/server.ts' } },
-  { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } },
+  // The CLI's first line listens for Ctrl-C: while the bundle loads (about 0.3 s), before main.ts
+  // has its handler, Node's default would end the process silently with 130.
+  { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" } },
   // The JS block sandbox's worker thread, beside the CLI that starts it: QuickJS with its
   // WebAssembly inlined, kept out of cli.js.
   { entryPoints: { 'sandbox-worker': 'engine/src/persona/sandboxWorker.ts' } },

@@ -143,8 +143,10 @@ if (require.main === module) {
     controller.abort();
   });
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
-  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, env: process.env, signal: controller.signal };
-  main(process.argv.slice(2), process.cwd(), io).then((code) => {
+  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, columns: process.stdout.columns, env: process.env, signal: controller.signal };
+  // After the loop's first turn, which hands over a Ctrl-C pressed while the CLI loaded: main sees it aborted.
+  const started = new Promise<void>((resolve) => setImmediate(resolve));
+  started.then(() => main(process.argv.slice(2), process.cwd(), io)).then((code) => {
     process.exitCode = code;
   }, (e: unknown) => {
     process.stderr.write(`mmb: internal error: ${maskSecrets(e instanceof Error ? e.stack ?? e.message : String(e))}\nPlease report it with the command you ran.\n`);

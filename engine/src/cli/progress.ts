@@ -1,8 +1,10 @@
 /**
- * Progress of running benchmarks: live bars on a terminal, plain lines otherwise (CI logs, pipes).
+ * Progress of running benchmarks: on a terminal one line per run, cut to the terminal's width and
+ * redrawn in place; plain lines otherwise (CI logs, pipes).
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunEvent, RunState } from '../state/runState';
+import { cutToWidth, printable, textWidth } from './textWidth';
 
 interface Line {
   run: string;
@@ -12,18 +14,44 @@ interface Line {
   note: string;
 }
 
+export interface ProgressOptions {
+  /** Live lines redrawn in place (a terminal), or plain lines (a log, a pipe). */
+  terminal: boolean;
+  /** The terminal's columns; 80 when unknown. */
+  width?: number;
+}
+
+/** Below these widths the bar shrinks, then goes, so that the figures still fit. */
+const FULL_BAR_WIDTH = 100;
+const SHORT_BAR_WIDTH = 72;
+
 export class Progress {
   private readonly lines = new Map<string, Line>();
+  private readonly terminal: boolean;
+  private readonly width: number;
+  /** Lines of the block last drawn, right above the cursor: what the next redraw moves up over. */
   private drawn = 0;
   private timer: NodeJS.Timeout | undefined;
+  private interrupted = false;
 
-  constructor(private readonly write: (s: string) => void, private readonly tty: boolean, private readonly width = 100) {}
+  constructor(private readonly write: (text: string) => void, options: ProgressOptions) {
+    this.terminal = options.terminal;
+    // Less than 20 columns cannot hold a useful line: such a terminal gets it cut at 20 (and wrapped).
+    this.width = Math.max(20, Math.floor(options.width ?? 80));
+  }
 
-  start(run: string, benchmark: Benchmark): void {
+  /** A run starts; `state` is the one it resumes, if any (a finished run shows as finished). */
+  start(run: string, benchmark: Benchmark, state?: RunState): void {
     const phases = benchmark.chapters.reduce((n, c) => n + c.phases.length, 0);
-    this.lines.set(run, { run, phases, checks: benchmark.checks.length, note: 'starting' });
-    if (this.tty) this.timer ??= setInterval(() => this.draw(), 100);
-    else this.write(`${run}: started (${benchmark.chapters.length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
+    const line: Line = { run, phases, checks: benchmark.checks.length, note: 'starting', ...(state ? { state } : {}) };
+    this.lines.set(run, line);
+    if (this.terminal) {
+      if (!this.interrupted) this.timer ??= setInterval(() => this.draw(), 100);
+      return;
+    }
+    const name = printable(run);
+    if (state?.status === 'finished') this.write(`${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${Object.keys(state.grades).length}/${line.checks})\n`);
+    else this.write(`${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
   }
 
   event(run: string, state: RunState, event: RunEvent): void {
@@ -32,46 +60,70 @@ export class Progress {
     line.state = state;
     if (event.type === 'phase') line.note = `${event.position.chapter} · phase ${event.position.phase + 1}`;
     if (event.type === 'retry') line.note = `${event.by === 'agent' ? 'agent: ' : ''}${retryText(event)}`;
-    if (this.tty) return;
-    if (event.type === 'phase') this.write(`${run}: ${event.position.chapter}, phase ${event.position.phase + 1}\n`);
+    if (this.terminal) return;
+    const name = printable(run);
+    if (event.type === 'phase') this.write(`${name}: ${printable(event.position.chapter)}, phase ${event.position.phase + 1}\n`);
     if (event.type === 'tool-done') {
-      for (const e of event.effects) if (e.kind === 'grade') this.write(`${run}: check ${e.checkId} graded ${e.grade.effective}/10\n`);
+      for (const e of event.effects) if (e.kind === 'grade') this.write(`${name}: check ${printable(e.checkId)} graded ${e.grade.effective}/10\n`);
     }
-    if (event.type === 'retry') this.write(`${run}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
-    if (event.type === 'finish') this.write(`${run}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
+    if (event.type === 'retry') this.write(`${name}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
+    if (event.type === 'finish') this.write(`${name}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
+  }
+
+  /**
+   * A stop was asked for (Ctrl-C), and a notice is printed below the block: the block stays as
+   * drawn, no redraw moves over the notice, and `stop` draws the final state once below it.
+   */
+  interrupt(): void {
+    this.interrupted = true;
+    this.stopTimer();
+    this.drawn = 0;
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    if (this.tty) this.draw();
+    this.stopTimer();
+    if (this.terminal) this.draw();
   }
 
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Moves up over the block last drawn, then clears and writes each line: no line is wider than the terminal, so none wraps. */
   private draw(): void {
-    const rows = [...this.lines.values()].map((l) => this.row(l));
-    if (this.drawn) this.write(`\x1b[${this.drawn}A`);
-    this.write(rows.map((r) => `\x1b[2K${r}\n`).join(''));
+    const rows = [...this.lines.values()].map((line) => this.row(line));
+    if (rows.length === 0) return;
+    const up = this.drawn ? `\x1b[${this.drawn}A` : '';
+    this.write(`\r${up}${rows.map((row) => `\x1b[2K${row}\n`).join('')}`);
     this.drawn = rows.length;
   }
 
-  private row(l: Line): string {
-    const s = l.state;
-    const graded = s ? Object.keys(s.grades).length : 0;
-    const done = s ? this.phaseNumber(s) : 0;
-    const tokens = s ? Object.values(s.usage).reduce((n, u) => n + u.promptTokens + u.completionTokens, 0) : 0;
-    const barWidth = 24;
-    const filled = Math.round((barWidth * done) / Math.max(1, l.phases));
-    const bar = `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}`;
-    const status = s?.status === 'finished' ? 'done' : s?.status === 'crashed' ? 'crashed' : l.note;
-    const text = `${l.run.padEnd(18)} ${bar} phase ${done}/${l.phases}  checks ${graded}/${l.checks}  ${formatTokens(tokens)} tok  ${status}`;
-    return text.length > this.width ? `${text.slice(0, this.width - 1)}…` : text;
+  private row(line: Line): string {
+    const state = line.state;
+    const graded = state ? Object.keys(state.grades).length : 0;
+    const done = state ? phaseNumber(line, state) : 0;
+    const tokens = state ? Object.values(state.usage).reduce((n, u) => n + u.promptTokens + u.completionTokens, 0) : 0;
+    const status = state?.status === 'finished' ? 'finished' : state?.status === 'crashed' ? 'crashed' : printable(line.note);
+    // Names are aligned in a column as wide as the longest, up to 24 columns and a third of the width.
+    const nameColumns = Math.min(24, Math.max(8, Math.floor(this.width / 3)));
+    const column = Math.min(nameColumns, Math.max(...[...this.lines.keys()].map((run) => textWidth(printable(run)))));
+    const name = cutToWidth(printable(line.run), nameColumns);
+    const padded = `${name}${' '.repeat(Math.max(0, column - textWidth(name)))}`;
+    const barWidth = this.width >= FULL_BAR_WIDTH ? 24 : this.width >= SHORT_BAR_WIDTH ? 10 : 0;
+    const filled = Math.round((barWidth * done) / Math.max(1, line.phases));
+    const bar = barWidth ? ` ${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}` : '';
+    // A narrow terminal has no room for the tokens: the status is worth more.
+    const gap = barWidth ? '  ' : ' ';
+    const used = barWidth ? `${gap}${formatTokens(tokens)} tok` : '';
+    return cutToWidth(`${padded}${bar} phase ${done}/${line.phases}${gap}checks ${graded}/${line.checks}${used}${gap}${status}`, this.width);
   }
+}
 
-  private phaseNumber(s: RunState): number {
-    const line = this.lines.get(s.run);
-    if (s.status === 'finished') return line?.phases ?? 0;
-    return s.transcript.length === 0 ? 0 : Math.min(line?.phases ?? 0, countPhases(s));
-  }
+/** The phase a run is in, 1-based; all of them once it finished. */
+function phaseNumber(line: Line, state: RunState): number {
+  if (state.status === 'finished') return line.phases;
+  return state.transcript.length === 0 ? 0 : Math.min(line.phases, countPhases(state));
 }
 
 /** Phases entered so far: the first, plus each `next_phase` that moved on. */
@@ -96,6 +148,6 @@ function formatDelay(ms: number): string {
 
 /** A model's or an agent's error as one bounded line, so that it cannot pass for lines of the CLI's own. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = printable(text).replace(/\s+/g, ' ').trim();
   return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
 }

@@ -24,6 +24,8 @@ export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   tty: boolean;
+  /** The terminal's width in columns, when stdout is one that says. */
+  columns?: number;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
@@ -73,6 +75,11 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
   const config = configless ? parseConfig('{}').config : loadConfig(configPath);
   const benchmarksDir = join(root, 'benchmarks');
+  // A Ctrl-C that came before anything started (as the CLI loaded): it stops here, before any restart deletes.
+  if (io.signal?.aborted) {
+    io.err(`mmb: stopped before the runs started${request.restart || request.partial ? ': nothing was deleted' : ''}.\n`);
+    return 130;
+  }
   if (request.partial) {
     const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
     startOver(root, run);
@@ -188,16 +195,20 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   const progress = new Progress((text) => {
     progressShown = true;
     io.out(text);
-  }, io.tty);
+  }, { terminal: io.tty, ...(io.columns ? { width: io.columns } : {}) });
+  // Ctrl-C prints a notice below the bars: they must not be redrawn over it (nor it over them).
+  const interrupt = () => progress.interrupt();
+  io.signal?.addEventListener('abort', interrupt, { once: true });
   let outcomes: RunOutcome[];
   try {
     outcomes = await launchRuns({
       root, benchmarksDir, config, runs, env: io.env, timing: timingFromEnv(io.env),
-      onStart: (run, b) => progress.start(run, b),
+      onStart: (run, b, state) => progress.start(run, b, state),
       onEvent: (run, state, event) => progress.event(run, state, event),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } finally {
+    io.signal?.removeEventListener('abort', interrupt);
     progress.stop();
   }
   if (progressShown) io.out('\n');

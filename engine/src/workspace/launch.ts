@@ -30,7 +30,8 @@ export interface LaunchOptions {
   runs: LaunchRun[];
   env: NodeJS.ProcessEnv;
   onEvent?: (run: string, state: RunState, event: RunEvent) => void;
-  onStart?: (run: string, benchmark: Benchmark) => void;
+  /** `state` is the run's saved state when it resumes. */
+  onStart?: (run: string, benchmark: Benchmark, state: RunState | undefined) => void;
   signal?: AbortSignal;
   standIn?: StandInOptions;
   /** Overrides for tests: model timeouts and backoff, agent reply limit. */
@@ -123,7 +124,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
     if (e instanceof ConfigError) return { run: run.name, problem: `run "${run.name}": ${e.message}` };
     throw e;
   }
-  o.onStart?.(run.name, benchmark);
+  o.onStart?.(run.name, benchmark, before);
   const eventsBefore = before?.events ?? 0;
   try {
     const state = await runBenchmark({
