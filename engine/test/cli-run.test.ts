@@ -58,7 +58,7 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", } ', ['run'], /^mmb: config\.jsonc:1:\d+ invalid-config config\.jsonc is not valid JSON: a closing `}` was expected\.$/m],
     ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
-    ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json\.$/m],
+    ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^mmb: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: run "a": the agent notebook does not read the run key `notebook_context_tokns`: its run keys are agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
@@ -80,7 +80,7 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
   assert.ok(!existsSync(join(dir, 'results', 'a')), 'nothing ran');
   const none = mmb(['run'], tempDir());
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /^mmb: no config\.jsonc: create a config\.jsonc with your runs \(see the README\), or try `mmb demo`\.$/m);
+  assert.match(none.stderr, /^mmb: no config\.jsonc: `mmb init` writes one with a key-free rehearsal run beside the bundled benchmarks \(or try `mmb demo`\)\.$/m);
 });
 
 test('a dead agent crashes the run with a clear error in the report, and the run stays resumable', () => {

@@ -69,7 +69,7 @@ function workspaceTargets(cwd: string): string[] {
   const targets = findBenchmarkFolders(cwd).map((p) => relative(cwd, p));
   if (existsSync(join(cwd, CONFIG_FILE))) targets.push(CONFIG_FILE);
   if (targets.length === 0) {
-    throw new UsageError(`nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder: mmb check benchmarks/max`);
+    throw new UsageError(`nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder (mmb check path/to/benchmark), or start a workspace here with \`mmb init\``);
   }
   return targets;
 }

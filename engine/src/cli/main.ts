@@ -10,6 +10,7 @@ import { runCheck } from './check';
 import { ciOutputsOf } from './ci';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
+import { initCommand } from './init';
 import { newCommand } from './new';
 import { COMMANDS, commandHelp, commandNamed, HELP_OPTIONS, parseArguments, usageText, VERSION_OPTIONS, type ParsedArguments } from './options';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
@@ -76,6 +77,10 @@ const HANDLERS: Record<string, Handler> = {
   },
   demo: (_args, cwd, io) => demoCommand(cwd, bundledBenchmarks(), io),
   'stand-in': (args, _cwd, io) => standInCommand(args, io),
+  init: (args, cwd, io) => {
+    if (args.words.length > 1) throw new UsageError('mmb init takes one folder: mmb init my-bench-workspace');
+    return initCommand(args.words[0], cwd, bundledBenchmarks(), io.out);
+  },
   new: (args, cwd, io) => newCommand(args.words[0], cwd, io.out),
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
 };

@@ -5,7 +5,7 @@ import { UsageError } from '../errors';
 
 const files = (name: string): Record<string, string> => ({
   'benchmark.json': `{\n  "title": "${name}",\n  "chapters": ["chapter1.md", "chapter2.md", "chapter3.md"]\n}\n`,
-  'README.md': `# ${name}\n\nWhat this benchmark tests, in two or three sentences. See benchmarks/AUTHORING.md for the rules.\n`,
+  'README.md': `# ${name}\n\nWhat this benchmark tests, in two or three sentences. See benchmarks/AUTHORING.md for the rules (\`mmb init\` puts it there).\n`,
   'instructions.md': 'You are Jo, 30, a nurse in Glasgow, talking to your personal assistant in short, friendly\nmessages, a fact or two at a time. You never read out fact ids, and you quiz the assistant only\nwhen a phase tells you to.\n',
   'profile.md': '# Jo\n\n## 1. About me\n1.1 Jo Reid, 30, a nurse at a Glasgow hospital\n1.2 Lives with a flatmate, Sam\n',
   'garden.md': '# Allotment\n\n## 1. The plot\n1.1 The allotment is plot 14, rented for £60 a year\n1.2 Tomatoes and courgettes are planted this year\n\n## 2. Plans\n2.1 A shed is planned for May, budget £250\n',

@@ -94,6 +94,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'experiment', synopsis: 'filing [--seed N]', help: 'the filing-system experiment: three memory policies, one table',
     options: [{ name: '--seed', value: 'N', example: '1107', help: 'the seed of the simulated world' }],
   },
+  {
+    name: 'init', synopsis: '[<folder>]', help: 'a workspace to start from (default: here): config.jsonc with a key-free rehearsal run, the bundled benchmarks, AUTHORING.md',
+    options: [],
+    exits: [{ code: 0, meaning: 'done: what was missing is created, what existed is left as it is' }, { code: 2, meaning: 'the folder is unusable (a file, or cannot be made)' }],
+  },
   { name: 'new', synopsis: '<name>', help: 'a new benchmark folder under benchmarks/ to start from', options: [] },
   {
     name: 'stand-in', synopsis: '[--port N]', help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',

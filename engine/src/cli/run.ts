@@ -35,7 +35,7 @@ export function loadConfig(path: string): Config {
   try {
     lstatSync(path);
   } catch {
-    throw new UsageError(`no ${shown}: create a config.jsonc with your runs (see the README), or try \`mmb demo\`.`);
+    throw new UsageError(`no ${shown}: \`mmb init\` writes one with a key-free rehearsal run beside the bundled benchmarks (or try \`mmb demo\`).`);
   }
   const text = readConfigText(path, shown);
   const { config, diagnostics } = parseConfig(text);

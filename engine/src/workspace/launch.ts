@@ -69,7 +69,7 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   for (const run of o.runs) {
     if (benchmarks.has(run.benchmark)) continue;
     const dir = join(o.benchmarksDir, run.benchmark);
-    if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json.`);
+    if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: \`mmb init\` copies the bundled ones (starter, max, multiday, filing) here, \`mmb new <name>\` starts one.`);
     benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
   }
   const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
