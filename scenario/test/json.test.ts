@@ -47,7 +47,7 @@ test('config.jsonc: defaults, runs with adapter keys passed through', () => {
 });
 
 test('config.jsonc refuses secrets in the file and explains the environment variable', () => {
-  const { diagnostics } = parseConfig('{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "a", "openai_api_key": "sk-9" } } }');
+  const { diagnostics } = parseConfig('{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "chatbot", "openai_api_key": "sk-9" } } }');
   assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-config', 'invalid-config']);
   assert.match(diagnostics[0]?.message ?? '', /api_key_env/);
   assert.ok(diagnostics.every((d) => !d.message.includes('sk-')));
@@ -79,12 +79,15 @@ test('config.jsonc refuses credential keys at any depth and URLs with userinfo, 
     runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token: 't', agent_model: { model: 'm', base_url: 'http://h', headers: { 'X-Api-Key': 'k', nested: [{ password: 'p' }] } } } },
   }));
   assert.deepEqual(hostile.diagnostics.filter((d) => d.severity === 'error').map((d) => /^`([^`]+)`/.exec(d.message)?.[1]), [
-    'token', 'persona.base_url', 'persona.Authorization', 'runs.r.openclaw_token', 'runs.r.agent_model.headers.X-Api-Key', 'runs.r.agent_model.headers.nested[0].password',
+    'token', 'persona.base_url', 'persona.Authorization', 'runs.r.openclaw_token', 'runs.r.agent_model', 'runs.r.agent_model.headers.X-Api-Key', 'runs.r.agent_model.headers.nested[0].password',
   ]);
   assert.ok(hostile.diagnostics.every((d) => !/\bpw\b|: 't'|"k"/.test(d.message)), 'no value is quoted');
   const fine = parseConfig(JSON.stringify({
     persona: { model: 'x', base_url: 'https://h/v1?user=me@example.com', api_key_env: 'K' }, compaction: { max_tokens: 3000, trim_to_tokens: 1000 },
-    runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token_env: 'T', openclaw_session_key: 'agent:main:main', notebook_context_tokens: 4000, hermes_api_key_env: 'H' } },
+    runs: {
+      r: { benchmark: 'max', agent: 'openclaw', openclaw_token_env: 'T', openclaw_session_key: 'agent:main:main' },
+      n: { benchmark: 'max', agent: 'notebook', notebook_context_tokens: 4000 }, h: { benchmark: 'max', agent: 'hermes', hermes_api_key_env: 'H' },
+    },
   }));
   assert.deepEqual(fine.diagnostics.filter((d) => d.severity === 'error'), []);
 });
