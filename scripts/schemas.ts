@@ -1,10 +1,12 @@
 /**
- * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts):
- * schemas/config.schema.json and the table of run keys in docs/format.md. Run it after changing
- * an agent's entry: `npm run schemas`; a test fails while either committed file differs.
+ * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
+ * agentsModule.ts): schemas/config.schema.json, the table of run keys in docs/format.md and the
+ * agents module the parser validates runs with. Run it after changing an agent's entry:
+ * `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENTS_MODULE_PATH, agentsModuleText } from '../engine/src/adapters/agentsModule';
 import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/configSchema';
 
 const root = join(__dirname, '..');
@@ -17,3 +19,7 @@ const updated = withRunKeysTable(readFileSync(reference, 'utf8'));
 if (updated === undefined) throw new Error(`${reference} has lost its run-keys markers; put them back around the table of run keys.`);
 writeFileSync(reference, updated);
 process.stdout.write(`wrote the run keys of ${reference}\n`);
+
+const agentsModule = join(root, AGENTS_MODULE_PATH);
+writeFileSync(agentsModule, agentsModuleText());
+process.stdout.write(`wrote ${agentsModule}\n`);

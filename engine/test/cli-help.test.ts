@@ -127,7 +127,7 @@ test('an unknown option or command exits 2 with one line on stderr that suggests
 test('a run that cannot start or crashes says so in one line on stderr; stdout holds results only', () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
   const configs: [unknown, string, RegExp][] = [
-    [{ runs: { a: { benchmark: 'starter', agent: 'chatbott' } } }, 'unknown agent', /^mmb: run "a": there is no agent adapter "chatbott": .* Did you mean `chatbot`\?$/],
+    [{ runs: { a: { benchmark: 'starter', agent: 'chatbott' } } }, 'unknown agent', /^mmb: config\.jsonc:1:\d+ invalid-config run `a`: there is no agent "chatbott": .* Did you mean `chatbot`\?$/],
     [{ persona: { model: 'gpt-x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_ABSENT_KEY' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } },
       'missing key', /^mmb: run "a": .*model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
   ];
@@ -156,7 +156,7 @@ test('mmb check takes absolute paths, from any folder', () => {
   const dir = workspace({ runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const config = mmb(['check', join(dir, 'config.jsonc')], elsewhere);
   assert.equal(config.code, 0, config.stdout + config.stderr);
-  assert.equal(config.stdout, `${dir}: 0 errors, 0 warnings\n`);
+  assert.equal(config.stdout, `${join(dir, 'config.jsonc')}: 0 errors, 0 warnings\n`, 'the summary names the config file');
 });
 
 test('mmb check --json: every usage error is {"error": …} on stdout, exit 2, nothing on stderr', () => {

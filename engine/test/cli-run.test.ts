@@ -59,8 +59,8 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
     ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^mmb: run "a": there is no agent adapter "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: run "a": the agent notebook does not read the run key `notebook_context_tokns`: its run keys are agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^mmb: config\.jsonc:1:\d+ invalid-config run `a`: there is no agent "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openclaw\. Did you mean `chatbot`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
   ];
@@ -81,6 +81,30 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
   const none = mmb(['run'], tempDir());
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^mmb: no config\.jsonc: `mmb init` writes one with a key-free rehearsal run beside the bundled benchmarks \(or try `mmb demo`\)\.$/m);
+});
+
+test('a strict config: a typo at any level stops mmb run with exit 2 and one line, before anything runs; mmb check names the file', () => {
+  const dir = workspace({ runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const cases: [string, RegExp][] = [
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent_modle": { "model": "gpt-4o", "base_url": "http://127.0.0.1:9/v1" } } } }',
+      /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent chatbot\) has no key `agent_modle`; .*Did you mean `agent_model`\?\n$/],
+    ['{ "paralel": 2, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', /^mmb: config\.jsonc:1:3 unknown-config-key config\.jsonc has no key `paralel`: .*Did you mean `parallel`\?\n$/],
+    ['{ "hooks": { "require_send_mesage": false }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', /^mmb: config\.jsonc:1:\d+ unknown-config-key `hooks` has no key `require_send_mesage`: .*Did you mean `require_send_message`\?\n$/],
+  ];
+  for (const [config, message] of cases) {
+    writeFileSync(join(dir, 'config.jsonc'), config);
+    const r = mmb(['run'], dir);
+    assert.equal(r.code, 2, `${config}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '');
+    assert.ok(!existsSync(join(dir, 'results')), 'nothing ran: no results/ folder');
+    const check = mmb(['check', 'config.jsonc'], dir);
+    assert.equal(check.code, 1, check.stdout);
+    assert.match(check.stdout, /\nconfig\.jsonc: 1 error, 0 warnings\n$/);
+  }
+  const clean = mmb(['check', 'config.jsonc'], workspace({ runs: { a: { benchmark: 'starter', agent: 'chatbot' } } }));
+  assert.equal(clean.code, 0);
+  assert.equal(clean.stdout, 'config.jsonc: 0 errors, 0 warnings\n', 'the summary names the file, not an empty name');
 });
 
 test('a dead agent crashes the run with a clear error in the report, and the run stays resumable', () => {

@@ -64,7 +64,8 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
   const cases: [string, unknown, RegExp][] = [
     ['api_key at the top level', { api_key: secret, runs: { a: good } }, /`api_key` would put a secret in a file: .* `api_key_env`/],
     ['api_key inside agent_model', { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: secret } } } }, /`runs\.a\.agent_model\.api_key` would put a secret/],
-    ['Authorization in a headers object', { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', headers: { Authorization: `Bearer ${secret}` } } } } }, /`runs\.a\.agent_model\.headers\.Authorization` would put a secret/],
+    // Nested inside the one run key that takes any object, since an unknown key such as `headers` is itself an error now.
+    ['Authorization in a headers object', { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_compaction: { headers: { Authorization: `Bearer ${secret}` } } } } }, /`runs\.a\.openclaw_compaction\.headers\.Authorization` would put a secret/],
     ['openclaw_token', { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_token: secret } } }, /`runs\.a\.openclaw_token` would put a secret in a file: .* `openclaw_token_env`/],
     ['authorization in the persona', { persona: { model: 'stand-in', authorization: secret }, runs: { a: good } }, /`persona\.authorization` would put a secret/],
     ['userinfo in a base_url', { runs: { a: { ...good, agent_model: { model: 'm', base_url: `https://me:${secret}@127.0.0.1:9/v1` } } } }, /`runs\.a\.agent_model\.base_url` has a user name or password in its URL/],
@@ -95,7 +96,7 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
 
 test('run ids given to mmb report are confined to results/: no path reads a state or writes a report elsewhere', async () => {
   const { parent, ws, results } = hostileWorkspace();
-  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, agent_model: { model: 'stand-in', extra: 'dropped' } } } }));
+  writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: { s1: { ...good, agent_model: { model: 'stand-in' } } } }));
   assert.equal((await mmb(['run'], ws)).status, 0);
   assert.equal((await mmb(['run', 's1', '--from', 'chapter3.md:1', '--only'], ws)).status, 0);
   const saved = JSON.parse(readFileSync(join(results, 's1.phase-chapter3-1', 'run.json'), 'utf8')) as { options: Record<string, unknown> };

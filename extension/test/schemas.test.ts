@@ -32,6 +32,11 @@ test('config.jsonc: a working config passes; keys in the file and unknown agents
   for (const bad of ['{ "runs": { "n": { "benchmark": "b", "agent": "notebook", "notebook_context_tokens": 100 } } }', '{ "persona": { "model": "x", "api_key": "sk-1" } }', '{ "runs": { "r": { "benchmark": "b" } } }', '{ "parallel": 0 }', '{ "prices": { "x": { "input": 1 } } }', '{ "runs": { "r": { "benchmark": "b", "agent": "nope" } } }']) {
     assert.equal(validate(parse(bad)), false, bad);
   }
+  // Unknown keys at any level: what the parser makes an error, the schema refuses.
+  for (const bad of ['{ "paralel": 2 }', '{ "persona": { "model": "stand-in", "base_ulr": "x" } }', '{ "compaction": { "max_tokenz": 3 } }', '{ "time_master": { "poll": 1 } }', '{ "hooks": { "require_send_mesage": true } }', '{ "runs": { "r": { "benchmark": "b", "agent": "chatbot", "agent_modle": { "model": "stand-in" } } } }']) {
+    assert.equal(validate(parse(bad)), false, bad);
+    assert.ok(parseConfig(bad).diagnostics.some((d) => d.code === 'unknown-config-key' && d.severity === 'error'), `the parser also refuses ${bad}`);
+  }
 });
 
 test('config.jsonc: every agent\'s own run keys pass on its runs, and a key of another agent or of the wrong type does not', () => {

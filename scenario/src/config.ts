@@ -4,6 +4,7 @@ import { isCredentialKey, reportCredentials } from './credentials';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { didYouMean, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
+import { checkRunKeys, SHARED_RUN_KEYS } from './runKeys';
 import { comparePositions, type Range } from './text';
 
 export interface ModelConfig {
@@ -47,8 +48,6 @@ export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   prices: {},
 };
 
-/** The run keys every run has; the engine's agent registry documents them and owns every other run key. */
-export const SHARED_RUN_KEYS = ['benchmark', 'agent', 'ignore_session_break'] as const;
 
 const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
@@ -60,7 +59,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   const doc = new JsoncDocument(text, file, 'invalid-config');
   const top = JsoncDocument.properties(doc.root);
   reportCredentials(doc);
-  doc.unknownKeys(doc.root, [...TOP_KEYS, ...[...top.keys()].filter(isCredentialKey)], file);
+  doc.unknownKeys(doc.root, [...TOP_KEYS, ...[...top.keys()].filter(isCredentialKey)], file, 'unknown-config-key');
 
   const numbers = <K extends string>(key: string, defaults: Record<K, number>, node = top.get(key)?.value): Record<K, number> => {
     const out = { ...defaults };
@@ -69,7 +68,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
       doc.report(doc.rangeOf(node), `\`${key}\` must be an object.`);
       return out;
     }
-    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``);
+    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
     const props = JsoncDocument.properties(node);
     for (const k of Object.keys(defaults) as K[]) {
       const v = doc.expect(props.get(k)?.value, 'number', `\`${key}.${k}\``);
@@ -83,7 +82,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
     const node = top.get(key)?.value;
     const out = { ...defaults };
     if (!node) return out;
-    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``);
+    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
     const props = JsoncDocument.properties(node);
     for (const k of Object.keys(defaults) as K[]) {
       const v = doc.expect(props.get(k)?.value, 'boolean', `\`${key}.${k}\``);
@@ -137,7 +136,7 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
   }
   const props = JsoncDocument.properties(node);
   // Credentials are reported once, by reportCredentials, not again as unknown keys.
-  doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter(isCredentialKey)], `\`${where}\``);
+  doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter(isCredentialKey)], `\`${where}\``, 'unknown-config-key');
   const model = doc.expect(props.get('model')?.value, 'string', `\`${where}.model\``);
   if (model === undefined) {
     if (!props.has('model')) doc.report(doc.rangeOf(node), `\`${where}\` needs a \`model\`: "stand-in" or the name your provider gives the model.`);
@@ -184,9 +183,7 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   const benchmarkNode = props.get('benchmark')?.value;
   const benchmark = doc.expect(benchmarkNode, 'string', `${where}: \`benchmark\``);
   const agent = doc.expect(props.get('agent')?.value, 'string', `${where}: \`agent\``);
-  for (const k of ['benchmark', 'agent'] as const) {
-    if (!props.has(k)) doc.report(doc.rangeOf(key), `${where} needs \`${k}\`.`);
-  }
+  checkRunKeys(doc, name, key, props, (model, modelWhere) => parseModel(doc, model, modelWhere));
   const benchmarkProblem = benchmark === undefined ? undefined : folderNameProblem(benchmark);
   if (benchmarkProblem) {
     doc.report(doc.rangeOf(benchmarkNode), `${where}: \`benchmark\` names a folder under benchmarks/, so ${benchmarkProblem}.`);

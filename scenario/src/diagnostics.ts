@@ -9,7 +9,8 @@ export type Severity = 'error' | 'warning';
 export const DIAGNOSTIC_CODES = {
   'invalid-manifest': { severity: 'error', summary: 'benchmark.json is not valid JSON or a key has the wrong type' },
   'invalid-config': { severity: 'error', summary: 'config.jsonc is not valid JSONC or a key has the wrong type' },
-  'unknown-key': { severity: 'warning', summary: 'a key that benchmark.json or config.jsonc does not know' },
+  'unknown-key': { severity: 'warning', summary: 'a key that benchmark.json does not know' },
+  'unknown-config-key': { severity: 'error', summary: 'a key that config.jsonc does not know, at any level, or a run key its agent does not read' },
   'missing-chapter': { severity: 'error', summary: 'a chapter listed in benchmark.json has no file' },
   'missing-sheet': { severity: 'error', summary: 'a sheet listed in benchmark.json has no file' },
   'unlisted-chapter': { severity: 'warning', summary: 'a chapterN.md file that benchmark.json does not list' },

@@ -24,6 +24,9 @@ const ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'a control character inside a string',
 };
 
+/** An unknown key longer than this is cut short in its message. */
+const MAX_SHOWN_KEY = 80;
+
 /** A parsed JSONC document and the means to report on its nodes. */
 export class JsoncDocument {
   readonly lines: LineIndex;
@@ -70,13 +73,25 @@ export class JsoncDocument {
     return map;
   }
 
-  /** Warns about keys that `known` does not list, with a "did you mean". */
-  unknownKeys(node: Node | undefined, known: readonly string[], where: string): void {
+  /**
+   * Reports the keys that `known` does not list, with a "did you mean": in benchmark.json an
+   * `unknown-key` warning (the key is ignored), in config.jsonc an `unknown-config-key` error,
+   * since a typo there would run something other than what the author asked for.
+   */
+  unknownKeys(node: Node | undefined, known: readonly string[], where: string, code: 'unknown-key' | 'unknown-config-key' = 'unknown-key'): void {
     for (const [name, { key }] of JsoncDocument.properties(node)) {
       if (known.includes(name)) continue;
-      const suggestions = nearNames(name, known);
-      this.report(this.rangeOf(key), `${where} has no key \`${name}\`; it is ignored.${didYouMean(suggestions)}`, 'unknown-key', suggestions.map((s) => JSON.stringify(s)));
+      const explain = code === 'unknown-config-key' ? `: its keys are ${known.filter((k) => k !== '$schema').join(', ')}` : '';
+      this.reportUnknownKey(key, name, known, `${where} has no key`, code, explain);
     }
+  }
+
+  /** One unknown key, named (cut short: it comes from the file) with the known keys nearest to it. */
+  reportUnknownKey(key: Node, name: string, known: readonly string[], lead: string, code: 'unknown-key' | 'unknown-config-key', explain = ''): void {
+    const shown = name.length > MAX_SHOWN_KEY ? `${name.slice(0, MAX_SHOWN_KEY)}…` : name;
+    const suggestions = nearNames(name, known);
+    const consequence = code === 'unknown-key' ? '; it is ignored.' : `${explain}.`;
+    this.report(this.rangeOf(key), `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`, code, suggestions.map((s) => JSON.stringify(s)));
   }
 
   /** The value if it has the wanted JSON type; otherwise reports it and returns undefined. */

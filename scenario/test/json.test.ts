@@ -47,7 +47,7 @@ test('config.jsonc: defaults, runs with adapter keys passed through', () => {
 });
 
 test('config.jsonc refuses secrets in the file and explains the environment variable', () => {
-  const { diagnostics } = parseConfig('{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "a", "openai_api_key": "sk-9" } } }');
+  const { diagnostics } = parseConfig('{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "chatbot", "openai_api_key": "sk-9" } } }');
   assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-config', 'invalid-config']);
   assert.match(diagnostics[0]?.message ?? '', /api_key_env/);
   assert.ok(diagnostics.every((d) => !d.message.includes('sk-')));
@@ -79,12 +79,15 @@ test('config.jsonc refuses credential keys at any depth and URLs with userinfo, 
     runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token: 't', agent_model: { model: 'm', base_url: 'http://h', headers: { 'X-Api-Key': 'k', nested: [{ password: 'p' }] } } } },
   }));
   assert.deepEqual(hostile.diagnostics.filter((d) => d.severity === 'error').map((d) => /^`([^`]+)`/.exec(d.message)?.[1]), [
-    'token', 'persona.base_url', 'persona.Authorization', 'runs.r.openclaw_token', 'runs.r.agent_model.headers.X-Api-Key', 'runs.r.agent_model.headers.nested[0].password',
+    'token', 'persona.base_url', 'persona.Authorization', 'runs.r.openclaw_token', 'runs.r.agent_model', 'runs.r.agent_model.headers.X-Api-Key', 'runs.r.agent_model.headers.nested[0].password',
   ]);
   assert.ok(hostile.diagnostics.every((d) => !/\bpw\b|: 't'|"k"/.test(d.message)), 'no value is quoted');
   const fine = parseConfig(JSON.stringify({
     persona: { model: 'x', base_url: 'https://h/v1?user=me@example.com', api_key_env: 'K' }, compaction: { max_tokens: 3000, trim_to_tokens: 1000 },
-    runs: { r: { benchmark: 'max', agent: 'openclaw', openclaw_token_env: 'T', openclaw_session_key: 'agent:main:main', notebook_context_tokens: 4000, hermes_api_key_env: 'H' } },
+    runs: {
+      r: { benchmark: 'max', agent: 'openclaw', openclaw_token_env: 'T', openclaw_session_key: 'agent:main:main' },
+      n: { benchmark: 'max', agent: 'notebook', notebook_context_tokens: 4000 }, h: { benchmark: 'max', agent: 'hermes', hermes_api_key_env: 'H' },
+    },
   }));
   assert.deepEqual(fine.diagnostics.filter((d) => d.severity === 'error'), []);
 });
@@ -110,4 +113,59 @@ test('the JSON depth bound counts only real nesting: brackets in strings and com
   assert.equal(jsonDepthExceeded(`{ "title": "open\n${'['.repeat(70)}`), 17 + 63);
   const parsed = parseManifest(`\uFEFF${deep(100)}`);
   assert.deepEqual(parsed.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code}`), ['0:64 invalid-manifest']);
+});
+
+test('config.jsonc is strict: each typo of issue #15 is an error with the right suggestion', () => {
+  const first = (text: string) => {
+    const found = parseConfig(text).diagnostics.filter((d) => d.severity === 'error');
+    return found.map((d) => ({ code: d.code, message: d.message, suggestions: d.suggestions }));
+  };
+  const run = (keys: string) => `{ "runs": { "a": { "benchmark": "max", ${keys} } } }`;
+  const modle = first(run('"agent": "chatbot", "agent_modle": { "model": "gpt-4o", "base_url": "https://h/v1" }'));
+  assert.deepEqual(modle, [{
+    code: 'unknown-config-key',
+    message: 'run `a` (agent chatbot) has no key `agent_modle`; chatbot reads benchmark, agent, ignore_session_break, agent_model. Did you mean `agent_model`?',
+    suggestions: ['"agent_model"'],
+  }]);
+  const chatbott = first(run('"agent": "chatbott"'));
+  assert.equal(chatbott.length, 1);
+  assert.equal(chatbott[0]?.code, 'invalid-config');
+  assert.match(chatbott[0]?.message ?? '', /^run `a`: there is no agent "chatbott": use one of chatbot, .*Did you mean `chatbot`\?$/);
+  assert.deepEqual(chatbott[0]?.suggestions, ['"chatbot"']);
+  assert.deepEqual(first('{ "paralel": 2 }'), [{
+    code: 'unknown-config-key',
+    message: 'config.jsonc has no key `paralel`: its keys are persona, compaction, time_master, hooks, parallel, prices, runs. Did you mean `parallel`?',
+    suggestions: ['"parallel"'],
+  }]);
+  const agnet = first(run('"agnet": "chatbot"'));
+  assert.deepEqual(agnet.map((d) => d.message), [
+    'run `a` needs `agent`. Did you mean `agnet` to be `agent`?',
+    'run `a` has no key `agnet`: no agent reads it. Did you mean `agent`?',
+  ]);
+  assert.deepEqual(agnet[1]?.suggestions, ['"agent"']);
+});
+
+test('config.jsonc is strict at every level: persona, compaction, time_master, hooks, a run\'s model, another agent\'s key, types and bounds', () => {
+  const errors = (text: string) => parseConfig(text).diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.message.replace(/:.*?(?=\. Did|\.$)/, ''), d.suggestions ?? []]);
+  assert.deepEqual(errors('{ "persona": { "model": "stand-in", "base_ulr": "x" }, "compaction": { "max_tokenz": 3 }, "time_master": { "poll_intervall": 1 }, "hooks": { "require_send_mesage": true } }'), [
+    ['unknown-config-key', '`persona` has no key `base_ulr`. Did you mean `base_url`?', ['"base_url"']],
+    ['unknown-config-key', '`compaction` has no key `max_tokenz`. Did you mean `max_tokens`?', ['"max_tokens"']],
+    ['unknown-config-key', '`time_master` has no key `poll_intervall`. Did you mean `poll_interval`?', ['"poll_interval"']],
+    ['unknown-config-key', '`hooks` has no key `require_send_mesage`. Did you mean `require_send_message`?', ['"require_send_message"']],
+  ]);
+  const run = (keys: string) => parseConfig(`{ "runs": { "a": { "benchmark": "max", ${keys} } } }`).diagnostics.map((d) => `${d.code} ${d.message}`);
+  assert.deepEqual(run('"agent": "chatbot", "hermes_url": "http://h"'), [
+    'unknown-config-key run `a` (agent chatbot) has no key `hermes_url`: it is a run key of hermes; chatbot reads benchmark, agent, ignore_session_break, agent_model.',
+  ]);
+  assert.deepEqual(run('"agent": "chatbot", "agent_model": { "modle": "stand-in" }'), [
+    'invalid-config `runs.a.agent_model` needs a `model`: "stand-in" or the name your provider gives the model.',
+    'unknown-config-key `runs.a.agent_model` has no key `modle`: its keys are model, base_url, api_key_env. Did you mean `model`?',
+  ]);
+  assert.deepEqual(run('"agent": "notebook", "notebook_context_tokens": 5, "notebook_max_tool_rounds": 2.5'), [
+    'invalid-config run `a`: `notebook_context_tokens` must be from 2000 to 2000000; it is 5.',
+    'invalid-config run `a`: `notebook_max_tool_rounds` must be a whole number.',
+  ]);
+  assert.deepEqual(run('"agent": "hermes", "hermes_url": 8642'), ['invalid-config run `a`: `hermes_url` must be a string.']);
+  // benchmark.json keeps its warning: an unknown key there is ignored, not a run gone wrong.
+  assert.equal(parseManifest('{ "chapters": ["a.md"], "titel": "x" }').diagnostics[0]?.severity, 'warning');
 });

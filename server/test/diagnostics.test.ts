@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DidChangeWatchedFilesNotification } from 'vscode-languageserver-protocol/node';
-import { loadBenchmark, validateBenchmark } from '../../scenario/src';
+import { loadBenchmark, parseConfig, validateBenchmark } from '../../scenario/src';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
 
 const WORKSPACE = '/ws';
@@ -28,6 +28,24 @@ test('on start, every benchmark folder of the workspace and its config.jsonc get
     assert.match(String(server.published.get(uriOf(config))?.diagnostics[0]?.message), /no benchmarks\/plantd\/benchmark\.json .*Did you mean `planted`\?$/);
     assert.deepEqual(server.codes(planted('family.md')), ['6 duplicate-fact-id', '10 malformed-fact-line']);
     assert.deepEqual(server.registrations.map((r) => r.method), [DidChangeWatchedFilesNotification.method], 'the server asks to hear of changes on disk');
+  });
+});
+
+test('a typo in config.jsonc, as typed, gets the very diagnostic mmb check reports: an error with its suggestion', async () => {
+  await withServer([WORKSPACE], async (server) => {
+    const config = `${WORKSPACE}/config.jsonc`;
+    await server.open(config);
+    const typo = (FILES[config] ?? '').replace('"agent": "chatbot" }', '"agent": "chatbot", "agent_modle": { "model": "stand-in" } }');
+    assert.notEqual(typo, FILES[config]);
+    await server.edit(config, typo);
+    await server.until(() => server.codes(config).some((code) => code.endsWith('unknown-config-key')));
+    const expected = parseConfig(typo, 'config.jsonc').diagnostics.find((d) => d.code === 'unknown-config-key');
+    const published = server.published.get(uriOf(config))?.diagnostics.find((d) => d.code === 'unknown-config-key');
+    assert.match(String(expected?.message), /has no key `agent_modle`; .*Did you mean `agent_model`\?$/);
+    assert.equal(published?.message, expected?.message);
+    assert.equal(published?.severity, 1, 'an error, as in mmb check');
+    assert.deepEqual(published?.range, expected?.range);
+    assert.deepEqual(published?.data, { suggestions: ['"agent_model"'] }, 'the quick fix offers the right key');
   });
 });
 

@@ -14,6 +14,7 @@ const FOLDER_NAME_PATTERN = '^[A-Za-z0-9][\\w.-]*$';
 const MODEL_DEFINITION: JsonSchema = {
   type: 'object',
   required: ['model'],
+  additionalProperties: false,
   properties: {
     model: { type: 'string', description: '"stand-in" for the built-in deterministic model, or the provider\'s model name.', examples: ['stand-in'] },
     base_url: { type: 'string', description: 'The provider\'s OpenAI-compatible URL, e.g. https://api.deepseek.com/v1.' },

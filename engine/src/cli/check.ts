@@ -23,6 +23,8 @@ interface Checked {
   folder: string;
   diagnostics: Diagnostic[];
   coverage?: Coverage;
+  /** What the summary line names: the benchmark folder, or the config file itself. */
+  shown: string;
 }
 
 /** Runs the check and returns the process exit code: 1 if any error was found, else 0. */
@@ -59,7 +61,7 @@ export function runCheck(options: CheckOptions, write: (text: string) => void): 
     for (const r of results) if (r.coverage) write(`\n${formatCoverage(r.coverage)}`);
     const errors = all.filter(({ d }) => d.severity === 'error').length;
     const warnings = all.length - errors;
-    const what = results.length === 1 ? results[0]?.folder ?? '' : `${results.length} targets`;
+    const what = results.length === 1 ? results[0]?.shown ?? '' : `${results.length} targets`;
     write(`${all.length ? '\n' : ''}${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
   }
   return all.some(({ d }) => d.severity === 'error') ? 1 : 0;
@@ -76,7 +78,8 @@ function workspaceTargets(cwd: string): string[] {
 
 function checkBenchmark(path: string, target: string, withCoverage: boolean): Checked {
   const b = loadBenchmark(readBenchmarkFolder(path, target));
-  const checked: Checked = { folder: target.replace(/[\\/]+$/, ''), diagnostics: validateBenchmark(b) };
+  const folder = target.replace(/[\\/]+$/, '');
+  const checked: Checked = { folder, diagnostics: validateBenchmark(b), shown: folder };
   if (withCoverage) checked.coverage = coverage(b);
   return checked;
 }
@@ -92,11 +95,11 @@ function checkConfig(path: string, target: string): Checked {
     throw new UsageError(`cannot read ${target}: ${describeFsError(e)}`);
   }
   if ('refused' in read) {
-    return { folder, diagnostics: [diagnostic('unsafe-file', file, lineRange(0, 0, 0), `\`${file}\` is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`)] };
+    return { folder, shown: target, diagnostics: [diagnostic('unsafe-file', file, lineRange(0, 0, 0), `\`${file}\` is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`)] };
   }
   const { config, diagnostics } = parseConfig(read.text, file);
   diagnostics.push(...checkRunBenchmarks(config, findBenchmarkFolders(dirname(path)).map((p) => basename(p)), file));
-  return { folder, diagnostics };
+  return { folder, diagnostics, shown: target };
 }
 
 function plural(n: number, word: string): string {

@@ -30,6 +30,9 @@ export interface Io {
   signal?: AbortSignal;
 }
 
+/** More errors than this in config.jsonc are counted, not printed: `mmb check` lists them all. */
+const MAX_CONFIG_ERRORS_SHOWN = 5;
+
 export function loadConfig(path: string): Config {
   const shown = relative(process.cwd(), path) || path;
   try {
@@ -41,7 +44,10 @@ export function loadConfig(path: string): Config {
   const { config, diagnostics } = parseConfig(text);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    throw new ConfigError(errors.map((d) => `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`).join('\n'));
+    // Every error stops the run (a typo would otherwise run something else); the first few say why, one line each.
+    const lines = errors.slice(0, MAX_CONFIG_ERRORS_SHOWN).map((d) => `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    if (errors.length > MAX_CONFIG_ERRORS_SHOWN) lines.push(`… and ${errors.length - MAX_CONFIG_ERRORS_SHOWN} more: mmb check ${shown}`);
+    throw new ConfigError(lines.join('\n'));
   }
   return config;
 }

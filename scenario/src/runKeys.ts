@@ -1,0 +1,112 @@
+/**
+ * The keys of a run in config.jsonc against the agent it names, from the module generated from
+ * the engine's agent registry: `mmb check` and the editor refuse the run keys a run would refuse.
+ */
+import type { Node } from 'jsonc-parser';
+import { AGENT_RUN_KEYS, type AgentRunKey } from './agents.generated';
+import { isCredentialKey } from './credentials';
+import { JsoncDocument } from './jsonc';
+import { didYouMean, nearNames } from './suggest';
+
+/** Every agent name a run's `agent` may hold. */
+export const AGENT_NAMES: readonly string[] = Object.keys(AGENT_RUN_KEYS);
+
+/** The run keys every run has; the engine's agent registry documents them and owns every other run key. */
+export const SHARED_RUN_KEYS = ['benchmark', 'agent', 'ignore_session_break'] as const;
+
+/** Paths, URLs, commands and names in run keys are short; the engine refuses a longer one too. */
+const MAX_RUN_KEY_TEXT = 4096;
+
+type Properties = Map<string, { key: Node; value: Node }>;
+
+/** What checks a model object (`agent_model`), given by the config parser. */
+export type ModelCheck = (node: Node, where: string) => void;
+
+/** The agents that read a run key, for the message about a key of another agent. */
+function ownersOf(name: string): string[] {
+  return AGENT_NAMES.filter((agent) => Object.hasOwn(AGENT_RUN_KEYS[agent] ?? {}, name));
+}
+
+function allAgentKeys(): Record<string, AgentRunKey> {
+  return Object.assign({}, ...AGENT_NAMES.map((agent) => AGENT_RUN_KEYS[agent]));
+}
+
+/**
+ * Reports an unknown agent and each key of the run that its agent does not read (with the keys
+ * nearest to it); when the agent is unknown or missing, a key is checked against every agent's.
+ * Returns nothing: the diagnostics go to `doc`.
+ */
+export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, props: Properties, checkModel: ModelCheck): void {
+  const where = `run \`${name}\``;
+  const agentNode = props.get('agent')?.value;
+  const agent = agentNode?.type === 'string' && typeof agentNode.value === 'string' ? agentNode.value : undefined;
+  const own = agent !== undefined && Object.hasOwn(AGENT_RUN_KEYS, agent) ? AGENT_RUN_KEYS[agent] : undefined;
+  if (agent !== undefined && own === undefined) reportUnknownAgent(doc, where, agent, agentNode);
+  for (const required of ['benchmark', 'agent'] as const) {
+    if (props.has(required)) continue;
+    const near = [...props.keys()].find((key) => nearNames(key, [required]).length > 0);
+    const hint = near === undefined ? '' : ` Did you mean \`${near.slice(0, 80)}\` to be \`${required}\`?`;
+    doc.report(doc.rangeOf(runKey), `${where} needs \`${required}\`.${hint}`);
+  }
+  const keys = own ?? allAgentKeys();
+  const known = [...SHARED_RUN_KEYS, ...Object.keys(keys)];
+  for (const [key, { key: keyNode, value }] of props) {
+    if ((SHARED_RUN_KEYS as readonly string[]).includes(key) || isCredentialKey(key)) continue;
+    const declared = Object.hasOwn(keys, key) ? keys[key] : undefined;
+    if (declared) checkRunKeyValue(doc, `${where}: \`${key}\``, value, declared, () => checkModel(value, `runs.${name}.${key}`));
+    else reportUnknownRunKey(doc, { where, agent: own ? agent : undefined, key, keyNode, known });
+  }
+}
+
+function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, node: Node | undefined): void {
+  const shown = agent.length > 80 ? `${agent.slice(0, 80)}…` : agent;
+  const suggestions = nearNames(agent, AGENT_NAMES);
+  doc.report(doc.rangeOf(node), `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}.${didYouMean(suggestions)}`,
+    'invalid-config', suggestions.map((s) => JSON.stringify(s)));
+}
+
+interface UnknownRunKey {
+  where: string;
+  /** The run's agent, when it is a known one. */
+  agent: string | undefined;
+  key: string;
+  keyNode: Node;
+  known: string[];
+}
+
+function reportUnknownRunKey(doc: JsoncDocument, unknown: UnknownRunKey): void {
+  const { where, agent, key, keyNode, known } = unknown;
+  if (agent === undefined) {
+    doc.reportUnknownKey(keyNode, key, known, `${where} has no key`, 'unknown-config-key', ': no agent reads it');
+    return;
+  }
+  const owners = ownersOf(key);
+  const elsewhere = owners.length ? `: it is a run key of ${owners.join(', ')}` : '';
+  doc.reportUnknownKey(keyNode, key, known, `${where} (agent ${agent}) has no key`, 'unknown-config-key', `${elsewhere}; ${agent} reads ${known.join(', ')}`);
+}
+
+function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: AgentRunKey, checkModel: () => void): void {
+  switch (key.type) {
+    case 'model': return checkModel();
+    case 'object':
+      if (value.type !== 'object') doc.report(doc.rangeOf(value), `${what} must be an object.`);
+      return;
+    case 'boolean':
+      doc.expect(value, 'boolean', what);
+      return;
+    case 'string': {
+      const text = doc.expect(value, 'string', what);
+      if (text !== undefined && text.length > MAX_RUN_KEY_TEXT) doc.report(doc.rangeOf(value), `${what} is ${text.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
+      return;
+    }
+    case 'number':
+    case 'integer': {
+      const number = doc.expect(value, 'number', what);
+      if (number === undefined) return;
+      if (key.type === 'integer' && !Number.isInteger(number)) doc.report(doc.rangeOf(value), `${what} must be a whole number.`);
+      else if ((key.minimum !== undefined && number < key.minimum) || (key.maximum !== undefined && number > key.maximum)) {
+        doc.report(doc.rangeOf(value), `${what} must be from ${key.minimum ?? '-∞'} to ${key.maximum ?? '∞'}; it is ${number}.`);
+      }
+    }
+  }
+}
