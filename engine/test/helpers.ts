@@ -8,6 +8,7 @@ import { Clock } from '../src/clock';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark, type RunOptions } from '../src/run/runner';
 import type { RunState } from '../src/state/runState';
+import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { FileRunStore, type RunStore } from '../src/run/store';
 import { startStandIn, type StandInOptions } from '../src/standin/server';
 import { readBenchmarkFolder } from '../src/workspace/folders';
@@ -80,3 +81,23 @@ export function average(state: RunState): number {
   const g = Object.values(grades(state));
   return g.reduce((a, b) => a + b, 0) / Math.max(1, g.length);
 }
+
+/** A persona in memory that makes the given tool calls in order, then says it is done. */
+export class ScriptedPersona implements ChatModel {
+  readonly name = 'scripted';
+  results: string[] = [];
+  constructor(private readonly calls: { name: string; args: Record<string, unknown> }[]) {}
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') this.results.push(last.content);
+    const next = this.calls.shift();
+    if (!next) return { message: { content: 'done' }, usage: { promptTokens: 0, completionTokens: 0 } };
+    return { message: { content: null, tool_calls: [{ id: `c${this.calls.length}`, type: 'function', function: { name: next.name, arguments: JSON.stringify(next.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
+  }
+}
+
+/** Two days on virtual time with the time gate: a good-night at 21:00, a run the next morning at 08:00. */
+export const DAYS = {
+  'benchmark.json': '{ "chapters": ["days.md"], "time_master": true, "time_gate": true, "start_time": "2026-03-01 20:00" }',
+  'days.md': '## Day 1\n2026-03-01, Sun\n21:00 — say good night.\n\n## Day 2\n2026-03-02, Mon\n08:00 — morning run.\n',
+};

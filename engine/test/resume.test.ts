@@ -13,33 +13,13 @@ import { NotebookAdapter } from '../src/adapters/notebook/adapter';
 import type { AgentAdapter } from '../src/adapters/types';
 import { Clock } from '../src/clock';
 import { DiskFull } from '../src/errors';
-import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
 import { runBenchmark } from '../src/run/runner';
 import { emptyState, type RunState } from '../src/state/runState';
 import { FileRunStore, type StoreFileSystem } from '../src/run/store';
 import { JOURNAL_FILE } from '../src/protocol/layout';
 import { startStandIn } from '../src/standin/server';
-import { benchmarkFrom, CLI, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
-
-/** A persona in memory that makes the given tool calls in order, then says it is done. */
-class ScriptedPersona implements ChatModel {
-  readonly name = 'scripted';
-  results: string[] = [];
-  constructor(private readonly calls: { name: string; args: Record<string, unknown> }[]) {}
-  async complete(request: ChatRequest): Promise<ChatResponse> {
-    const last = request.messages.at(-1);
-    if (last?.role === 'tool') this.results.push(last.content);
-    const next = this.calls.shift();
-    if (!next) return { message: { content: 'done' }, usage: { promptTokens: 0, completionTokens: 0 } };
-    return { message: { content: null, tool_calls: [{ id: `c${this.calls.length}-${Math.random()}`, type: 'function', function: { name: next.name, arguments: JSON.stringify(next.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
-  }
-}
-
-const DAYS = {
-  'benchmark.json': '{ "chapters": ["days.md"], "time_master": true, "time_gate": true, "start_time": "2026-03-01 20:00" }',
-  'days.md': '## Day 1\n2026-03-01, Sun\n21:00 — say good night.\n\n## Day 2\n2026-03-02, Mon\n08:00 — morning run.\n',
-};
+import { benchmarkFrom, CLI, DAYS, ROOT, runOnStandIn, ScriptedPersona, starter, tempDir, workspace } from './helpers';
 
 const idleAgent = (): AgentAdapter => ({
   quietPeriodMs: 10, pollIntervalMs: 5,

@@ -6,33 +6,13 @@ import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
 import type { AgentAdapter } from '../src/adapters/types';
 import { Clock } from '../src/clock';
-import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { runBenchmark } from '../src/run/runner';
 import { FileRunStore } from '../src/run/store';
 import { readBenchmarkFolder } from '../src/workspace/folders';
-import { benchmarkFrom, CLI, ROOT, runOnStandIn, tempDir, workspace } from './helpers';
+import { benchmarkFrom, CLI, DAYS, ROOT, runOnStandIn, ScriptedPersona, tempDir, workspace } from './helpers';
 import { preWakeDelayMs } from '../src/adapters/registry';
 
 const FAST = { minSleepToSkipMs: 5000, preWakeDelayMs: 20, pollIntervalMs: 10 };
-
-/** A persona in memory that makes the given tool calls in order, then says it is done. */
-class ScriptedPersona implements ChatModel {
-  readonly name = 'scripted';
-  results: string[] = [];
-  constructor(private readonly calls: { name: string; args: Record<string, unknown> }[]) {}
-  async complete(request: ChatRequest): Promise<ChatResponse> {
-    const last = request.messages.at(-1);
-    if (last?.role === 'tool') this.results.push(last.content);
-    const next = this.calls.shift();
-    if (!next) return { message: { content: 'done' }, usage: { promptTokens: 0, completionTokens: 0 } };
-    return { message: { content: null, tool_calls: [{ id: `c${this.calls.length}`, type: 'function', function: { name: next.name, arguments: JSON.stringify(next.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
-  }
-}
-
-const DAYS = {
-  'benchmark.json': '{ "chapters": ["days.md"], "time_master": true, "time_gate": true, "start_time": "2026-03-01 20:00" }',
-  'days.md': '## Day 1\n2026-03-01, Sun\n21:00 — say good night.\n\n## Day 2\n2026-03-02, Mon\n08:00 — morning run.\n',
-};
 
 test('the time gate refuses next_phase before the phase\'s last anchor; the Time Master skips the night', async () => {
   const persona = new ScriptedPersona([
