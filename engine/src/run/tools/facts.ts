@@ -70,8 +70,9 @@ export function factsAdd(state: RunState, args: ToolArgs): ToolOutcome {
   const newText = textOf(args.text);
   if (typeof category !== 'number' || !Number.isInteger(category) || category < 1) return fail(`\`category\` must be a category number of \`${sheet.name}\`: ${sheet.categories.map((c) => c.number).join(', ')}.`);
   if (!newText) return fail('`text` must be the fact to add.');
-  const used = sheet.facts.filter((f) => f.category === category).map((f) => Number(f.id.split('.')[1]));
-  const id = `${category}.${Math.max(0, ...used) + 1}`;
+  // A loop, not Math.max(...list): a sheet's facts can outnumber the arguments a call may take.
+  const last = sheet.facts.reduce((highest, f) => (f.category === category ? Math.max(highest, Number(f.id.split('.')[1]) || 0) : highest), 0);
+  const id = `${category}.${last + 1}`;
   return { content: `Added ${sheet.name}#${id}: ${newText}`, effects: [{ kind: 'fact-add', sheet: sheet.name, category, id, text: newText }] };
 }
 
