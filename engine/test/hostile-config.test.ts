@@ -9,6 +9,9 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { parseConfig } from '../../scenario/src';
+import { addUsage } from '../src/models/usage';
+import { priceOf } from '../src/report/cost';
 import { CLI, STARTER, tempDir } from './helpers';
 import { startMeddlingProxy } from './meddlingProxy';
 
@@ -143,4 +146,23 @@ test('replies and crash messages with newlines cannot forge report entries', asy
   } finally {
     await proxy.close();
   }
+});
+
+test('model names and keys like __proto__ or constructor are data, never a prototype: usage tallies, prices and run options', () => {
+  const tally = {};
+  for (const model of ['__proto__', 'constructor', 'toString']) addUsage(tally, model, { promptTokens: 3, completionTokens: 2 });
+  addUsage(tally, '__proto__', { promptTokens: 1, completionTokens: 1 });
+  assert.deepEqual(Object.keys(tally), ['__proto__', 'constructor', 'toString']);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(tally, '__proto__')?.value, { requests: 2, promptTokens: 4, completionTokens: 3 });
+  assert.equal(Object.getPrototypeOf(tally), Object.prototype, 'the tally keeps its prototype');
+  assert.equal(({} as { requests?: number }).requests, undefined, 'Object.prototype is untouched');
+  assert.equal(priceOf('constructor'), null, 'an unknown model has no price, not Object\'s constructor');
+  assert.equal(priceOf('toString', {}), null);
+  const parsed = parseConfig('{ "prices": { "__proto__": { "input": 1, "output": 2 } }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "__proto__": { "x": 1 } } } }');
+  assert.deepEqual(Object.getOwnPropertyDescriptor(parsed.config.prices, '__proto__')?.value, { input: 1, output: 2 });
+  assert.equal(Object.getPrototypeOf(parsed.config.prices), Object.prototype);
+  const options = parsed.config.runs[0]?.options ?? {};
+  assert.ok(Object.hasOwn(options, '__proto__'), 'the key is an own property');
+  assert.equal(Object.getPrototypeOf(options), Object.prototype);
+  assert.ok(parsed.diagnostics.some((d) => d.code === 'unknown-config-key' && d.message.includes('__proto__')), 'and the strict config names it');
 });

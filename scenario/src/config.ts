@@ -115,7 +115,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   for (const [model, { key, value }] of JsoncDocument.properties(pricesNode)) {
     const given = JsoncDocument.properties(value);
     if (value.type === 'object' && (!given.has('input') || !given.has('output'))) doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
-    else config.prices[model] = numbers(`prices.${model}`, { input: 0, output: 0 }, value);
+    else Object.defineProperty(config.prices, model, { value: numbers(`prices.${model}`, { input: 0, output: 0 }, value), enumerable: true, writable: true, configurable: true });
   }
 
   const runsNode = top.get('runs')?.value;
@@ -191,10 +191,10 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   }
   const ignore = doc.expect(props.get('ignore_session_break')?.value, 'boolean', `${where}: \`ignore_session_break\``) ?? false;
   if (benchmark === undefined || agent === undefined) return undefined;
-  const options: Record<string, unknown> = {};
-  for (const [k, { value }] of props) {
-    if (!(SHARED_RUN_KEYS as readonly string[]).includes(k)) options[k] = plain(value);
-  }
+  // Own properties by Object.fromEntries: an assignment of a key `__proto__` would set the prototype.
+  const options: Record<string, unknown> = Object.fromEntries([...props]
+    .filter(([k]) => !(SHARED_RUN_KEYS as readonly string[]).includes(k))
+    .map(([k, { value }]) => [k, plain(value)]));
   const run: RunConfig = { name, benchmark, agent, ignore_session_break: ignore, options, range: doc.rangeOf(key) };
   if (benchmarkNode) run.benchmarkRange = doc.rangeOf(benchmarkNode);
   return run;

@@ -8,9 +8,11 @@ export interface Usage {
 
 /** Adds one response's tokens to a usage tally, by model. */
 export function addUsage(tally: Record<string, Usage>, model: string, u: { promptTokens: number; completionTokens: number }): Record<string, Usage> {
-  const t = (tally[model] ??= { requests: 0, promptTokens: 0, completionTokens: 0 });
-  t.requests++;
-  t.promptTokens += u.promptTokens;
-  t.completionTokens += u.completionTokens;
+  // The name comes from config.jsonc or a server: `__proto__` or `constructor` must be a model like any other.
+  if (!Object.hasOwn(tally, model)) Object.defineProperty(tally, model, { value: { requests: 0, promptTokens: 0, completionTokens: 0 }, enumerable: true, writable: true, configurable: true });
+  const entry = tally[model]!;
+  entry.requests++;
+  entry.promptTokens += u.promptTokens;
+  entry.completionTokens += u.completionTokens;
   return tally;
 }

@@ -33,7 +33,7 @@ export function priceOf(model: string, overrides: Readonly<Record<string, Price>
   const names = [model, model.toLowerCase(), model.split('/').pop()!.toLowerCase()];
   for (const table of [overrides, PRICES]) {
     for (const name of names) {
-      const price = table[name];
+      const price = Object.hasOwn(table, name) ? table[name] : undefined;
       if (price) return price;
     }
   }
