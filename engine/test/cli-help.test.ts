@@ -186,3 +186,15 @@ test('mmb check --json: every usage error is {"error": …} on stdout, exit 2, n
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+test('a path of 5,000 characters is one short line with the reason, on stderr and as --json', () => {
+  const long = 'a'.repeat(5000);
+  for (const args of [['check', long], ['check', long, '--json']]) {
+    const r = mmb(args, tempDir());
+    assert.equal(r.code, 2);
+    const text = args.includes('--json') ? `mmb: ${(JSON.parse(r.stdout) as { error: string }).error}\n` : r.stderr;
+    assert.equal(text.split('\n').length, 2, 'one line');
+    assert.ok(text.length < 400, `bounded (${text.length} characters)`);
+    assert.match(text, /^mmb: cannot read a+…a+: a name in the path is too long\n$/);
+  }
+});

@@ -5,7 +5,7 @@ import {
   checkRunBenchmarks, coverage, diagnostic, lineRange, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
   type Coverage, type Diagnostic,
 } from '../../../scenario/src';
-import { describeFsError, findBenchmarkFolders, readBenchmarkFolder } from '../workspace/folders';
+import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, shownPath } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { readFolderFile, type FolderFile } from '../../../scenario/node/safeRead';
 import { formatCoverage } from './coverageText';
@@ -92,7 +92,7 @@ function checkConfig(path: string, target: string): Checked {
     lstatSync(path);
     read = readFolderFile(realpathSync(dirname(path)), basename(path));
   } catch (e) {
-    throw new UsageError(`cannot read ${target}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot read ${shownPath(target)}: ${describeFsError(e)}`);
   }
   if ('refused' in read) {
     return { folder, shown: target, diagnostics: [diagnostic('unsafe-file', file, lineRange(0, 0, 0), `\`${file}\` is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`)] };

@@ -132,11 +132,16 @@ function printHelpOrVersion(argv: readonly string[], io: Io): number | undefined
  * A usage or config problem: one line on stderr per problem, exit 2; for a command asked for
  * `--json`, `{"error": "<one line>"}` on stdout instead, so that a program reading it always gets JSON.
  */
+/** The longest usage message: a path or a name the user typed may be any length. */
+const MAX_PROBLEM_CHARS = 500;
+
 function usageProblem(message: string, argv: readonly string[], io: Io): number {
   const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
     && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
-  if (asJson) io.out(`${JSON.stringify({ error: message.replace(/\s*\n\s*/g, ' ').trim() })}\n`);
-  else io.err(`mmb: ${message}\n`);
+  const line = message.replace(/\s*\n\s*/g, ' ').trim();
+  const bounded = line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line;
+  if (asJson) io.out(`${JSON.stringify({ error: bounded })}\n`);
+  else io.err(`mmb: ${bounded}\n`);
   return 2;
 }
 

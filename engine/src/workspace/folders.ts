@@ -22,7 +22,7 @@ export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
     read = readBenchmarkFiles(dir, isBenchmarkFileName);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}`);
   }
   return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files: read.files, refused: read.refused };
 }
@@ -38,7 +38,7 @@ export function readConfigText(path: string, shown: string): string {
   try {
     file = readFolderFile(realpathSync(dirname(path)), basename(path));
   } catch (e) {
-    throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}`);
   }
   if ('refused' in file) throw new UsageError(`${shown} is not read: ${file.refused}.`);
   return stripBom(file.text);
@@ -77,9 +77,21 @@ export function benchmarkFolderOf(root: string, file: string): string | undefine
   return isBenchmarkFolder(dir) ? dir : undefined;
 }
 
+/** A path as a message shows it: a long one is cut in the middle, so both its start and its file stay. */
+export function shownPath(path: string, max = 160): string {
+  if (path.length <= max) return path;
+  const half = Math.floor((max - 1) / 2);
+  return `${path.slice(0, half)}…${path.slice(-half)}`;
+}
+
 export function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return 'no such file or folder';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  // Node's own text repeats the path, which the caller has named already.
+  if (code === 'ENAMETOOLONG') return 'a name in the path is too long';
+  if (code === 'ENOTDIR') return 'a file stands where a folder should be';
+  if (code === 'ELOOP') return 'too many symbolic links';
+  if (code) return code;
   return e instanceof Error ? e.message : String(e);
 }
