@@ -138,10 +138,11 @@ const MAX_PROBLEM_CHARS = 500;
 function usageProblem(message: string, argv: readonly string[], io: Io): number {
   const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
     && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
-  const line = message.replace(/\s*\n\s*/g, ' ').trim();
-  const bounded = line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line;
-  if (asJson) io.out(`${JSON.stringify({ error: bounded })}\n`);
-  else io.err(`mmb: ${bounded}\n`);
+  const bound = (line: string) => (line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line);
+  // A config error may be several lines, one per problem: each is bounded, none is merged.
+  const lines = message.trim().split('\n').map((line) => bound(line.trimEnd()));
+  if (asJson) io.out(`${JSON.stringify({ error: lines.map((line) => line.trim()).join(' ') })}\n`);
+  else io.err(`mmb: ${lines.join('\n')}\n`);
   return 2;
 }
 
