@@ -1,11 +1,12 @@
 /** The filing-system experiment through the platform: the seed article's shape, at several seeds. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_SEED, filingBenchmark, MISRECORDED, simulate } from '../src/experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../src/experiments/filingRun';
-import { ROOT, tempDir } from './helpers';
+import { CLI, ROOT, tempDir } from './helpers';
 
 test('the bundled benchmarks/filing is exactly what the generator writes at seed 1107', () => {
   const dir = join(ROOT, 'benchmarks', 'filing');
@@ -46,8 +47,12 @@ test('at seed 1107 the three policies reproduce the seed article\'s figures, rat
   assert.match(table, /^consolidated +25 +54 +0\/24 +1\.0 +23\/24 \(95\.8%\) +—$/m);
   assert.match(table, /^consolidated \+ dreaming +25 +54 +0\/24 +1\.0 +24\/24 \(100\.0%\) +1$/m);
   assert.match(table, /^Ratios: A\/B files 3\.2×, A\/B words 4\.4×, A\/B scanned per question 3\.3×/m);
-  assert.match(table, /^consolidated: the one miss: room-07, recorded "open", true value "locked"$/m);
+  assert.match(table, /^consolidated: 24 room notes \+ global\.md = 25 files; the one miss: room-07, recorded "open", true value "locked"$/m);
   assert.match(table, /^consolidated \+ dreaming: notes corrected: 1 \(room-07, "open" → "locked"\)$/m);
+  // The command prints all of it, and nothing else, from any folder (the built CLI: `npm run build` first).
+  const cli = spawnSync(process.execPath, [CLI, 'experiment', 'filing'], { cwd: tempDir('mmb-filing-cli-'), encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, table);
 });
 
 test('the shape holds at other seeds: the logger mostly wrong and in conflict, consolidation 23/24 but room-07, dreaming 24/24', async () => {

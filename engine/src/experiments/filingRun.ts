@@ -12,6 +12,8 @@ export interface PolicyRow {
   policy: string;
   agent: string;
   files: number;
+  /** Whether one of the files is the policy's `global.md` (the goal), not a room note. */
+  hasGlobalNote: boolean;
   words: number;
   conflicting: number;
   scannedPerQuestion: number;
@@ -55,6 +57,7 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
       policy: p.policy,
       agent: p.agent,
       files: notes.length,
+      hasGlobalNote: notes.includes('global.md'),
       words,
       conflicting: firstAnswers.filter((a) => a.conflict).length,
       scannedPerQuestion: firstAnswers.length ? firstAnswers.reduce((n, a) => n + a.scanned, 0) / firstAnswers.length : 0,
@@ -99,7 +102,8 @@ export function formatFilingFindings(rows: PolicyRow[]): string {
   const out = [`Ratios: A/B files ${ratio(log?.files, consolidated?.files)}, A/B words ${ratio(log?.words, consolidated?.words)}, A/B scanned per question ${ratio(log?.scannedPerQuestion, consolidated?.scannedPerQuestion)} (A: log everything, B: consolidated)`];
   if (consolidated) {
     const misses = consolidated.misses.map((m) => `${m.room}, recorded ${JSON.stringify(m.recorded)}, true value ${JSON.stringify(m.truth)}`);
-    out.push(`consolidated: ${misses.length === 0 ? 'no miss' : misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`}`);
+    const files = consolidated.hasGlobalNote ? `${consolidated.files - 1} room notes + global.md = ${consolidated.files} files` : `${consolidated.files} files`;
+    out.push(`consolidated: ${files}; ${misses.length === 0 ? 'no miss' : misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`}`);
   }
   if (dreaming) {
     const rooms = dreaming.corrections.map((c) => `${c.room}, ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);
