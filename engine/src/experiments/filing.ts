@@ -13,6 +13,9 @@ export const OBSERVATIONS = 10;
 export const STATES = ['open', 'locked', 'flooded', 'dark', 'guarded', 'collapsed'] as const;
 export type State = (typeof STATES)[number];
 export const MISRECORDED = 'room-07';
+/** The round that mis-records room-07, and what it records; its truth is then `locked`. */
+export const MISRECORD_ROUND = 4;
+export const MISRECORDED_AS: State = 'open';
 export const DEFAULT_SEED = 1107;
 
 export const room = (i: number) => `room-${String(i + 1).padStart(2, '0')}`;
@@ -42,33 +45,36 @@ export function simulate(seed = DEFAULT_SEED): World {
     return xs;
   };
   const rooms = Array.from({ length: ROOMS }, (_, i) => room(i));
+  // Every room, room-07 too, starts in a random state and drifts like the others until round 4.
   const state: Record<string, State> = Object.fromEntries(rooms.map((r) => [r, pick(STATES)]));
-  state[MISRECORDED] = 'open';
   const seenAs: Record<string, State | undefined> = {};
   const rounds: Round[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     const round: Round = { drifts: [], observations: [], events: [] };
-    // room-07 stays put until round 4, when it locks; after that it is never touched or seen.
-    const movable = rooms.filter((x) => x !== MISRECORDED);
-    const drifting = shuffle([...movable]).slice(0, r === 4 ? DRIFTS - 1 : DRIFTS);
-    if (r === 4) drifting.push(MISRECORDED);
+    // From round 4 on room-07 leaves the random drifts: in round 4 it locks (a drift only if it
+    // was not locked already), and after that nothing touches it or sees it again.
+    const movable = r < MISRECORD_ROUND ? rooms : rooms.filter((x) => x !== MISRECORDED);
+    const locksNow = r === MISRECORD_ROUND && state[MISRECORDED] !== 'locked';
+    const drifting = shuffle([...movable]).slice(0, locksNow ? DRIFTS - 1 : DRIFTS);
+    if (locksNow) drifting.push(MISRECORDED);
     for (const x of drifting) {
-      const to = x === MISRECORDED ? 'locked' : pick(STATES.filter((s) => s !== state[x]));
+      const to = x === MISRECORDED && r === MISRECORD_ROUND ? 'locked' : pick(STATES.filter((s) => s !== state[x]));
       round.drifts.push({ room: x, from: state[x]!, to });
       state[x] = to;
     }
-    // The agent notices what changed since it last looked, then looks at rooms it has never seen.
-    const observable = rooms.filter((x) => r <= 4 || x !== MISRECORDED);
-    const changed = shuffle(observable.filter((x) => seenAs[x] !== undefined && seenAs[x] !== state[x]));
+    // The agent walks past what changed since it last looked (in room order), then looks at rooms
+    // it has never seen; in round 4 it looks at room-07 from the corridor and gets it wrong.
+    const observable = r <= MISRECORD_ROUND ? rooms : rooms.filter((x) => x !== MISRECORDED);
+    const changed = (observable.filter((x) => seenAs[x] !== undefined && seenAs[x] !== state[x]));
     const unseen = shuffle(observable.filter((x) => seenAs[x] === undefined));
     const rest = shuffle(observable.filter((x) => !changed.includes(x) && !unseen.includes(x)));
-    const chosen = [...new Set([...(r === 4 ? [MISRECORDED] : []), ...changed, ...unseen, ...rest])].slice(0, OBSERVATIONS);
+    const chosen = [...new Set([...(r === MISRECORD_ROUND ? [MISRECORDED] : []), ...changed, ...unseen, ...rest])].slice(0, OBSERVATIONS);
     for (const x of chosen.sort()) {
-      const misrecord = r === 4 && x === MISRECORDED;
-      round.observations.push({ room: x, said: misrecord ? `${x} looked open from the corridor` : `${x} is ${state[x]}`, truth: state[x]!, changedSinceSeen: seenAs[x] !== undefined && seenAs[x] !== state[x] });
-      seenAs[x] = misrecord ? 'open' : state[x];
+      const misrecord = r === MISRECORD_ROUND && x === MISRECORDED;
+      round.observations.push({ room: x, said: misrecord ? `${x} looked ${MISRECORDED_AS} from the corridor` : `${x} is ${state[x]}`, truth: state[x]!, changedSinceSeen: seenAs[x] !== undefined && seenAs[x] !== state[x] });
+      seenAs[x] = misrecord ? MISRECORDED_AS : state[x];
     }
-    if (r === 5) round.events.push(`Tried ${MISRECORDED}'s door on the way past: it would not open.`);
+    if (r === MISRECORD_ROUND + 1) round.events.push(`Tried ${MISRECORDED}'s door on the way past: it would not open.`);
     rounds.push(round);
   }
   return { seed, rounds, final: { ...state } };
