@@ -1,8 +1,8 @@
 /**
  * The CI outputs through the built CLI: `mmb report --json`, `--junit` on `mmb report` and
  * `mmb run`, `--fail-under`. The JUnit files are checked for well-formedness and against the
- * shape of the JUnit schema (windyroad/JUnit-Schema's JUnit.xsd, rule by rule in `xmlCheck.ts`:
- * there is no XSD validator on this machine).
+ * shape of the JUnit schema (windyroad/JUnit-Schema's JUnit.xsd, rule by rule in `xmlCheck.ts`);
+ * `junit-xsd.test.ts` validates them against junit-10.xsd with xmllint itself.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
