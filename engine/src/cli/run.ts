@@ -1,20 +1,18 @@
-/** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+/** `mmb run` and `mmb demo`: runs from config.jsonc, played, and one result line each. */
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
-import { reportEntry } from '../report/markdown';
-import { summarize, type Summary } from '../report/summary';
+import type { Summary } from '../report/summary';
 import { findBenchmarkFolders, readConfigText } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { clearRun } from '../workspace/lock';
 import { RunBusy } from '../errors';
-import { REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
+import { REPORT_FILE, resultsDir } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
 import { launchRuns, type LaunchRun, type RunOutcome } from '../workspace/launch';
-import { loadRun, runBenchmark } from '../workspace/results';
 import { Progress } from './progress';
 import { partialRun, type PartialRequest } from './partialRun';
 import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelection } from './runSelection';
@@ -219,31 +217,4 @@ function timingFromEnv(env: NodeJS.ProcessEnv): { modelTimeoutMs?: number; backo
 function resultLine(run: string, s: Summary): string {
   const avg = s.average === null ? '—' : s.average.toFixed(2);
   return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
-}
-
-/** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
-export function reportCommand(ids: string[], configPath: string, bundled: string, io: Io): number {
-  const root = dirname(resolve(configPath));
-  const dir = resultsDir(root);
-  if (ids.length === 0) {
-    const summaries = existsSync(dir) ? readdirSync(dir).flatMap((name) => {
-      const file = join(dir, name, SUMMARY_FILE);
-      return existsSync(file) ? [JSON.parse(readFileSync(file, 'utf8')) as Summary] : [];
-    }) : [];
-    if (summaries.length === 0) {
-      io.out(`No results yet in ${relative(process.cwd(), dir) || dir}. Start a run with \`mmb run\`, or try \`mmb demo\`.\n`);
-      return 0;
-    }
-    io.out(`${'run'.padEnd(26)}${'benchmark'.padEnd(14)}${'agent'.padEnd(12)}${'status'.padEnd(10)}${'average'.padEnd(9)}coverage\n`);
-    for (const s of summaries) {
-      io.out(`${s.run.padEnd(26)}${s.benchmark.padEnd(14)}${s.agent.padEnd(12)}${s.status.padEnd(10)}${(s.average === null ? '—' : s.average.toFixed(2)).padEnd(9)}${s.coverage.graded}/${s.coverage.planned}\n`);
-    }
-    return 0;
-  }
-  for (const id of ids) {
-    const state = loadRun(root, id);
-    const { benchmark } = runBenchmark({ root, configPath, bundled }, state.benchmark);
-    io.out(reportEntry(summarize(state, benchmark), new Date(state.finishedAt ?? state.lastEventAt)));
-  }
-  return 0;
 }

@@ -169,8 +169,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   switch (e.type) {
     case 'start':
       Object.assign(s, structuredClone({ run: e.run, benchmark: e.benchmark, agent: e.agent, startTime: e.startTime, position: e.position, sheets: e.sheets, templates: e.templates }));
-      if (e.phases) s.phases = structuredClone(e.phases);
-      if (e.filter) s.filter = e.filter;
+      Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
       s.startedAt = e.at;
       s.status = 'running';
       break;
