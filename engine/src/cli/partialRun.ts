@@ -10,7 +10,7 @@ import { rehearsalOf } from '../adapters/registry';
 import { UsageError } from '../errors';
 import { clipName, MAX_RUN_ID_LENGTH, partialRunName } from '../protocol/runRequest';
 import { playOrder } from '../run/phases';
-import { filterBenchmark, parseFilter } from '../workspace/filter';
+import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { loadValidBenchmark } from '../workspace/launch';
 import type { SavedPartial } from '../workspace/partial';
 

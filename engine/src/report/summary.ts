@@ -2,7 +2,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { PhaseRange, RunState } from '../state/runState';
 import type { Usage } from '../models/usage';
-import { parseFilter, pickedChecks } from '../workspace/filter';
+import { parseFilter, pickedChecks } from '../protocol/runFilter';
 
 export interface ImperfectAnswer {
   id: string;

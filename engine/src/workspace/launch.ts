@@ -20,7 +20,7 @@ import { registerRunSecrets } from '../secrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
-import { filterBenchmark, parseFilter } from './filter';
+import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { acquireLock } from './lock';
 
 export interface LaunchOptions {
