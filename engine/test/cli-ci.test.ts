@@ -53,7 +53,7 @@ test('mmb report --junit: hostile answers in a saved run stay text in a well-for
   writeFileSync(stateFile, JSON.stringify(state));
   const r = mmb(['report', 'chatbot-1', '--junit', 'junit.xml'], dir);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^📊 Evaluations: 10, average 2\.00\/10$/m, 'the text report as without --junit');
+  assert.match(r.stdout, /^- 📊 Evaluations: 10, average 2\.00\/10$/m, 'the text report as without --junit');
   assert.match(r.stdout, /^Wrote junit\.xml$/m);
   const [suite, ...more] = junitOf(join(dir, 'junit.xml'));
   assert.equal(more.length, 0, 'no suite was forged');
