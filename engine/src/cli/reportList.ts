@@ -26,8 +26,6 @@ const COLUMNS: readonly Column[] = [
   { head: 'status' }, { head: 'average' }, { head: 'coverage' }, { head: 'scope' },
 ];
 const GAP = 2;
-/** The widest a flexible column grows, whatever its longest cell. */
-const MAX_FLEX_WIDTH = 60;
 
 /** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
 export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): number {
@@ -95,10 +93,7 @@ function terminalWidth(io: Io): number | undefined {
 
 /** Each column as wide as its widest cell; past `width`, the widest flexible column gives a column at a time. */
 export function columnWidths(columns: readonly Column[], rows: readonly string[][], width: number | undefined): number[] {
-  const widths = columns.map((column, i) => {
-    const natural = Math.max(textWidth(column.head), ...rows.map((row) => textWidth(row[i] ?? '')));
-    return column.min !== undefined ? Math.min(natural, MAX_FLEX_WIDTH) : natural;
-  });
+  const widths = columns.map((column, i) => Math.max(textWidth(column.head), ...rows.map((row) => textWidth(row[i] ?? ''))));
   if (width === undefined) return widths;
   const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * (widths.length - 1);
   while (total() > width) {
