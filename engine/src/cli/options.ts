@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from or --filter, and --rehearse: no run of config.jsonc needed' },
       { name: '--filter', value: '<terms>', example: 'chapter3,HIST', help: 'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; only the phases that hold them are played, and the persona asks only them' },
       { name: '--repeat', value: 'N', example: '3', help: `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), grouped as repeats in reports and trends` },
-      { name: '--shard', value: 'I/N', example: '1/3', help: 'this machine\'s share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (0-based, in config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together' },
+      { name: '--shard', value: 'I/N', example: '1/3', help: 'this machine\'s share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together' },
       { name: '--max-concurrency', alias: '-j', value: 'N', example: '4', help: 'runs played at once (overrides the config\'s "parallel")' },
       JUNIT, PASS_SCORE, FAIL_UNDER,
     ],
