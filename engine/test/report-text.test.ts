@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -73,6 +73,14 @@ test('mmb report lists every run with its true status (running, stopped, crashed
   const whole = mmb(['report'], dir);
   assert.equal(whole.code, 0, whole.stderr);
   assert.equal(whole.stderr, '');
+  mkdirSync(join(dir, 'results', 'broken'));
+  writeFileSync(join(dir, 'results', 'broken', 'state.json'), '{ cut');
+  const damaged = mmb(['report'], dir);
+  assert.equal(damaged.code, 0, damaged.stderr);
+  assert.match(damaged.stderr, /^mmb: .*results\/broken\/state\.json is not valid JSON.*\n$/);
+  assert.match(damaged.stdout, /^broken +— +— +damaged +— +—$/m, 'a damaged run is listed, and hides none of the others');
+  assert.match(damaged.stdout, /^chatbot-1 +multiday/m);
+  rmSync(join(dir, 'results', 'broken'), { recursive: true });
   const status = (text: string, id: string) => new RegExp(`^${id} +multiday +chatbot +(\\S+) `, 'm').exec(text)?.[1];
   assert.deepEqual(['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context'].map((id) => status(whole.stdout, id)), ['finished', 'stopped', 'running', 'crashed']);
   assert.match(whole.stdout, new RegExp(`^${long} +multiday`, 'm'), 'off a terminal with no COLUMNS, ids stay whole');

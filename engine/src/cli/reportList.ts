@@ -40,7 +40,8 @@ export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): numbe
 
 interface Listed {
   id: string;
-  state: RunState;
+  /** Absent for a run whose state cannot be read: it is listed as damaged, and said on stderr. */
+  state?: RunState;
   status: string;
   average: number | null;
 }
@@ -64,10 +65,17 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
     return benchmarks.get(name);
   };
   const listed: Listed[] = ids.map((id) => {
-    const state = loadRun(ws.root, id);
-    return { id, state, status: trueStatus(ws.root, id, state), average: describeRun(state).average };
+    try {
+      const state = loadRun(ws.root, id);
+      return { id, state, status: trueStatus(ws.root, id, state), average: describeRun(state).average };
+    } catch (e) {
+      // One damaged run does not hide the others: it is listed, and its problem said once.
+      io.err(`mmb: ${(e as Error).message.split('\n')[0]}\n`);
+      return { id, status: 'damaged', average: null };
+    }
   });
   const rows = listed.map(({ id, state, status, average }) => {
+    if (!state) return [id, '—', '—', status, '—', '—', ''].map((cell) => printable(cell));
     const benchmark = benchmarkOf(state.benchmark);
     const coverage = benchmark ? summarize(state, benchmark).coverage : undefined;
     const graded = Object.values(state.grades).filter((grades) => grades.length).length;
@@ -75,7 +83,7 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
     return [id, state.benchmark, state.agent, status, average === null ? '—' : average.toFixed(2), coverage ? `${coverage.graded}/${coverage.planned}` : `${graded}/?`, scope].map((cell) => printable(cell));
   });
   const width = terminalWidth(io);
-  const columns = listed.some(({ state }) => state.phases) ? COLUMNS : COLUMNS.slice(0, -1);
+  const columns = listed.some(({ state }) => state?.phases) ? COLUMNS : COLUMNS.slice(0, -1);
   const widths = columnWidths(columns, rows.map((row) => row.slice(0, columns.length)), width);
   const line = (cells: readonly string[]) => cells.slice(0, columns.length).map((cell, i) => padded(cutToWidth(cell, widths[i]!), widths[i]!)).join(' '.repeat(GAP)).trimEnd();
   io.out(`${[line(columns.map((c) => c.head)), ...rows.map(line)].join('\n')}\n`);
