@@ -22,15 +22,17 @@ const state = (dir: string, id: string) => JSON.parse(readFileSync(join(dir, 're
 const runsIn = (dir: string) => readdirSync(join(dir, 'results')).filter((name) => !name.includes('.md')).sort();
 
 test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list and in trends; -j plays them at once or one by one', () => {
-  const dir = workspace(config('a', 'b'));
+  // "parallel": 2 in the config: -j 3 plays more at once, -j 1 fewer.
+  const dir = workspace({ ...config('a', 'b'), parallel: 2 });
   const r = mmb(['run', 'a', '--repeat', '3', '-j', '3'], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(r.stderr, '');
   assert.deepEqual(resultLines(r.stdout), ['a#1', 'a#2', 'a#3']);
   assert.deepEqual(runsIn(dir), ['a#1', 'a#2', 'a#3'], 'a folder per repeat, nothing of b');
-  const [first, second, third] = ['a#1', 'a#2', 'a#3'].map((id) => state(dir, id));
-  assert.equal(second!.run, 'a#2', 'the state names its repeat');
-  assert.ok([second!, third!].every((s) => s.startedAt < first!.finishedAt), '-j 3: all three started before the first finished');
+  const repeats = ['a#1', 'a#2', 'a#3'].map((id) => state(dir, id));
+  assert.deepEqual(repeats.map((s) => s.run), ['a#1', 'a#2', 'a#3'], 'each state names its repeat');
+  const firstFinish = repeats.map((s) => s.finishedAt).sort()[0]!;
+  assert.ok(repeats.every((s) => s.startedAt < firstFinish), '-j 3 over "parallel": 2: all three started before any finished');
   const again = mmb(['run', 'a#2'], dir);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /^a#2: finished already/m);
