@@ -60,6 +60,10 @@ test('mmb run --filter: a partial run named <run>.filter-…, marked in state, s
   const again = mmb(['run', 'a.filter-HIST_3.5'], dir);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /^a\.filter-HIST_3\.5: finished already \(phase 1\/1, checks 2\/2\)$/m, 'resumed with its filter from run.json');
+  const repeats = mmb(['run', 'a.filter-HIST_3.5', '--repeat', '2'], dir);
+  assert.equal(repeats.code, 0, repeats.stderr);
+  assert.match(repeats.stdout, /^a\.filter-HIST_3\.5#2 +finished +average 5\.00\/10 +coverage 2\/2/m, 'a repeat of a filtered run is filtered too');
+  assert.match(mmb(['run', 'a.filter-HIST_3.5#2'], dir).stdout, /^a\.filter-HIST_3\.5#2: finished already/m, 'and resumes by its id');
   const rehearsal = mmb(['run', '--benchmark', 'starter', '--filter', 'chapter1', '--rehearse'], dir);
   assert.equal(rehearsal.code, 0, rehearsal.stderr);
   assert.match(rehearsal.stdout, /^starter\.filter-chapter1\.rehearsal +finished +average — ?\/10 +coverage 0\/0/m);

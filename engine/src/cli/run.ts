@@ -95,6 +95,8 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   const rehearsals = runs.filter((r) => r.rehearse).length;
   if (rehearsals > 0 && rehearsals < runs.length) throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
   if (request.restart) for (const r of runs) startOver(root, r);
+  // A new repeat of a partial run keeps its settings too, so that `mmb run '<id>#2'` resumes it.
+  for (const r of runs) if (r.phases && !loadPartial(root, r.name)) savePartial(root, r);
   const rehearsal = rehearsals > 0;
   return execute(root, benchmarksDir, withConcurrency(rehearsal ? rehearsalConfig(config) : config, selection), runs, io, request.ci);
 }
