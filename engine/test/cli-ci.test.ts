@@ -1,8 +1,8 @@
 /**
  * The CI outputs through the built CLI: `mmb report --json`, `--junit` on `mmb report` and
  * `mmb run`, `--fail-under`. The JUnit files are checked for well-formedness and against the
- * shape of the JUnit schema (windyroad/JUnit-Schema's JUnit.xsd, rule by rule in `xmlCheck.ts`:
- * there is no XSD validator on this machine).
+ * shape of the JUnit schema (windyroad/JUnit-Schema's JUnit.xsd, rule by rule in `xmlCheck.ts`);
+ * `junit-xsd.test.ts` validates them against junit-10.xsd with xmllint itself.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -53,7 +53,7 @@ test('mmb report --junit: hostile answers in a saved run stay text in a well-for
   writeFileSync(stateFile, JSON.stringify(state));
   const r = mmb(['report', 'chatbot-1', '--junit', 'junit.xml'], dir);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^📊 Evaluations: 10, average 2\.00\/10$/m, 'the text report as without --junit');
+  assert.match(r.stdout, /^- 📊 Evaluations: 10, average 2\.00\/10$/m, 'the text report as without --junit');
   assert.match(r.stdout, /^Wrote junit\.xml$/m);
   const [suite, ...more] = junitOf(join(dir, 'junit.xml'));
   assert.equal(more.length, 0, 'no suite was forged');

@@ -29,9 +29,12 @@ test('every command\'s --help, -h and `mmb help <command>` print the same help o
     assert.equal(mmb(['help', command.name], dir).stdout, help.stdout, `help ${command.name}`);
     assert.ok(help.stdout.startsWith(`Usage: mmb ${`${command.name} ${command.synopsis}`.trimEnd()}`), help.stdout);
     assert.ok(help.stdout.includes(`${command.help.charAt(0).toUpperCase()}${command.help.slice(1)}.`), `${command.name}: its help line`);
+    assert.ok(lines(help.stdout).filter((line) => line.startsWith('  ')).every((line) => line.length <= 110), `${command.name}: a long option help wraps at 110 columns`);
+    // A long help wraps under its own column: joined again, each option's help is whole on its line.
+    const unwrapped = help.stdout.replace(/\n {8,}(?=\S)/g, ' ');
     for (const option of command.options) {
-      const shown = [option.name, option.value, option.words].filter(Boolean).join(' ');
-      assert.match(help.stdout, new RegExp(`^ {2}${escaped(shown)} +${escaped(option.help)}$`, 'm'), `${command.name} ${option.name}`);
+      const shown = [option.alias ? `${option.alias}, ${option.name}` : option.name, option.value, option.words].filter(Boolean).join(' ');
+      assert.match(unwrapped, new RegExp(`^ {2}${escaped(shown)} +${escaped(option.help)}$`, 'm'), `${command.name} ${option.name}`);
     }
     for (const exit of command.exits ?? [{ code: 0 }, { code: 2 }]) assert.match(help.stdout, new RegExp(`^ {2}${exit.code} +\\S`, 'm'), `${command.name} exit ${exit.code}`);
   }

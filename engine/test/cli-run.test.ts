@@ -24,8 +24,8 @@ test('mmb demo: no config, no key; every bundled benchmark runs to the end, and 
   }
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
   assert.match(report, /^## \d{4}-\d\d-\d\d \d\d:\d\d — demo-starter-in-context: starter @ chatbot$/m);
-  assert.match(report, /^📊 Check coverage: 5\/5$/m);
-  assert.match(report, /^📊 \[0\/10, 2nd attempt\] \(3\.2\) Which movers did we book, and for how much\? \| expected: Leeds Lift, £340\. \| got: You never told me that\. — missing 340$/m);
+  assert.match(report, /^- 📊 Check coverage: 5\/5$/m);
+  assert.match(report, /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/m);
   const summary = JSON.parse(readFileSync(join(dir, 'results', 'demo-starter-new-session', 'summary.json'), 'utf8'));
   assert.equal(summary.average, 2);
   assert.deepEqual(summary.coverage, { graded: 5, planned: 5, missing: [] });
@@ -44,7 +44,7 @@ test('mmb run and mmb report on a workspace', () => {
   const list = mmb(['report'], dir);
   assert.match(list.stdout, /^a +starter +chatbot +finished +2\.00 +5\/5$/m);
   const one = mmb(['report', 'a'], dir);
-  assert.match(one.stdout, /^📊 Evaluations: 5, average 2\.00\/10$/m);
+  assert.match(one.stdout, /^- 📊 Evaluations: 5, average 2\.00\/10$/m);
   writeFileSync(join(dir, 'results', 'a', 'state.json'), '{ cut short');
   const broken = mmb(['report', 'a'], dir);
   assert.equal(broken.code, 2);
@@ -114,7 +114,7 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   assert.match(r.stdout, /^d +crashed/m);
   assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/m);
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(report, /— d: starter @ chatbot \(crashed\)\n💥 Crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/);
+  assert.match(report, /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
   assert.equal(state.retries, 0, 'a port fetch refuses is not retried');
@@ -181,7 +181,7 @@ test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in 
     [['run', 'a', '--from', 'chapter2.md:9'], /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\.$/m],
     [['run', 'a', '--from', 'chapter2'], /--from needs a chapter file and a phase number, as in --from chapter2\.md:1/],
     [['run', '--benchmark', 'starter', '--from', 'chapter1.md:1'], /add --rehearse, or name a run/],
-    [['run', 'a', '--only'], /go with --from/],
+    [['run', 'a', '--only'], /^mmb: --only goes with --from <chapter\.md>:<phase>\.$/m],
   ] as const) {
     const r = mmb([...args], dir);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);

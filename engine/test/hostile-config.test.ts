@@ -139,10 +139,10 @@ test('replies and crash messages with newlines cannot forge report entries', asy
     assert.doesNotMatch(r.stdout, /^(## |📊 Evaluations)/m, 'no forged line on stdout');
     const report = readFileSync(join(results, 'report.md'), 'utf8');
     assert.deepEqual(report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')), ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)'], 'exactly one entry per run');
-    assert.doesNotMatch(report, /^📊 Evaluations: \d+, average 10\.00\/10$/m);
+    assert.doesNotMatch(report, /^(- )?📊 Evaluations: \d+, average 10\.00\/10$/m);
     assert.doesNotMatch(report, /^```/m, 'no fence opened');
-    assert.match(report, /^💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m, 'the crash message is one escaped line');
-    assert.match(report, /\| got: I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest/, 'the answer is whole, on its line, escaped');
+    assert.match(report, /^- 💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m, 'the crash message is one escaped line');
+    assert.match(report, /^\| 0\/10, 2nd attempt \| 3\.1 \| .* \| I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest \| missing [^|]* \|$/m, 'the answer is whole, in its cell, escaped');
   } finally {
     await proxy.close();
   }

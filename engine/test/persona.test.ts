@@ -38,7 +38,7 @@ test('a run with a small persona context compacts on phase boundaries, re-inject
   assert.equal(state.persona[1]?.role, 'assistant', 'the kept tail starts with the next_phase call, so every tool result has its call');
   assert.deepEqual(Object.keys(state.grades).sort(), ['3.1', '3.2', '3.3', '3.4', '3.5']);
   const entry = reportEntry(summarize(state, starter()), new Date(2026, 10, 29, 12, 0));
-  assert.match(entry, /^📊 Persona compactions: chapter\d\.md phase \d \(\d+ → \d+ tokens\)/m);
+  assert.match(entry, /^- 📊 Persona compactions: chapter\d\.md phase \d \(\d+ → \d+ tokens\)/m);
 });
 
 test('each hook fires on turns crafted to misbehave, is counted and logged, and the grades do not change', async () => {
@@ -53,7 +53,7 @@ test('each hook fires on turns crafted to misbehave, is counted and logged, and 
   assert.ok(state.log.some((l) => l.text.startsWith('hook drop_echoed_user_messages: The assistant replied: Noted')));
   assert.ok(!state.transcript.some((e) => e.text.includes('Noted, I have saved that')), 'the echo never reached the agent');
   assert.deepEqual(grades(state), grades(clean.state));
-  assert.match(reportEntry(summarize(state, starter()), new Date()), /^📊 Hooks fired: require_send_message \d+, drop_echoed_user_messages \d+$/m);
+  assert.match(reportEntry(summarize(state, starter()), new Date()), /^- 📊 Hooks fired: require_send_message \d+, drop_echoed_user_messages \d+$/m);
 });
 
 test('with require_send_message off, plain text goes to the agent and its reply comes back', async () => {

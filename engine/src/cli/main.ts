@@ -8,6 +8,7 @@ import { maskSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
 import { runCheck } from './check';
 import { ciOutputsOf } from './ci';
+import { runSelectionOf } from './runSelection';
 import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { initCommand } from './init';
@@ -27,13 +28,17 @@ function bundledBenchmarks(): string {
 export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandInput {
   const configPath = configPathOf(args, cwd);
   const from = args.option(RUN_OPTIONS.from);
+  const filter = args.option('--filter');
   const benchmark = args.option(RUN_OPTIONS.benchmark);
   const has = (flag: string) => args.flags.includes(flag);
-  if (!from && (has(RUN_OPTIONS.only) || has(RUN_OPTIONS.rehearse) || benchmark)) throw new UsageError('--only, --rehearse and --benchmark go with --from <chapter.md>:<phase>.');
+  if (!from && has(RUN_OPTIONS.only)) throw new UsageError('--only goes with --from <chapter.md>:<phase>.');
+  if (!from && filter === undefined && (has(RUN_OPTIONS.rehearse) || benchmark)) throw new UsageError('--rehearse and --benchmark go with --from <chapter.md>:<phase> or --filter <terms>.');
   const ci = ciOutputsOf(args.flags, args.option, cwd);
+  const selection = runSelectionOf(args.option);
+  const partial = from !== undefined || filter !== undefined;
   return {
-    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart), ...(ci ? { ci } : {}),
-    ...(from ? { partial: { from, only: has(RUN_OPTIONS.only), rehearse: has(RUN_OPTIONS.rehearse), ...(benchmark ? { benchmark } : {}) } } : {}),
+    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart), ...(ci ? { ci } : {}), ...(Object.keys(selection).length ? { selection } : {}),
+    ...(partial ? { partial: { ...(from !== undefined ? { from } : {}), ...(filter !== undefined ? { filter } : {}), only: has(RUN_OPTIONS.only), rehearse: has(RUN_OPTIONS.rehearse), ...(benchmark ? { benchmark } : {}) } } : {}),
   };
 }
 

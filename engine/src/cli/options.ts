@@ -7,10 +7,12 @@
 import { didYouMean, nearNames } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { UsageError } from '../errors';
-import { RUN_OPTIONS } from '../protocol/runRequest';
+import { MAX_REPEATS, RUN_OPTIONS } from '../protocol/runRequest';
 
 export interface OptionSpec {
   name: string;
+  /** A short name that means the same (`-j` for `--max-concurrency`); the parser reports it by `name`. */
+  alias?: string;
   /** The value the option takes, as the usage shows it; absent for a flag. */
   value?: string;
   /** A good value, for the message when the value is missing. */
@@ -69,8 +71,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: RUN_OPTIONS.restart, help: 'start the runs over (their results are deleted first)' },
       { name: RUN_OPTIONS.from, value: '<chapter.md>:<phase>', example: 'chapter1.md:1', help: 'a fresh run from this phase (named <run-id>.from-…)' },
       { name: RUN_OPTIONS.only, help: 'with --from: this phase only (named <run-id>.phase-…)' },
-      { name: RUN_OPTIONS.rehearse, help: 'with --from: persona and agent on the stand-in model, no key, no cost' },
-      { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from --rehearse: no run of config.jsonc needed' },
+      { name: RUN_OPTIONS.rehearse, help: 'with --from or --filter: persona and agent on the stand-in model, no key, no cost' },
+      { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from or --filter, and --rehearse: no run of config.jsonc needed' },
+      { name: '--filter', value: '<terms>', example: 'chapter3,HIST', help: 'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; only the phases that hold them are played, and the persona asks only them' },
+      { name: '--repeat', value: 'N', example: '3', help: `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), grouped as repeats in reports and trends` },
+      { name: '--shard', value: 'I/N', example: '1/3', help: 'this machine\'s share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together' },
+      { name: '--max-concurrency', alias: '-j', value: 'N', example: '4', help: 'runs played at once (overrides the config\'s "parallel")' },
       JUNIT, PASS_SCORE, FAIL_UNDER,
     ],
     exits: RUN_EXITS,
@@ -85,6 +91,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--flaky', value: 'N', example: '3', help: 'with --trends: the spread of grades that makes a check flaky (default 3)' },
       { name: '--out', value: '<file>', example: 'report.html', help: 'write the HTML there instead' },
       { name: '--json', help: 'every run\'s summary (the figures of summary.json) as one JSON document on stdout' },
+      { name: '--merge', words: '<folder> ...', help: 'bring in the results/ folders of other machines (after `mmb run --shard`): their runs are copied into results/, checked, and get their report.md entries' },
       JUNIT, PASS_SCORE, FAIL_UNDER,
     ],
     exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
@@ -129,7 +136,7 @@ export function usageText(): string {
     const listed = command.options.filter((o) => !command.synopsis.includes(o.name));
     const shown = listed.map(optionText);
     const width = Math.max(0, ...shown.map((s) => s.length)) + 3;
-    listed.forEach((option, i) => lines.push(`      ${shown[i]!.padEnd(width)}${option.help}`));
+    listed.forEach((option, i) => lines.push(...wrapped(`      ${shown[i]!.padEnd(width)}`, option.help)));
   }
   lines.push('', '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.', '',
     'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full',
@@ -143,14 +150,32 @@ export function commandHelp(command: CommandSpec): string {
   const lines = [`Usage: ${synopsis}${command.options.some((o) => !command.synopsis.includes(o.name)) ? ' [options]' : ''}`, '', `${capitalized(command.help)}.`, ''];
   const rows: [string, string][] = [...command.options.map((o): [string, string] => [optionText(o), o.help]), ['-h, --help', 'this help']];
   const width = Math.max(...rows.map(([left]) => left.length)) + 3;
-  lines.push('Options:', ...rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`), '');
+  lines.push('Options:', ...rows.flatMap(([left, help]) => wrapped(`  ${left.padEnd(width)}`, help)), '');
   lines.push('Exit status:', ...(command.exits ?? [EXIT.done, EXIT.usage]).map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`), '');
   return lines.join('\n');
 }
 
 /** `--from <chapter.md>:<phase>`, `--compare <a> <b> ...`, `--json`: an option as the help shows it. */
 function optionText(option: OptionSpec): string {
-  return [option.name, option.value, option.words].filter(Boolean).join(' ');
+  return [option.alias ? `${option.alias}, ${option.name}` : option.name, option.value, option.words].filter(Boolean).join(' ');
+}
+
+/** The widest help line: long option texts wrap, under their own column, rather than run past a terminal. */
+const HELP_WIDTH = 110;
+
+/** `lead` then `text`, broken at spaces into lines of at most HELP_WIDTH, the later ones indented as wide as `lead`. */
+function wrapped(lead: string, text: string): string[] {
+  const room = Math.max(30, HELP_WIDTH - lead.length);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.map((part, i) => `${i === 0 ? lead : ' '.repeat(lead.length)}${part}`);
 }
 
 function capitalized(text: string): string {
@@ -199,8 +224,9 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       continue;
     }
     const equals = argument.startsWith('--') ? argument.indexOf('=') : -1;
-    const name = equals < 0 ? argument : argument.slice(0, equals);
-    const option = spec ? knownOption(spec, name) : undefined;
+    const given = equals < 0 ? argument : argument.slice(0, equals);
+    const option = spec ? knownOption(spec, given) : undefined;
+    const name = option?.name ?? given;
     flags.push(name);
     if (option?.value === undefined) {
       if (equals >= 0) throw new UsageError(`${name} takes no value: write ${name} alone (got ${clip(argument)}).`);
@@ -224,7 +250,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
 
 /** The command's option of that name, or a usage error that suggests the near ones. */
 function knownOption(command: CommandSpec, name: string): OptionSpec | undefined {
-  const option = command.options.find((o) => o.name === name);
+  const option = command.options.find((o) => o.name === name || o.alias === name);
   if (option || (HELP_OPTIONS as readonly string[]).includes(name)) return option;
   const suggestions = nearNames(clip(name), [...command.options.map((o) => o.name), '--help']);
   throw new UsageError(`unknown option ${clip(name)} for ${command.name}.${didYouMean(suggestions)} See \`mmb ${command.name} --help\`.`);

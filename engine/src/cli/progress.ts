@@ -42,6 +42,7 @@ export class Progress {
 
   /** A run starts; `state` is the one it resumes, if any (a finished run shows as finished). */
   start(run: string, benchmark: Benchmark, state?: RunState): void {
+    // A filtered benchmark keeps its chapters, some with no phase left: those are not counted.
     const phases = benchmark.chapters.reduce((n, c) => n + c.phases.length, 0);
     const line: Line = { run, phases, checks: benchmark.checks.length, note: 'starting', ...(state ? { state } : {}) };
     this.lines.set(run, line);
@@ -51,7 +52,7 @@ export class Progress {
     }
     const name = printable(run);
     if (state?.status === 'finished') this.write(`${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${Object.keys(state.grades).length}/${line.checks})\n`);
-    else this.write(`${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
+    else this.write(`${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.filter((c) => c.phases.length).length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
   }
 
   event(run: string, state: RunState, event: RunEvent): void {

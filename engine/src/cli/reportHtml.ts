@@ -12,7 +12,9 @@ import { runView } from '../report/view';
 import { UsageError } from '../errors';
 import { REPORT_HTML_FILE, resultsDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
-import { loadConfig, reportCommand, type Io } from './run';
+import { loadConfig, type Io } from './run';
+import { reportCommand } from './reportList';
+import { mergeCommand } from './reportMerge';
 import { ciOutputsOf, ciReportCommand } from './ci';
 
 /** Bytes of a file name that every common file system takes (255), with room to spare. */
@@ -26,10 +28,14 @@ export function reportViews(words: string[], flags: string[], option: (name: str
   if (flags.includes('--flaky') && !flags.includes('--trends')) throw new UsageError('--flaky goes with --trends.');
   // Paths on the command line are the user's, from where they stand, like --out's.
   const ci = ciOutputsOf(flags, option, process.cwd());
+  if (flags.includes('--merge')) {
+    if (views.length || out !== undefined) throw new UsageError('--merge reports as text (with --json, --junit, --fail-under if asked): run --html, --compare or --trends after it.');
+    return mergeCommand(words, ws, ci, io);
+  }
   if (ci && views.length) throw new UsageError(`--json, --junit and --fail-under go with the text report, not with ${views[0]}.`);
   if (ci) {
     if (out !== undefined) throw new UsageError('--out goes with --html, --compare or --trends.');
-    return ciReportCommand(words, ws, ci, io, () => reportCommand(words, ws.configPath, ws.bundled, io));
+    return ciReportCommand(words, ws, ci, io, () => reportCommand(words, ws, io));
   }
   if (flags.includes('--compare')) return compareCommand(words, ws, out, io);
   if (flags.includes('--trends')) {
@@ -40,7 +46,7 @@ export function reportViews(words: string[], flags: string[], option: (name: str
   }
   if (flags.includes('--html')) return htmlReportCommand(words, ws, out, io);
   if (out !== undefined) throw new UsageError('--out goes with --html, --compare or --trends.');
-  return reportCommand(words, ws.configPath, ws.bundled, io);
+  return reportCommand(words, ws, io);
 }
 
 function prices(ws: ReportWorkspace): Record<string, Price> {

@@ -1,23 +1,21 @@
-/** `mmb run`, `mmb demo` and `mmb report`: runs from config.jsonc, and what they scored. */
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+/** `mmb run` and `mmb demo`: runs from config.jsonc, played, and one result line each. */
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { folderNameProblem, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
-import { rehearsalOf } from '../adapters/registry';
+import { parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
-import { reportEntry } from '../report/markdown';
-import { summarize, type Summary } from '../report/summary';
+import type { Summary } from '../report/summary';
 import { findBenchmarkFolders, readConfigText } from '../workspace/folders';
 import { UsageError } from '../errors';
-import { playOrder } from '../run/phases';
 import { clearRun } from '../workspace/lock';
 import { RunBusy } from '../errors';
-import { REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
-import { clipName, MAX_RUN_ID_LENGTH, partialRunName, runIdProblem } from '../protocol/runRequest';
+import { REPORT_FILE, resultsDir } from '../protocol/layout';
+import { clipName, runIdProblem } from '../protocol/runRequest';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
-import { launchRuns, loadValidBenchmark, type LaunchRun, type RunOutcome } from '../workspace/launch';
-import { loadRun, runBenchmark } from '../workspace/results';
+import { launchRuns, type LaunchRun, type RunOutcome } from '../workspace/launch';
 import { Progress } from './progress';
+import { partialRun, type PartialRequest } from './partialRun';
+import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelection } from './runSelection';
 import { finishRunForCi, type CiOutputs } from './ci';
 
 export interface Io {
@@ -62,15 +60,11 @@ export interface RunCommandInput {
   partial?: PartialRequest;
   /** `--junit`, `--pass-score`, `--fail-under`. */
   ci?: CiOutputs;
+  /** `--repeat`, `--shard`, `-j`. */
+  selection?: RunSelection;
 }
 
-export interface PartialRequest {
-  from: string;
-  only: boolean;
-  rehearse: boolean;
-  /** A benchmark to rehearse with no run of config.jsonc behind it. */
-  benchmark?: string;
-}
+export type { PartialRequest } from './partialRun';
 
 export async function runCommand(request: RunCommandInput, io: Io): Promise<number> {
   const { ids, configPath } = request;
@@ -86,21 +80,32 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
     io.err(`mmb: stopped before the runs started${request.restart || request.partial ? ': nothing was deleted' : ''}.\n`);
     return 130;
   }
+  const selection = request.selection ?? {};
   if (request.partial) {
-    const run = partialRun(request.partial, ids, config, benchmarksDir, configPath);
-    startOver(root, run);
-    return execute(root, benchmarksDir, request.partial.rehearse ? rehearsalConfig(config) : config, [run], io, request.ci);
+    const runs = chosen(repeated([partialRun(request.partial, ids, config, benchmarksDir, configPath)], selection.repeat), selection, io);
+    for (const run of runs) startOver(root, run);
+    return execute(root, benchmarksDir, withConcurrency(request.partial.rehearse ? rehearsalConfig(config) : config, selection), runs, io, request.ci);
   }
-  const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id));
+  const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id) ?? repeatedConfigRun(config, id));
   const unknown = ids.filter((_, i) => !found[i]);
   if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
-  const runs: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
-  if (runs.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
+  const named: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
+  if (named.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
+  const runs = chosen(repeated(named, selection.repeat), selection, io);
   const rehearsals = runs.filter((r) => r.rehearse).length;
   if (rehearsals > 0 && rehearsals < runs.length) throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
   if (request.restart) for (const r of runs) startOver(root, r);
+  // A new repeat of a partial run keeps its settings too, so that `mmb run '<id>#2'` resumes it.
+  for (const r of runs) if (r.phases && !loadPartial(root, r.name)) savePartial(root, r);
   const rehearsal = rehearsals > 0;
-  return execute(root, benchmarksDir, rehearsal ? rehearsalConfig(config) : config, runs, io, request.ci);
+  return execute(root, benchmarksDir, withConcurrency(rehearsal ? rehearsalConfig(config) : config, selection), runs, io, request.ci);
+}
+
+/** This shard's runs; an empty shard (more machines than runs) is said on stderr and plays nothing. */
+function chosen(runs: SavedPartial[], selection: RunSelection, io: Io): SavedPartial[] {
+  const mine = sharded(runs, selection.shard);
+  if (selection.shard && mine.length === 0) io.err(`mmb: shard ${selection.shard.index}/${selection.shard.total} has no runs (${runs.length} in all): nothing to do here.\n`);
+  return mine;
 }
 
 /** Deletes a run's results (refused while it runs); a partial run keeps its settings. */
@@ -119,53 +124,6 @@ function checkRunId(id: string): string {
   const problem = runIdProblem(id);
   if (problem) throw new UsageError(`${problem}.`);
   return id;
-}
-
-/** A benchmark's name becomes a folder name: no path in it. */
-function checkName(name: string, what: string): string {
-  const problem = folderNameProblem(name);
-  if (problem) throw new UsageError(`${what} "${clipName(name)}" cannot be a folder name: ${problem}.`);
-  return name;
-}
-
-/** The run for `--from`: a config run (or the benchmark alone) limited to some phases, renamed. */
-function partialRun(p: PartialRequest, ids: string[], config: Config, benchmarksDir: string, configPath: string): SavedPartial {
-  if (ids.length > 1) throw new UsageError('--from runs one run: give one run id.');
-  let base: RunConfig;
-  if (p.benchmark) {
-    checkName(p.benchmark, 'the benchmark');
-    if (ids.length) throw new UsageError('give a run id or --benchmark, not both.');
-    if (!p.rehearse) throw new UsageError('--benchmark without a run of config.jsonc has no agent to run for real: add --rehearse, or name a run.');
-    base = { name: p.benchmark, benchmark: p.benchmark, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero };
-  } else {
-    const id = ids[0];
-    if (!id) throw new UsageError('--from needs the run to take the agent from: mmb run <run-id> --from chapter1.md:1 (or --benchmark <name> --rehearse).');
-    const found = config.runs.find((r) => r.name === id);
-    if (!found) throw new UsageError(`no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
-    base = found;
-  }
-  const m = /^(.+\.md):(\d+)$/i.exec(p.from);
-  if (!m) throw new UsageError(`--from needs a chapter file and a phase number, as in --from chapter2.md:1 (got "${p.from}").`);
-  const [, chapter = '', phaseText = ''] = m;
-  const dir = join(benchmarksDir, base.benchmark);
-  const benchmark = loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
-  const order = playOrder(benchmark);
-  const index = order.findIndex((x) => x.chapter.file === chapter && x.phase.index === Number(phaseText) - 1);
-  if (index < 0) {
-    const there = order.filter((x) => x.chapter.file === chapter).length;
-    throw new UsageError(there
-      ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
-      : `${base.benchmark} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
-  }
-  const name = partialRunName(base.name, { chapter, phase: Number(phaseText) }, p.only ? 'phase-only' : 'to-end', p.rehearse ? 'rehearsal' : 'real');
-  if (name.length > MAX_RUN_ID_LENGTH) throw new UsageError(`the partial run's name would be ${name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name or the chapter's.`);
-  const run: SavedPartial = { ...base, name, phases: p.only ? { from: index, to: index } : { from: index }, ...(p.rehearse ? { rehearse: true } : {}) };
-  return p.rehearse ? rehearsed(run) : run;
-}
-
-/** The same run on the stand-in model: no key, no cost; its agent's registry entry says what it plays instead. */
-function rehearsed(run: SavedPartial): SavedPartial {
-  return { ...run, ...rehearsalOf(run.agent, run.options) };
 }
 
 /** The persona on the stand-in, which answers at once, so the Time Master skips waits without real delay. */
@@ -261,31 +219,4 @@ function timingFromEnv(env: NodeJS.ProcessEnv): { modelTimeoutMs?: number; backo
 function resultLine(run: string, s: Summary): string {
   const avg = s.average === null ? '—' : s.average.toFixed(2);
   return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
-}
-
-/** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
-export function reportCommand(ids: string[], configPath: string, bundled: string, io: Io): number {
-  const root = dirname(resolve(configPath));
-  const dir = resultsDir(root);
-  if (ids.length === 0) {
-    const summaries = existsSync(dir) ? readdirSync(dir).flatMap((name) => {
-      const file = join(dir, name, SUMMARY_FILE);
-      return existsSync(file) ? [JSON.parse(readFileSync(file, 'utf8')) as Summary] : [];
-    }) : [];
-    if (summaries.length === 0) {
-      io.out(`No results yet in ${relative(process.cwd(), dir) || dir}. Start a run with \`mmb run\`, or try \`mmb demo\`.\n`);
-      return 0;
-    }
-    io.out(`${'run'.padEnd(26)}${'benchmark'.padEnd(14)}${'agent'.padEnd(12)}${'status'.padEnd(10)}${'average'.padEnd(9)}coverage\n`);
-    for (const s of summaries) {
-      io.out(`${s.run.padEnd(26)}${s.benchmark.padEnd(14)}${s.agent.padEnd(12)}${s.status.padEnd(10)}${(s.average === null ? '—' : s.average.toFixed(2)).padEnd(9)}${s.coverage.graded}/${s.coverage.planned}\n`);
-    }
-    return 0;
-  }
-  for (const id of ids) {
-    const state = loadRun(root, id);
-    const { benchmark } = runBenchmark({ root, configPath, bundled }, state.benchmark);
-    io.out(reportEntry(summarize(state, benchmark), new Date(state.finishedAt ?? state.lastEventAt)));
-  }
-  return 0;
 }

@@ -79,8 +79,26 @@ export const MAX_RUN_ID_LENGTH = 200;
 /** Why a run id given to `mmb run` or `mmb report` cannot name one folder of results/; undefined when it can. */
 export function runIdProblem(id: string): string | undefined {
   if (id.length > MAX_RUN_ID_LENGTH) return `the run "${clipName(id)}" cannot be a folder name: it must be at most ${MAX_RUN_ID_LENGTH} characters long (this one has ${id.length})`;
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(id)) return `the run "${clipName(id)}" cannot be a folder name: it may hold only letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit (no path)`;
+  if (!/^[A-Za-z0-9][\w.-]*(?:#[1-9]\d{0,2})?$/.test(id)) return `the run "${clipName(id)}" cannot be a folder name: it may hold only letters, digits, \`.\`, \`_\` and \`-\` (a repeat ends in \`#<n>\`), starting with a letter or digit (no path)`;
   return undefined;
+}
+
+/** The most repeats `--repeat` makes of one run. */
+export const MAX_REPEATS = 100;
+
+/**
+ * The repeat a run id names: `chatbot-1#3` is the third of `mmb run chatbot-1 --repeat N`. `#`
+ * never appears in a config's run names, is safe in a folder name on every common file system,
+ * and is written `%23` wherever an id becomes part of a URL.
+ */
+export function repeatOf(id: string): { base: string; index: number } | undefined {
+  const match = /^(.+)#([1-9]\d{0,2})$/.exec(id);
+  return match ? { base: match[1]!, index: Number(match[2]) } : undefined;
+}
+
+/** The id of the `index`th repeat (1-based) of a run. */
+export function repeatId(base: string, index: number): string {
+  return `${base}#${index}`;
 }
 
 /** A name (or any untrusted text) cut for a one-line message. */

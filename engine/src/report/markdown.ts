@@ -1,23 +1,30 @@
-/** The journal entry of a run in results/report.md, in the form of the seed article. */
+/** The entry of a run in results/report.md: markdown that reads as text and renders in a preview. */
 import type { Summary } from './summary';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
+/**
+ * One run's entry: a `##` heading, a list of its figures, and its imperfect answers as a table, with
+ * blank lines between, so that GitHub's and VS Code's previews show them apart rather than as
+ * one run-on paragraph.
+ */
 export function reportEntry(s: Summary, when: Date): string {
   const stamp = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
-  const lines = [`## ${stamp} — ${inlineText(s.run, NAME)}: ${inlineText(s.benchmark, NAME)} @ ${inlineText(s.agent, NAME)}${s.status === 'crashed' ? ' (crashed)' : ''}`];
+  const heading = `## ${stamp} — ${inlineText(s.run, NAME)}: ${inlineText(s.benchmark, NAME)} @ ${inlineText(s.agent, NAME)}${s.status === 'crashed' ? ' (crashed)' : ''}`;
+  const blocks = [heading, figureLines(s).map((line) => `- ${line}`).join('\n')];
+  if (s.imperfect.length) blocks.push(`Imperfect answers (${s.imperfect.length}):`, imperfectTable(s));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** The entry's figures, one list item each. */
+function figureLines(s: Summary): string[] {
+  const lines: string[] = [];
   if (s.error) lines.push(`💥 Crashed: ${inlineText(s.error, ERROR)}`);
+  if (s.partial) lines.push(`🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : ''}`);
   lines.push(`📊 Evaluations: ${s.evaluations}, average ${s.average === null ? '—' : s.average.toFixed(2)}/10`);
   lines.push(`📊 Scores: ${s.scores.length ? s.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
   lines.push(`📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : ''}`);
-  if (s.imperfect.length) {
-    lines.push(`📊 Imperfect answers (${s.imperfect.length}):`);
-    for (const a of s.imperfect) {
-      lines.push(`📊 [${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''}] (${inlineText(a.id, NAME)}) ${inlineText(a.question, TEXT)} | expected: ${inlineText(a.expected, TEXT)} | got: ${inlineText(a.got)}${a.comment ? ` — ${inlineText(a.comment, TEXT)}` : ''}`);
-    }
-  } else if (s.evaluations) {
-    lines.push('📊 Imperfect answers: none');
-  }
+  if (!s.imperfect.length && s.evaluations) lines.push('📊 Imperfect answers: none');
   lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
   if (s.personaCompactions.length) {
     lines.push(`📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`);
@@ -28,7 +35,14 @@ export function reportEntry(s: Summary, when: Date): string {
   const tokens = Object.entries(s.usage).map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`).join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);
   lines.push(`📊 Run time: ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`);
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** The imperfect answers, one table row each; every cell is one escaped line, its `|` escaped too. */
+function imperfectTable(s: Summary): string {
+  const cell = (text: string, max?: number) => inlineText(text, max).replace(/\|/g, '\\|');
+  const rows = s.imperfect.map((a) => `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got)} | ${cell(a.comment, TEXT)} |`);
+  return ['| score | check | question | expected | got | comment |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** Bounds of untrusted texts in an entry; an answer is shown whole, since it is what is judged. */
@@ -40,14 +54,15 @@ const ERROR = 500;
  * Untrusted text (a model's answer or comment, an agent's error, a benchmark's question or name)
  * as part of one line of the entry: every line break and control character becomes a space, so it
  * cannot open a heading, a list item or a fence of its own (a crash message once forged a whole
- * `##` entry), and backslashes, backticks and `<` are escaped, so it cannot open a code span or an
- * HTML comment that swallows the lines after it.
+ * `##` entry), and backslashes, backticks, `<` and square brackets are escaped, so it cannot open
+ * a code span, an HTML comment that swallows the lines after it, or a link or an image that a
+ * preview would fetch.
  */
 export function inlineText(text: string, max?: number): string {
   // eslint-disable-next-line no-control-regex
   const flat = String(text).replace(/[\s\u0000-\u001f\u007f\u0085]+/g, ' ').trim();
   const bounded = max !== undefined && flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return bounded.replace(/[\\`<]/g, (c) => `\\${c}`);
+  return bounded.replace(/[\\`<[\]]/g, (c) => `\\${c}`);
 }
 
 function pad(n: number): string {

@@ -1,7 +1,8 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState } from '../state/runState';
+import type { PhaseRange, RunState } from '../state/runState';
 import type { Usage } from '../models/usage';
+import { parseFilter, pickedChecks } from '../protocol/runFilter';
 
 export interface ImperfectAnswer {
   id: string;
@@ -23,6 +24,8 @@ export interface Summary {
   agent: string;
   status: RunState['status'];
   error?: string;
+  /** A partial run (`--from`, `--only`, `--filter`): its first and last phase (`chapter2.md:1`) and its filter. */
+  partial?: { from: string; to: string; filter?: string };
   startedAt: string;
   finishedAt?: string;
   runTimeMinutes: number;
@@ -50,11 +53,25 @@ export interface Summary {
 export function plannedChecks(state: RunState, benchmark: Benchmark): Benchmark['checks'] {
   const range = state.phases;
   if (!range) return benchmark.checks;
+  // A filtered run plans the checks its filter picks in its range; a filter that no longer parses plans none.
+  if (state.filter !== undefined) return inRange(range, pickedChecksOr(benchmark.checks, state.filter), benchmark);
+  return inRange(range, benchmark.checks, benchmark);
+}
+
+function pickedChecksOr(checks: Benchmark['checks'], filter: string): Benchmark['checks'] {
+  try {
+    return pickedChecks(checks, parseFilter(filter));
+  } catch {
+    return [];
+  }
+}
+
+function inRange(range: PhaseRange, checks: Benchmark['checks'], benchmark: Benchmark): Benchmark['checks'] {
   const chapterAt = (file: string) => benchmark.chapters.findIndex((c) => c.file === file);
   const key = (chapter: number, phase: number) => chapter * 10_000 + phase;
   const from = key(chapterAt(range.from.chapter), range.from.phase);
   const to = key(chapterAt(range.to.chapter), range.to.phase);
-  return benchmark.checks.filter((c) => key(c.chapter, c.phase) >= from && key(c.chapter, c.phase) <= to);
+  return checks.filter((c) => key(c.chapter, c.phase) >= from && key(c.chapter, c.phase) <= to);
 }
 
 export function summarize(state: RunState, benchmark: Benchmark): Summary {
@@ -99,6 +116,10 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     usage: state.usage,
   };
   if (state.error) summary.error = state.error;
+  if (state.phases) {
+    const at = (position: { chapter: string; phase: number }) => `${position.chapter}:${position.phase + 1}`;
+    summary.partial = { from: at(state.phases.from), to: at(state.phases.to), ...(state.filter !== undefined ? { filter: state.filter } : {}) };
+  }
   if (state.finishedAt) summary.finishedAt = state.finishedAt;
   return summary;
 }

@@ -8,6 +8,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { describeRun, type ComparedRun } from './compare';
 import { checkResults, type SourceRef } from './view';
+import { repeatOf } from '../protocol/runRequest';
 
 export interface Stats {
   n: number;
@@ -42,6 +43,8 @@ export interface TrapTrend {
 }
 
 export interface TrendGroup {
+  /** The run of config.jsonc whose `--repeat`s (`<run>#1` …) make up the group, alone: repeats are one group of their own. */
+  repeatsOf?: string;
   benchmark: string;
   title: string;
   agent: string;
@@ -78,8 +81,14 @@ export function verdict(s: Stats | null, threshold: number): Verdict {
   return s.mean <= 10 - threshold ? 'failing' : 'stable';
 }
 
-/** The configuration a run belongs to. */
+/**
+ * The configuration a run belongs to: the repeats of one run (`chatbot-1#1` …, from `mmb run
+ * --repeat`) are one group, since they share every setting; any other run groups with the runs of
+ * its benchmark and agent.
+ */
 export function groupKey(state: RunState): string {
+  const repeat = repeatOf(state.run);
+  if (repeat) return `repeats of ${repeat.base}`;
   return `${state.benchmark} @ ${state.agent}${state.sessionSwitches.some((s) => s.ignored) ? ' (session breaks ignored)' : ''}`;
 }
 
@@ -119,10 +128,18 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
     return { type, checks: aimed, grades, stats: st, verdict: verdict(st, threshold) };
   });
   const first = runs[0]!;
+  const repeat = repeatOf(first.run);
   return {
+    ...(repeat ? { repeatsOf: repeat.base } : {}),
     benchmark: first.benchmark, title: benchmark.title, agent: first.agent, sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
     runs: described, average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))), checks, traps,
   };
+}
+
+/** A group as its heading names it: `starter @ chatbot`, or `repeats of chatbot-1 (starter @ chatbot)`. */
+export function groupName(g: TrendGroup): string {
+  const configuration = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
+  return g.repeatsOf !== undefined ? `repeats of ${g.repeatsOf} (${configuration})` : configuration;
 }
 
 /** A short text summary for the terminal: per configuration, its runs and the checks that are not stable. */
@@ -130,7 +147,7 @@ export function trendsText(t: Trends): string {
   const lines: string[] = [];
   for (const g of t.groups) {
     const avg = g.average ? `mean ${g.average.mean.toFixed(2)}, ${g.average.min.toFixed(2)}–${g.average.max.toFixed(2)}` : 'no grades';
-    lines.push(`${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}: ${g.runs.length} run${g.runs.length === 1 ? '' : 's'} (${g.runs.map((r) => r.run).join(', ')}), ${avg}`);
+    lines.push(`${groupName(g)}: ${g.runs.length} run${g.runs.length === 1 ? '' : 's'} (${g.runs.map((r) => r.run).join(', ')}), ${avg}`);
     const flaky = g.checks.filter((c) => c.verdict === 'flaky');
     const failing = g.checks.filter((c) => c.verdict === 'failing');
     if (flaky.length) lines.push(`  flaky:   ${flaky.map((c) => `${c.id} (${c.stats!.min}–${c.stats!.max})`).join(', ')}`);

@@ -49,6 +49,8 @@ export interface RunOptions {
    * starts at `from` and the run ends after `to`. A resumed run keeps the range it started with.
    */
   phases?: { from: number; to?: number };
+  /** `mmb run --filter`'s terms, journaled as the run's mark; the benchmark given is already filtered by them. */
+  filter?: string;
 }
 
 export interface ModelHooks {

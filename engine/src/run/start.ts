@@ -30,6 +30,7 @@ export async function startRun(run: RunContext): Promise<void> {
     type: 'start', at: run.now(), run: options.name, benchmark: options.benchmark.name, agent: options.agent, startTime,
     position: order[from]!.position, sheets: liveSheets(options.benchmark), templates: expandTemplates(order, startTime),
     ...(options.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
+    ...(options.filter ? { filter: options.filter } : {}),
   });
   if (run.timeMaster.enabled) {
     const real = Date.now();

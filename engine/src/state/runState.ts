@@ -65,7 +65,7 @@ export type Effect =
   | { kind: 'session-switch'; ignored: boolean };
 
 export type RunEvent = { at: string } & (
-  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string>; phases?: PhaseRange }
+  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string>; phases?: PhaseRange; filter?: string }
   /** `virtualTime`: the virtual clock at `at`, on a run with virtual time. */
   | { type: 'resume'; virtualTime?: string }
   | { type: 'persona'; message: ChatMessage }
@@ -117,6 +117,8 @@ export interface RunState {
   templates: Record<string, string>;
   /** A run of some phases only (a phase run from the editor): where it started and ends. */
   phases?: PhaseRange;
+  /** A filtered run (`mmb run --filter`): its terms, which pick the checks it plays among those of `phases`. */
+  filter?: string;
   /** The virtual clock at the last jump or resume (wall clock in UTC fields), as of `virtualTimeAt`. */
   virtualTime?: string;
   /**
@@ -167,7 +169,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   switch (e.type) {
     case 'start':
       Object.assign(s, structuredClone({ run: e.run, benchmark: e.benchmark, agent: e.agent, startTime: e.startTime, position: e.position, sheets: e.sheets, templates: e.templates }));
-      if (e.phases) s.phases = structuredClone(e.phases);
+      Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
       s.startedAt = e.at;
       s.status = 'running';
       break;

@@ -20,6 +20,7 @@ import { registerRunSecrets } from '../secrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
+import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { acquireLock } from './lock';
 
 export interface LaunchOptions {
@@ -39,7 +40,7 @@ export interface LaunchOptions {
 }
 
 /** A run of config.jsonc, or one made up for a phase run from the editor (some phases only). */
-export type LaunchRun = RunConfig & { phases?: { from: number; to?: number } };
+export type LaunchRun = RunConfig & { phases?: { from: number; to?: number }; filter?: string };
 
 export interface RunOutcome {
   run: string;
@@ -67,10 +68,13 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   registerRunSecrets({ persona: o.config.persona, runs: o.runs }, o.env);
   const benchmarks = new Map<string, Benchmark>();
   for (const run of o.runs) {
-    if (benchmarks.has(run.benchmark)) continue;
+    if (benchmarks.has(benchmarkKey(run))) continue;
     const dir = join(o.benchmarksDir, run.benchmark);
     if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: \`mmb init\` copies the bundled ones (starter, max, multiday, filing) here, \`mmb new <name>\` starts one.`);
-    benchmarks.set(run.benchmark, loadValidBenchmark(dir, relative(process.cwd(), dir) || dir));
+    const whole = benchmarks.get(run.benchmark) ?? loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
+    benchmarks.set(run.benchmark, whole);
+    // A filtered run plays, and is summed up over, the benchmark its filter leaves.
+    if (run.filter) benchmarks.set(benchmarkKey(run), filterBenchmark(whole, parseFilter(run.filter)));
   }
   const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
   const standIn: StandIn | undefined = needsStandIn ? await startStandIn(o.standIn) : undefined;
@@ -78,13 +82,18 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
     const queue = [...o.runs];
     const outcomes: RunOutcome[] = [];
     const worker = async () => {
-      for (let run = queue.shift(); run; run = queue.shift()) outcomes.push(await launchOne(o, run, benchmarks.get(run.benchmark)!, standIn));
+      for (let run = queue.shift(); run; run = queue.shift()) outcomes.push(await launchOne(o, run, benchmarks.get(benchmarkKey(run))!, standIn));
     };
     await Promise.all(Array.from({ length: Math.min(o.config.parallel, o.runs.length) }, worker));
     return o.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
   } finally {
     await standIn?.close();
   }
+}
+
+/** The benchmark a run plays, by name, and by filter for a filtered run. */
+function benchmarkKey(run: LaunchRun): string {
+  return run.filter ? `${run.benchmark}\n${run.filter}` : run.benchmark;
 }
 
 async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
@@ -141,6 +150,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(run.phases ? { phases: run.phases } : {}),
+      ...(run.filter ? { filter: run.filter } : {}),
       onEvent: (state, event) => o.onEvent?.(run.name, state, event),
       agentRetries,
     });

@@ -23,7 +23,7 @@ const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
 export function savePartial(root: string, run: SavedPartial): void {
   const dir = join(resultsDir(root), run.name);
   mkdirSync(dir, { recursive: true });
-  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: resumableOptions(run.options), phases: run.phases, rehearse: run.rehearse };
+  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: resumableOptions(run.options), phases: run.phases, filter: run.filter, rehearse: run.rehearse };
   writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
 }
 
@@ -41,7 +41,9 @@ export function loadPartial(root: string, id: string): SavedPartial | undefined 
   if (problem) throw new UsageError(`${file} names the benchmark "${benchmark.slice(0, 100)}", which cannot be a folder name: ${problem}.`);
   // The folder names the run, whatever the file says (a copied folder must not act on another run),
   // and a file edited by hand gets no more than a saved one would hold.
-  return { ...saved, name: id, benchmark, options: resumableOptions(saved.options ?? {}), range: zero };
+  // A filter is parsed again as the run starts: a hand-edited one is bounded and checked like a typed one.
+  const filter = saved.filter === undefined ? {} : { filter: String(saved.filter) };
+  return { ...saved, ...filter, name: id, benchmark, options: resumableOptions(saved.options ?? {}), range: zero };
 }
 
 /** The allowed run keys, with no credential-named key and no URL with userinfo at any depth. */

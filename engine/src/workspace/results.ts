@@ -6,7 +6,8 @@ import type { RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { UsageError } from '../errors';
 import { resultsDir } from '../protocol/layout';
-import { runIdProblem } from '../protocol/runRequest';
+import { repeatOf, runIdProblem } from '../protocol/runRequest';
+import { readLock } from './lock';
 import { BENCHMARKS_DIR, isBenchmarkFolder } from './folders';
 import { loadValidBenchmark } from './launch';
 
@@ -18,10 +19,25 @@ export interface ReportWorkspace {
   bundled: string;
 }
 
-/** The run ids that have a saved state in results/. */
+/** The run ids that have a saved state in results/, the repeats of a run together and in number order (`#2` before `#10`). */
 export function knownRuns(root: string): string[] {
   const dir = resultsDir(root);
-  return existsSync(dir) ? readdirSync(dir).filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name))).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name))).sort(byRepeat) : [];
+}
+
+function byRepeat(a: string, b: string): number {
+  const [baseA, indexA] = [repeatOf(a)?.base ?? a, repeatOf(a)?.index ?? 0];
+  const [baseB, indexB] = [repeatOf(b)?.base ?? b, repeatOf(b)?.index ?? 0];
+  if (baseA !== baseB) return baseA < baseB ? -1 : 1;
+  return indexA - indexB;
+}
+
+/** What a run is doing: a state that says `running` with no live engine behind its lock was stopped (Ctrl-C, a kill, a crash of the machine). */
+export type TrueStatus = 'running' | 'stopped' | 'crashed' | 'finished';
+
+export function trueStatus(root: string, id: string, state: RunState): TrueStatus {
+  if (state.status !== 'running') return state.status;
+  return readLock(join(resultsDir(root), id)) ? 'running' : 'stopped';
 }
 
 /** A run's state; an unknown id is a usage error that lists the runs there are. */

@@ -1,5 +1,5 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
-import type { CheckTrend, Stats, TrapTrend, TrendGroup, Trends } from '../trends';
+import { groupName, type CheckTrend, type Stats, type TrapTrend, type TrendGroup, type Trends } from '../trends';
 import { chartBox, escapeHtml, fmtGrade, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 export function renderTrends(t: Trends, o: RenderOptions = {}): string {
@@ -58,7 +58,7 @@ function statCells(s: Stats | null, passScore: number | undefined): string {
 }
 
 function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): string {
-  const name = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
+  const name = groupName(g);
   const runHeads = g.runs.map((r) => `<th class="num">${escapeHtml(r.run)}</th>`).join('');
   const grades = (list: (number | null)[]) => list.map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x, o.passScore)}">${fmtGrade(x)}</span>`}</td>`).join('');
   const head = `${runHeads}<th class="num">mean</th><th class="num">range</th><th class="num">std dev</th><th>verdict</th>`;

@@ -1,0 +1,136 @@
+/**
+ * `mmb report` as text: every run of results/ with its true status (a run whose state says
+ * `running` but whose engine is gone was stopped), in columns cut to the terminal's width, the
+ * repeats of a run summed up below them; `mmb report <id>…`: each run's full entry.
+ */
+import type { Benchmark } from '../../../scenario/src';
+import { reportEntry } from '../report/markdown';
+import { describeRun } from '../report/compare';
+import { summarize } from '../report/summary';
+import { stats } from '../report/trends';
+import { repeatOf } from '../protocol/runRequest';
+import { resultsDir } from '../protocol/layout';
+import type { RunState } from '../state/runState';
+import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { cutToWidth, printable, textWidth } from './textWidth';
+import type { Io } from './run';
+
+interface Column {
+  head: string;
+  /** Flexible columns give up width, down to `min`, when the row is wider than the terminal. */
+  min?: number;
+}
+
+const COLUMNS: readonly Column[] = [
+  { head: 'run', min: 12 }, { head: 'benchmark', min: 9 }, { head: 'agent', min: 7 },
+  { head: 'status' }, { head: 'average' }, { head: 'coverage' }, { head: 'scope' },
+];
+const GAP = 2;
+
+/** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
+export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): number {
+  if (ids.length === 0) return listRuns(ws, io);
+  for (const id of ids) {
+    const state = loadRun(ws.root, id);
+    const { benchmark } = runBenchmark(ws, state.benchmark);
+    io.out(reportEntry(summarize(state, benchmark), new Date(state.finishedAt ?? state.lastEventAt)));
+  }
+  return 0;
+}
+
+interface Listed {
+  id: string;
+  /** Absent for a run whose state cannot be read: it is listed as damaged, and said on stderr. */
+  state?: RunState;
+  status: string;
+  average: number | null;
+}
+
+function listRuns(ws: ReportWorkspace, io: Io): number {
+  const ids = knownRuns(ws.root);
+  if (ids.length === 0) {
+    io.out(`No results yet in ${shown(resultsDir(ws.root))}. Start a run with \`mmb run\`, or try \`mmb demo\`.\n`);
+    return 0;
+  }
+  const benchmarks = new Map<string, Benchmark | undefined>();
+  const benchmarkOf = (name: string) => {
+    if (!benchmarks.has(name)) {
+      try {
+        benchmarks.set(name, runBenchmark(ws, name).benchmark);
+      } catch {
+        // A benchmark moved or broken since: the run is still listed, its coverage unknown.
+        benchmarks.set(name, undefined);
+      }
+    }
+    return benchmarks.get(name);
+  };
+  const listed: Listed[] = ids.map((id) => {
+    try {
+      const state = loadRun(ws.root, id);
+      return { id, state, status: trueStatus(ws.root, id, state), average: describeRun(state).average };
+    } catch (e) {
+      // One damaged run does not hide the others: it is listed, and its problem said once.
+      io.err(`mmb: ${(e as Error).message.split('\n')[0]}\n`);
+      return { id, status: 'damaged', average: null };
+    }
+  });
+  const rows = listed.map(({ id, state, status, average }) => {
+    if (!state) return [id, '—', '—', status, '—', '—', ''].map((cell) => printable(cell));
+    const benchmark = benchmarkOf(state.benchmark);
+    const coverage = benchmark ? summarize(state, benchmark).coverage : undefined;
+    const graded = Object.values(state.grades).filter((grades) => grades.length).length;
+    const scope = state.filter !== undefined ? 'filter' : state.phases ? 'partial' : '';
+    return [id, state.benchmark, state.agent, status, average === null ? '—' : average.toFixed(2), coverage ? `${coverage.graded}/${coverage.planned}` : `${graded}/?`, scope].map((cell) => printable(cell));
+  });
+  const width = terminalWidth(io);
+  const columns = listed.some(({ state }) => state?.phases) ? COLUMNS : COLUMNS.slice(0, -1);
+  const widths = columnWidths(columns, rows.map((row) => row.slice(0, columns.length)), width);
+  const line = (cells: readonly string[]) => cells.slice(0, columns.length).map((cell, i) => padded(cutToWidth(cell, widths[i]!), widths[i]!)).join(' '.repeat(GAP)).trimEnd();
+  io.out(`${[line(columns.map((c) => c.head)), ...rows.map(line)].join('\n')}\n`);
+  const repeats = repeatLines(listed);
+  if (repeats.length) io.out(`\n${repeats.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
+  return 0;
+}
+
+/** The width to fit: the terminal's, or `COLUMNS` off a terminal; undefined: no limit (a pipe gets whole ids). */
+function terminalWidth(io: Io): number | undefined {
+  const fromEnv = Number(io.env.COLUMNS);
+  const width = io.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
+  return width === undefined ? undefined : Math.max(40, width);
+}
+
+/** Each column as wide as its widest cell; past `width`, the widest flexible column gives a column at a time. */
+export function columnWidths(columns: readonly Column[], rows: readonly string[][], width: number | undefined): number[] {
+  const widths = columns.map((column, i) => Math.max(textWidth(column.head), ...rows.map((row) => textWidth(row[i] ?? ''))));
+  if (width === undefined) return widths;
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * (widths.length - 1);
+  while (total() > width) {
+    let widest = -1;
+    columns.forEach((column, i) => {
+      if (column.min !== undefined && widths[i]! > column.min && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    });
+    if (widest < 0) break;
+    widths[widest]! -= 1;
+  }
+  return widths;
+}
+
+function padded(text: string, width: number): string {
+  return `${text}${' '.repeat(Math.max(0, width - textWidth(text)))}`;
+}
+
+/** One line per run that has repeats: how many, how they stand, the mean and range of the finished ones' averages. */
+function repeatLines(listed: readonly Listed[]): string[] {
+  const groups = new Map<string, Listed[]>();
+  for (const run of listed) {
+    const repeat = repeatOf(run.id);
+    if (repeat) groups.set(repeat.base, [...(groups.get(repeat.base) ?? []), run]);
+  }
+  return [...groups].map(([base, runs]) => {
+    const counts = new Map<string, number>();
+    for (const run of runs) counts.set(run.status, (counts.get(run.status) ?? 0) + 1);
+    const finished = stats(runs.flatMap((run) => (run.status === 'finished' && run.average !== null ? [run.average] : [])));
+    const spread = finished ? `, mean ${finished.mean.toFixed(2)} (${finished.min.toFixed(2)}–${finished.max.toFixed(2)})` : '';
+    return printable(`repeats of ${base}: ${runs.length} (${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')})${spread}`);
+  });
+}
