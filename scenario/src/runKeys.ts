@@ -15,7 +15,7 @@ export const AGENT_NAMES: readonly string[] = Object.keys(AGENT_RUN_KEYS);
  * A run's `agent` may also name a module of the workspace (`./agents/my-agent.mjs`): a relative
  * path that starts with `./`, has no `..` part and ends in a JavaScript or TypeScript extension.
  */
-export const MODULE_AGENT_PATTERN = /^\.\/(?!(?:.*\/)?\.\.(?:\/|$))[\w.\/-]{1,400}\.(?:mjs|cjs|js|mts|ts)$/;
+export const MODULE_AGENT_PATTERN = /^\.\/(?!(?:.*\/)?\.\.(?:\/|$))[\w./-]{1,400}\.(?:mjs|cjs|js|mts|ts)$/;
 
 /** Whether an agent name is a module path rather than one of the registry's agents. */
 export function isModuleAgent(agent: string): boolean {
