@@ -45,12 +45,12 @@ function make(setup: ConformanceSetup, name: string, runDir: string, clock: Cloc
   return createAdapter(name, { runDir, options, models: { standInUrl: standIn.url, env }, clock, workspace: ROOT });
 }
 
-function suiteOf(name: string, entry: AgentEntry): void {
+function suiteOf(name: string, entry: AgentEntry, label = name): void {
   const setup = entry.conformance;
   const clock = new Clock();
   // A program claims virtual time in its handshake; the examples do not, and live on the wall clock.
   const virtualTime = entry.clock === 'virtual' && name !== 'process';
-  conformance({ name, ...setup, clock, virtualTime }, (agent, runDir) => make(setup, agent, runDir, clock));
+  conformance({ name, ...setup, clock, virtualTime, label }, (agent, runDir) => make(setup, agent, runDir, clock));
 }
 
 test('every registered agent has a conformance setup, and those not run here name the test that runs them', () => {
@@ -76,4 +76,4 @@ for (const [name, entry] of Object.entries(AGENTS)) {
 // The module example, as `"agent": "./examples/agents/my-agent-module.mjs"` names it.
 suiteOf(MODULE_AGENT.conformance.fixture?.agent ?? '', MODULE_AGENT);
 // The Python example speaks the same protocol as the Node one the process entry plays.
-suiteOf('process', { ...AGENTS.process!, conformance: { ...AGENTS.process!.conformance, fixture: { options: { command: ['python3', 'examples/agents/my_agent.py'] } } } });
+suiteOf('process', { ...AGENTS.process!, conformance: { ...AGENTS.process!.conformance, fixture: { options: { command: ['python3', 'examples/agents/my_agent.py'] } } } }, 'process (the Python example)');

@@ -11,11 +11,11 @@ import { runConformance, type ConformanceSubject } from '../src/conformance/suit
 
 /** An agent as the suite plays it: its name, its registry entry's conformance setup, its clock. */
 export type AgentSpec = { name: string } & Pick<ConformanceSetup, 'memory' | 'tell' | 'ask' | 'expect'>
-  & { virtualTime?: ConformanceSubject['virtualTime']; clock?: Clock };
+  & { virtualTime?: ConformanceSubject['virtualTime']; clock?: Clock; label?: string };
 
 /** The suite for one adapter; `make` builds it on a run folder. */
 export function conformance(agent: AgentSpec, make: (name: string, runDir: string) => AgentAdapter, timeout = 30_000): void {
-  describe(`adapter ${agent.name}`, { timeout }, () => {
+  describe(`adapter ${agent.label ?? agent.name}`, { timeout }, () => {
     test('passes every requirement of the conformance suite', async () => {
       const results = await runConformance({ ...agent, virtualTime: agent.virtualTime ?? false, make: (runDir) => make(agent.name, runDir) });
       const failed = results.filter((r) => r.outcome === 'fail').map((r) => `${r.requirement}: ${r.detail}`);

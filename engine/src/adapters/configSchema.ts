@@ -9,6 +9,9 @@ import { SHARED_RUN_KEY_DOCS, type RunKey } from './runKeys';
 
 type JsonSchema = { [key: string]: unknown };
 
+/** How the docs and the schema name every module agent: its `agent` is the module's path. */
+const MODULE_AGENT_LABEL = './<module>.mjs';
+
 const FOLDER_NAME_PATTERN = '^[A-Za-z0-9][\\w.-]*$';
 
 const MODEL_DEFINITION: JsonSchema = {
@@ -39,7 +42,7 @@ function runKeySchema(key: RunKey, agents: string[]): JsonSchema {
 /** Every agent's run keys in one set of properties; a key two agents share must be declared alike. */
 function agentRunKeys(): JsonSchema {
   const owners = new Map<string, { key: RunKey; agents: string[] }>();
-  for (const [agent, entry] of [...Object.entries(AGENTS), ['a module agent', MODULE_AGENT] as const]) {
+  for (const [agent, entry] of [...Object.entries(AGENTS), [MODULE_AGENT_LABEL, MODULE_AGENT] as const]) {
     for (const [name, key] of Object.entries(entry.runKeys)) {
       const seen = owners.get(name);
       if (!seen) owners.set(name, { key, agents: [agent] });
@@ -150,7 +153,7 @@ export function runKeysTable(): string {
   const row = (agent: string, name: string, key: RunKey) => `| ${agent} | \`${name}\` | ${typeCell(key)} | ${key.default === undefined ? '—' : `\`${String(key.default)}\``} | ${key.doc} |`;
   const lines = ['| agent | key | type | default | meaning |', '|---|---|---|---|---|'];
   for (const name of SHARED_RUN_KEYS) lines.push(row('every run', name, SHARED_RUN_KEY_DOCS[name]));
-  for (const [agent, entry] of [...Object.entries(AGENTS), ['a module agent', MODULE_AGENT] as const]) {
+  for (const [agent, entry] of [...Object.entries(AGENTS), [MODULE_AGENT_LABEL, MODULE_AGENT] as const]) {
     const keys = Object.entries(entry.runKeys);
     if (keys.length === 0) lines.push(`| \`${agent}\` | — | | | no run keys |`);
     for (const [name, key] of keys) lines.push(row(`\`${agent}\``, name, key));
