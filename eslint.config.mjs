@@ -93,4 +93,9 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'eslint.config.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },
+  {
+    // The example agents are plain Node programs for users to copy.
+    files: ['examples/**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' } },
+  },
 );

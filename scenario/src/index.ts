@@ -5,7 +5,7 @@
 export * from './benchmark';
 export * from './chapter';
 export * from './config';
-export { AGENT_NAMES, SHARED_RUN_KEYS } from './runKeys';
+export { AGENT_NAMES, isModuleAgent, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from './runKeys';
 export * from './coverage';
 export * from './diagnostics';
 export * from './limits';

@@ -3,7 +3,7 @@
  * the engine's agent registry: `mmb check` and the editor refuse the run keys a run would refuse.
  */
 import type { Node } from 'jsonc-parser';
-import { AGENT_RUN_KEYS, type AgentRunKey } from './agents.generated';
+import { AGENT_RUN_KEYS, MODULE_AGENT_RUN_KEYS, type AgentRunKey } from './agents.generated';
 import { isCredentialKey } from './credentials';
 import { JsoncDocument } from './jsonc';
 import { didYouMean, nearNames } from './suggest';
@@ -11,11 +11,24 @@ import { didYouMean, nearNames } from './suggest';
 /** Every agent name a run's `agent` may hold. */
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENT_RUN_KEYS);
 
+/**
+ * A run's `agent` may also name a module of the workspace (`./agents/my-agent.mjs`): a relative
+ * path that starts with `./`, has no `..` part and ends in a JavaScript or TypeScript extension.
+ */
+export const MODULE_AGENT_PATTERN = /^\.\/(?!(?:.*\/)?\.\.(?:\/|$))[\w./-]{1,400}\.(?:mjs|cjs|js|mts|ts)$/;
+
+/** Whether an agent name is a module path rather than one of the registry's agents. */
+export function isModuleAgent(agent: string): boolean {
+  return MODULE_AGENT_PATTERN.test(agent);
+}
+
 /** The run keys every run has; the engine's agent registry documents them and owns every other run key. */
 export const SHARED_RUN_KEYS = ['benchmark', 'agent', 'ignore_session_break'] as const;
 
 /** Paths, URLs, commands and names in run keys are short; the engine refuses a longer one too. */
 const MAX_RUN_KEY_TEXT = 4096;
+/** A list run key (a command and its arguments) holds at most this many strings, as the engine checks. */
+const MAX_RUN_KEY_LIST = 64;
 
 type Properties = Map<string, { key: Node; value: Node }>;
 
@@ -40,7 +53,7 @@ export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, pro
   const where = `run \`${name}\``;
   const agentNode = props.get('agent')?.value;
   const agent = agentNode?.type === 'string' && typeof agentNode.value === 'string' ? agentNode.value : undefined;
-  const own = agent !== undefined && Object.hasOwn(AGENT_RUN_KEYS, agent) ? AGENT_RUN_KEYS[agent] : undefined;
+  const own = agent === undefined ? undefined : isModuleAgent(agent) ? MODULE_AGENT_RUN_KEYS : Object.hasOwn(AGENT_RUN_KEYS, agent) ? AGENT_RUN_KEYS[agent] : undefined;
   if (agent !== undefined && own === undefined) reportUnknownAgent(doc, where, agent, agentNode);
   for (const required of ['benchmark', 'agent'] as const) {
     if (props.has(required)) continue;
@@ -61,7 +74,7 @@ export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, pro
 function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, node: Node | undefined): void {
   const shown = agent.length > 80 ? `${agent.slice(0, 80)}…` : agent;
   const suggestions = nearNames(agent, AGENT_NAMES);
-  doc.report(doc.rangeOf(node), `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}.${didYouMean(suggestions)}`,
+  doc.report(doc.rangeOf(node), `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
     'invalid-config', suggestions.map((s) => JSON.stringify(s)));
 }
 
@@ -91,6 +104,13 @@ function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: Ag
     case 'object':
       if (value.type !== 'object') doc.report(doc.rangeOf(value), `${what} must be an object.`);
       return;
+    case 'strings': {
+      const items = value.type === 'array' ? value.children ?? [] : undefined;
+      if (!items || items.length > MAX_RUN_KEY_LIST || items.some((item) => item.type !== 'string' || String(item.value).length > MAX_RUN_KEY_TEXT)) {
+        doc.report(doc.rangeOf(value), `${what} must be a list of at most ${MAX_RUN_KEY_LIST} strings, such as ["python3", "my_agent.py"].`);
+      }
+      return;
+    }
     case 'boolean':
       doc.expect(value, 'boolean', what);
       return;

@@ -3,7 +3,7 @@
  * the engine), so that `mmb check` and the language server refuse exactly the run keys a run
  * refuses. `scripts/schemas.ts` writes it; a test holds the committed file equal to this.
  */
-import { AGENTS } from './registry';
+import { AGENTS, MODULE_AGENT } from './registry';
 import type { RunKey } from './runKeys';
 
 /** Where the module lives, from the repository's root. */
@@ -14,8 +14,8 @@ const HEADER = `/**
  * Every agent a run's \`agent\` may name, with the run keys it reads besides the shared ones.
  */
 
-/** How a run key is written: a JSON type, or \`model\`, an object like \`persona\`'s. */
-export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model';
+/** How a run key is written: a JSON type, \`model\` (an object like \`persona\`'s) or \`strings\` (a list of strings, such as a command). */
+export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
 
 /** A run key's type and the bounds a run enforces. */
 export interface AgentRunKey {
@@ -35,14 +35,20 @@ function plainKey(key: RunKey): Record<string, unknown> {
 
 /** The module's text, as the script writes it and the test compares it. */
 export function agentsModuleText(): string {
+  const keysOf = (runKeys: Record<string, RunKey>, indent: string) => Object.entries(runKeys).map(([key, value]) => `${indent}${JSON.stringify(key)}: ${JSON.stringify(plainKey(value))},`);
   const agents = Object.entries(AGENTS).map(([name, entry]) => {
-    const keys = Object.entries(entry.runKeys).map(([key, value]) => `    ${JSON.stringify(key)}: ${JSON.stringify(plainKey(value))},`);
+    const keys = keysOf(entry.runKeys, '    ');
     return keys.length ? `  ${JSON.stringify(name)}: {\n${keys.join('\n')}\n  },` : `  ${JSON.stringify(name)}: {},`;
   });
   return `${HEADER}
 /** By agent name, its run keys by name. */
 export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, AgentRunKey>>>> = {
 ${agents.join('\n')}
+};
+
+/** The run keys of a module agent (\`"agent": "./agents/my-agent.mjs"\`). */
+export const MODULE_AGENT_RUN_KEYS: Readonly<Record<string, AgentRunKey>> = {
+${keysOf(MODULE_AGENT.runKeys, '  ').join('\n')}
 };
 `;
 }

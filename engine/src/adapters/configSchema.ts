@@ -3,11 +3,14 @@
  * parser's defaults and the agent registry so that neither can drift from it. `scripts/schemas.ts`
  * writes the file; a test holds the committed file equal to this.
  */
-import { DEFAULT_CONFIG, MAX_NAME_LENGTH, SHARED_RUN_KEYS } from '../../../scenario/src';
-import { AGENTS } from './registry';
+import { DEFAULT_CONFIG, MAX_NAME_LENGTH, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from '../../../scenario/src';
+import { AGENTS, MODULE_AGENT } from './registry';
 import { SHARED_RUN_KEY_DOCS, type RunKey } from './runKeys';
 
 type JsonSchema = { [key: string]: unknown };
+
+/** How the docs and the schema name every module agent: its `agent` is the module's path. */
+const MODULE_AGENT_LABEL = './<module>.mjs';
 
 const FOLDER_NAME_PATTERN = '^[A-Za-z0-9][\\w.-]*$';
 
@@ -27,6 +30,7 @@ const MODEL_DEFINITION: JsonSchema = {
 function runKeySchema(key: RunKey, agents: string[]): JsonSchema {
   const description = agents.length ? `${key.doc} Read by ${agents.join(', ')}.` : key.doc;
   if (key.type === 'model') return { $ref: '#/definitions/model', description };
+  if (key.type === 'strings') return { type: 'array', items: { type: 'string', maxLength: 4096 }, minItems: 1, maxItems: 64, description };
   const out: JsonSchema = { type: key.type };
   if (key.minimum !== undefined) out.minimum = key.minimum;
   if (key.maximum !== undefined) out.maximum = key.maximum;
@@ -38,7 +42,7 @@ function runKeySchema(key: RunKey, agents: string[]): JsonSchema {
 /** Every agent's run keys in one set of properties; a key two agents share must be declared alike. */
 function agentRunKeys(): JsonSchema {
   const owners = new Map<string, { key: RunKey; agents: string[] }>();
-  for (const [agent, entry] of Object.entries(AGENTS)) {
+  for (const [agent, entry] of [...Object.entries(AGENTS), [MODULE_AGENT_LABEL, MODULE_AGENT] as const]) {
     for (const [name, key] of Object.entries(entry.runKeys)) {
       const seen = owners.get(name);
       if (!seen) owners.set(name, { key, agents: [agent] });
@@ -52,17 +56,21 @@ function agentRunKeys(): JsonSchema {
 function runSchema(): JsonSchema {
   const names = Object.keys(AGENTS);
   const shared = Object.fromEntries(SHARED_RUN_KEYS.map((name) => [name, runKeySchema(SHARED_RUN_KEY_DOCS[name], [])]));
-  shared.agent = { ...shared.agent, enum: names, enumDescriptions: names.map((name) => AGENTS[name]!.summary) };
+  const agentNames = { enum: names, enumDescriptions: names.map((name) => AGENTS[name]!.summary) };
+  shared.agent = { ...shared.agent, anyOf: [agentNames, { type: 'string', pattern: MODULE_AGENT_PATTERN.source, description: MODULE_AGENT.summary }] };
   shared.benchmark = { ...shared.benchmark, pattern: FOLDER_NAME_PATTERN, maxLength: MAX_NAME_LENGTH };
   return {
     type: 'object',
     required: ['benchmark', 'agent'],
     properties: { ...shared, ...agentRunKeys() },
     // A run may hold only the shared keys and its own agent's: a key of another agent, or a typo, is flagged.
-    allOf: names.map((name) => ({
+    allOf: [...names.map((name) => ({
       if: { required: ['agent'], properties: { agent: { const: name } } },
       then: { propertyNames: { enum: [...SHARED_RUN_KEYS, ...Object.keys(AGENTS[name]!.runKeys)] } },
-    })),
+    })), {
+      if: { required: ['agent'], properties: { agent: { type: 'string', pattern: MODULE_AGENT_PATTERN.source } } },
+      then: { propertyNames: { enum: [...SHARED_RUN_KEYS, ...Object.keys(MODULE_AGENT.runKeys)] } },
+    }],
   };
 }
 
@@ -145,7 +153,7 @@ export function runKeysTable(): string {
   const row = (agent: string, name: string, key: RunKey) => `| ${agent} | \`${name}\` | ${typeCell(key)} | ${key.default === undefined ? '—' : `\`${String(key.default)}\``} | ${key.doc} |`;
   const lines = ['| agent | key | type | default | meaning |', '|---|---|---|---|---|'];
   for (const name of SHARED_RUN_KEYS) lines.push(row('every run', name, SHARED_RUN_KEY_DOCS[name]));
-  for (const [agent, entry] of Object.entries(AGENTS)) {
+  for (const [agent, entry] of [...Object.entries(AGENTS), [MODULE_AGENT_LABEL, MODULE_AGENT] as const]) {
     const keys = Object.entries(entry.runKeys);
     if (keys.length === 0) lines.push(`| \`${agent}\` | — | | | no run keys |`);
     for (const [name, key] of keys) lines.push(row(`\`${agent}\``, name, key));

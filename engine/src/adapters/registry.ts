@@ -4,7 +4,7 @@
  * rehearsals, the stand-in's start and the conformance suite all read these entries.
  */
 import { join } from 'node:path';
-import { didYouMean, nearNames } from '../../../scenario/src';
+import { didYouMean, isModuleAgent, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
 import { createModel, modelOption, type ModelContext } from '../models/resolve';
 import { ConfigError } from '../errors';
@@ -13,6 +13,7 @@ import { FilingAdapter } from './filing';
 import { HermesAdapter, hermesOptions } from './hermes';
 import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
+import { MODULE_ENTRY, OPENAI_HTTP_ENTRY, PROCESS_ENTRY } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from './types';
 
@@ -23,6 +24,10 @@ export interface AdapterContext {
   options: Record<string, unknown>;
   models: ModelContext;
   clock: Clock;
+  /** The name the run's `agent` gives: a module agent's path. */
+  agent?: string;
+  /** The workspace (the folder of config.jsonc): where a program runs and a module is looked up. */
+  workspace?: string;
 }
 
 /** What a rehearsal (a run on the stand-in: no key, no cost) plays instead of a run of this agent. */
@@ -50,7 +55,9 @@ export interface ConformanceSetup {
   /** Where the suite runs: in engine/test on the stand-in, or in an end-to-end test that installs the real agent. */
   runsIn: 'engine/test/conformance.test.ts' | 'e2e/openclaw.e2e.ts';
   /** The fake server the test starts first, and the run keys and environment that point the adapter at it. */
-  server?: { kind: 'hermes'; setup(server: ProtocolServer): { options: Record<string, unknown>; env: Record<string, string> } };
+  server?: { kind: 'hermes' | 'openai-http'; setup(server: ProtocolServer): { options: Record<string, unknown>; env: Record<string, string> } };
+  /** Run keys (and, for a module, the agent's path) relative to the repository, which the test uses as the workspace. */
+  fixture?: { options: Record<string, unknown>; agent?: string };
 }
 
 export interface AgentEntry {
@@ -156,17 +163,29 @@ export const AGENTS: Record<string, AgentEntry> = {
       },
     },
   },
+  process: PROCESS_ENTRY,
+  'openai-http': OPENAI_HTTP_ENTRY,
   'filing-log': filingEntry('log', 'No model: the filing experiment\'s policy that logs every observation in a new note.'),
   'filing-consolidated': filingEntry('consolidated', 'No model: the filing policy that keeps one note per room, updated in place.'),
   'filing-dreaming': filingEntry('dreaming', 'No model: the consolidated filing policy plus a pass that corrects notes against later evidence.'),
 };
 
-/** The entry of an agent name, or a ConfigError that names the agents there are. */
+/** Every module agent's entry (`"agent": "./agents/my-agent.mjs"`): the path is the name. */
+export const MODULE_AGENT: AgentEntry = MODULE_ENTRY;
+
+/** The entry of an agent name, or undefined. */
+function lookUp(name: string): AgentEntry | undefined {
+  if (isModuleAgent(name)) return MODULE_AGENT;
+  return Object.hasOwn(AGENTS, name) ? AGENTS[name] : undefined;
+}
+
+/** The entry of an agent name (a module path included), or a ConfigError that names the agents there are. */
 export function agentEntry(name: string): AgentEntry {
-  const entry = Object.hasOwn(AGENTS, name) ? AGENTS[name] : undefined;
+  const entry = lookUp(name);
   if (!entry) {
     const names = Object.keys(AGENTS).sort();
-    throw new ConfigError(`there is no agent adapter "${name}": use one of ${names.join(', ')}.${didYouMean(nearNames(name, names))}`);
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    throw new ConfigError(`there is no agent adapter "${shown}": use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs".${didYouMean(nearNames(shown, names))}`);
   }
   return entry;
 }
@@ -175,12 +194,12 @@ export function agentEntry(name: string): AgentEntry {
 export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
   const entry = agentEntry(name);
   checkRunOptions(name, ctx.options, entry.runKeys);
-  return entry.create(ctx);
+  return entry.create({ ...ctx, agent: name });
 }
 
 /** Whether a run's adapter needs the stand-in model; an unknown agent needs none (its run fails on its own). */
 export function adapterUsesStandIn(agent: string, options: Record<string, unknown>): boolean {
-  return Object.hasOwn(AGENTS, agent) ? AGENTS[agent]!.usesStandIn(options) : false;
+  return lookUp(agent)?.usesStandIn(options) ?? false;
 }
 
 /** The agent and options a rehearsal of this run plays. */
@@ -191,5 +210,5 @@ export function rehearsalOf(agent: string, options: Record<string, unknown>): { 
 
 /** The real time the Time Master leaves before a wake-up for an agent: none on the virtual clock. */
 export function preWakeDelayMs(agent: string, configuredMs: number): number {
-  return AGENTS[agent]?.clock === 'virtual' ? 0 : configuredMs;
+  return lookUp(agent)?.clock === 'virtual' ? 0 : configuredMs;
 }

@@ -6,8 +6,8 @@
 import { didYouMean, nearNames, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 
-/** How a run key is written: a JSON type, or `model`, an object like `persona`'s. */
-export type RunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model';
+/** How a run key is written: a JSON type, `model` (an object like `persona`'s) or `strings` (a list of strings, such as a command). */
+export type RunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
 
 /** One run key: its type and one line of docs, plus the bounds the schema shows. */
 export interface RunKey {
@@ -20,6 +20,8 @@ export interface RunKey {
 
 /** Paths, URLs, commands and names in run keys are short; a longer text is a mistake or an attack. */
 export const MAX_RUN_KEY_TEXT = 4096;
+/** A list run key (such as a command) has at most this many strings, each bounded like a text. */
+export const MAX_RUN_KEY_LIST = 64;
 /** An object run key (such as `openclaw_compaction`) is a handful of settings, not a document. */
 export const MAX_RUN_KEY_OBJECT_JSON = 65_536;
 
@@ -47,6 +49,7 @@ function describeType(type: RunKeyType): string {
     case 'boolean': return 'true or false';
     case 'object': return 'an object';
     case 'model': return 'an object such as { "model": "stand-in" }';
+    case 'strings': return 'a list of strings, such as ["python3", "my_agent.py"]';
   }
 }
 
@@ -58,6 +61,7 @@ function hasType(value: unknown, type: RunKeyType): boolean {
     case 'boolean': return typeof value === 'boolean';
     case 'object':
     case 'model': return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'strings': return Array.isArray(value) && value.length <= MAX_RUN_KEY_LIST && value.every((item) => typeof item === 'string' && item.length <= MAX_RUN_KEY_TEXT);
   }
 }
 

@@ -13,6 +13,8 @@ import { DEFAULT_SEED } from '../experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun';
 import { initCommand } from './init';
 import { newCommand } from './new';
+import { newAgentCommand } from './newAgent';
+import { conformanceCommand } from './conformance';
 import { COMMANDS, commandHelp, commandNamed, HELP_OPTIONS, parseArguments, usageText, VERSION_OPTIONS, type ParsedArguments } from './options';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
@@ -21,6 +23,12 @@ import { packageVersion } from './version';
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
 function bundledBenchmarks(): string {
   const candidates = [join(__dirname, '..', 'benchmarks'), join(__dirname, '..', '..', '..', 'benchmarks')];
+  return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
+}
+
+/** The example agents `mmb new agent` copies: beside the bundle in a package, or at the repository's top. */
+function bundledExamples(): string {
+  const candidates = [join(__dirname, '..', 'examples', 'agents'), join(__dirname, '..', '..', '..', 'examples', 'agents')];
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
@@ -86,7 +94,12 @@ const HANDLERS: Record<string, Handler> = {
     if (args.words.length > 1) throw new UsageError('mmb init takes one folder: mmb init my-bench-workspace');
     return initCommand(args.words[0], cwd, bundledBenchmarks(), io.out);
   },
-  new: (args, cwd, io) => newCommand(args.words[0], cwd, io.out),
+  new: (args, cwd, io) => {
+    if (args.words[0] === 'agent') return newAgentCommand({ name: args.words[1], kind: args.option('--kind'), cwd, examples: bundledExamples() }, io.out);
+    if (args.flags.includes('--kind')) throw new UsageError('--kind goes with mmb new agent <name>.');
+    return newCommand(args.words[0], cwd, io.out);
+  },
+  conformance: (args, cwd, io) => conformanceCommand({ runId: args.words[0], configPath: configPathOf(args, cwd), memory: args.option('--memory') }, io),
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
 };
 

@@ -106,7 +106,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [],
     exits: [{ code: 0, meaning: 'done: what was missing is created, what existed is left as it is' }, { code: 2, meaning: 'the folder is unusable (a file, or cannot be made)' }],
   },
-  { name: 'new', synopsis: '<name>', help: 'a new benchmark folder under benchmarks/ to start from', options: [] },
+  {
+    name: 'new', synopsis: '<name> | agent <name> --kind process|module', help: 'a new benchmark folder under benchmarks/, or an agent under agents/ with its run in config.jsonc, to start from',
+    options: [{ name: '--kind', value: 'process|module', example: 'process', help: 'with agent: a program over the agent protocol (Python), or a JavaScript module' }],
+  },
+  {
+    name: 'conformance', synopsis: '<run-id> [--config <file>]', help: 'the conformance suite against a run\'s agent, in a scratch folder: each requirement passes or says what to fix',
+    options: [CONFIG, { name: '--memory', value: 'long-term|context-only', example: 'long-term', help: 'what the agent claims to keep after a new conversation (default: its entry\'s claim)' }],
+    exits: [{ code: 0, meaning: 'every requirement holds' }, { code: 1, meaning: 'a requirement failed' }, EXIT.usage],
+  },
   {
     name: 'stand-in', synopsis: '[--port N]', help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',
     options: [{ name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' }],

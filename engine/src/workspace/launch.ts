@@ -128,7 +128,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   let persona;
   try {
     persona = createModel(o.config.persona, models, 'persona');
-    adapter = createAdapter(run.agent, { runDir: dir, options: run.options, models, clock });
+    adapter = createAdapter(run.agent, { runDir: dir, options: run.options, models, clock, workspace: o.root });
   } catch (e) {
     if (e instanceof ConfigError) return { run: run.name, problem: `run "${run.name}": ${e.message}` };
     throw e;

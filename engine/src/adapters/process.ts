@@ -1,0 +1,134 @@
+/**
+ * `process`: any program that speaks the agent protocol (docs/agent-protocol.md) over its stdio,
+ * in any language. The adapter starts it in the workspace, shakes hands (protocol version and the
+ * optional methods it supports), and maps each member of the adapter interface to one request.
+ * The keys of the messages it accepted are journaled in the run's folder, so a resumed run never
+ * sends one twice even when the program forgets.
+ */
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { ConfigError } from '../errors';
+import { loadJsonLinesForAppend } from '../jsonl';
+import { AgentProtocolError, ProcessChannel } from './processChannel';
+import { parseHandshake, parseMessages, parseStatus, PROTOCOL_VERSION, type Handshake } from './processProtocol';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+
+export interface ProcessOptions {
+  command: string[];
+  /** The folder the program runs in: the workspace. */
+  cwd: string;
+  /** What the program gets: the engine's environment plus the MMB_* variables of the protocol. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+/** The `command` run key: a program and its arguments, each a bounded string. */
+export function processCommand(value: unknown): string[] {
+  const problem = 'the process agent needs `command`, its program and arguments as a list of strings, e.g. "command": ["python3", "agents/my_agent.py"]';
+  if (!Array.isArray(value) || value.length === 0 || value.length > 64) throw new ConfigError(`${problem}.`);
+  if (!value.every((part): part is string => typeof part === 'string' && part.length > 0 && part.length <= 4096 && !part.includes('\0'))) throw new ConfigError(`${problem}; each part a non-empty string.`);
+  return value;
+}
+
+export class ProcessAdapter implements AgentAdapter {
+  readonly quietPeriodMs = 1000;
+  readonly pollIntervalMs = 50;
+  private channel: Promise<ProcessChannel> | undefined;
+  private handshake: Handshake | undefined;
+  private keys = new Set<string>();
+  private readonly keysFile: string;
+
+  /** `home` is the program's own folder for its state (MMB_AGENT_HOME); `runDir` the run's, for the adapter's key journal. */
+  constructor(private readonly home: string, runDir: string, private readonly options: ProcessOptions) {
+    this.keysFile = join(runDir, 'process-sent.jsonl');
+  }
+
+  async createSession(name: string): Promise<void> {
+    mkdirSync(this.home, { recursive: true });
+    this.keys = new Set(loadJsonLinesForAppend<{ key: string }>(this.keysFile).map((entry) => entry.key));
+    await this.call('create', { name });
+  }
+
+  async sendMessage(text: string, options: SendOptions): Promise<void> {
+    if (this.keys.has(options.idempotencyKey)) return;
+    await this.call('send', { text, key: options.idempotencyKey });
+    appendFileSync(this.keysFile, `${JSON.stringify({ key: options.idempotencyKey })}\n`);
+    this.keys.add(options.idempotencyKey);
+  }
+
+  async getResponses(afterSeq: number): Promise<AgentMessage[]> {
+    return parseMessages(await this.call('responses', { after: afterSeq }), afterSeq);
+  }
+
+  async destroySession(): Promise<void> {
+    await this.call('destroy', {});
+    rmSync(this.keysFile, { force: true });
+    this.keys.clear();
+  }
+
+  async startNewConversation(): Promise<void> {
+    if (await this.supports('new_conversation')) await this.call('new_conversation', {});
+  }
+
+  async setVirtualTime(iso: string): Promise<void> {
+    if (await this.supports('set_time')) await this.call('set_time', { time: iso });
+  }
+
+  async getStatus(): Promise<AgentStatus> {
+    if (!(await this.supports('status'))) return { state: 'unknown', compactions: null, contextTokens: null };
+    return parseStatus(await this.call('status', {}));
+  }
+
+  memoryDir(): string | undefined {
+    const dir = this.handshake?.memoryDir;
+    if (dir === undefined) return this.home;
+    const path = resolve(this.home, dir);
+    // The snapshot copies this folder: one outside the agent's home is refused, not copied.
+    const inside = relative(this.home, path);
+    return inside.startsWith('..') || isAbsolute(inside) ? this.home : path;
+  }
+
+  async close(): Promise<void> {
+    const channel = this.channel;
+    this.channel = undefined;
+    this.handshake = undefined;
+    await (await channel?.catch(() => undefined))?.close();
+  }
+
+  /** The handshake's answer to "does it implement this optional method?" (`set_time`: it claims virtual time). */
+  async supports(method: string): Promise<boolean> {
+    await this.started();
+    return this.handshake?.methods.includes(method) ?? false;
+  }
+
+  private async call(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const channel = await this.started();
+    try {
+      return await channel.request(method, params);
+    } catch (e) {
+      // A dead program is started again at the next call: a resumed run attaches to its saved state.
+      if (!(e instanceof AgentProtocolError)) await this.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The running program, started and greeted once however many calls wait for it. */
+  private started(): Promise<ProcessChannel> {
+    this.channel ??= this.start();
+    return this.channel;
+  }
+
+  private async start(): Promise<ProcessChannel> {
+    mkdirSync(this.home, { recursive: true });
+    const env = { ...this.options.env, MMB_AGENT_HOME: this.home, MMB_AGENT_PROTOCOL: String(PROTOCOL_VERSION) };
+    const channel = new ProcessChannel({ command: this.options.command, cwd: this.options.cwd, env, timeoutMs: this.options.timeoutMs });
+    try {
+      this.handshake = parseHandshake(await channel.request('initialize', { protocol: PROTOCOL_VERSION, home: this.home }, Math.min(this.options.timeoutMs, 30_000)));
+    } catch (e) {
+      this.channel = undefined;
+      await channel.close().catch(() => undefined);
+      throw e;
+    }
+    return channel;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The agent protocol's data, version 1 (docs/agent-protocol.md): what the engine accepts from an
+ * agent's program in its handshake and its replies. Everything here is untrusted: shapes are
+ * checked, texts and lists bounded, and a wrong answer is one error line naming what to fix.
+ */
+import type { AgentMessage, AgentStatus } from './types';
+
+export const PROTOCOL_VERSION = 1;
+/** The methods a program may leave out; it lists those it implements in its handshake. */
+export const OPTIONAL_METHODS = ['new_conversation', 'set_time', 'status'] as const;
+/** Messages one `responses` answer may hold, and the characters of one. */
+const MAX_MESSAGES = 1000;
+const MAX_TEXT = 200_000;
+
+export interface Handshake {
+  name: string;
+  methods: string[];
+  /** The memory folder, relative to the agent's home; absent: the home itself. */
+  memoryDir?: string;
+}
+
+const object = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+export function parseHandshake(value: unknown): Handshake {
+  const result = object(value);
+  if (!result) throw new Error('the agent answered `initialize` without an object: reply {"protocol": 1, "methods": [...]}');
+  if (result.protocol !== PROTOCOL_VERSION) throw new Error(`the agent speaks protocol ${JSON.stringify(result.protocol)?.slice(0, 20)}; this engine speaks ${PROTOCOL_VERSION}: reply {"protocol": ${PROTOCOL_VERSION}, …} to \`initialize\``);
+  const methods = Array.isArray(result.methods) ? result.methods.filter((m): m is string => typeof m === 'string' && (OPTIONAL_METHODS as readonly string[]).includes(m)) : [];
+  const handshake: Handshake = { name: typeof result.name === 'string' ? result.name.slice(0, 100) : 'agent', methods };
+  if (typeof result.memory_dir === 'string' && result.memory_dir.length <= 1000) handshake.memoryDir = result.memory_dir;
+  return handshake;
+}
+
+/** A `responses` answer: `{"messages": [{"seq", "text", "at"?}]}`, only those after the cursor, oldest first. */
+export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] {
+  const list = object(value)?.messages;
+  if (!Array.isArray(list)) throw new Error('the agent answered `responses` without a `messages` list: reply {"messages": [{"seq": 1, "text": "…"}]}');
+  const out: AgentMessage[] = [];
+  for (const item of list.slice(0, MAX_MESSAGES)) {
+    const message = object(item);
+    const seq = message?.seq;
+    if (!message || typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1 || typeof message.text !== 'string') {
+      throw new Error('the agent answered `responses` with a message that is not {"seq": <whole number from 1>, "text": "…"}');
+    }
+    if (seq <= afterSeq) continue;
+    const at = typeof message.at === 'string' && !Number.isNaN(Date.parse(message.at)) ? new Date(message.at).toISOString() : new Date().toISOString();
+    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at });
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** A `status` answer: `{"state", "compactions"?, "context_tokens"?}`. */
+export function parseStatus(value: unknown): AgentStatus {
+  const result = object(value) ?? {};
+  const state = result.state === 'idle' || result.state === 'thinking' ? result.state : 'unknown';
+  const tokens = typeof result.context_tokens === 'number' && Number.isFinite(result.context_tokens) ? Math.max(0, Math.round(result.context_tokens)) : null;
+  const compactions = Array.isArray(result.compactions)
+    ? result.compactions.slice(0, MAX_MESSAGES).flatMap((entry) => {
+      const compaction = object(entry);
+      if (!compaction || typeof compaction.at !== 'string' || Number.isNaN(Date.parse(compaction.at))) return [];
+      const out: { at: string; tokensBefore?: number; tokensAfter?: number } = { at: new Date(compaction.at).toISOString() };
+      if (typeof compaction.tokens_before === 'number') out.tokensBefore = compaction.tokens_before;
+      if (typeof compaction.tokens_after === 'number') out.tokensAfter = compaction.tokens_after;
+      return [out];
+    })
+    : null;
+  return { state, compactions, contextTokens: tokens };
+}

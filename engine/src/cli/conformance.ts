@@ -1,0 +1,47 @@
+/**
+ * `mmb conformance <run-id>`: the conformance suite against the agent of a run of config.jsonc,
+ * made exactly as the run would make it, in a scratch folder (the run's results are untouched).
+ * One line per requirement with pass, fail and what to fix, or skip and why.
+ */
+import { dirname } from 'node:path';
+import { adapterUsesStandIn } from '../adapters/registry';
+import { registerRunSecrets } from '../secrets';
+import { startStandIn } from '../standin/server';
+import { UsageError } from '../errors';
+import { conformanceSubject } from '../conformance/subject';
+import { runConformance, type RequirementResult } from '../conformance/suite';
+import { loadConfig, type Io } from './run';
+
+export interface ConformanceInput {
+  runId: string | undefined;
+  configPath: string;
+  memory: string | undefined;
+}
+
+const MARKS: Record<RequirementResult['outcome'], string> = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
+
+export async function conformanceCommand(input: ConformanceInput, io: Io): Promise<number> {
+  if (!input.runId) throw new UsageError('mmb conformance needs a run of config.jsonc: mmb conformance my-agent-run');
+  if (input.memory !== undefined && input.memory !== 'long-term' && input.memory !== 'context-only') throw new UsageError('--memory is long-term or context-only.');
+  const config = loadConfig(input.configPath);
+  const run = config.runs.find((r) => r.name === input.runId);
+  if (!run) throw new UsageError(`config.jsonc has no run "${input.runId.slice(0, 80)}": its runs are ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
+  registerRunSecrets({ persona: { model: 'stand-in' }, runs: [run] }, io.env);
+  const standIn = adapterUsesStandIn(run.agent, run.options) ? await startStandIn() : undefined;
+  try {
+    const subject = conformanceSubject({
+      agent: run.agent, options: run.options, workspace: dirname(input.configPath),
+      models: { env: io.env, ...(standIn ? { standInUrl: standIn.url } : {}) },
+      ...(input.memory ? { memory: input.memory } : {}),
+    });
+    io.out(`Conformance of run ${run.name} (agent ${run.agent}, ${subject.memory} memory):\n`);
+    const results = await runConformance(subject, (result) => {
+      io.out(`  ${MARKS[result.outcome]}  ${result.requirement}${result.detail ? `: ${result.detail}` : ''}\n`);
+    });
+    const failed = results.filter((r) => r.outcome === 'fail').length;
+    io.out(failed ? `${failed} requirement${failed === 1 ? '' : 's'} failed: fix them, then run mmb conformance ${run.name} again.\n` : 'Every requirement holds: the agent is ready for mmb run.\n');
+    return failed ? 1 : 0;
+  } finally {
+    await standIn?.close();
+  }
+}
