@@ -52,7 +52,8 @@ export class BenchmarkTests implements vscode.Disposable {
         const ch = this.controller.createTestItem(itemId.chapter(b.name, chapter.file), chapter.file, vscode.Uri.file(join(dir, chapter.file)));
         for (const c of checks) {
           const item = this.controller.createTestItem(itemId.check(b.name, c.check.id), `❓ ${c.check.id} ${c.check.question}`, vscode.Uri.file(join(dir, c.file)));
-          item.range = new vscode.Range(c.check.range.start.line, c.check.range.start.character, c.check.range.end.line, c.check.range.end.character);
+          // No range: with one, VS Code's own test icon takes the check line's gutter lane and hides
+          // the editor's mark, whose red knows whether the run played the check's trap writes.
           item.description = c.check.type ?? '';
           ch.children.add(item);
         }
