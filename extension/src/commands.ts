@@ -152,9 +152,11 @@ export class Commands {
     type Item = vscode.QuickPickItem & { uri?: vscode.Uri; line?: number };
     const items: Item[] = [];
     items.push({ label: 'Trap writes aimed at the check', kind: vscode.QuickPickItemKind.Separator });
-    if (cause.traps.length === 0 && !cause.trapsNote) items.push({ label: '$(info) No trap write aims at this check' });
-    if (cause.trapsNote) items.push({ label: `$(info) ${cause.trapsNote}` });
+    if (cause.traps.length === 0 && cause.unplayed.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
     for (const t of cause.traps) items.push({ label: `$(debug-breakpoint-function) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
+    // A partial run never heard these: listed to reach them, apart, and never as the cause.
+    if (cause.trapsNote) items.push({ label: 'Not played by this run: not a cause', kind: vscode.QuickPickItemKind.Separator }, { label: `$(info) ${cause.trapsNote}` });
+    for (const t of cause.unplayed) items.push({ label: `$(circle-slash) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
     items.push({ label: `The agent's memory${graded ? ` after ${graded}` : ''}`, kind: vscode.QuickPickItemKind.Separator });
     if (cause.memoryNote) items.push({ label: `$(info) ${cause.memoryNote}` });
     for (const m of cause.memory) {

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
+import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
   BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type PhaseRange, type RunState,
 } from '../../engine/src/api';
@@ -201,7 +201,9 @@ export interface SourcePlace {
 export interface CheckCause {
   /** The trap writes aimed at the check that its run played, in play order. */
   traps: (SourcePlace & { type: string; note?: string; text: string })[];
-  /** Why trap writes aimed at the check are not listed: the partial run did not play them. */
+  /** The trap writes aimed at the check that its run did not play (a partial run): listed apart, never a cause. */
+  unplayed: (SourcePlace & { type: string; note?: string; text: string })[];
+  /** What the unplayed trap writes are: one line naming the run and what it played. */
   trapsNote?: string;
   /** Lines of the agent's memory snapshot that hold the expected value or a value the traps planted. */
   memory: (SourcePlace & { kind: 'expected' | 'stale'; value: string; text: string })[];
@@ -220,14 +222,12 @@ export function checkCause(b: Benchmark, checkId: string, snapshot: string | und
   const aimed = trapsAimedAt(b, checkId);
   const traps = grade ? aimed.filter((t) => playedBefore(b, t, grade)) : aimed;
   const read = (text: string) => (grade ? asInRun(text, grade) : text);
-  const cause: CheckCause = {
-    traps: traps.map((t) => ({
-      file: t.file, line: t.trap.range.start.line, type: t.trap.type,
-      text: read(b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
-      ...(t.trap.note ? { note: read(t.trap.note) } : {}),
-    })),
-    memory: [],
-  };
+  const place = (t: LocatedTrap) => ({
+    file: t.file, line: t.trap.range.start.line, type: t.trap.type,
+    text: read(b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
+    ...(t.trap.note ? { note: read(t.trap.note) } : {}),
+  });
+  const cause: CheckCause = { traps: traps.map(place), unplayed: aimed.filter((t) => !traps.includes(t)).map(place), memory: [] };
   const skipped = aimed.length - traps.length;
   if (grade && skipped > 0) {
     cause.trapsNote = `${skipped} trap write${skipped === 1 ? '' : 's'} aimed at it ${skipped === 1 ? 'was' : 'were'} not played by ${grade.run}${grade.phases ? ` (it played ${playedRange(grade)})` : ''}.`;

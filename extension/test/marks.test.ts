@@ -88,6 +88,8 @@ test('templates read as in the run the grade came from, and What caught it searc
   const partial: LatestGrade = { ...full, phases: { from: at('chapter2.md', 1, 0), to: at('chapter2.md', 1, 0) } };
   const blamedNothing = checkCause(b, '1.1', snapshot, partial);
   assert.deepEqual(blamedNothing.traps, [], 'a trap the partial run never played is not a cause');
+  assert.deepEqual(blamedNothing.unplayed.map((t) => [t.file, t.line + 1, t.type]), [['chapter1.md', 3, 'RECONSIDER']], 'it is listed apart, to be reached');
+  assert.deepEqual(cause.unplayed, []);
   assert.equal(blamedNothing.trapsNote, '1 trap write aimed at it was not played by notes (it played only chapter2.md phase 1).');
   assert.deepEqual(blamedNothing.memory.map((m) => m.kind), ['expected']);
 });
