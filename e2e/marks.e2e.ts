@@ -196,3 +196,22 @@ e2e('after a trap type, the sheet names are offered, then the sheet\'s fact ids'
   await shot('completion-trap-fact-ids-dark');
   await page.keyboard.press('Escape');
 });
+
+e2e('a fact sheet\'s ids are coloured (semantic tokens: the grammar cannot tell a sheet from other markdown)', 'sheet-fact-ids', async () => {
+  const { page } = session();
+  await openFile(page, 'family.md');
+  // The colour of a fact line's id against the colour of its text, from the rendered tokens.
+  const colours = () => page.evaluate<string[]>(`(() => {
+    const line = [...document.querySelectorAll('.editor-instance .view-line')].find((l) => /^1\\.1\\s/.test(l.textContent.replace(/\\u00a0/g, ' ')));
+    const spans = line ? [...line.querySelectorAll('span > span')] : [];
+    return spans.length > 1 ? [getComputedStyle(spans[0]).color, getComputedStyle(spans[spans.length - 1]).color] : [];
+  })()`);
+  let found: string[] = [];
+  for (let i = 0; i < 60 && !(found.length === 2 && found[0] !== found[1]); i++) {
+    found = await colours();
+    await page.waitForTimeout(250);
+  }
+  assert.equal(found.length, 2, 'the fact line 1.1 is on screen');
+  assert.notEqual(found[0], found[1], `the id is coloured apart from the text: ${found.join(' vs ')}`);
+  await shots(page, 'sheet-fact-ids');
+});
