@@ -17,6 +17,8 @@ const VSIX = join(ROOT, 'dist', 'marathon-mem-bench.vsix');
 export interface Session {
   page: Page;
   workspace: string;
+  /** The user settings file: VS Code applies what is written to it (a colour theme, say) at once. */
+  settingsFile: string;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,25 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts code-server on a copy of the starter benchmark and opens it in chromium. */
-export async function openVsCode(): Promise<Session> {
+/** What a scenario's workspace holds, when not the starter benchmark with a rehearsal run. */
+export interface WorkspaceOptions {
+  /** The bundled benchmarks copied into `benchmarks/`. */
+  benchmarks?: string[];
+  /** config.jsonc's text. */
+  config?: string;
+  /** Run on the workspace before VS Code opens it (runs to show, say). */
+  prepare?: (workspace: string) => void;
+  /** User settings over the defaults below. */
+  settings?: Record<string, unknown>;
+}
+
+/** Starts code-server on a copy of the starter benchmark (or what `options` name) and opens it in chromium. */
+export async function openVsCode(options: WorkspaceOptions = {}): Promise<Session> {
   const scratch = mkdtempSync(join(tmpdir(), 'mmb-e2e-'));
   const workspace = join(scratch, 'workspace');
-  cpSync(join(ROOT, 'benchmarks', 'starter'), join(workspace, 'benchmarks', 'starter'), { recursive: true });
-  writeFileSync(join(workspace, 'config.jsonc'), '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "notebook" } }\n}\n');
+  for (const name of options.benchmarks ?? ['starter']) cpSync(join(ROOT, 'benchmarks', name), join(workspace, 'benchmarks', name), { recursive: true });
+  writeFileSync(join(workspace, 'config.jsonc'), options.config ?? '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "notebook" } }\n}\n');
+  options.prepare?.(workspace);
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
@@ -46,6 +61,7 @@ export async function openVsCode(): Promise<Session> {
     'workbench.tips.enabled': false,
     'extensions.ignoreRecommendations': true,
     'telemetry.telemetryLevel': 'off',
+    ...options.settings,
   }));
   const env = { ...process.env, PATH: `${NODE24}:${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: join(scratch, 'xdg'), XDG_DATA_HOME: join(scratch, 'xdg') };
   const extensions = join(scratch, 'extensions');
@@ -87,6 +103,7 @@ export async function openVsCode(): Promise<Session> {
     return {
       page,
       workspace,
+      settingsFile: join(userData, 'User', 'settings.json'),
       close: async () => {
         await b.close();
         stop();
@@ -148,11 +165,11 @@ export async function select(page: Page, text: string): Promise<void> {
  * One VS Code for the tests of a file: opened before them, closed after. `vs()` is the session;
  * `shot(name)` saves a screenshot; `e2e` declares a test that leaves a screenshot when it fails.
  */
-export function useVsCode(): { vs: () => Session; shot: (name: string) => Promise<unknown>; e2e: (name: string, file: string, fn: () => Promise<void>) => void } {
+export function useVsCode(options: WorkspaceOptions = {}): { vs: () => Session; shot: (name: string) => Promise<unknown>; e2e: (name: string, file: string, fn: () => Promise<void>) => void } {
   let session: Session | undefined;
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    session = await openVsCode();
+    session = await openVsCode(options);
     await hideSecondarySideBar(session.page);
   });
   after(async () => {

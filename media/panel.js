@@ -82,7 +82,9 @@
       convo.append(el('div', { class: `msg ${t.from}` }, [el('span', { class: 'who' }, [t.from === 'persona' ? '🧑 persona' : t.from === 'agent' ? '🤖 agent' : '⚙ engine']), el('p', {}, [t.text])]));
     }
     const checks = el('section', { class: 'checks', 'aria-label': 'Checks graded' }, [el('h3', {}, ['Checks graded'])]);
-    if (d.checks.length === 0) checks.append(el('p', { class: 'empty' }, ['None yet.']));
+    // "None yet." promises checks to come: not for a run whose phases hold none, nor for one that is over.
+    const over = d.status === 'finished' || d.status === 'crashed' || d.status === 'stopped';
+    if (d.checks.length === 0) checks.append(el('p', { class: 'empty' }, [d.planned === 0 ? 'No checks in the phases this run plays.' : over ? 'None graded.' : 'None yet.']));
     for (const c of d.checks) {
       const card = el('div', { class: `check ${c.band}`, 'data-check': c.id }, [
         el('div', { class: 'score' }, [`${c.score}/10`, c.attempt === 2 ? ' · 2nd attempt' : '']),

@@ -144,14 +144,19 @@ export class Commands {
     }
     const b = this.wb.benchmark(dir);
     if (!b) throw new Error(`${dir} cannot be read as a benchmark.`);
-    const graded = run ?? this.wb.results.latestGrades(b.name).get(checkId)?.run;
+    const grade = run ? this.wb.results.grade(run, checkId) : this.wb.results.latestGrades(b.name).get(checkId);
+    const graded = run ?? grade?.run;
     const snapshot = graded ? this.wb.results.latestSnapshot(graded) : undefined;
-    const cause = checkCause(b, checkId, snapshot);
+    // Only the trap writes the run played, and the values as that run's dates wrote them.
+    const cause = checkCause(b, checkId, snapshot, grade);
     type Item = vscode.QuickPickItem & { uri?: vscode.Uri; line?: number };
     const items: Item[] = [];
     items.push({ label: 'Trap writes aimed at the check', kind: vscode.QuickPickItemKind.Separator });
-    if (cause.traps.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
+    if (cause.traps.length === 0 && cause.unplayed.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
     for (const t of cause.traps) items.push({ label: `$(debug-breakpoint-function) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
+    // A partial run never heard these: listed to reach them, apart, and never as the cause.
+    if (cause.trapsNote) items.push({ label: 'Not played by this run: not a cause', kind: vscode.QuickPickItemKind.Separator }, { label: `$(info) ${cause.trapsNote}` });
+    for (const t of cause.unplayed) items.push({ label: `$(circle-slash) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
     items.push({ label: `The agent's memory${graded ? ` after ${graded}` : ''}`, kind: vscode.QuickPickItemKind.Separator });
     if (cause.memoryNote) items.push({ label: `$(info) ${cause.memoryNote}` });
     for (const m of cause.memory) {

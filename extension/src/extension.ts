@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { Commands } from './commands';
-import { ChapterLenses, ScoreDecorations } from './editor';
+import { editorMarks } from './editor';
 import { RunPanel, runsStatusItem } from './panel';
 import { BenchmarkTests } from './testing';
 import { ReportViews } from './views';
@@ -42,12 +42,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...commands.register(),
     ...views.register(),
     vscode.commands.registerCommand('marathonMemBench.openPanel', () => panel.show()),
-    vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, new ChapterLenses(wb)),
-    new ScoreDecorations(wb, context),
+    ...editorMarks(wb, context),
     new BenchmarkTests(wb),
     runsStatusItem(wb),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.window.showInformationMessage('MarathonMemBench: runs are on in this workspace now. Reload the window to see the run code lenses.')),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void offerReload()),
   );
+}
+
+/** The lenses come back by themselves once trust is granted; the Test Explorer's profiles need a reload. */
+async function offerReload(): Promise<void> {
+  const reload = 'Reload Window';
+  const picked = await vscode.window.showInformationMessage('MarathonMemBench: runs are on in this workspace now. Reload the window for the Test Explorer\'s run profiles.', reload);
+  if (picked === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
 }
 
 export async function deactivate(): Promise<void> {

@@ -5,10 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
+import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type RunState,
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type PhaseRange, type RunState,
 } from '../../engine/src/api';
+import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
 
 export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
 
@@ -38,6 +39,24 @@ export interface LatestGrade {
   grade: Grade;
   /** How many times the check was graded in that run. */
   attempts: number;
+  /** The phases the run played when it played some only (`--only`, `--from`, a phase run). */
+  phases?: PhaseRange;
+  /** The run's templates as written → as expanded, and its start moment: how its texts read. */
+  templates: Readonly<Record<string, string>>;
+  startTime: string;
+}
+
+/** A run's standing grade of a check, with what the marks need to know of the run. */
+function latestOf(run: string, state: RunState, id: string): LatestGrade | undefined {
+  const grades = Object.hasOwn(state.grades, id) ? state.grades[id] : undefined;
+  const grade = grades?.[grades.length - 1];
+  if (!grades || !grade) return undefined;
+  return { run, grade, attempts: grades.length, templates: state.templates, startTime: state.startTime, ...(state.phases ? { phases: state.phases } : {}) };
+}
+
+/** A run of some phases only: it may not have played the phases that tell a check's facts or trap it. */
+export function isPartialRun(state: RunState): boolean {
+  return state.phases !== undefined;
 }
 
 /** The folder holding config.jsonc (or the workspace folder itself), where `results/` goes. */
@@ -134,14 +153,20 @@ export class ResultsFolder {
       if (run.benchmark !== benchmark) continue;
       const state = this.state(run.name);
       if (!state) continue;
-      for (const [id, grades] of Object.entries(state.grades)) {
-        const grade = grades[grades.length - 1];
-        if (!grade) continue;
+      for (const id of Object.keys(state.grades)) {
+        const latest = latestOf(run.name, state, id);
+        if (!latest) continue;
         const known = out.get(id);
-        if (!known || known.grade.at < grade.at) out.set(id, { run: run.name, grade, attempts: grades.length });
+        if (!known || known.grade.at < latest.grade.at) out.set(id, latest);
       }
     }
     return out;
+  }
+
+  /** The standing grade of a check in one run. */
+  grade(run: string, checkId: string): LatestGrade | undefined {
+    const state = this.state(run);
+    return state ? latestOf(run, state, checkId) : undefined;
   }
 
   /** The newest memory snapshot of a run (`results/<id>/memory/<n>/`), if its agent keeps a memory folder. */
@@ -174,8 +199,12 @@ export interface SourcePlace {
 }
 
 export interface CheckCause {
-  /** The trap writes aimed at the check, in play order. */
+  /** The trap writes aimed at the check that its run played, in play order. */
   traps: (SourcePlace & { type: string; note?: string; text: string })[];
+  /** The trap writes aimed at the check that its run did not play (a partial run): listed apart, never a cause. */
+  unplayed: (SourcePlace & { type: string; note?: string; text: string })[];
+  /** What the unplayed trap writes are: one line naming the run and what it played. */
+  trapsNote?: string;
   /** Lines of the agent's memory snapshot that hold the expected value or a value the traps planted. */
   memory: (SourcePlace & { kind: 'expected' | 'stale'; value: string; text: string })[];
   /** Why there is nothing to show in the memory, when there is not. */
@@ -183,32 +212,38 @@ export interface CheckCause {
 }
 
 /**
- * What may have made a check fail: the trap writes aimed at it, and the places in the memory
- * snapshot where its expected value and the values its traps planted appear.
+ * What may have made a check fail: the trap writes aimed at it that its run played, and the places
+ * in the memory snapshot where its expected value and the values those traps planted appear, both
+ * with the templates expanded as in that run (notes hold "19 August", never `{{FUTURE:3:weeks}}`).
+ * Without a grade, every trap write counts and templates stay as written.
  */
-export function checkCause(b: Benchmark, checkId: string, snapshot: string | undefined): CheckCause {
+export function checkCause(b: Benchmark, checkId: string, snapshot: string | undefined, grade?: LatestGrade): CheckCause {
   const located = b.checks.find((c) => c.check.id === checkId);
-  const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === checkId));
-  const cause: CheckCause = {
-    traps: traps.map((t) => ({
-      file: t.file, line: t.trap.range.start.line, type: t.trap.type,
-      text: b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? '',
-      ...(t.trap.note ? { note: t.trap.note } : {}),
-    })),
-    memory: [],
-  };
+  const aimed = trapsAimedAt(b, checkId);
+  const traps = grade ? aimed.filter((t) => playedBefore(b, t, grade)) : aimed;
+  const read = (text: string) => (grade ? asInRun(text, grade) : text);
+  const place = (t: LocatedTrap) => ({
+    file: t.file, line: t.trap.range.start.line, type: t.trap.type,
+    text: read(b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
+    ...(t.trap.note ? { note: read(t.trap.note) } : {}),
+  });
+  const cause: CheckCause = { traps: traps.map(place), unplayed: aimed.filter((t) => !traps.includes(t)).map(place), memory: [] };
+  const skipped = aimed.length - traps.length;
+  if (grade && skipped > 0) {
+    cause.trapsNote = `${skipped} trap write${skipped === 1 ? '' : 's'} aimed at it ${skipped === 1 ? 'was' : 'were'} not played by ${grade.run}${grade.phases ? ` (it played ${playedRange(grade)})` : ''}.`;
+  }
   if (!snapshot) {
     cause.memoryNote = 'The run left no memory snapshot: its agent keeps no memory folder (the chatbot has none).';
     return cause;
   }
-  const expected = distinctive(located?.check.answer ?? '');
+  const expected = distinctive(read(located?.check.answer ?? ''));
   const stale = new Set<string>();
   for (const t of traps) {
     for (const ref of t.trap.facts) {
       const fact = b.sheets.get(ref.sheet)?.facts.find((f) => f.id === ref.id);
-      for (const v of distinctive(fact?.text ?? '')) if (!expected.includes(v)) stale.add(v);
+      for (const v of distinctive(read(fact?.text ?? ''))) if (!expected.includes(v)) stale.add(v);
     }
-    for (const v of distinctive(t.trap.note ?? '')) if (!expected.includes(v)) stale.add(v);
+    for (const v of distinctive(read(t.trap.note ?? ''))) if (!expected.includes(v)) stale.add(v);
   }
   for (const file of walk(snapshot)) {
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -259,7 +294,7 @@ function* walk(dir: string): Generator<string> {
 export function rerunStart(b: Benchmark, ids: readonly string[]): { chapter: string; phase: number } | undefined {
   let best: { chapter: number; phase: number; file: string } | undefined;
   for (const id of ids) {
-    const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === id));
+    const traps = trapsAimedAt(b, id);
     if (traps.length === 0) return undefined;
     for (const t of traps) if (!best || t.chapter < best.chapter || (t.chapter === best.chapter && t.phase < best.phase)) best = { chapter: t.chapter, phase: t.phase, file: t.file };
   }

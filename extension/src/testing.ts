@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
-import { rerunStart } from './results';
+import { asInRun, playedBefore, trapsAimedAt } from './marks';
+import { rerunStart, type LatestGrade } from './results';
 import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
 import type { Workbench } from './workbench';
 
@@ -51,7 +52,8 @@ export class BenchmarkTests implements vscode.Disposable {
         const ch = this.controller.createTestItem(itemId.chapter(b.name, chapter.file), chapter.file, vscode.Uri.file(join(dir, chapter.file)));
         for (const c of checks) {
           const item = this.controller.createTestItem(itemId.check(b.name, c.check.id), `❓ ${c.check.id} ${c.check.question}`, vscode.Uri.file(join(dir, c.file)));
-          item.range = new vscode.Range(c.check.range.start.line, c.check.range.start.character, c.check.range.end.line, c.check.range.end.character);
+          // No range: with one, VS Code's own test icon takes the check line's gutter lane and hides
+          // the editor's mark, whose red knows whether the run played the check's trap writes.
           item.description = c.check.type ?? '';
           ch.children.add(item);
         }
@@ -136,7 +138,7 @@ export class BenchmarkTests implements vscode.Disposable {
         } finally {
           this.watching.delete(resultRun);
         }
-        this.report(test, b, dir, state, items, resultRun);
+        this.report(test, b, state, items, resultRun);
       }
     } catch (e) {
       test.appendOutput(`${(e as Error).message}\r\n`);
@@ -182,7 +184,7 @@ export class BenchmarkTests implements vscode.Disposable {
     return state;
   }
 
-  private report(test: vscode.TestRun, b: Benchmark, dir: string, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
+  private report(test: vscode.TestRun, b: Benchmark, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
     const pass = this.wb.passScore();
     for (const item of items) {
       const id = item.id.split('/')[1]!;
@@ -196,20 +198,20 @@ export class BenchmarkTests implements vscode.Disposable {
       }
       const duration = Math.max(0, Date.parse(g.at) - Date.parse(state!.startedAt));
       if (passes(g.effective, pass)) test.passed(item, duration);
-      else test.failed(item, this.messages(b, dir, located, g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
+      else test.failed(item, this.messages(b, located, this.wb.results.grade(run, id), g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
     }
     if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
   }
 
-  /** The failure: expected against actual, then one message per trap write aimed at the check, at its line. */
-  private messages(b: Benchmark, dir: string, c: LocatedCheck, actual: string, summary: string): vscode.TestMessage[] {
-    const first = vscode.TestMessage.diff(summary, c.check.answer, actual);
-    first.location = new vscode.Location(vscode.Uri.file(join(dir, c.file)), new vscode.Position(c.check.range.start.line, 0));
-    const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
-      const m = new vscode.TestMessage(`🪤 ${t.trap.type} aimed at ${c.check.id}${t.trap.note ? `: ${t.trap.note}` : ''}`);
-      m.location = new vscode.Location(vscode.Uri.file(join(dir, t.file)), new vscode.Position(t.trap.range.start.line, t.trap.range.start.character));
-      return m;
-    });
+  /**
+   * The failure: expected (as the run's dates wrote it) against actual, then one message per trap
+   * write aimed at the check that the run played. None has a location: the editor's own marks
+   * are the one mark of a check line and of a trap line (a located message adds an inline badge).
+   */
+  private messages(b: Benchmark, located: LocatedCheck, grade: LatestGrade | undefined, actual: string, summary: string): vscode.TestMessage[] {
+    const first = vscode.TestMessage.diff(summary, grade ? asInRun(located.check.answer, grade) : located.check.answer, actual);
+    const traps = trapsAimedAt(b, located.check.id).filter((t) => !grade || playedBefore(b, t, grade))
+      .map((t) => new vscode.TestMessage(`🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : ''}`));
     return [first, ...traps];
   }
 
@@ -227,7 +229,7 @@ export class BenchmarkTests implements vscode.Disposable {
       const items = b.checks.filter((c) => state.grades[c.check.id]?.length).map((c) => this.controller.items.get(itemId.benchmark(b.name))?.children.get(itemId.chapter(b.name, c.file))?.children.get(itemId.check(b.name, c.check.id))).filter((i): i is vscode.TestItem => !!i);
       if (items.length === 0) continue;
       const test = this.controller.createTestRun(new vscode.TestRunRequest(items), r.name, true);
-      this.report(test, b, dir, state, items, r.name);
+      this.report(test, b, state, items, r.name);
       test.end();
     }
   }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import {
   compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState,
 } from '../../engine/src/api';
+import { isPartialRun } from './results';
 import type { Workbench } from './workbench';
 
 export class ReportViews implements vscode.Disposable {
@@ -79,8 +80,10 @@ export class ReportViews implements vscode.Disposable {
   }
 
   async trends(): Promise<void> {
-    const states = this.states();
-    if (states.length === 0) throw new Error('no runs with results yet.');
+    // A partial run scores only the phases it played: beside full runs it would read as a jump.
+    const all = this.states();
+    const states = all.filter((s) => !isPartialRun(s));
+    if (states.length === 0) throw new Error(all.length ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).' : 'no runs with results yet.');
     this.show('Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));
   }
 

@@ -34,7 +34,7 @@ test('a check line: mark, id, type, question, answer, with refs and templates in
   assert.deepEqual(await tokens('❓ 20.10 [RECALL] When does Anna visit (family#2.3)? Correct answer: {{FUTURE:3:weeks}}.'), [
     '❓=keyword.control.mmb', '20.10=constant.numeric.check-id.mmb', '[RECALL]=entity.name.type.check-type.mmb',
     'When does Anna visit (=string.unquoted.question.mmb', 'family=entity.name.namespace.sheet.mmb', '#=punctuation.separator.fact-ref.mmb',
-    '2.3=constant.numeric.fact-id.mmb', ')?=string.unquoted.question.mmb', 'Correct answer:=keyword.other.answer.mmb',
+    '2.3=constant.numeric.fact-id.mmb', ')?=string.unquoted.question.mmb', 'Correct answer:=entity.name.function.answer.mmb',
     '{{=punctuation.definition.template.begin.mmb', 'FUTURE=support.function.template.mmb', ':=punctuation.separator.template.mmb',
     '3=constant.numeric.template.mmb', ':=punctuation.separator.template.mmb', 'weeks=support.constant.unit.mmb', '}}=punctuation.definition.template.end.mmb', '.=markup.bold.answer.mmb',
   ]);
@@ -50,4 +50,10 @@ test('a trap line: type, fact refs, arrow, targets, note', async () => {
 test('date lines and time anchors', async () => {
   assert.deepEqual(await tokens('2026-03-10, Tue'), ['2026-03-10=constant.other.date.mmb', ', Tue=constant.other.weekday.mmb']);
   assert.deepEqual(await tokens('08:00 — same route as yesterday'), ['08:00=constant.other.time.mmb', '—=punctuation.separator.time.mmb']);
+});
+
+test('`Correct answer:` is not in a scope themes colour as a keyword or an error (the 2026 themes paint keywords red)', async () => {
+  const label = (await tokens('❓ 1.1 Q? Correct answer: a')).find((t) => t.startsWith('Correct answer:='))?.split('=')[1] ?? '';
+  assert.equal(label, 'entity.name.function.answer.mmb');
+  assert.doesNotMatch(label, /^(keyword|invalid|markup\.deleted|storage)/);
 });

@@ -28,6 +28,8 @@ test('the walkthrough links declared commands and existing media; run commands n
   assert.equal(runs.length, 7);
   for (const c of runs) assert.equal(c.enablement, 'isWorkspaceTrusted', c.command);
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
-  for (const f of ['media/panel.js', 'media/panel.css', 'media/score-good.svg', 'media/score-fair.svg', 'media/score-poor.svg']) assert.ok(existsSync(join(ROOT, f)), f);
+  for (const f of ['media/panel.js', 'media/panel.css', 'media/score-good.svg', 'media/score-fair.svg', 'media/score-poor.svg', 'media/score-unplayed.svg', 'media/trap-caught.svg']) assert.ok(existsSync(join(ROOT, f)), f);
+  // Featured, the walkthrough is on the Welcome page of a workspace with a benchmark, not only in its list.
+  assert.deepEqual(pkg.contributes.walkthroughs[0].featuredFor, ['**/benchmark.json', 'config.jsonc']);
   assert.ok(pkg.files.includes('media'), 'the media ship in the .vsix');
 });

@@ -17,6 +17,7 @@ import { getCompletion } from './features/completion';
 import { getDiagnostics, toLsp } from './features/diagnostics';
 import { getHover } from './features/hover';
 import { getDefinition, getReferences, getRename, prepareRename } from './features/navigation';
+import { getSemanticTokens, SEMANTIC_TOKENS_LEGEND } from './features/semanticTokens';
 import { getDocumentSymbols, getFoldingRanges } from './features/structure';
 import type { BenchmarkFileSystem } from './fileSystem';
 import { BenchmarkWorkspace } from './workspace';
@@ -33,6 +34,7 @@ const CAPABILITIES: InitializeResult['capabilities'] = {
   documentSymbolProvider: true,
   foldingRangeProvider: true,
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: true },
 };
 
 /** Serves benchmarks on `connection` until it closes; the file system is read for every file the editor has not opened. */
@@ -136,6 +138,10 @@ function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace): v
   connection.onFoldingRanges((p) => {
     const l = workspace.locate(p.textDocument.uri);
     return l ? getFoldingRanges(l.benchmark, l.file) : [];
+  });
+  connection.languages.semanticTokens.on((p) => {
+    const l = workspace.locate(p.textDocument.uri);
+    return l ? getSemanticTokens(l.benchmark, l.file) : { data: [] };
   });
   connection.onCodeAction((p) => {
     const l = workspace.locate(p.textDocument.uri);

@@ -39,3 +39,28 @@ test('quick fixes: did you mean, renumber, add the answer, create the chapter, i
   const published = [...(await server).published.values()].flatMap((p) => p.diagnostics);
   assert.equal(published.length, 4, 'the validator\'s four problems, each published once');
 });
+
+test('an unknown fact id is offered the near ids, with their text: by spelling, else the nearest of its category or the nearest category', async () => {
+  const dir = '/facts';
+  const session = await InMemoryServer.start(folder(dir, {
+    'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+    'instructions.md': 'You are Max.',
+    'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n1.2 Lena\'s birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37\n',
+    'chapter1.md': '## P\nTell family#1.9 and family#4.7.\n',
+  }));
+  try {
+    const uri = uriOf(`${dir}/chapter1.md`);
+    await session.open(`${dir}/chapter1.md`);
+    await session.until(() => session.published.has(uri));
+    const diagnostics = session.published.get(uri)?.diagnostics ?? [];
+    const fixes = await session.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: pos(1, 0), end: pos(1, 0) }, context: { diagnostics } }) as CodeAction[];
+    assert.deepEqual(fixes.map((a) => a.title), [
+      'Change to family#1.1: Lena is 31', 'Change to family#1.2: Lena\'s birthday — March 14', 'Ignore unknown-fact on this line',
+      'Change to family#2.1: Sister, 37', 'Ignore unknown-fact on this line',
+    ]);
+    assert.deepEqual(fixes[3]?.edit?.changes?.[uri], [{ range: { start: pos(1, 27), end: pos(1, 30) }, newText: '2.1' }]);
+    assert.equal(fixes[0]?.isPreferred, true);
+  } finally {
+    await session.close();
+  }
+});

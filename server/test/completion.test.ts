@@ -7,10 +7,17 @@ import { inSample, pos, SAMPLE_FILES } from './sample';
 
 const PLANTED = '/ws/benchmarks/planted';
 const UNITS = '/units';
+const ORDER = '/order';
 const server = InMemoryServer.start({
   ...SAMPLE_FILES,
   ...filesUnder(FIXTURE_WORKSPACE, '/ws'),
   ...folder(UNITS, { 'benchmark.json': '{ "chapters": ["chapter1.md"] }', 'instructions.md': 'You are Max.', 'chapter1.md': '## P\n{{FUTURE:3:' }),
+  ...folder(ORDER, {
+    'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }', 'instructions.md': 'You are Max.', 'car.md': '# Car\n\n## 1. Costs\n1.1 Insurance $400 a year\n',
+    'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n',
+    'chapter1.md': '## Early\n❓ 1.1 An early check? Correct answer: a\n## Trap\n🪤 STALE \n❓ 1.2 Same phase, before the next trap? Correct answer: b\n🪤 XREF car#1.1 → \n❓ 1.3 Same phase, after it? Correct answer: d\n',
+    'chapter2.md': '## Exam\n❓ 2.1 The exam? Correct answer: c\n',
+  }),
 });
 after(async () => (await server).close());
 
@@ -30,6 +37,15 @@ test('completion: fact ids with their text, sheet names, trap and check types, c
   assert.deepEqual(await labels(inSample('chapter1.md'), pos(5, 6)), ['newSession', 'log']);
   assert.deepEqual(await labels(`${UNITS}/chapter1.md`, pos(1, 12)), ['minutes', 'hours', 'days', 'weeks', 'months', 'years']);
   assert.deepEqual(await labels(`${UNITS}/chapter1.md`, pos(1, 2)), ['TODAY', 'FUTURE', 'PAST']);
+});
+
+test('a trap line offers the sheets after its type, and the checks after it first, nearest first', async () => {
+  const sheets = await complete(`${ORDER}/chapter1.md`, pos(3, 9));
+  assert.deepEqual(sheets.map((i) => [i.label, i.insertText]).sort(), [['car', 'car#'], ['family', 'family#']]);
+  assert.equal(sheets[0]?.command?.command, 'editor.action.triggerSuggest', 'the fact ids come next, unasked');
+  const targets = await complete(`${ORDER}/chapter1.md`, pos(5, 17));
+  assert.deepEqual(targets.map((i) => [i.label, i.labelDetails?.description ?? '']), [['1.3', ''], ['2.1', ''], ['1.1', 'before the trap'], ['1.2', 'before the trap']]);
+  assert.deepEqual(targets.map((i) => i.sortText), ['00000', '00001', '00002', '00003'], 'the editor keeps this order');
 });
 
 test('completion of fact ids in the editor\'s unsaved text, not the file\'s', async () => {

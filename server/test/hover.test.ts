@@ -32,3 +32,9 @@ test('hover on plain text is null', async () => {
   const result = await (await server).client.sendRequest(HoverRequest.type, { textDocument: { uri: uriOf(inSample('chapter1.md')) }, position: pos(0, 3) });
   assert.equal(result, null);
 });
+
+test('a check whose answer holds a template shows it expanded from the benchmark\'s start_time', () => {
+  const b = bench({ 'benchmark.json': '{ "chapters": ["chapter1.md"], "start_time": "2026-07-29 16:10" }', 'chapter1.md': '## P\n❓ 1.1 When? Correct answer: {{FUTURE:3:weeks}}.\n' });
+  const value = (getHover(b, 'chapter1.md', pos(1, 3))?.contents as MarkupContent | undefined)?.value ?? '';
+  assert.match(value, /\*\*Correct answer:\*\* \{\{FUTURE:3:weeks\}\}\.\n\n→ \*\*19 August 2026\.\*\* from this benchmark's start_time 2026-07-29 16:10/);
+});

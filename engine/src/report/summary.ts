@@ -1,5 +1,5 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
-import type { Benchmark } from '../../../scenario/src';
+import { expandTemplatesIn, startMoment, type Benchmark } from '../../../scenario/src';
 import type { PhaseRange, RunState } from '../state/runState';
 import type { Usage } from '../models/usage';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
@@ -74,6 +74,11 @@ function inRange(range: PhaseRange, checks: Benchmark['checks'], benchmark: Benc
   return checks.filter((c) => key(c.chapter, c.phase) >= from && key(c.chapter, c.phase) <= to);
 }
 
+/** A text of the benchmark as the run read it: its date templates written out with the run's dates. */
+export function textInRun(state: Pick<RunState, 'templates' | 'startTime'>, text: string): string {
+  return expandTemplatesIn(text, state.templates, state.startTime ? startMoment(state.startTime) : undefined);
+}
+
 export function summarize(state: RunState, benchmark: Benchmark): Summary {
   const planned = plannedChecks(state, benchmark);
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
@@ -87,7 +92,7 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
   const imperfect = standing.filter(({ grade }) => grade.effective < 10).map(({ id, grade }): ImperfectAnswer => {
     const planned = byId.get(id);
     const out: ImperfectAnswer = {
-      id, question: planned?.check.question ?? '', expected: planned?.check.answer ?? '', got: grade.answer, comment: grade.comment,
+      id, question: textInRun(state, planned?.check.question ?? ''), expected: textInRun(state, planned?.check.answer ?? ''), got: grade.answer, comment: grade.comment,
       score: grade.effective, attempt: grade.attempt, file: planned?.file ?? '', line: (planned?.check.idRange.start.line ?? 0) + 1,
     };
     if (planned?.check.type) out.type = planned.check.type;

@@ -5,7 +5,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
-import { summarize, type Summary } from './summary';
+import { summarize, textInRun, type Summary } from './summary';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
 export interface SourceRef {
@@ -80,11 +80,11 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPath = `benchmarks/${benchmark.name}`): CheckResult[] {
   const at = (file: string, line: number): SourceRef => ({ file: `${benchmarkPath}/${file}`, line });
   const planned = benchmark.checks.map((c): CheckResult => ({
-    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: c.check.question, expected: c.check.answer,
+    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: textInRun(state, c.check.question), expected: textInRun(state, c.check.answer),
     source: at(c.file, c.check.idRange.start.line + 1),
     traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
       const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
-      if (t.trap.note) link.note = t.trap.note;
+      if (t.trap.note) link.note = textInRun(state, t.trap.note);
       return link;
     }),
   }));

@@ -1,6 +1,6 @@
 /** Quick fixes: "did you mean", a free id for a duplicate, a missing answer, a missing chapter, and silencing one diagnostic. */
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
-import type { Benchmark } from '../../../scenario/src';
+import { liveFacts, type Benchmark, type Fact, type Sheet } from '../../../scenario/src';
 import type { UriOf } from './navigation';
 
 export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly Diagnostic[], uriOf: UriOf): CodeAction[] {
@@ -14,10 +14,20 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
     if (d.source !== 'mmb') continue;
     const code = String(d.code);
     const suggestions = (d.data as { suggestions?: string[] } | undefined)?.suggestions ?? [];
-    suggestions.forEach((s, i) => {
-      const title = code === 'duplicate-check-id' || code === 'duplicate-fact-id' ? `Renumber to ${s}` : `Change to ${s}`;
-      actions.push(fix(title, d, [{ range: d.range, newText: s }], i === 0));
-    });
+    if (code === 'unknown-fact' && lines) {
+      const sheet = b.sheets.get(/([A-Za-z0-9_][\w-]*)#$/.exec(lines.lineText(d.range.start.line).slice(0, d.range.start.character))?.[1] ?? '');
+      const wrong = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
+      if (sheet) {
+        nearFacts(sheet, wrong, suggestions).forEach((f, i) => {
+          actions.push(fix(`Change to ${sheet.name}#${f.id}: ${f.text.length > 60 ? `${f.text.slice(0, 60)}…` : f.text}`, d, [{ range: d.range, newText: f.id }], i === 0));
+        });
+      }
+    } else {
+      suggestions.forEach((s, i) => {
+        const title = code === 'duplicate-check-id' || code === 'duplicate-fact-id' ? `Renumber to ${s}` : `Change to ${s}`;
+        actions.push(fix(title, d, [{ range: d.range, newText: s }], i === 0));
+      });
+    }
     if (code === 'malformed-check' && /no correct answer/.test(typeof d.message === 'string' ? d.message : d.message.value)) {
       actions.push(fix('Add `Correct answer:`', d, [{ range: { start: d.range.end, end: d.range.end }, newText: ' Correct answer: ' }], true));
     }
@@ -39,4 +49,21 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
     }
   }
   return actions;
+}
+
+/**
+ * The facts an unknown id may have meant: the validator's near ids by spelling, then the facts of
+ * the same category nearest by number (`family#1.9` on a sheet whose category 1 ends at 1.4
+ * offers 1.4, 1.3, 1.2), or of the nearest category; three at most.
+ */
+export function nearFacts(sheet: Sheet, wrong: string, spelled: readonly string[]): Fact[] {
+  const live = liveFacts(sheet);
+  const [category = NaN, number = NaN] = wrong.split('.').map(Number);
+  const out = spelled.map((id) => live.find((f) => f.id === id)).filter((f): f is Fact => !!f);
+  const categories = [...new Set(live.map((f) => f.category))];
+  const nearest = categories.sort((a, b) => Math.abs(a - category) - Math.abs(b - category) || a - b)[0];
+  const byNumber = live.filter((f) => f.category === (categories.includes(category) ? category : nearest))
+    .sort((a, b) => Math.abs(Number(a.id.split('.')[1]) - number) - Math.abs(Number(b.id.split('.')[1]) - number) || Number(a.id.split('.')[1]) - Number(b.id.split('.')[1]));
+  for (const f of byNumber) if (!out.includes(f)) out.push(f);
+  return out.slice(0, 3);
 }

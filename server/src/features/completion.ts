@@ -1,7 +1,7 @@
 /** Completion: sheet names, fact ids, trap and check types, check ids, templates, `bench.`/`vars.`, the next check id. */
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
 import {
-  BENCH_API, CHECK_TYPES, containsPosition, liveFacts, TEMPLATE_UNITS, TRAP_TYPES, type Benchmark, type Position,
+  BENCH_API, CHECK_TYPES, comparePlay, containsPosition, liveFacts, TEMPLATE_UNITS, TRAP_TYPES, type Benchmark, type Position,
 } from '../../../scenario/src';
 import { chapterOf, phaseAt } from '../locate';
 
@@ -46,12 +46,9 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   if (/^🪤\uFE0F?\s*[A-Z-]*$/.test(trimmed)) {
     return Object.entries(TRAP_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc }));
   }
-  if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) {
-    return b.checks.map((c, i) => ({
-      label: c.check.id, kind: CompletionItemKind.Reference, detail: c.check.question, documentation: `Correct answer: ${c.check.answer}`,
-      sortText: String(i).padStart(5, '0'),
-    }));
-  }
+  // After the type come the facts the trap rewrites: the sheet first, then its fact ids.
+  if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) return sheetItems(b, '#');
+  if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) return checkIdItems(b, file, p);
   if (/^❓\uFE0F?\s*\d+\.\d+\s*\[[A-Z]*$/.test(trimmed)) {
     return Object.entries(CHECK_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc, insertText: `${type}] ` }));
   }
@@ -62,9 +59,27 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   return [];
 }
 
-function sheetItems(b: Benchmark): CompletionItem[] {
+/** The sheets; `then` is typed after the name (`#` on a trap line), and the fact ids are offered next. */
+function sheetItems(b: Benchmark, then = ''): CompletionItem[] {
   return [...b.sheets.values()].map((s) => ({
     label: s.name, kind: CompletionItemKind.File, detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`, documentation: s.file,
+    ...(then ? { insertText: `${s.name}${then}`, command: { title: 'Fact ids', command: 'editor.action.triggerSuggest' } } : {}),
+  }));
+}
+
+/**
+ * The checks a trap write can aim at: the ones after it in play order first, nearest first, since
+ * only a later check can catch it; then the earlier ones.
+ */
+function checkIdItems(b: Benchmark, file: string, p: Position): CompletionItem[] {
+  const chapter = b.chapters.findIndex((c) => c.file === file);
+  const phase = b.chapters[chapter]?.phases.find((ph) => containsPosition(ph.range, p))?.index ?? 0;
+  const here = { chapter, phase };
+  const after = b.checks.filter((c) => comparePlay(c, here) > 0 || (comparePlay(c, here) === 0 && c.check.range.start.line > p.line));
+  const before = b.checks.filter((c) => !after.includes(c));
+  return [...after, ...before].map((c, i) => ({
+    label: c.check.id, kind: CompletionItemKind.Reference, detail: c.check.question, documentation: `Correct answer: ${c.check.answer}`,
+    sortText: String(i).padStart(5, '0'), ...(i >= after.length ? { labelDetails: { description: 'before the trap' } } : {}),
   }));
 }
 

@@ -1,7 +1,7 @@
 /** Hover: a fact ref shows its fact; a check its type, answer and the traps aimed at it; a template its date. */
 import { MarkupKind, type Hover } from 'vscode-languageserver';
 import {
-  CHECK_TYPES, distance, expandTemplate, liveFact, startMoment, TRAP_TYPES, type Benchmark, type Position,
+  CHECK_TYPES, distance, expandTemplate, expandTemplatesIn, liveFact, startMoment, TRAP_TYPES, type Benchmark, type Position,
 } from '../../../scenario/src';
 import { elementAt } from '../locate';
 
@@ -25,6 +25,9 @@ export function getHover(b: Benchmark, file: string, p: Position, now: Date = ne
       const located = b.checks.find((c) => c.check === e.check);
       const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === e.check.id));
       const lines = [`**Check ${e.check.id}**${e.check.type ? ` · ${e.check.type}: ${CHECK_TYPES[e.check.type]}` : ''}`, '', `**Q:** ${e.check.question}`, '', `**Correct answer:** ${e.check.answer || '—'}`];
+      const start = b.manifest?.start_time;
+      const expanded = start ? expandTemplatesIn(e.check.answer, {}, startMoment(start)) : e.check.answer;
+      if (expanded !== e.check.answer) lines.push('', `→ **${expanded}** from this benchmark's start_time ${start}`);
       if (traps.length && located) {
         lines.push('', 'Trap writes aimed at it:');
         for (const t of traps) {

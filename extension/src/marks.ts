@@ -1,0 +1,124 @@
+/**
+ * What a chapter's marks say, decided once for the lenses, the gutter, the hovers and the Test
+ * Explorer: which checks failed in a run that played the trap writes aimed at them (the only red),
+ * which were graded by a partial run that never played them, and which trap lines caught a check.
+ * No VS Code here, so that it is tested on plain values.
+ */
+import { comparePlay, expandTemplatesIn, parseChapter, startMoment, type Benchmark, type LocatedCheck, type LocatedTrap, type PlayPosition } from '../../scenario/src';
+import { passes, scoreBand, type Position, type ScoreBand } from '../../engine/src/api';
+import type { LatestGrade } from './results';
+
+/** The gutter icon of a graded check: its score band, or `unplayed` for a failure its run cannot be blamed for. */
+export type CheckIcon = ScoreBand | 'unplayed';
+
+export interface CheckMark {
+  located: LocatedCheck;
+  grade: LatestGrade;
+  icon: CheckIcon;
+  passed: boolean;
+  /** Failed in a run that played every trap write aimed at the check before grading it. */
+  blamed: boolean;
+  /** The trap writes aimed at the check that its run did not play before grading it. */
+  unplayed: LocatedTrap[];
+}
+
+export interface TrapMark {
+  located: LocatedTrap;
+  /** The checks it aims at that failed in a run that played it, by id. */
+  caught: CheckMark[];
+}
+
+/** Where a saved position is in the benchmark as it is now, by its chapter's file (chapters may have moved). */
+function playPosition(b: Benchmark, position: Position): PlayPosition {
+  const index = b.chapters.findIndex((c) => c.file === position.chapter);
+  return { chapter: index >= 0 ? index : position.chapterIndex, phase: position.phase };
+}
+
+/** Whether the run a grade came from played a trap write before it graded the check. */
+export function playedBefore(b: Benchmark, trap: LocatedTrap, grade: LatestGrade): boolean {
+  if (comparePlay(trap, playPosition(b, grade.grade.position)) > 0) return false;
+  return !grade.phases || comparePlay(trap, playPosition(b, grade.phases.from)) >= 0;
+}
+
+/** The trap writes aimed at a check, in play order. */
+export function trapsAimedAt(b: Benchmark, checkId: string): LocatedTrap[] {
+  return b.traps.filter((t) => t.trap.targets.some((x) => x.name === checkId));
+}
+
+/**
+ * A graded check's mark. A failure is blamed on the agent when its run played the trap writes
+ * aimed at the check; a partial run is blamed only when there were trap writes and it played them
+ * all, since it may have skipped the phases that told the facts too.
+ */
+export function checkMark(b: Benchmark, located: LocatedCheck, grade: LatestGrade, passScore: number): CheckMark {
+  const traps = trapsAimedAt(b, located.check.id);
+  const unplayed = traps.filter((t) => !playedBefore(b, t, grade));
+  const passed = passes(grade.grade.effective, passScore);
+  const playedAll = unplayed.length === 0 && (!grade.phases || traps.length > 0);
+  const blamed = !passed && playedAll;
+  const icon: CheckIcon = passed || blamed ? scoreBand(grade.grade.effective, passScore) : 'unplayed';
+  return { located, grade, icon, passed, blamed, unplayed };
+}
+
+/** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */
+export function chapterMarks(b: Benchmark, file: string, latest: ReadonlyMap<string, LatestGrade>, passScore: number): { checks: CheckMark[]; traps: TrapMark[] } {
+  const checks: CheckMark[] = [];
+  for (const located of b.checks) {
+    if (located.file !== file) continue;
+    const grade = latest.get(located.check.id);
+    if (grade) checks.push(checkMark(b, located, grade, passScore));
+  }
+  const traps: TrapMark[] = [];
+  for (const located of b.traps) {
+    if (located.file !== file) continue;
+    const caught: CheckMark[] = [];
+    for (const target of new Set(located.trap.targets.map((t) => t.name))) {
+      const c = b.checks.find((x) => x.check.id === target);
+      const grade = latest.get(target);
+      if (!c || !grade) continue;
+      const mark = checkMark(b, c, grade, passScore);
+      if (mark.blamed && playedBefore(b, located, grade)) caught.push(mark);
+    }
+    if (caught.length) traps.push({ located, caught });
+  }
+  return { checks, traps };
+}
+
+/** A text of the benchmark as it read in the run a grade came from: its templates written out with that run's dates. */
+export function asInRun(text: string, grade: Pick<LatestGrade, 'templates' | 'startTime'>): string {
+  return expandTemplatesIn(text, grade.templates, grade.startTime ? startMoment(grade.startTime) : undefined);
+}
+
+/** `chapter3.md phase 1 → chapter3.md phase 2`: what a partial run played. */
+export function playedRange(grade: Pick<LatestGrade, 'phases'>): string | undefined {
+  const range = grade.phases;
+  if (!range) return undefined;
+  const at = (p: Position) => `${p.chapter} phase ${p.phase + 1}`;
+  return range.from.chapter === range.to.chapter && range.from.phase === range.to.phase ? `only ${at(range.from)}` : `${at(range.from)} → ${at(range.to)}`;
+}
+
+/**
+ * The benchmark with one chapter as the editor holds it now, unsaved edits included: marks and
+ * lenses sit on the lines the author sees, never on the lines of the saved file (a lens would
+ * jump onto the line being typed). Checks are matched to grades by id, trap lines by their place.
+ */
+export function withChapterText(b: Benchmark, file: string, text: string): Benchmark {
+  const chapterIndex = b.chapters.findIndex((c) => c.file === file);
+  if (chapterIndex < 0) return b;
+  const chapter = parseChapter(text, file);
+  const checks = chapter.phases.flatMap((phase) => phase.checks.map((check) => ({ check, file, chapter: chapterIndex, phase: phase.index })));
+  const traps = chapter.phases.flatMap((phase) => phase.traps.map((trap) => ({ trap, file, chapter: chapterIndex, phase: phase.index })));
+  const inPlayOrder = <T extends PlayPosition & { file: string }>(others: readonly T[], own: T[]) => {
+    const before = others.filter((x) => x.file !== file && x.chapter < chapterIndex);
+    const after = others.filter((x) => x.file !== file && x.chapter > chapterIndex);
+    return [...before, ...own, ...after];
+  };
+  const lines = new Map(b.lines);
+  lines.set(file, chapter.lines);
+  return {
+    ...b, lines,
+    chapters: b.chapters.map((c, i) => (i === chapterIndex ? chapter : c)),
+    checks: inPlayOrder(b.checks, checks),
+    traps: inPlayOrder(b.traps, traps),
+  };
+}
