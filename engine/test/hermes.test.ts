@@ -91,6 +91,7 @@ test('attached: memory written by the memory tool, compactions of this run\'s se
   try {
     const dir = tempDir();
     const adapter = new HermesAdapter(dir, attached(fake.url, { hermes_home: home, hermes_compression_threshold: 0.8, hermes_compression_target_ratio: 0.12 }));
+    const started = Date.now();
     await adapter.createSession('run');
     assert.equal(readFileSync(join(home, 'config.yaml'), 'utf8'), 'model:\n  default: deepseek-v4-flash\ncompression:\n  enabled: true\n  protect_last_n: 20\n  threshold: 0.8\n  target_ratio: 0.12\ndisplay:\n  skin: mono\n');
     await say(adapter, 'The boat is called Wren.', 'k1');
@@ -101,6 +102,8 @@ test('attached: memory written by the memory tool, compactions of this run\'s se
     assert.equal(readFileSync(join(home, 'memories', 'MEMORY.md'), 'utf8'), 'The boat is called Wren.\n§\nIt is moored in Bristol.');
     const status = await adapter.getStatus();
     assert.deepEqual(status.compactions?.map((c) => [c.tokensBefore, c.tokensAfter]), [[70000, 4590]]);
+    const at = Date.parse(status.compactions?.[0]?.at ?? '');
+    assert.ok(at >= started - 1000 && at <= Date.now(), 'the log\'s local time read as the real moment, as the journal stamps its events');
     assert.equal(status.contextTokens, 3540, 'the last model call of the current session, from its log');
     assert.equal(adapter.memoryDir(), join(home, 'memories'));
   } finally {

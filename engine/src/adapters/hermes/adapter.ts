@@ -88,6 +88,7 @@ export class HermesAdapter implements AgentAdapter {
   async getStatus(): Promise<AgentStatus> {
     const log = this.home ? readAgentLog(this.home) : undefined;
     const logged = this.saved.sessionId ? log?.lastPromptTokens.get(this.saved.sessionId) : undefined;
+    // The log's times are real ones, as the journal's are: the report puts each compression in its phase.
     const compactions = log?.compactions.filter((c) => this.saved.sessions.includes(c.session)).map((c) => ({ at: c.at, ...(c.tokensBefore === undefined ? {} : { tokensBefore: c.tokensBefore }), ...(c.tokensAfter === undefined ? {} : { tokensAfter: c.tokensAfter }) }));
     return { state: this.busy ? 'thinking' : 'idle', compactions: compactions ?? null, contextTokens: logged ?? this.saved.usageTokens };
   }
