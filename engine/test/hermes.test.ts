@@ -187,3 +187,13 @@ test('the stand-in as Hermes\'s model: a statement is a memory tool call, a ques
     await standIn.close();
   }
 });
+
+test('its own gateway: a missing hermes command and one that exits at once are reported, with where its log is', async () => {
+  const dir = tempDir();
+  const options = (bin: string) => hermesOptions({ hermes_bin: bin }, {}, STAND_IN, 'http://127.0.0.1:9/v1');
+  await assert.rejects(new HermesAdapter(dir, options(join(dir, 'no-such-hermes'))).createSession('run'), /could not start `.*no-such-hermes gateway run`: spawn .* ENOENT/);
+  const failing = join(dir, 'hermes');
+  writeFileSync(failing, '#!/bin/sh\necho "HERMES_HOME=$HERMES_HOME port=$API_SERVER_PORT" >&2\nexit 3\n', { mode: 0o755 });
+  await assert.rejects(new HermesAdapter(join(dir, 'run'), options(failing)).createSession('run'), (e: Error) => /exited \(code 3\) before its API server answered: see .*gateway\.log/.test(e.message));
+  assert.match(readFileSync(join(dir, 'run', 'gateway.log'), 'utf8'), /HERMES_HOME=.*run\/home port=\d+/, 'started with the run\'s own home, on a port of its own');
+});
