@@ -3,7 +3,8 @@
  * .e2e/tools/hermes) as the agent under test, its gateway started by the adapter with the
  * stand-in as its model: the conformance suite, and a whole starter run in which Hermes saves
  * what it is told with its own `memory` tool and compacts its context for real (the stand-in
- * reports a prompt over Hermes's 64,000-token trigger once the conversation is long enough).
+ * reports a prompt over Hermes's 64,000-token trigger once the conversation is long enough), and
+ * Max in one session with the seed's compression keys, to show where the cuts land.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -77,6 +78,34 @@ test('a whole starter run through the real Hermes: memory written by its memory 
     assert.ok(cause.memory.some((m) => m.kind === 'expected' && m.file === 'MEMORY.md' && m.text.includes('Leeds Lift')), JSON.stringify(cause));
     assert.ok(cause.memory.some((m) => m.kind === 'stale' && m.file === 'MEMORY.md' && m.value === '380'), 'the first quote is still in its memory beside the new one');
     assert.ok(existsSync(join(run, 'agent', 'home', 'logs', 'agent.log')), 'the run\'s own HERMES_HOME is under results/<id>/agent/');
+  } finally {
+    await model.close();
+  }
+});
+
+test('Max with ignore_session_break and the seed\'s compression keys: where Hermes\'s cut lands, and its memory full', { timeout: 900_000 }, async () => {
+  // The stand-in's own prompts peak near 49,000 tokens on Max, under Hermes's trigger (the seed's
+  // threshold 0.125 is raised to 0.75 and floored at 64,000): past 300 messages it reports 70,000.
+  const model = await startStandIn({ promptTokens: { fromMessages: 300, atLeast: 70_000 } });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'mmb-hermes-max-'));
+    cpSync(join(ROOT, 'benchmarks', 'max'), join(dir, 'benchmarks', 'max'), { recursive: true });
+    writeFileSync(join(dir, 'config.jsonc'), JSON.stringify({
+      persona: { model: 'stand-in' },
+      runs: { 'hermes-compact-1': { benchmark: 'max', agent: 'hermes', hermes_compression_threshold: 0.125, ignore_session_break: true, hermes_bin: HERMES_BIN, agent_model: { model: 'stand-in-long', base_url: model.url } } },
+    }));
+    const out = await cli(dir, ['run']);
+    assert.equal(out.code, 0, out.text);
+    assert.match(out.text, /^hermes-compact-1 +finished +average [\d.]+\/10 +coverage 36\/36/m);
+    const run = join(dir, 'results', 'hermes-compact-1');
+    const state = JSON.parse(readFileSync(join(run, 'state.json'), 'utf8')) as RunState;
+    assert.deepEqual(state.sessionSwitches.map((s) => s.ignored), [true], 'the exam stays in the same Hermes session');
+    const benchmark = loadBenchmark(readBenchmarkFolder(join(dir, 'benchmarks', 'max')));
+    const cuts = conversation(state, benchmark, 'benchmarks/max').flatMap((chapter) => chapter.items.filter((item) => item.kind === 'marker' && item.marker === 'agent-compaction').map(() => chapter.chapter));
+    assert.ok(cuts.length >= 1 && cuts.every((chapter) => Number(/\d+/.exec(chapter)?.[0]) >= 10), `the cuts land late in Max, once 300 messages are in context: ${cuts.join(', ')}`);
+    assert.match(readFileSync(join(run, 'agent', 'home', 'config.yaml'), 'utf8'), /compression:\n {2}threshold: 0\.125\n/);
+    const memory = readFileSync(join(run, 'agent', 'home', 'memories', 'MEMORY.md'), 'utf8');
+    assert.ok([...memory].length <= 2200 && [...memory].length > 2000, `Hermes's memory is full at its 2,200 characters: ${[...memory].length}`);
   } finally {
     await model.close();
   }
