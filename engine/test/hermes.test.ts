@@ -5,14 +5,15 @@
  * session instead of the turn being played twice, timeouts, keys kept out of errors.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { HermesAdapter } from '../src/adapters/hermes/adapter';
 import { HermesApi } from '../src/adapters/hermes/api';
-import { managedConfig, mergeCompression, readAgentLog } from '../src/adapters/hermes/home';
+import { AgentLog, readAgentLog } from '../src/adapters/hermes/agentLog';
+import { managedConfig, mergeCompression } from '../src/adapters/hermes/home';
 import { hermesOptions } from '../src/adapters/hermes/options';
 import { ConfigError } from '../src/errors';
 import { hermesMemoryEntries, hermesReply } from '../src/standin/hermesMemory';
@@ -53,10 +54,28 @@ test('the recorded agent.log gives the compression with its sizes before and aft
   const home = tempDir('mmb-hermes-log-');
   mkdirSync(join(home, 'logs'));
   writeFileSync(join(home, 'logs', 'agent.log'), readFileSync(join(HERMES_FIXTURES, 'agent.log')));
-  const log = readAgentLog(home);
+  const log = readAgentLog(join(home, 'logs', 'agent.log'));
   assert.deepEqual(log?.compactions.map((c) => [c.tokensBefore, c.tokensAfter]), [[70000, 4590]]);
   assert.equal(log?.compactions[0]?.at, new Date('2026-12-01T11:33:31.505').toISOString(), 'the start of the compression, in local time as Hermes logs it');
   assert.equal(log?.lastPromptTokens.get('api_1796124796_e5f6db31'), 70000);
+});
+
+test('agent.log is read as it grows: a line written in two parts, a rotation to a new file, what was read before kept', () => {
+  const path = join(tempDir(), 'agent.log');
+  const recorded = readFileSync(join(HERMES_FIXTURES, 'agent.log'), 'utf8').split('\n');
+  const started = recorded.find((line) => line.includes('compression started')) ?? '';
+  const done = recorded.find((line) => line.includes('compression done')) ?? '';
+  writeFileSync(path, `${started}\n${done.slice(0, 40)}`);
+  const log = new AgentLog(path);
+  assert.equal(log.update(), true);
+  assert.equal(log.compactions.length, 0);
+  appendFileSync(path, `${done.slice(40)}\n`);
+  log.update();
+  assert.deepEqual(log.compactions.map((c) => [c.tokensBefore, c.tokensAfter]), [[70000, 4590]]);
+  renameSync(path, `${path}.1`);
+  writeFileSync(path, `${started.replace('11:33:31', '11:40:00').replace('~70,000', '~80,000')}\n${done}\n`);
+  log.update();
+  assert.deepEqual(log.compactions.map((c) => [c.tokensBefore, c.tokensAfter]), [[70000, 4590], [80000, 4590]], 'Hermes rotated its log: the new file is read from its start');
 });
 
 test('the protocol server answers with the keys the real Hermes answered with', async () => {

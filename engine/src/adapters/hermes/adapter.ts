@@ -15,7 +15,8 @@ import { PendingFailure } from '../failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../types';
 import { HermesApi, type HermesMessage } from './api';
 import { killGroup, startGateway, stopGateway } from './gateway';
-import { readAgentLog, resetHome, writeCompressionInto } from './home';
+import { AgentLog, type LoggedCompaction } from './agentLog';
+import { resetHome, writeCompressionInto } from './home';
 import type { HermesOptions } from './options';
 
 /** A message the engine sent: `afterId` is the last message of the session before it went out. */
@@ -36,9 +37,11 @@ interface Saved {
   turns: Turn[];
   /** The last turn's `usage.input_tokens`, for when no log can be read. */
   usageTokens: number | null;
+  /** The compressions of this run's sessions read so far: kept here, as Hermes rotates its log. */
+  compactions: LoggedCompaction[];
 }
 
-const emptySaved = (): Saved => ({ sessions: [], replies: [], turns: [], usageTokens: null });
+const emptySaved = (): Saved => ({ sessions: [], replies: [], turns: [], usageTokens: null, compactions: [] });
 const RECOVERY_POLL_MS = 2000;
 
 export class HermesAdapter implements AgentAdapter {
@@ -48,6 +51,7 @@ export class HermesAdapter implements AgentAdapter {
   private api: HermesApi | undefined;
   private gateway: ChildProcess | undefined;
   private busy: Promise<void> | undefined;
+  private log: AgentLog | undefined;
   private readonly failure = new PendingFailure();
 
   constructor(private readonly dir: string, private readonly options: HermesOptions, private readonly now: () => Date = () => new Date()) {}
@@ -63,7 +67,7 @@ export class HermesAdapter implements AgentAdapter {
 
   async createSession(name: string): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    if (existsSync(this.file)) this.saved = JSON.parse(readFileSync(this.file, 'utf8')) as Saved;
+    if (existsSync(this.file)) this.saved = { ...emptySaved(), ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<Saved>) };
     this.api = await this.connect();
     if (!this.saved.sessionId) this.adopt(await this.api.createSession(name));
     const pending = this.saved.turns.filter((turn) => !turn.answered);
@@ -86,11 +90,10 @@ export class HermesAdapter implements AgentAdapter {
   }
 
   async getStatus(): Promise<AgentStatus> {
-    const log = this.home ? readAgentLog(this.home) : undefined;
-    const logged = this.saved.sessionId ? log?.lastPromptTokens.get(this.saved.sessionId) : undefined;
-    // The log's times are real ones, as the journal's are: the report puts each compression in its phase.
-    const compactions = log?.compactions.filter((c) => this.saved.sessions.includes(c.session)).map((c) => ({ at: c.at, ...(c.tokensBefore === undefined ? {} : { tokensBefore: c.tokensBefore }), ...(c.tokensAfter === undefined ? {} : { tokensAfter: c.tokensAfter }) }));
-    return { state: this.busy ? 'thinking' : 'idle', compactions: compactions ?? null, contextTokens: logged ?? this.saved.usageTokens };
+    const log = this.readLog();
+    const contextTokens = (this.saved.sessionId ? log?.lastPromptTokens.get(this.saved.sessionId) : undefined) ?? this.saved.usageTokens;
+    const compactions = log ? this.saved.compactions.map((c) => ({ at: c.at, ...(c.tokensBefore === undefined ? {} : { tokensBefore: c.tokensBefore }), ...(c.tokensAfter === undefined ? {} : { tokensAfter: c.tokensAfter }) })) : null;
+    return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens };
   }
 
   async startNewConversation(): Promise<void> {
@@ -110,6 +113,7 @@ export class HermesAdapter implements AgentAdapter {
     }
     rmSync(this.file, { force: true });
     this.saved = emptySaved();
+    this.log = undefined;
   }
 
   memoryDir(): string | undefined {
@@ -197,6 +201,21 @@ export class HermesAdapter implements AgentAdapter {
       if (Date.now() > deadline) throw new Error(`the turn "${turn.text.slice(0, 60)}" reached Hermes but got no reply within ${this.options.turnTimeoutMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, RECOVERY_POLL_MS));
     }
+  }
+
+  /** The log read up to now, with the compressions of this run's sessions saved; undefined without a log. */
+  private readLog(): AgentLog | undefined {
+    const home = this.home;
+    if (!home) return undefined;
+    this.log ??= new AgentLog(join(home, 'logs', 'agent.log'));
+    if (!this.log.update()) return undefined;
+    const known = new Set(this.saved.compactions.map((c) => `${c.session}@${c.at}`));
+    const fresh = this.log.compactions.filter((c) => this.saved.sessions.includes(c.session) && !known.has(`${c.session}@${c.at}`));
+    if (fresh.length) {
+      this.saved.compactions.push(...fresh);
+      this.save();
+    }
+    return this.log;
   }
 
   /** The session Hermes says the conversation is in now (a compression may move it). */

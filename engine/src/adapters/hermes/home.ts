@@ -1,20 +1,17 @@
 /**
  * Hermes's `$HERMES_HOME` on disk: its config.yaml (written whole for a gateway the adapter
- * starts; only the `compression:` keys merged into a user's), the full reset by files, and what
- * its `logs/agent.log` says about compressions and the size of each model call.
+ * starts; only the `compression:` keys merged into a user's) and the full reset by files. What
+ * its `logs/agent.log` says is agentLog.ts.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors';
-import type { AgentStatus } from '../types';
 import type { HermesCompression, HermesManaged } from './options';
 
 /** The environment variable the gateway's config names for its model's key (`${…}`), so the key is never written to disk. */
 export const MODEL_KEY_VARIABLE = 'MMB_HERMES_MODEL_KEY';
 /** What a full reset deletes: sessions, their database, memory, skills and logs (the config stays). */
 export const RESET_ENTRIES = ['state.db', 'state.db-shm', 'state.db-wal', 'response_store.db', 'response_store.db-shm', 'response_store.db-wal', 'memories', 'sessions', 'skills', 'logs'];
-/** Only the end of a long log is read: a compression's two lines are short and recent ones matter. */
-const MAX_LOG_BYTES = 8 * 1024 * 1024;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** A YAML scalar: JSON's quoting is valid YAML for strings, numbers and booleans. */
@@ -83,64 +80,8 @@ export function resetHome(home: string): void {
   for (const entry of RESET_ENTRIES) rmSync(join(home, entry), { recursive: true, force: true });
 }
 
-/** The last `bytes` of a file as text (a partial first line is dropped when cut). */
+/** A config file's text; one too large to be a config is refused rather than rewritten. */
 function readBounded(path: string, bytes: number): string {
-  const size = statSync(path).size;
-  if (size <= bytes) return readFileSync(path, 'utf8');
-  const buffer = Buffer.alloc(bytes);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, buffer, 0, bytes, size - bytes);
-  } finally {
-    closeSync(fd);
-  }
-  return buffer.toString('utf8').replace(/^[^\n]*\n/, '');
-}
-
-const STARTED = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*context compression started: session=(\S+) messages=(\d+) tokens=~([\d,]+)/;
-const DONE = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*context compression done: session=(\S+) messages=(\d+)->(\d+) rough_tokens=~([\d,]+)/;
-const API_CALL = /^\S+ \S+ INFO \[(\S+)\] agent\.conversation_loop: API call #\d+: .* in=(\d+) /;
-
-/** A compression as logged, with the session it was logged under. */
-export type LoggedCompaction = NonNullable<AgentStatus['compactions']>[number] & { session: string };
-
-/** What agent.log says: the compressions (started, then done), and the prompt size of the last model call of each session. */
-export interface HermesLog {
-  compactions: LoggedCompaction[];
-  lastPromptTokens: Map<string, number>;
-}
-
-/**
- * Reads agent.log (its times are the machine's local time). A `done` line closes the `started`
- * line of its session, or else the latest one open: a compression that moves the conversation to
- * a new session may log the new id.
- */
-export function readAgentLog(home: string): HermesLog | undefined {
-  const path = join(home, 'logs', 'agent.log');
-  if (!existsSync(path)) return undefined;
-  const log: HermesLog = { compactions: [], lastPromptTokens: new Map() };
-  const open: { session: string; at: string; tokensBefore: number }[] = [];
-  for (const line of readBounded(path, MAX_LOG_BYTES).split('\n')) {
-    const started = STARTED.exec(line);
-    const done = started ? null : DONE.exec(line);
-    const call = started || done ? null : API_CALL.exec(line);
-    if (started) open.push({ session: started[3] ?? '', at: localIso(started[1] ?? '', started[2] ?? '000'), tokensBefore: tokenCount(started[5]) });
-    if (done) {
-      const index = open.findLastIndex((entry) => entry.session === done[3]);
-      const [begun] = open.splice(index >= 0 ? index : open.length - 1, 1);
-      const session = begun?.session ?? done[3] ?? '';
-      log.compactions.push({ session, at: begun?.at ?? localIso(done[1] ?? '', done[2] ?? '000'), ...(begun ? { tokensBefore: begun.tokensBefore } : {}), tokensAfter: tokenCount(done[6]) });
-    }
-    if (call) log.lastPromptTokens.set(call[1] ?? '', Number(call[2]));
-  }
-  return log;
-}
-
-function tokenCount(text: string | undefined): number {
-  return Number((text ?? '').replace(/,/g, ''));
-}
-
-function localIso(stamp: string, millis: string): string {
-  const date = new Date(`${stamp.replace(' ', 'T')}.${millis}`);
-  return Number.isNaN(date.getTime()) ? stamp : date.toISOString();
+  if (statSync(path).size > bytes) throw new ConfigError(`${path} is over ${bytes} bytes: it cannot be Hermes's config.yaml.`);
+  return readFileSync(path, 'utf8');
 }
