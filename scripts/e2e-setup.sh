@@ -57,4 +57,20 @@ if [ ! -x "$TOOLS/llm/bin/llm" ]; then
   "$TOOLS/llm/bin/pip" install -q "llm==0.36"
 fi
 # --- end of the third-party agents ---
+# --- Hermes (hermes-agent from PyPI, the real agent for the hermes adapter's test) ---
+# A self-contained block: its own venv under $TOOLS/hermes. aiohttp is pinned beside it because
+# the API server imports it and only hermes-agent's large extras ([messaging], [all]) pull it in.
+HERMES_VERSION=0.19.0
+HERMES_VENV="$TOOLS/hermes"
+if [ ! -x "$HERMES_VENV/bin/hermes" ] || [ "$(cat "$HERMES_VENV/.mmb-version" 2>/dev/null)" != "$HERMES_VERSION" ]; then
+  echo "e2e-setup: installing hermes-agent==$HERMES_VERSION into $HERMES_VENV"
+  PYTHON=${MMB_E2E_PYTHON:-python3}
+  mkdir -p "$TOOLS"
+  rm -rf "$HERMES_VENV"
+  "$PYTHON" -m venv "$HERMES_VENV"
+  "$HERMES_VENV/bin/pip" install --quiet --disable-pip-version-check --no-input \
+    "hermes-agent==$HERMES_VERSION" "aiohttp==3.14.1"
+  echo "$HERMES_VERSION" > "$HERMES_VENV/.mmb-version"
+fi
+# --- end of Hermes ---
 echo "e2e-setup: ready ($TOOLS)"

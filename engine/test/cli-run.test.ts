@@ -153,7 +153,7 @@ test('mmb stand-in serves the stand-in model over HTTP until Ctrl-C', async () =
 });
 
 test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in by --rehearse, resumable by its name', () => {
-  const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9', api_key_env: 'NO_SUCH_KEY' }, runs: { a: { benchmark: 'starter', agent: 'hermes' } } });
+  const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9', api_key_env: 'NO_SUCH_KEY' }, runs: { a: { benchmark: 'starter', agent: 'hermes', hermes_url: 'http://127.0.0.1:9' } } });
   const phase = mmb(['run', 'a', '--from', 'chapter2.md:2', '--only', '--rehearse'], dir);
   assert.equal(phase.code, 0, phase.stdout + phase.stderr);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'a.phase-chapter2-2.rehearsal', 'state.json'), 'utf8'));

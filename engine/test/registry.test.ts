@@ -67,13 +67,14 @@ test('every run key is named in the README or docs/engine.md, and in docs/format
   for (const name of Object.keys(AGENTS)) assert.ok(read('README.md').includes(`\`${name}\``), `the README's agents table has ${name}`);
 });
 
-test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and plays the chatbot for hermes', () => {
+test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and plays the chatbot for an attached hermes', () => {
   const real = { model: 'gpt-x', base_url: 'https://h/v1', api_key_env: 'KEY' };
   for (const agent of ['chatbot', 'notebook', 'openclaw']) {
     assert.deepEqual(rehearsalOf(agent, { agent_model: real, notebook_context_tokens: 9000 }), { agent, options: { agent_model: { model: 'stand-in' }, notebook_context_tokens: 9000 } });
   }
   for (const agent of ['filing-log', 'filing-consolidated', 'filing-dreaming']) assert.deepEqual(rehearsalOf(agent, {}), { agent, options: {} });
   assert.deepEqual(rehearsalOf('hermes', { hermes_url: 'http://h:1' }), { agent: 'chatbot', options: {} });
+  assert.deepEqual(rehearsalOf('hermes', { agent_model: real, hermes_compression_threshold: 0.8 }), { agent: 'hermes', options: { agent_model: { model: 'stand-in' }, hermes_compression_threshold: 0.8 } });
   assert.throws(() => rehearsalOf('chatbott', {}), (e: unknown) => e instanceof ConfigError && /did you mean `chatbot`/i.test(e.message));
   for (const [name, entry] of Object.entries(AGENTS)) {
     const rehearsal = rehearsalOf(name, entry.runKeys.agent_model ? { agent_model: real } : {});
@@ -84,19 +85,20 @@ test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and
 
 test('the stand-in is started for agents whose model is on it, and only for them', () => {
   const real = { agent_model: { model: 'gpt-x', base_url: 'https://h/v1' } };
-  for (const agent of ['chatbot', 'notebook', 'openclaw']) {
+  for (const agent of ['chatbot', 'notebook', 'openclaw', 'hermes']) {
     assert.equal(adapterUsesStandIn(agent, {}), true, agent);
     assert.equal(adapterUsesStandIn(agent, { agent_model: { model: 'stand-in' } }), true, agent);
     assert.equal(adapterUsesStandIn(agent, real), false, agent);
   }
-  for (const agent of ['hermes', 'filing-log', 'filing-consolidated', 'filing-dreaming', 'no-such-agent']) assert.equal(adapterUsesStandIn(agent, {}), false, agent);
+  assert.equal(adapterUsesStandIn('hermes', { hermes_url: 'http://h:1' }), false, 'an attached Hermes calls the user\'s model');
+  for (const agent of ['filing-log', 'filing-consolidated', 'filing-dreaming', 'no-such-agent']) assert.equal(adapterUsesStandIn(agent, {}), false, agent);
 });
 
 test('a run key its agent does not read, of the wrong type, out of range or too long stops the run before the adapter starts', () => {
   const ctx = (options: Record<string, unknown>) => ({ runDir: tempDir(), options, models: { env: {} }, clock: new Clock() });
   const refused = (agent: string, options: Record<string, unknown>, message: RegExp) =>
     assert.throws(() => createAdapter(agent, ctx(options)), (e: unknown) => e instanceof ConfigError && message.test(e.message), `${agent} ${JSON.stringify(options).slice(0, 80)}`);
-  refused('hermes', { hermes_ulr: 'http://h' }, /the agent hermes does not read the run key `hermes_ulr`: its run keys are hermes_url, .*did you mean `hermes_url`/i);
+  refused('hermes', { hermes_ulr: 'http://h' }, /the agent hermes does not read the run key `hermes_ulr`: its run keys are agent_model, .*hermes_url, .*did you mean `hermes_url`/i);
   refused('hermes', { ['k'.repeat(5000)]: 1 }, /does not read the run key `k{80}…`: its run keys are/);
   refused('filing-log', { agent_model: { model: 'stand-in' } }, /the agent filing-log does not read the run key `agent_model`: it takes no run keys/);
   refused('openclaw', { openclaw_bin: 42 }, /`openclaw_bin` must be a string; it is 42/);

@@ -33,12 +33,18 @@ export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, Age
     "openclaw_session_key": {"type":"string"},
   },
   "hermes": {
+    "agent_model": {"type":"model"},
+    "hermes_bin": {"type":"string"},
+    "hermes_context_length": {"type":"integer","minimum":64000,"maximum":10000000},
     "hermes_url": {"type":"string"},
     "hermes_api_key_env": {"type":"string"},
     "hermes_home": {"type":"string"},
     "hermes_reset_command": {"type":"string"},
     "hermes_compression_threshold": {"type":"number","minimum":0,"maximum":1},
     "hermes_compression_target_ratio": {"type":"number","minimum":0,"maximum":1},
+    "hermes_compression_in_place": {"type":"boolean"},
+    "hermes_idle_timeout_s": {"type":"number","minimum":35,"maximum":86400},
+    "hermes_turn_timeout_s": {"type":"number","minimum":1,"maximum":86400},
   },
   "process": {
     "command": {"type":"strings"},

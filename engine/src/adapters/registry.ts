@@ -10,7 +10,8 @@ import { createModel, modelOption, type ModelContext } from '../models/resolve';
 import { ConfigError } from '../errors';
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
-import { HermesAdapter, hermesOptions } from './hermes';
+import { HermesAdapter } from './hermes/adapter';
+import { hermesOptions } from './hermes/options';
 import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
 import { MODULE_ENTRY, OPENAI_HTTP_ENTRY, PROCESS_ENTRY } from './ownAgents';
@@ -138,22 +139,29 @@ export const AGENTS: Record<string, AgentEntry> = {
     conformance: { memory: 'context-only', ...BOAT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
   },
   hermes: {
-    summary: 'The Hermes agent over its gateway\'s sessions REST API.',
-    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
+    summary: 'The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run\'s own $HERMES_HOME, or attached to by URL.',
+    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl), () => ctx.clock.now()),
     runKeys: {
-      hermes_url: { type: 'string', default: 'http://127.0.0.1:8642', doc: 'The Hermes gateway\'s API server.' },
-      hermes_api_key_env: { type: 'string', default: 'HERMES_API_KEY', doc: 'The environment variable holding its API_SERVER_KEY.' },
-      hermes_home: { type: 'string', doc: 'Its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.' },
-      hermes_reset_command: { type: 'string', doc: 'A shell command for the full reset (e.g. a docker reset script).' },
-      hermes_compression_threshold: { type: 'number', minimum: 0, maximum: 1, doc: 'Written into its config.yaml: the share of its context that starts a compression.' },
-      hermes_compression_target_ratio: { type: 'number', minimum: 0, maximum: 1, doc: 'Written into its config.yaml: the share of the context a compression keeps.' },
+      agent_model: AGENT_MODEL_KEY,
+      hermes_bin: { type: 'string', default: 'hermes', doc: 'The hermes command of the venv it is installed in (on PATH by default).' },
+      hermes_context_length: { type: 'integer', minimum: 64_000, maximum: 10_000_000, default: 65_536, doc: 'The model\'s context window written into its config (Hermes refuses one under 64,000).' },
+      hermes_url: { type: 'string', doc: 'Attach to the gateway whose API server runs at this URL instead of starting one.' },
+      hermes_api_key_env: { type: 'string', default: 'HERMES_API_KEY', doc: 'With `hermes_url`: the environment variable holding its API_SERVER_KEY.' },
+      hermes_home: { type: 'string', doc: 'With `hermes_url`: its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.' },
+      hermes_reset_command: { type: 'string', doc: 'With `hermes_url`: a shell command for the full reset (stop it, delete its state, start it).' },
+      hermes_compression_threshold: { type: 'number', minimum: 0, maximum: 1, doc: 'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at 64,000 tokens at least).' },
+      hermes_compression_target_ratio: { type: 'number', minimum: 0, maximum: 1, doc: 'compression.target_ratio in its config.yaml: the share of the threshold kept as the recent tail.' },
+      hermes_compression_in_place: { type: 'boolean', doc: 'compression.in_place in its config.yaml (Hermes\'s default true keeps the session id; false moves the conversation to a new session).' },
+      hermes_idle_timeout_s: { type: 'number', minimum: 35, maximum: 86_400, default: 100, doc: 'A turn streaming nothing this long (Hermes keeps the stream alive every 30 s) is given up.' },
+      hermes_turn_timeout_s: { type: 'number', minimum: 1, maximum: 86_400, default: 1800, doc: 'The longest one turn may take.' },
     },
-    usesStandIn: () => false,
-    // Hermes calls its own model, which a rehearsal cannot replace: the chatbot plays its part.
-    rehearsal: () => ({ agent: 'chatbot', options: {} }),
+    usesStandIn: (options) => options.hermes_url === undefined && agentModelIsStandIn(options),
+    // Attached, Hermes calls the user's model, which a rehearsal cannot replace: the chatbot plays its part.
+    rehearsal: (options) => (options.hermes_url === undefined ? onStandInModel(options) : { agent: 'chatbot', options: {} }),
     clock: 'real',
     conformance: {
       memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
+      // Here against the protocol server replaying recorded shapes, attached; e2e/hermes.e2e.ts runs it on the real gateway.
       server: {
         kind: 'hermes',
         setup: (server) => ({

@@ -5,11 +5,13 @@
  * and it is answered from them with the same recall as the plain agent, or else from a search of
  * the conversation history; the
  * consolidation pass adds to the notes what the transcript holds and they lack; a compaction
- * request gets the user's earlier messages, shortened.
+ * request gets the user's earlier messages, shortened. A request of the real Hermes (its `memory`
+ * tool offered) goes to hermesMemory.ts.
  */
 import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage } from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
+import { HERMES_MEMORY_TOOL, hermesReply } from './hermesMemory';
 import { keywords, numbers } from './text';
 
 /** The note the stand-in keeps, one dated line per statement. */
@@ -25,6 +27,7 @@ export interface AgentReply {
 export function agentReply(messages: readonly ChatMessage[], toolNames: readonly string[]): AgentReply {
   const last = lastUser(messages);
   if (last?.content.startsWith(COMPACTION_MARKER)) return say(summarise(last.content));
+  if (toolNames.includes(HERMES_MEMORY_TOOL) && !toolNames.includes(T.write)) return hermesReply(messages);
   if (!toolNames.includes(T.search) || !toolNames.includes(T.write) || !last) return say(agentAnswer(messages));
   const after = messages.slice(last.index + 1);
   const results = after.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool').map((m) => m.content);

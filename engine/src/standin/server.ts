@@ -18,6 +18,12 @@ export interface StandInOptions {
   echoAuthorization?: boolean;
   /** How long a hang lasts; the client should time out well before. */
   hangMs?: number;
+  /**
+   * A request of at least `fromMessages` messages reports at least `atLeast` prompt tokens: an
+   * agent that compacts on the usage its provider reports (Hermes) compacts for real, without
+   * a prompt that long.
+   */
+  promptTokens?: { fromMessages: number; atLeast: number };
   port?: number;
 }
 
@@ -91,7 +97,11 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   const failure = fault && errorReplyOf(fault, authorizationToEcho(context, request));
   if (failure) return send(response, failure.status, failure.body, failure.headers);
   const reply = personaFault(fault, chat) ?? standInReply(chat);
-  const frame = { id: `chatcmpl-standin-${context.requests}`, model: chat.model ?? STAND_IN, rawBody };
+  const inflate = context.options.promptTokens;
+  const frame = {
+    id: `chatcmpl-standin-${context.requests}`, model: chat.model ?? STAND_IN, rawBody,
+    ...(inflate && chat.messages.length >= inflate.fromMessages ? { promptTokensAtLeast: inflate.atLeast } : {}),
+  };
   if (!chat.stream) return send(response, 200, completionJson(frame, reply));
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const events = completionEvents(frame, reply, chat.includeUsage);

@@ -19,6 +19,8 @@ export interface CompletionFrame {
   model: string;
   /** The request's body as received: its size stands for the prompt's tokens. */
   rawBody: string;
+  /** Reported prompt tokens are at least this many (StandInOptions.promptTokens). */
+  promptTokensAtLeast?: number;
 }
 
 export interface Usage {
@@ -64,7 +66,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Tokens as estimated from the text: the prompt's from the raw body, the completion's from what it says and calls. */
 export function usageOf(frame: CompletionFrame, reply: StandInResponse): Usage {
-  const prompt = estimateTokens(frame.rawBody);
+  const prompt = Math.max(estimateTokens(frame.rawBody), frame.promptTokensAtLeast ?? 0);
   const completion = estimateTokens((reply.content ?? '') + reply.calls.map((call) => call.function.arguments).join(''));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
