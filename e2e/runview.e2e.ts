@@ -27,10 +27,14 @@ function writeConfig(config: unknown): void {
   writeFileSync(join(session().workspace, 'config.jsonc'), JSON.stringify(config, null, 2));
 }
 
-/** Switches the colour theme through the user settings, which VS Code watches. */
+/** Switches the colour theme through its picker, and waits for the workbench to wear it. */
 async function theme(page: Page, name: 'Default Dark Modern' | 'Default Light Modern'): Promise<void> {
-  const settings = join(session().workspace, '..', 'user-data', 'User', 'settings.json');
-  writeFileSync(settings, JSON.stringify({ ...JSON.parse(readFileSync(settings, 'utf8')), 'workbench.colorTheme': name }));
+  await command(page, 'Preferences: Color Theme');
+  // The picker labels themes without their "Default" prefix.
+  const label = name.replace('Default ', '');
+  await page.keyboard.type(label);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
   // The page's own code, as text: this file is compiled without the DOM's types.
   await page.waitForFunction(`!!document.querySelector('.monaco-workbench.${name.includes('Light') ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
   await page.waitForTimeout(800);
@@ -104,6 +108,7 @@ e2e('a run that cannot start (no key): a notification with its reason and fixes,
 e2e('the run view at 1,400 and at 600 px wide, dark and light: a finished rehearsal, nothing scrolls sideways', 'widths', async () => {
   const { page } = session();
   writeConfig({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'starter', agent: 'notebook' } } });
+  await showRunView(page);
   await row(page, 'rehearsal').waitFor({ timeout: 20_000 });
   // From the palette: the command asks for the phase, the one at the cursor first.
   await command(page, 'MarathonMemBench: Rehearse a phase on the stand-in');

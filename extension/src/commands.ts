@@ -63,7 +63,14 @@ export class Commands {
       c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => this.showCause(dir, checkId, run)),
       c('marathonMemBench.openBundledBenchmarks', () => this.openBundled()),
       c('marathonMemBench.showLog', (run?: unknown) => this.showLog(runArgument(run))),
+      c('marathonMemBench.dismissFailure', (run?: unknown) => this.dismissFailure(runArgument(run))),
     ];
+  }
+
+  private async dismissFailure(run: string | undefined): Promise<void> {
+    const failed = Object.keys(this.wb.failures());
+    const name = run ?? (await vscode.window.showQuickPick(failed, { placeHolder: 'The run whose failure to dismiss' }));
+    if (name) await this.wb.forgetFailure(name);
   }
 
   private async showLog(run: string | undefined): Promise<void> {

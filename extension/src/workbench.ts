@@ -162,10 +162,12 @@ export class Workbench implements vscode.Disposable {
     await this.context.workspaceState.update(FAILURES, this.kept);
   }
 
-  private async forgetFailure(run: string): Promise<void> {
+  /** Drops the failure of `run`: when it starts again, or when the user dismisses its row. */
+  async forgetFailure(run: string): Promise<void> {
     const kept = this.failures();
     if (!(run in kept)) return;
     delete kept[run];
+    this.fire();
     await this.context.workspaceState.update(FAILURES, kept);
   }
 
