@@ -29,13 +29,20 @@ function writeConfig(config: unknown): void {
 
 /** Switches the colour theme through its picker, and waits for the workbench to wear it. */
 async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-  await page.keyboard.type('Preferences: Color Theme');
-  // Not "Browse Color Themes in Marketplace", which the same words match.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-  await page.keyboard.type(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  // Right after start the picker may list no theme yet: try again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type('Preferences: Color Theme');
+    // Not "Browse Color Themes in Marketplace", which the same words match.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
+    await page.keyboard.type(name);
+    const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    if (found) break;
+    await page.keyboard.press('Escape');
+    assert.ok(attempt < 5, `the theme picker lists ${name}`);
+    await page.waitForTimeout(2000);
+  }
   await page.keyboard.press('Enter');
   // The page's own code, as text: this file is compiled without the DOM's types.
   await page.waitForFunction(`document.querySelector('.monaco-workbench').classList.contains('${name.startsWith('Light') ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
@@ -123,9 +130,8 @@ e2e('the run view at 1,400 and at 600 px wide, dark and light: a finished rehear
   await row(page, REHEARSAL).locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 10_000 });
   // The conversation alone in the editor area, beside the run view.
   for (let tries = 0; tries < 5 && (await page.locator('.tab', { hasText: 'chapter3.md' }).count()) > 0; tries++) {
-    const tab = page.locator('.tab', { hasText: 'chapter3.md' }).first();
-    await tab.hover();
-    await tab.locator('.codicon-close').click();
+    // A middle click closes a tab, whatever its close button shows.
+    await page.locator('.tab', { hasText: 'chapter3.md' }).first().click({ button: 'middle' });
     await page.waitForTimeout(500);
   }
   await page.locator('.tab', { hasText: `Run: ${REHEARSAL}` }).first().click();

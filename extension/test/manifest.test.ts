@@ -62,3 +62,9 @@ test('each row of the run view gets the inline action its status needs, by the m
   assert.deepEqual(actionsOf(runRow({ ...view, status: 'crashed' }, undefined).contextValue), ['resumeRun', 'showReport']);
   assert.deepEqual(actionsOf(runRow(view, undefined).contextValue), ['showReport']);
 });
+
+test('the engine\'s missing-key error names the key command by its real title', () => {
+  const title = pkg.contributes.commands.find((c: { command: string }) => c.command === 'marathonMemBench.setApiKey').title;
+  assert.equal(title, 'Set an API key…');
+  assert.ok(readFileSync(join(ROOT, 'engine', 'src', 'models', 'resolve.ts'), 'utf8').includes(`the command "MarathonMemBench: ${title}"`));
+});
