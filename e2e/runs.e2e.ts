@@ -17,6 +17,8 @@ const { vs: session, shot, e2e } = useVsCode();
 const panel = (): FrameLocator => session().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
+/** What the Test Explorer's default profile plays for a whole rerun: the config's run, rehearsed on the stand-in. */
+const WHOLE = 'rehearsal.from-chapter1-1.rehearsal';
 
 e2e('rehearse a phase from its code lens; the panel follows the run to its end', 'rehearse', async () => {
   const { page } = session();
@@ -106,18 +108,18 @@ e2e('from a failed check to the trap write that caught it', 'cause', async () =>
   await page.locator('.statusbar-item', { hasText: 'Ln 18,' }).waitFor({ timeout: 10_000 });
 });
 
-e2e('rerun failed checks from the Test Explorer: a check with no trap write needs the whole run, which runs again', 'rerun', async () => {
+e2e('rerun failed checks from the Test Explorer\'s default profile: a check with no trap write needs the whole run, rehearsed', 'rerun', async () => {
   const { page } = session();
   await command(page, 'Test: Rerun Failed Tests');
-  const state = join(session().workspace, 'results', 'rehearsal', 'state.json');
+  const state = join(session().workspace, 'results', WHOLE, 'state.json');
   const deadline = Date.now() + 120_000;
-  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', 'rehearsal', 'run.lock'))) {
+  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', WHOLE, 'run.lock'))) {
     assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
     await page.waitForTimeout(500);
   }
   // The run view's row: finished, with its average.
   await command(page, 'MarathonMemBench: Focus on Runs View');
-  const row = page.locator('.part.sidebar .monaco-list-row[aria-label^="rehearsal, "]');
+  const row = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`);
   await row.locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
   assert.match(await row.locator('.label-description').innerText(), /\d\.\d\d\/10 · finished/);
   await shot('runs-rerun');
@@ -125,7 +127,7 @@ e2e('rerun failed checks from the Test Explorer: a check with no trap write need
 
 e2e('after a whole run, the cause of a check shows where the agent\'s notes hold its values', 'memory', async () => {
   const { page } = session();
-  assert.ok(existsSync(join(session().workspace, 'results', 'rehearsal', 'memory', '1')), 'the notebook\'s memory was snapshotted');
+  assert.ok(existsSync(join(session().workspace, 'results', WHOLE, 'memory', '1')), 'the notebook\'s memory was snapshotted');
   // The Test Results panel holds the keyboard after the rerun: close it first.
   await command(page, 'View: Close Panel');
   // The command works from the cursor: line 12 of chapter3.md is check 3.2.
@@ -147,8 +149,8 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
 e2e('the run report opens from the panel: charts drawn, source links open the chapter', 'report', async () => {
   const { page } = session();
   await command(page, 'MarathonMemBench: Focus on Runs View');
-  await page.locator('.part.sidebar .monaco-list-row[aria-label^="rehearsal, "]').click();
-  await panel().locator('.head[data-run="rehearsal"] button[data-action="report"]').click();
+  await page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`).click();
+  await panel().locator(`.head[data-run="${WHOLE}"] button[data-action="report"]`).click();
   const report = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
   await report.locator('canvas').first().waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);

@@ -110,15 +110,18 @@ export class BenchmarkTests implements vscode.Disposable {
         for (const i of items) test.started(i);
         const all = items.length === b.checks.length;
         const start = all ? undefined : rerunStart(b, items.map((i) => i.id.split('/')[1]!));
+        // A rehearsal plays the agent of the benchmark's one run in config.jsonc, on the stand-in; with none or several, the chatbot.
+        const ownRuns = this.wb.results.config().runs.filter((r) => r.benchmark === name);
+        const base = runName ? { run: runName } : ownRuns.length === 1 ? { run: ownRuns[0]!.name } : { benchmark: name };
         let request: RunRequest;
         if (start) {
-          request = { kind: 'partial', base: runName ? { run: runName } : { benchmark: name }, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
+          request = { kind: 'partial', base, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
           test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
         } else if (runName) {
           request = { kind: 'configured', run: runName, start: 'restart' };
         } else {
           const first = b.chapters.find((c) => c.phases.length)!;
-          request = { kind: 'partial', base: { benchmark: name }, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
+          request = { kind: 'partial', base, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
         }
         const resultRun = requestedRunName(request);
         if (runName && !(await this.confirmSpending(runName, resultRun, request))) {
