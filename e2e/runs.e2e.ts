@@ -141,7 +141,8 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
   const expected = page.locator('.quick-input-list .monaco-list-row', { hasText: 'expected value' });
   await expected.first().waitFor({ timeout: 10_000 });
   await shot('runs-cause-memory');
-  assert.ok(await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: '· rehearsal' }).count() >= 1, 'the lenses show the whole run\'s newer grades');
+  // The lenses show the whole run's newer grades (they refresh as its files change).
+  await page.locator('.contentWidgets .codelens-decoration a', { hasText: `· ${WHOLE}` }).first().waitFor({ state: 'attached', timeout: 20_000 });
   await expected.first().click();
   await page.waitForSelector('.tab.active[aria-label*="notes.md"]', { timeout: 10_000 });
 });
