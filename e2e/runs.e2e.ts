@@ -141,8 +141,10 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
   const expected = page.locator('.quick-input-list .monaco-list-row', { hasText: 'expected value' });
   await expected.first().waitFor({ timeout: 10_000 });
   await shot('runs-cause-memory');
-  // The lenses show the whole run's newer grades (they refresh as its files change).
-  await page.locator('.contentWidgets .codelens-decoration a', { hasText: `· ${WHOLE}` }).first().waitFor({ state: 'attached', timeout: 20_000 });
+  // The cause reads the whole run's memory. (Its lenses are not asserted: a chapter hidden while a
+  // run finished keeps its older lenses when shown again, a known gap of editor.ts; the check
+  // here before matched those older lenses too, since "· rehearsal" is in every run name.)
+  assert.ok(await page.locator('.quick-input-widget', { hasText: `after ${WHOLE}` }).count() === 1, 'the memory is the whole run\'s');
   await expected.first().click();
   await page.waitForSelector('.tab.active[aria-label*="notes.md"]', { timeout: 10_000 });
 });
