@@ -1,6 +1,6 @@
 /**
- * End to end in a real VS Code: rehearse a phase from its code lens, watch the run panel follow
- * the run, see the check lines decorated with their scores and the Test Explorer results, then
+ * End to end in a real VS Code: rehearse a phase from its code lens, watch the run's conversation
+ * follow the run, see the check lines decorated with their scores and the Test Explorer results, then
  * follow a failed check to the trap write that caught it. Screenshots go to .e2e/artifacts/.
  */
 import assert from 'node:assert/strict';
@@ -13,10 +13,12 @@ import { command, focusEditor, openFile, useVsCode } from './codeServer';
 
 const { vs: session, shot, e2e } = useVsCode();
 
-/** The run panel's document, inside the webview's two frames. */
+/** The conversation's document, inside the webview's two frames. */
 const panel = (): FrameLocator => session().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
+/** What the Test Explorer's default profile plays for a whole rerun: the config's run, rehearsed on the stand-in. */
+const WHOLE = 'rehearsal.from-chapter1-1.rehearsal';
 
 e2e('rehearse a phase from its code lens; the panel follows the run to its end', 'rehearse', async () => {
   const { page } = session();
@@ -24,11 +26,11 @@ e2e('rehearse a phase from its code lens; the panel follows the run to its end',
   const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Rehearse' }).first();
   await lens.waitFor({ timeout: 30_000 });
   await lens.click();
-  const row = panel().locator(`tr.run[data-run="${RUN}"]`);
-  await row.waitFor({ timeout: 30_000 });
+  const head = panel().locator(`.head[data-run="${RUN}"]`);
+  await head.waitFor({ timeout: 30_000 });
   await panel().locator('.msg.persona').first().waitFor({ timeout: 30_000 });
   await shot('runs-panel-live');
-  await panel().locator(`tr.run[data-run="${RUN}"] td.status`, { hasText: 'finished' }).waitFor({ timeout: 60_000 });
+  await panel().locator(`.head[data-run="${RUN}"] .status`, { hasText: 'finished' }).waitFor({ timeout: 60_000 });
   const cards = panel().locator('.check');
   await cards.first().waitFor();
   assert.equal(await cards.count(), 5, 'the five checks of the quiz are graded');
@@ -107,23 +109,26 @@ e2e('from a failed check to the trap write that caught it', 'cause', async () =>
   await page.locator('.statusbar-item', { hasText: 'Ln 18,' }).waitFor({ timeout: 10_000 });
 });
 
-e2e('rerun failed checks from the Test Explorer: a check with no trap write needs the whole run, which runs again', 'rerun', async () => {
+e2e('rerun failed checks from the Test Explorer\'s default profile: a check with no trap write needs the whole run, rehearsed', 'rerun', async () => {
   const { page } = session();
   await command(page, 'Test: Rerun Failed Tests');
-  const state = join(session().workspace, 'results', 'rehearsal', 'state.json');
+  const state = join(session().workspace, 'results', WHOLE, 'state.json');
   const deadline = Date.now() + 120_000;
-  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', 'rehearsal', 'run.lock'))) {
+  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', WHOLE, 'run.lock'))) {
     assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
     await page.waitForTimeout(500);
   }
-  await panel().locator('tr.run[data-run="rehearsal"] td.status', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
-  assert.match(await panel().locator('tr.run[data-run="rehearsal"] td.average').innerText(), /\d\.\d\d\/10/);
+  // The run view's row: finished, with its average.
+  await command(page, 'MarathonMemBench: Focus on Runs View');
+  const row = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`);
+  await row.locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
+  assert.match(await row.locator('.label-description').innerText(), /\d\.\d\d\/10 · finished/);
   await shot('runs-rerun');
 });
 
 e2e('after a whole run, the cause of a check shows where the agent\'s notes hold its values', 'memory', async () => {
   const { page } = session();
-  assert.ok(existsSync(join(session().workspace, 'results', 'rehearsal', 'memory', '1')), 'the notebook\'s memory was snapshotted');
+  assert.ok(existsSync(join(session().workspace, 'results', WHOLE, 'memory', '1')), 'the notebook\'s memory was snapshotted');
   // The Test Results panel holds the keyboard after the rerun: close it first.
   await command(page, 'View: Close Panel');
   // The command works from the cursor: line 12 of chapter3.md is check 3.2.
@@ -137,15 +142,19 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
   const expected = page.locator('.quick-input-list .monaco-list-row', { hasText: 'expected value' });
   await expected.first().waitFor({ timeout: 10_000 });
   await shot('runs-cause-memory');
-  assert.ok(await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: '· rehearsal' }).count() >= 1, 'the lenses show the whole run\'s newer grades');
+  // The cause reads the whole run's memory. (Its lenses are not asserted: a chapter hidden while a
+  // run finished keeps its older lenses when shown again, a known gap of editor.ts; the check
+  // here before matched those older lenses too, since "· rehearsal" is in every run name.)
+  assert.ok(await page.locator('.quick-input-widget', { hasText: `after ${WHOLE}` }).count() === 1, 'the memory is the whole run\'s');
   await expected.first().click();
   await page.waitForSelector('.tab.active[aria-label*="notes.md"]', { timeout: 10_000 });
 });
 
 e2e('the run report opens from the panel: charts drawn, source links open the chapter', 'report', async () => {
   const { page } = session();
-  await command(page, 'MarathonMemBench: Open the run panel');
-  await panel().locator('tr.run[data-run="rehearsal"] button[data-action="report"]').click();
+  await command(page, 'MarathonMemBench: Focus on Runs View');
+  await page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`).click();
+  await panel().locator(`.head[data-run="${WHOLE}"] button[data-action="report"]`).click();
   const report = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
   await report.locator('canvas').first().waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);
@@ -194,9 +203,9 @@ e2e('an API key set in the editor reaches the engine through its environment, an
     await page.locator('.quick-input-widget input[type="password"]').waitFor({ timeout: 10_000 });
     await page.keyboard.type(CANARY);
     await page.keyboard.press('Enter');
-    await command(page, 'MarathonMemBench: Open the run panel');
-    await panel().locator('tr.run[data-run="keyed"] button[data-action="start"]').click();
-    await panel().locator('tr.run[data-run="keyed"] td.status', { hasText: 'finished' }).waitFor({ timeout: 90_000 });
+    await command(page, 'MarathonMemBench: Start a run');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'keyed' }).click();
+    await panel().locator('.head[data-run="keyed"] .status', { hasText: 'finished' }).waitFor({ timeout: 90_000 });
     assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${CANARY}`), `the provider got the key: ${[...new Set(seen)].join(', ')}`);
     const scratch = join(session().workspace, '..');
     assert.deepEqual(filesHolding(session().workspace, CANARY), [], 'not in results/, logs or config');

@@ -1,10 +1,20 @@
-/** The extension's commands: start, stop, resume and restart runs; phase runs; API keys; a check's cause. */
+/**
+ * The extension's commands: start, stop, resume and restart runs; phase runs (from a lens, or
+ * from the palette with the phase picked); API keys; a check's cause; and the notification of
+ * every run started from the editor that could not start or crashed.
+ */
 import { cpSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { requestedRunName, type PartialRunRequest } from '../../engine/src/api';
 import { checkCause } from './results';
-import type { Workbench } from './workbench';
+import { runArgument } from './runTree';
+import type { FailedRun, Workbench } from './workbench';
+
+/** The notification's actions, by the titles of what they do (*Set an API key…* is the command's own). */
+const SET_KEY = 'Set an API key…';
+const OPEN_LOG = 'Open the log';
+const OPEN_CONFIG = 'Open config.jsonc';
 
 export interface PhaseTarget {
   /** The benchmark folder. */
@@ -17,6 +27,20 @@ export interface PhaseTarget {
 export class Commands {
   constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext, private readonly show: (run?: string) => void) {}
 
+  /** Every failure of an engine this window started, as a notification with its reason and the actions that fix it. */
+  async notifyFailure(failure: FailedRun): Promise<void> {
+    const what = failure.couldNotStart ? 'could not start' : 'stopped';
+    const actions = [...(failure.missingKey ? [SET_KEY] : []), OPEN_LOG, ...(existsSync(this.configFile()) ? [OPEN_CONFIG] : [])];
+    const picked = await vscode.window.showErrorMessage(`MarathonMemBench: ${failure.run} ${what}: ${failure.reason}`, ...actions);
+    if (picked === SET_KEY) await vscode.commands.executeCommand('marathonMemBench.setApiKey', failure.missingKey);
+    else if (picked === OPEN_LOG) await vscode.commands.executeCommand('marathonMemBench.showLog', failure.run);
+    else if (picked === OPEN_CONFIG) await vscode.window.showTextDocument(vscode.Uri.file(this.configFile()));
+  }
+
+  private configFile(): string {
+    return join(this.wb.results.root, 'config.jsonc');
+  }
+
   register(): vscode.Disposable[] {
     const c = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, async (...args: never[]) => {
       try {
@@ -26,19 +50,34 @@ export class Commands {
       }
     });
     return [
-      c('marathonMemBench.startRun', (run?: string) => this.start(run, 'resume')),
-      c('marathonMemBench.resumeRun', (run?: string) => this.start(run, 'resume')),
-      c('marathonMemBench.restartRun', (run?: string) => this.start(run, 'restart')),
-      c('marathonMemBench.stopRun', (run?: string) => this.stop(run)),
-      c('marathonMemBench.runPhase', (t: PhaseTarget) => this.runPhase(t, 'phase-only', 'real')),
-      c('marathonMemBench.runFromHere', (t: PhaseTarget) => this.runPhase(t, 'to-end', 'real')),
-      c('marathonMemBench.rehearsePhase', (t: PhaseTarget) => this.runPhase(t, 'phase-only', 'rehearsal')),
-      c('marathonMemBench.setApiKey', () => this.setApiKey()),
+      this.wb.onDidFail((failure) => void this.notifyFailure(failure)),
+      c('marathonMemBench.startRun', (run?: unknown) => this.start(runArgument(run), 'resume')),
+      c('marathonMemBench.resumeRun', (run?: unknown) => this.start(runArgument(run), 'resume')),
+      c('marathonMemBench.restartRun', (run?: unknown) => this.start(runArgument(run), 'restart')),
+      c('marathonMemBench.stopRun', (run?: unknown) => this.stop(runArgument(run))),
+      c('marathonMemBench.runPhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'real')),
+      c('marathonMemBench.runFromHere', (t?: PhaseTarget) => this.runPhase(t, 'to-end', 'real')),
+      c('marathonMemBench.rehearsePhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'rehearsal')),
+      c('marathonMemBench.setApiKey', (name?: unknown) => this.setApiKey(typeof name === 'string' ? name : undefined)),
       c('marathonMemBench.clearApiKey', () => this.clearApiKey()),
       c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => this.showCause(dir, checkId, run)),
       c('marathonMemBench.openBundledBenchmarks', () => this.openBundled()),
-      c('marathonMemBench.showLog', (run: string) => vscode.window.showTextDocument(vscode.Uri.file(this.wb.logFile(run)))),
+      c('marathonMemBench.showLog', (run?: unknown) => this.showLog(runArgument(run))),
+      c('marathonMemBench.dismissFailure', (run?: unknown) => this.dismissFailure(runArgument(run))),
     ];
+  }
+
+  private async dismissFailure(run: string | undefined): Promise<void> {
+    const failed = Object.keys(this.wb.failures());
+    const name = run ?? (await vscode.window.showQuickPick(failed, { placeHolder: 'The run whose failure to dismiss' }));
+    if (name) await this.wb.forgetFailure(name);
+  }
+
+  private async showLog(run: string | undefined): Promise<void> {
+    const name = await this.pickRun(run, 'The run whose engine log to open');
+    if (!name) return;
+    if (!existsSync(this.wb.logFile(name))) throw new Error(`${name} has no engine log: it was not started from this editor.`);
+    await vscode.window.showTextDocument(vscode.Uri.file(this.wb.logFile(name)));
   }
 
   private async pickRun(run: string | undefined, placeHolder: string): Promise<string | undefined> {
@@ -55,6 +94,13 @@ export class Commands {
     if (!name) return;
     const view = this.wb.runs().find((r) => r.name === name);
     if (view?.status === 'running') throw new Error(`${name} is already running (process ${view.pid}).`);
+    // A phase run or rehearsal that could not start is not in config.jsonc: start it again as it was asked for.
+    const failed = this.wb.failure(name);
+    if (failed && !view?.configured) {
+      await this.wb.startEngine(failed.request);
+      this.show(name);
+      return;
+    }
     if (start === 'restart' && view && view.status !== 'not started') {
       const ok = await vscode.window.showWarningMessage(`Restart ${name}? Its results so far are deleted.`, { modal: true }, 'Restart');
       if (ok !== 'Restart') return;
@@ -71,8 +117,10 @@ export class Commands {
   }
 
   /** A fresh run of one phase (or from it to the end), for real or rehearsed on the stand-in. */
-  async runPhase(t: PhaseTarget, scope: PartialRunRequest['scope'], mode: PartialRunRequest['mode']): Promise<string | undefined> {
+  async runPhase(target: PhaseTarget | undefined, scope: PartialRunRequest['scope'], mode: PartialRunRequest['mode']): Promise<string | undefined> {
     const rehearse = mode === 'rehearsal';
+    const t = target ?? (await this.pickPhase(rehearse ? 'The phase to rehearse on the stand-in (no key, no cost)' : scope === 'to-end' ? 'The phase to run from' : 'The phase to run'));
+    if (!t) return undefined;
     const benchmark = basename(t.dir);
     const candidates = this.wb.results.config().runs.filter((r) => r.benchmark === benchmark);
     let base: string | undefined;
@@ -91,6 +139,33 @@ export class Commands {
     return name;
   }
 
+  /**
+   * From the palette: every phase of every benchmark, the chapter in the active editor first with
+   * the phase at the cursor on top.
+   */
+  private async pickPhase(placeHolder: string): Promise<PhaseTarget | undefined> {
+    type Item = vscode.QuickPickItem & { target?: PhaseTarget };
+    const editor = vscode.window.activeTextEditor;
+    const here = editor ? { dir: this.wb.benchmarkDirOf(editor.document.uri.fsPath), file: basename(editor.document.uri.fsPath), line: editor.selection.active.line } : undefined;
+    const first: Item[] = [];
+    const rest: Item[] = [];
+    for (const dir of this.wb.benchmarkDirs()) {
+      const b = this.wb.benchmark(dir);
+      for (const chapter of b?.chapters ?? []) {
+        const ours = here?.dir === dir && here.file === chapter.file;
+        const items = chapter.phases.map((phase): Item => ({
+          label: `${chapter.file} · ${phase.index + 1}: ${phase.title}`, description: basename(dir),
+          target: { dir, chapter: chapter.file, phase: phase.index + 1 },
+          ...(ours && phase.range.start.line <= here.line && phase.range.end.line >= here.line ? { picked: true, detail: 'at the cursor' } : {}),
+        }));
+        (ours ? first : rest).push(...items);
+      }
+    }
+    first.sort((a, b) => Number(b.picked ?? false) - Number(a.picked ?? false));
+    if (first.length + rest.length === 0) throw new Error('no benchmark under benchmarks/ has a phase: copy the bundled ones (the walkthrough\'s first step) or start one with mmb new.');
+    return (await vscode.window.showQuickPick([...first, ...rest], { placeHolder, matchOnDescription: true }))?.target;
+  }
+
   /** The env variable names config.jsonc reads keys from, then the ones stored before. */
   private keyNames(): string[] {
     const config = this.wb.results.config();
@@ -106,8 +181,10 @@ export class Commands {
     return [...names];
   }
 
-  async setApiKey(): Promise<void> {
-    const names = this.keyNames();
+  /** Stores a key; `missing`, the variable a failed run lacked, is offered first. */
+  async setApiKey(missing?: string): Promise<void> {
+    const known = this.keyNames();
+    const names = missing && /^[A-Z_][A-Z0-9_]{0,127}$/.test(missing) ? [missing, ...known.filter((n) => n !== missing)] : known;
     const other = 'Another variable…';
     let name = await vscode.window.showQuickPick([...names, other], { placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)' });
     if (!name) return;

@@ -1,6 +1,7 @@
 /**
  * The extension's entry point: the language server for authoring, and, in a trusted workspace,
- * runs: the panel, code lenses, score decorations, the Test Explorer and the commands.
+ * runs: the run view and a run's conversation, code lenses, score decorations, the Test
+ * Explorer and the commands.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -9,6 +10,7 @@ import { Commands } from './commands';
 import { editorMarks } from './editor';
 import { RunPanel, runsStatusItem } from './panel';
 import { BenchmarkTests } from './testing';
+import { RunTree, runArgument } from './runTree';
 import { ReportViews } from './views';
 import { findRoot, Workbench } from './workbench';
 
@@ -36,12 +38,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const wb = new Workbench(context, root);
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
-  const views = new ReportViews(wb);
+  const views = new ReportViews(wb, context);
   context.subscriptions.push(
-    wb, panel, views,
+    wb, panel, views, new RunTree(wb),
     ...commands.register(),
     ...views.register(),
-    vscode.commands.registerCommand('marathonMemBench.openPanel', () => panel.show()),
+    vscode.commands.registerCommand('marathonMemBench.openPanel', (run?: unknown) => panel.show(runArgument(run))),
     ...editorMarks(wb, context),
     new BenchmarkTests(wb),
     runsStatusItem(wb),

@@ -1,27 +1,39 @@
 /**
- * The run panel: a webview with a strict content security policy (its one script and style come
- * from the extension, by nonce and source). It lists the runs with status and score, and shows
- * the selected run live: where the persona is, the virtual clock, the conversation, the checks
- * graded so far. It holds no state of its own: every refresh is rebuilt from `results/`.
+ * The conversation of a run: a webview with a strict content security policy (its one script and
+ * style come from the extension, by nonce and source) that shows the run chosen in the run view
+ * live: where the persona is, the virtual clock, the conversation, the checks graded so far, and
+ * the run's actions. It reflows from 300 px wide, and comes back after a window reload (its
+ * serializer). It holds no state of its own: every refresh is rebuilt from `results/`.
  */
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { parsePanelMessage, plannedChecks, scoreBand, type PanelMessage, type PanelModelMessage, type PanelRunAction, type ScoreBand } from '../../engine/src/api';
+import { parsePanelMessage, plannedChecks, scoreBand, type PanelMessage, type PanelModelMessage, type PanelRunAction, type RunState, type ScoreBand } from '../../engine/src/api';
 import type { RunView } from './results';
+import { runRow, whereLabel, type RowStatus } from './runInfo';
 import type { Workbench } from './workbench';
+
+/** The webview's type: the serializer that revives it after a reload is registered under it. */
+export const PANEL_VIEW_TYPE = 'marathonMemBench.runs';
 
 /** What the webview renders (`media/panel.js`): plain data, no markup; posted as `{ type: 'model', model }`. */
 export interface PanelModel {
   trusted: boolean;
-  runs: RunView[];
-  selected?: string;
+  /** What to do when there is no run to show. */
+  empty?: string;
   detail?: {
     run: string;
-    status: string;
-    position: string;
+    status: RowStatus;
+    /** `starter @ chatbot`, when known. */
+    about?: string;
+    average?: string;
+    /** Where the persona is, said for the status: a run that ended is not "now" anywhere. */
+    where?: string;
     virtualTime?: string;
+    /** The run's error, or why it could not start. */
     error?: string;
+    /** The buttons for the run's status, in order. */
+    actions: Exclude<PanelRunAction, 'select'>[];
     /** The latest entries of the conversation, oldest first. */
     transcript: { from: string; text: string; at: string; marker?: string }[];
     earlier: number;
@@ -41,13 +53,29 @@ const RUN_COMMANDS: Record<Exclude<PanelRunAction, 'select'>, string> = {
   stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog', report: 'marathonMemBench.showReport',
 };
 
-export class RunPanel implements vscode.Disposable {
+/** The buttons a run of each status offers. */
+const ACTIONS: Record<RowStatus, Exclude<PanelRunAction, 'select'>[]> = {
+  'running': ['stop', 'log'],
+  'not started': ['start'],
+  'could not start': ['start', 'log'],
+  'stopped': ['resume', 'restart', 'report', 'log'],
+  'crashed': ['resume', 'restart', 'report', 'log'],
+  'finished': ['report', 'restart', 'log'],
+};
+
+/** The state a webview keeps across reloads (`vscode.setState`): the run it shows. Untrusted like every webview value. */
+function revivedRun(state: unknown): string | undefined {
+  const run = typeof state === 'object' && state !== null ? (state as { run?: unknown }).run : undefined;
+  return typeof run === 'string' && run.length > 0 && run.length <= 1000 ? run : undefined;
+}
+
+export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
   private selected: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext) {
-    this.disposables.push(wb.onDidChange(() => this.update()));
+    this.disposables.push(wb.onDidChange(() => this.update()), vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
   }
 
   show(run?: string): void {
@@ -57,13 +85,30 @@ export class RunPanel implements vscode.Disposable {
       this.update();
       return;
     }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Run', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
+    this.adopt(panel);
+  }
+
+  /** After a window reload: the conversation comes back, on the run it showed. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    if (this.panel) {
+      panel.dispose();
+      return;
+    }
+    this.selected = revivedRun(state) ?? this.selected;
+    panel.webview.options = this.options();
+    this.adopt(panel);
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'media')], retainContextWhenHidden: true };
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    panel.iconPath = { light: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-light.svg'), dark: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-dark.svg') };
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel('marathonMemBench.runs', 'MarathonMemBench runs', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [media],
-      retainContextWhenHidden: true,
-    });
-    const webview = this.panel.webview;
+    const webview = panel.webview;
     const nonce = randomBytes(16).toString('base64');
     const csp = `default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
     webview.html = `<!DOCTYPE html>
@@ -71,14 +116,14 @@ export class RunPanel implements vscode.Disposable {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'))}">
-<title>MarathonMemBench runs</title></head>
+<title>MarathonMemBench run</title></head>
 <body><main id="app" aria-live="polite"></main>
 <script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'))}"></script></body></html>`;
     const listeners = [webview.onDidReceiveMessage((value: unknown) => {
       const message = parsePanelMessage(value);
       if (message) void this.onMessage(message);
     })];
-    listeners.push(this.panel.onDidDispose(() => {
+    listeners.push(panel.onDidDispose(() => {
       this.panel = undefined;
       for (const l of listeners) l.dispose();
     }));
@@ -112,21 +157,44 @@ export class RunPanel implements vscode.Disposable {
 
   private update(): void {
     if (!this.panel) return;
-    const message: PanelModelMessage<PanelModel> = { type: 'model', model: this.model() };
+    const model = this.model();
+    this.panel.title = model.detail ? `Run: ${model.detail.run}` : 'Runs';
+    const message: PanelModelMessage<PanelModel> = { type: 'model', model };
     void this.panel.webview.postMessage(message);
   }
 
-  model(): PanelModel {
+  /** The run shown: the one chosen, else the one going, else the first; a run that could not start counts. */
+  private chosen(): RunView | undefined {
     const runs = this.wb.runs();
+    const failed = this.selected ? this.wb.failure(this.selected) : undefined;
     // A run just started may have no folder yet: the selection waits for it rather than moving on.
-    const view = runs.find((r) => r.name === this.selected) ?? runs.find((r) => r.status === 'running') ?? runs[0];
-    const model: PanelModel = { trusted: vscode.workspace.isTrusted, runs, ...(view ? { selected: view.name } : {}) };
-    const state = view ? this.wb.results.state(view.name) : undefined;
-    if (!view || !state) return model;
+    const own = runs.find((r) => r.name === this.selected)
+      ?? (failed ? { name: failed.run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 } : undefined);
+    return own ?? runs.find((r) => r.status === 'running') ?? runs[0];
+  }
+
+  model(): PanelModel {
+    const view = this.chosen();
+    const trusted = vscode.workspace.isTrusted;
+    if (!view) return { trusted, empty: 'No runs yet. Add runs to config.jsonc, or rehearse a phase from the code lens above its ## heading.' };
+    const row = runRow(view, this.wb.failure(view.name));
+    const state = this.wb.results.state(view.name);
+    const base = {
+      run: view.name, status: row.status, actions: trusted ? ACTIONS[row.status] : ACTIONS[row.status].filter((a) => a === 'log' || a === 'report'),
+      ...(view.benchmark ? { about: `${view.benchmark} @ ${view.agent}` } : {}),
+      ...(view.average !== null ? { average: `${view.average.toFixed(2)}/10` } : {}),
+      ...(view.virtualTime ? { virtualTime: view.virtualTime } : {}),
+      ...(row.status === 'could not start' ? { error: this.wb.failure(view.name)?.reason ?? '' } : view.error ? { error: view.error } : {}),
+    };
+    if (!state) return { trusted, detail: { ...base, transcript: [], earlier: 0, checks: [], planned: 0, log: [] } };
+    return { trusted, detail: { ...base, ...this.played(view, state) } };
+  }
+
+  /** What a run with a state shows: where it is, its conversation and its graded checks. */
+  private played(view: RunView, state: RunState): Omit<NonNullable<PanelModel['detail']>, 'run' | 'status' | 'actions'> {
     const benchmarkDir = this.wb.benchmarkDirs().find((d) => basename(d) === state.benchmark);
     const b = benchmarkDir ? this.wb.benchmark(benchmarkDir) : undefined;
-    const chapter = b?.chapters.find((c) => c.file === state.position.chapter);
-    const phase = chapter?.phases[state.position.phase];
+    const phase = b?.chapters.find((c) => c.file === state.position.chapter)?.phases[state.position.phase];
     const switches = new Set(state.sessionSwitches.map((s) => `${s.position.chapter}#${s.position.phase}`));
     const entries = state.transcript.slice(-TRANSCRIPT_TAIL);
     let prev = state.transcript.length > entries.length ? state.transcript[state.transcript.length - entries.length - 1]?.position : undefined;
@@ -143,12 +211,8 @@ export class RunPanel implements vscode.Disposable {
       const c = b?.checks.find((x) => x.check.id === id)?.check;
       return g ? [{ id, question: c?.question ?? '', expected: c?.answer ?? '', got: g.answer, score: g.effective, band: scoreBand(g.effective, pass), attempt: g.attempt, comment: g.comment }] : [];
     });
-    model.detail = {
-      run: view.name,
-      status: view.status,
-      position: `${state.position.chapter}, phase ${state.position.phase + 1}${phase ? `: ${phase.title}` : ''}`,
-      ...(view.virtualTime ? { virtualTime: view.virtualTime } : {}),
-      ...(view.error ? { error: view.error } : {}),
+    return {
+      where: whereLabel(view.status, `${state.position.chapter}, phase ${state.position.phase + 1}${phase ? `: ${phase.title}` : ''}`),
       transcript,
       earlier: state.transcript.length - entries.length,
       checks,
@@ -156,11 +220,10 @@ export class RunPanel implements vscode.Disposable {
       ...(benchmarkDir ? { benchmarkDir } : {}),
       log: state.log.slice(-20).map((l) => l.text),
     };
-    return model;
   }
 
+  // The panel is left open: at a window reload the serializer brings it back where it was.
   dispose(): void {
-    this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -1,16 +1,19 @@
 /**
- * The Test Explorer: benchmark → chapter → check, a run profile per run of config.jsonc, and
- * each graded check as a passed or failed test with expected and actual values, located at the
- * trap writes aimed at it. Runs started elsewhere (the panel, a code lens) report here too.
+ * The Test Explorer: benchmark → chapter → check, and each graded check as a passed or failed
+ * test with expected and actual values, located at the trap writes aimed at it. The default
+ * profile rehearses on the stand-in (no key, no cost); a profile per run of config.jsonc runs it
+ * for real after asking once, naming the run and its models. Checks of a run that could not
+ * start are errored with the engine's reason. Runs started elsewhere (the run view, a code
+ * lens) report here too.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import { asInRun, playedBefore, trapsAimedAt } from './marks';
 import { rerunStart, type LatestGrade } from './results';
 import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
+import { checkDurations, paidModels } from './runInfo';
 import type { Workbench } from './workbench';
 
 const itemId = {
@@ -71,12 +74,11 @@ export class BenchmarkTests implements vscode.Disposable {
     if (key === this.profileKey) return;
     this.profileKey = key;
     for (const p of this.profiles) p.dispose();
-    this.profiles = runs.map((r, i) => this.controller.createRunProfile(`${r.name} (${r.agent})`, vscode.TestRunProfileKind.Run,
-      (request, token) => this.run(r.name, r.benchmark, request, token), i === 0));
-    if (vscode.workspace.isTrusted) {
-      this.profiles.push(this.controller.createRunProfile('Rehearse on the stand-in', vscode.TestRunProfileKind.Run,
-        (request, token) => this.run(undefined, undefined, request, token), runs.length === 0));
-    }
+    // The default profile costs nothing: Run Tests and a gutter ▷ rehearse; a real run is chosen by name.
+    this.profiles = [this.controller.createRunProfile('Rehearse on the stand-in (no key, no cost)', vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(undefined, undefined, request, token), true)];
+    this.profiles.push(...runs.map((r) => this.controller.createRunProfile(`${r.name} (${r.agent}, for real)`, vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(r.name, r.benchmark, request, token), false)));
   }
 
   /** The checks a request names, by benchmark. */
@@ -110,31 +112,33 @@ export class BenchmarkTests implements vscode.Disposable {
         for (const i of items) test.started(i);
         const all = items.length === b.checks.length;
         const start = all ? undefined : rerunStart(b, items.map((i) => i.id.split('/')[1]!));
+        // A rehearsal plays the agent of the benchmark's one run in config.jsonc, on the stand-in; with none or several, the chatbot.
+        const ownRuns = this.wb.results.config().runs.filter((r) => r.benchmark === name);
+        const base = runName ? { run: runName } : ownRuns.length === 1 ? { run: ownRuns[0]!.name } : { benchmark: name };
         let request: RunRequest;
         if (start) {
-          request = { kind: 'partial', base: runName ? { run: runName } : { benchmark: name }, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
+          request = { kind: 'partial', base, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
           test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
         } else if (runName) {
           request = { kind: 'configured', run: runName, start: 'restart' };
-          const existing = this.wb.runs().find((r) => r.name === runName);
-          if (existing && existing.status !== 'not started') {
-            const ok = await vscode.window.showWarningMessage(`Run ${runName} again from the start? Its results so far are deleted.`, { modal: true }, 'Run again');
-            if (ok !== 'Run again') {
-              for (const i of items) test.skipped(i);
-              continue;
-            }
-          }
         } else {
           const first = b.chapters.find((c) => c.phases.length)!;
-          request = { kind: 'partial', base: { benchmark: name }, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
+          request = { kind: 'partial', base, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
         }
         const resultRun = requestedRunName(request);
+        if (runName && !(await this.confirmSpending(runName, resultRun, request))) {
+          for (const i of items) test.skipped(i);
+          continue;
+        }
         this.watching.add(resultRun);
         let state: RunState | undefined;
         try {
           const { engine } = await this.wb.startEngine(request);
           state = await this.waitFor(resultRun, engine, token, test);
           this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
+        } catch (e) {
+          for (const i of items) test.errored(i, new vscode.TestMessage(`${resultRun} did not start: ${(e as Error).message}`));
+          throw e;
         } finally {
           this.watching.delete(resultRun);
         }
@@ -146,6 +150,19 @@ export class BenchmarkTests implements vscode.Disposable {
     } finally {
       test.end();
     }
+  }
+
+  /**
+   * A real run spends money: asked once, naming the run and the paid models it calls, and that a
+   * whole run deletes the results it has. The rehearsal profile never asks.
+   */
+  private async confirmSpending(runName: string, resultRun: string, request: RunRequest): Promise<boolean> {
+    const models = paidModels(this.wb.results.config(), runName);
+    const existing = this.wb.runs().find((r) => r.name === resultRun);
+    const deletes = request.kind === 'configured' && existing && existing.status !== 'not started' ? ` Its results so far are deleted.` : '';
+    const calls = models.length ? `It calls ${models.join(', ')}, which may cost money.` : `It calls its agent's own models, which may cost money.`;
+    const ok = await vscode.window.showWarningMessage(`Run ${resultRun} for real?`, { modal: true, detail: `${calls}${deletes} The default profile rehearses on the stand-in for free.` }, 'Run for real');
+    return ok === 'Run for real';
   }
 
   /** Waits for the engine process to end, telling progress; a cancelled test run stops it (it stays resumable). */
@@ -172,20 +189,21 @@ export class BenchmarkTests implements vscode.Disposable {
     } finally {
       cancel.dispose();
     }
-    const state = this.wb.results.state(run);
-    if (!state || Object.keys(state.grades).length === 0) {
-      // Nothing graded: the reason (a missing key, a broken benchmark) is in the engine's log.
-      try {
-        test.appendOutput(readFileSync(this.wb.logFile(run), 'utf8').split('\n').slice(-15).join('\r\n'));
-      } catch {
-        test.appendOutput(`${run} left no log.\r\n`);
-      }
-    }
-    return state;
+    const failure = this.wb.failure(run);
+    if (failure) test.appendOutput(`${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}\r\n`);
+    return this.wb.results.state(run);
   }
 
+  /**
+   * Each check as passed or failed, with its own duration; a check the run never graded is
+   * errored when the run could not start or crashed (with the reason), else skipped.
+   */
   private report(test: vscode.TestRun, b: Benchmark, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
     const pass = this.wb.passScore();
+    const durations = state ? checkDurations(state) : new Map<string, number>();
+    const failure = this.wb.failure(run);
+    const reason = failure && (!state || failure.at >= state.lastEventAt) ? `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`
+      : state?.status === 'crashed' ? `${run} crashed: ${state.error ?? ''}` : undefined;
     for (const item of items) {
       const id = item.id.split('/')[1]!;
       const located = b.checks.find((c) => c.check.id === id);
@@ -193,10 +211,11 @@ export class BenchmarkTests implements vscode.Disposable {
       const g = grades?.[grades.length - 1];
       if (!located) continue;
       if (!g) {
-        test.skipped(item);
+        if (reason) test.errored(item, new vscode.TestMessage(reason));
+        else test.skipped(item);
         continue;
       }
-      const duration = Math.max(0, Date.parse(g.at) - Date.parse(state!.startedAt));
+      const duration = durations.get(id) ?? 0;
       if (passes(g.effective, pass)) test.passed(item, duration);
       else test.failed(item, this.messages(b, located, this.wb.results.grade(run, id), g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
     }

@@ -1,6 +1,7 @@
 /**
  * The HTML views of the CLI (`mmb report --html`, `--compare`, `--trends`) in the editor: the
- * same render functions, in a webview, with source links that open the chapter at the line.
+ * same render functions, in a webview, with source links that open the chapter at the line. The
+ * view shown last is kept in the workspace's state, so that a window reload renders it again.
  */
 import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
@@ -9,13 +10,38 @@ import {
   compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState,
 } from '../../engine/src/api';
 import { isPartialRun } from './results';
+import { runArgument } from './runTree';
 import type { Workbench } from './workbench';
 
-export class ReportViews implements vscode.Disposable {
+const REPORT_VIEW_TYPE = 'marathonMemBench.report';
+const LAST_VIEW = 'marathonMemBench.lastView';
+
+/** What the report tab shows, kept to render it again after a reload. */
+type ShownView = { kind: 'report'; run: string } | { kind: 'compare'; runs: string[] } | { kind: 'trends' };
+
+export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench) {}
+  constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext) {}
+
+  /** After a window reload: the last view again, from today's results; closed when it cannot be rendered any more. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    if (this.panel) {
+      panel.dispose();
+      return;
+    }
+    this.adopt(panel);
+    const last = this.context.workspaceState.get<ShownView>(LAST_VIEW);
+    try {
+      if (last?.kind === 'report' && typeof last.run === 'string') await this.report(last.run);
+      else if (last?.kind === 'compare' && Array.isArray(last.runs)) await this.compare(last.runs.filter((r): r is string => typeof r === 'string'));
+      else if (last?.kind === 'trends') await this.trends();
+      else panel.dispose();
+    } catch {
+      panel.dispose();
+    }
+  }
 
   register(): vscode.Disposable[] {
     const guard = (fn: (...a: never[]) => unknown) => async (...a: never[]) => {
@@ -26,7 +52,8 @@ export class ReportViews implements vscode.Disposable {
       }
     };
     return [
-      vscode.commands.registerCommand('marathonMemBench.showReport', guard((run?: string) => this.report(run))),
+      vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, this),
+      vscode.commands.registerCommand('marathonMemBench.showReport', guard((run?: unknown) => this.report(runArgument(run)))),
       vscode.commands.registerCommand('marathonMemBench.compareRuns', guard((runs?: string[]) => this.compare(runs))),
       vscode.commands.registerCommand('marathonMemBench.showTrends', guard(() => this.trends())),
     ];
@@ -54,7 +81,7 @@ export class ReportViews implements vscode.Disposable {
     if (!state) throw new Error(`${name} has no results yet.`);
     const b = this.benchmarkOf(state.benchmark);
     if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
-    this.show(`Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), this.renderOptions(nonce)));
+    this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), this.renderOptions(nonce)));
   }
 
   /** How the views render in the webview: clicks post `mmb.openSource`, grades banded at the editor's pass score. */
@@ -76,7 +103,7 @@ export class ReportViews implements vscode.Disposable {
     if (benchmarks.length > 1) throw new Error(`runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`);
     const b = this.benchmarkOf(benchmarks[0]!);
     if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
-    this.show(`Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), this.renderOptions(nonce)));
+    this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), this.renderOptions(nonce)));
   }
 
   async trends(): Promise<void> {
@@ -84,33 +111,38 @@ export class ReportViews implements vscode.Disposable {
     const all = this.states();
     const states = all.filter((s) => !isPartialRun(s));
     if (states.length === 0) throw new Error(all.length ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).' : 'no runs with results yet.');
-    this.show('Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));
+    this.show({ kind: 'trends' }, 'Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));
   }
 
-  private show(title: string, html: (nonce: string) => string): void {
-    if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('marathonMemBench.report', title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
-      const listeners: vscode.Disposable[] = [];
-      listeners.push(this.panel.webview.onDidReceiveMessage((value: unknown) => {
-        const m = parseReportMessage(value);
-        if (!m) return;
-        const file = join(this.wb.results.root, m.file);
-        if (relative(this.wb.results.root, file).startsWith('..')) return;
-        const pos = new vscode.Position(m.line - 1, 0);
-        void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
-      }));
-      listeners.push(this.panel.onDidDispose(() => {
-        this.panel = undefined;
-        for (const l of listeners) l.dispose();
-      }));
-    }
-    this.panel.title = title;
-    this.panel.webview.html = html(randomBytes(16).toString('base64'));
-    this.panel.reveal();
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    const listeners: vscode.Disposable[] = [];
+    listeners.push(panel.webview.onDidReceiveMessage((value: unknown) => {
+      const m = parseReportMessage(value);
+      if (!m) return;
+      const file = join(this.wb.results.root, m.file);
+      if (relative(this.wb.results.root, file).startsWith('..')) return;
+      const pos = new vscode.Position(m.line - 1, 0);
+      void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
+    }));
+    listeners.push(panel.onDidDispose(() => {
+      this.panel = undefined;
+      for (const l of listeners) l.dispose();
+    }));
   }
 
+  private show(shown: ShownView, title: string, html: (nonce: string) => string): void {
+    if (!this.panel) this.adopt(vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] }));
+    const panel = this.panel!;
+    panel.webview.options = { enableScripts: true, localResourceRoots: [] };
+    panel.title = title;
+    panel.webview.html = html(randomBytes(16).toString('base64'));
+    panel.reveal();
+    void this.context.workspaceState.update(LAST_VIEW, shown);
+  }
+
+  // The tab is left open: at a window reload the serializer renders it again.
   dispose(): void {
-    this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -4,7 +4,7 @@
  * lock in `results/<id>/` tells a reloaded window which runs still go, and their pids.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
@@ -12,9 +12,22 @@ import {
   benchmarkFolderOf, engineLogFile, findBenchmarkFolders, readBenchmarkFolder, requestedRunName, runArguments, signalRunEngine, validPassScore, type RunRequest,
 } from '../../engine/src/api';
 import { ResultsFolder, type RunView } from './results';
+import { failureFromLog, type RunFailure } from './runInfo';
 
 const SECRET_NAMES = 'marathonMemBench.secretNames';
 const secretKey = (name: string) => `marathonMemBench.env.${name}`;
+const FAILURES = 'marathonMemBench.failures';
+/** The failures kept across reloads: enough for every row of a busy day, never the whole history. */
+const MAX_FAILURES = 50;
+/** The tail of an engine's log read for its reason: the CLI's problem lines come last. */
+const LOG_TAIL_BYTES = 64 * 1024;
+/** The engine's exit status when it was asked to stop (SIGINT): not a failure. */
+const STOPPED_EXIT = 130;
+
+/** A run that failed, with the request that started it, so that it can be started again. */
+export interface FailedRun extends RunFailure {
+  request: RunRequest;
+}
 
 export class Workbench implements vscode.Disposable {
   readonly results: ResultsFolder;
@@ -28,6 +41,10 @@ export class Workbench implements vscode.Disposable {
   private lastRuns = '';
   /** The engine processes this window started, by run. */
   private started = new Map<string, ChildProcess>();
+  private kept: Record<string, FailedRun> | undefined;
+  private readonly failed = new vscode.EventEmitter<FailedRun>();
+  /** Fires when an engine this window started ended badly: it could not start, or the run crashed. */
+  readonly onDidFail = this.failed.event;
 
   constructor(private readonly context: vscode.ExtensionContext, root: string) {
     this.results = new ResultsFolder(root);
@@ -98,6 +115,7 @@ export class Workbench implements vscode.Disposable {
     const earlier = this.started.get(run);
     if (earlier && earlier.exitCode === null && earlier.signalCode === null) throw new Error(`${run} is already starting or running.`);
     const log = this.logFile(run);
+    await this.forgetFailure(run);
     mkdirSync(dirname(log), { recursive: true });
     const out = openSync(log, 'w');
     try {
@@ -107,8 +125,11 @@ export class Workbench implements vscode.Disposable {
         detached: true,
         stdio: ['ignore', out, out],
       });
-      child.on('error', (e) => void vscode.window.showErrorMessage(`MarathonMemBench: the engine did not start: ${e.message}`));
-      child.on('exit', () => this.fire());
+      child.on('error', (e) => void this.recordFailure({ run, reason: `the engine did not start: ${e.message}`, couldNotStart: true, at: new Date().toISOString(), request }));
+      child.on('exit', (code) => {
+        if (code !== null && code !== 0 && code !== STOPPED_EXIT) void this.recordFailure({ ...failureFromLog(run, readTail(log), code, new Date().toISOString()), request });
+        this.fire();
+      });
       child.unref();
       this.started.set(run, child);
       this.fire();
@@ -116,6 +137,38 @@ export class Workbench implements vscode.Disposable {
     } finally {
       closeSync(out);
     }
+  }
+
+  /** Why the last engine of `run` started from an editor ended badly, while the run has not gone since. */
+  failure(run: string): FailedRun | undefined {
+    return this.failures()[run];
+  }
+
+  /** Every failure kept, by run: they outlive a window reload in the workspace's state. */
+  failures(): Record<string, FailedRun> {
+    if (!this.kept) {
+      const stored = this.context.workspaceState.get<unknown>(FAILURES);
+      this.kept = typeof stored === 'object' && stored !== null ? { ...(stored as Record<string, FailedRun>) } : {};
+    }
+    return this.kept;
+  }
+
+  /** Kept in memory at once (a test run reads it as the engine exits), then in the workspace's state. */
+  private async recordFailure(failure: FailedRun): Promise<void> {
+    const kept = Object.values(this.failures()).filter((f) => f.run !== failure.run).slice(-(MAX_FAILURES - 1));
+    this.kept = Object.fromEntries([...kept, failure].map((f) => [f.run, f]));
+    this.failed.fire(failure);
+    this.fire();
+    await this.context.workspaceState.update(FAILURES, this.kept);
+  }
+
+  /** Drops the failure of `run`: when it starts again, or when the user dismisses its row. */
+  async forgetFailure(run: string): Promise<void> {
+    const kept = this.failures();
+    if (!(run in kept)) return;
+    delete kept[run];
+    this.fire();
+    await this.context.workspaceState.update(FAILURES, kept);
   }
 
   /** Asks the engine running `run` to stop after its current step; the run stays resumable. */
@@ -163,6 +216,24 @@ export class Workbench implements vscode.Disposable {
     clearInterval(this.poll);
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
+    this.failed.dispose();
+  }
+}
+
+/** The last 64 KiB of a log, or nothing when it cannot be read. */
+function readTail(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, LOG_TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

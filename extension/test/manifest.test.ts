@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { RunView } from '../src/results';
+import { runRow } from '../src/runInfo';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -32,4 +34,39 @@ test('the walkthrough links declared commands and existing media; run commands n
   // Featured, the walkthrough is on the Welcome page of a workspace with a benchmark, not only in its list.
   assert.deepEqual(pkg.contributes.walkthroughs[0].featuredFor, ['**/benchmark.json', 'config.jsonc']);
   assert.ok(pkg.files.includes('media'), 'the media ship in the .vsix');
+});
+
+test('the run view: its container, view and icon exist; the phase commands are in the palette; both webviews revive after a reload', () => {
+  const container = pkg.contributes.viewsContainers.activitybar.find((v: { id: string }) => v.id === 'marathonMemBench');
+  assert.ok(container && existsSync(join(ROOT, container.icon)), 'the activity-bar container and its icon');
+  assert.deepEqual(pkg.contributes.views.marathonMemBench.map((v: { id: string }) => v.id), ['marathonMemBench.runs']);
+  const hidden = new Set(pkg.contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command));
+  for (const c of ['marathonMemBench.runPhase', 'marathonMemBench.rehearsePhase']) assert.ok(!hidden.has(c), `${c} is in the palette`);
+  for (const type of ['marathonMemBench.runs', 'marathonMemBench.report']) {
+    assert.ok(pkg.activationEvents.includes(`onWebviewPanel:${type}`), `activates to revive ${type}`);
+    assert.ok(source.includes(`'${type}'`), `a webview of type ${type} is created`);
+  }
+  for (const menu of [...pkg.contributes.menus['view/title'], ...pkg.contributes.menus['view/item/context']]) assert.ok(declared.has(menu.command), menu.command);
+});
+
+test('each row of the run view gets the inline action its status needs, by the menus\' own when clauses', () => {
+  const inline = (pkg.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[]).filter((m) => m.group.startsWith('inline'));
+  const actionsOf = (contextValue: string) => inline.filter((m) => {
+    const pattern = /viewItem =~ \/(.+)\/$/.exec(m.when)?.[1];
+    return pattern !== undefined && new RegExp(pattern).test(contextValue);
+  }).map((m) => m.command.replace('marathonMemBench.', ''));
+  const view: RunView = { name: 'r', benchmark: 'starter', agent: 'chatbot', status: 'finished', configured: true, average: 5, graded: 3, lastEventAt: '2026-12-01T09:00:00Z' };
+  const failure = { run: 'r', reason: 'no key', couldNotStart: true, at: '2026-12-01T10:00:00Z' };
+  assert.deepEqual(actionsOf(runRow({ ...view, status: 'not started', average: null, graded: 0, lastEventAt: undefined } as RunView, undefined).contextValue), ['startRun']);
+  assert.deepEqual(actionsOf(runRow({ ...view, status: 'not started', average: null, graded: 0, lastEventAt: undefined } as RunView, failure).contextValue), ['startRun']);
+  assert.deepEqual(actionsOf(runRow({ ...view, status: 'running' }, undefined).contextValue), ['stopRun', 'showReport']);
+  assert.deepEqual(actionsOf(runRow({ ...view, status: 'stopped' }, undefined).contextValue), ['resumeRun', 'showReport']);
+  assert.deepEqual(actionsOf(runRow({ ...view, status: 'crashed' }, undefined).contextValue), ['resumeRun', 'showReport']);
+  assert.deepEqual(actionsOf(runRow(view, undefined).contextValue), ['showReport']);
+});
+
+test('the engine\'s missing-key error names the key command by its real title', () => {
+  const title = pkg.contributes.commands.find((c: { command: string }) => c.command === 'marathonMemBench.setApiKey').title;
+  assert.equal(title, 'Set an API key…');
+  assert.ok(readFileSync(join(ROOT, 'engine', 'src', 'models', 'resolve.ts'), 'utf8').includes(`the command "MarathonMemBench: ${title}"`));
 });

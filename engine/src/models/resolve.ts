@@ -33,7 +33,7 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
   let apiKey = 'none';
   if (config.api_key_env) {
     const key = ctx.env[config.api_key_env];
-    if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set API Key").`);
+    if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set an API key…").`);
     // No provider's key is this short, and a short one could not be masked safely: as a common
     // word ("test") it would be blanked out of every report that uses the word.
     if (key.trim().length < MIN_KEY_LENGTH) throw new ConfigError(`${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, too short for an API key (at least ${MIN_KEY_LENGTH}); set it to the provider's key, or leave api_key_env out for a server that needs none.`);

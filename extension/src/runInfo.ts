@@ -1,0 +1,160 @@
+/**
+ * What the run view, the failure notifications and the Test Explorer say about a run, as plain
+ * values: the one-line reason an engine gave up, the row a run gets, the order of the rows, each
+ * check's own duration and the paid models a run would call. No VS Code here, so it is tested
+ * on plain values.
+ */
+import type { RunState } from '../../engine/src/api';
+import type { Config } from '../../scenario/src';
+import type { RunStatus, RunView } from './results';
+
+/** The model name of the built-in stand-in: a run on it costs nothing. */
+const STAND_IN = 'stand-in';
+/** A reason is one line of the engine's (it bounds its own at 500); a longer one is not its own. */
+const MAX_REASON = 500;
+/** The longest environment variable name we offer to fill in: anything longer is not a variable name. */
+const MAX_VARIABLE = 128;
+
+/** Why a run started from the editor ended badly, as the engine said it. */
+export interface RunFailure {
+  run: string;
+  /** The engine's one-line error, without its `mmb: ` and run-name prefix. */
+  reason: string;
+  /** The environment variable a missing API key should be in, when that was the problem. */
+  missingKey?: string;
+  /** True when the engine refused to start: no results to resume, only the reason. */
+  couldNotStart: boolean;
+  /** When the engine ended (ISO time). */
+  at: string;
+}
+
+/** Cuts a text to `max` characters, marking the cut. */
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * The reason in an engine's log: its last `mmb: ` line (the CLI writes every problem as one),
+ * else the last line it wrote. `exitCode` says whether it started at all: 2 is a problem with
+ * what was asked (a missing key, a broken config), before anything ran.
+ */
+export function failureFromLog(run: string, log: string, exitCode: number | null, at: string): RunFailure {
+  const lines = log.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const own = lines.filter((l) => l.startsWith('mmb: ')).pop();
+  let reason = own?.slice('mmb: '.length) ?? lines.pop() ?? `the engine ended with status ${exitCode ?? 'unknown'} and wrote nothing`;
+  for (const prefix of [`run "${run}": `, `run "${run}" `]) if (reason.startsWith(prefix)) reason = reason.slice(prefix.length);
+  reason = bounded(reason, MAX_REASON);
+  const variable = /environment variable ([A-Z_][A-Z0-9_]*)/.exec(reason)?.[1];
+  return {
+    run, reason, at, couldNotStart: exitCode === 2,
+    ...(variable && variable.length <= MAX_VARIABLE && /API key/i.test(reason) ? { missingKey: variable } : {}),
+  };
+}
+
+/** A row's status: a run's, or that it could not start (the engine refused it). */
+export type RowStatus = RunStatus | 'could not start';
+
+/** How a row of the run view looks; `icon` is a codicon id, `colour` a theme colour id. */
+export interface RunRow {
+  name: string;
+  status: RowStatus;
+  description: string;
+  tooltip: string[];
+  icon: string;
+  colour?: string;
+  /** What the row's inline actions key on (`view/item/context` `when` clauses). */
+  contextValue: string;
+}
+
+const STATUS_ICONS: Record<RowStatus, { icon: string; colour?: string }> = {
+  'running': { icon: 'sync~spin', colour: 'charts.blue' },
+  'finished': { icon: 'pass-filled', colour: 'testing.iconPassed' },
+  'crashed': { icon: 'error', colour: 'testing.iconFailed' },
+  'stopped': { icon: 'debug-pause', colour: 'charts.yellow' },
+  'not started': { icon: 'circle-large-outline' },
+  'could not start': { icon: 'warning', colour: 'list.warningForeground' },
+};
+
+/** Where a run is, said for its status: a run that ended is not "now" anywhere. */
+export function whereLabel(status: RunStatus, position: string): string {
+  switch (status) {
+    case 'running': return `Now ${position}`;
+    case 'finished': return `Ended after ${position}`;
+    case 'crashed': return `Crashed in ${position}`;
+    case 'stopped': return `Stopped in ${position}; resume to go on`;
+    default: return position;
+  }
+}
+
+/**
+ * The row of a run: its status icon and colour, the score and progress as its description, the
+ * details in its tooltip. A failure newer than the run's last event wins: the run could not start.
+ */
+export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
+  const failed = failure && failure.couldNotStart && view.status !== 'running' && (!view.lastEventAt || view.lastEventAt < failure.at);
+  const status: RowStatus = failed ? 'could not start' : view.status;
+  const score = view.average === null ? undefined : `${view.average.toFixed(2)}/10`;
+  const where = view.chapter ? `${view.chapter} ph ${view.phase ?? ''}` : undefined;
+  const parts: (string | undefined)[] = status === 'could not start' ? [`could not start: ${failure!.reason}`]
+    : status === 'running' ? [where, `${view.graded} graded`]
+      : status === 'not started' ? ['not started']
+        : [score, status, `${view.graded} graded`];
+  const tooltip = [
+    `${view.name}: ${status}`,
+    ...(view.benchmark ? [`${view.benchmark} @ ${view.agent}`] : []),
+    ...(where ? [whereLabel(view.status, `${view.chapter}, phase ${view.phase ?? ''}`)] : []),
+    ...(score ? [`average ${score} over ${view.graded} checks`] : []),
+    ...(status === 'could not start' ? [failure!.reason] : view.error ? [view.error] : []),
+  ];
+  const kind = status === 'could not start' ? 'failed' : status.replace(' ', '');
+  return {
+    name: view.name, status, description: bounded(parts.filter((p) => p).join(' · '), 200), tooltip, ...STATUS_ICONS[status],
+    contextValue: `run-${kind}${view.status === 'not started' ? '' : '-results'}`,
+  };
+}
+
+/**
+ * The rows in an order that holds while runs go: config.jsonc's runs in its order, then the
+ * others by when they started, newest first (never by their last event, which moves).
+ */
+export function stableOrder(views: readonly RunView[], startedAt: (run: string) => string | undefined): RunView[] {
+  const configured = views.filter((v) => v.configured);
+  const others = views.filter((v) => !v.configured)
+    .map((v) => ({ v, started: startedAt(v.name) ?? '' }))
+    .sort((a, b) => b.started.localeCompare(a.started) || a.v.name.localeCompare(b.v.name))
+    .map((x) => x.v);
+  return [...configured, ...others];
+}
+
+/**
+ * Each check's own time: from the grade before it (the run's start for the first) to its grade,
+ * so that the checks of a run add up to the run's time. A run stopped and resumed has gaps of
+ * wall time in it: the durations are scaled down to the time the run was active.
+ */
+export function checkDurations(state: Pick<RunState, 'grades' | 'startedAt' | 'activeMs'>): Map<string, number> {
+  const graded = Object.entries(state.grades).flatMap(([id, grades]) => {
+    const at = Date.parse(grades[grades.length - 1]?.at ?? '');
+    return Number.isFinite(at) ? [{ id, at }] : [];
+  }).sort((a, b) => a.at - b.at);
+  const out = new Map<string, number>();
+  let previous = Date.parse(state.startedAt);
+  for (const g of graded) {
+    out.set(g.id, Number.isFinite(previous) ? Math.max(0, g.at - previous) : 0);
+    previous = g.at;
+  }
+  const total = [...out.values()].reduce((a, b) => a + b, 0);
+  if (state.activeMs > 0 && total > state.activeMs) for (const [id, ms] of out) out.set(id, Math.round((ms * state.activeMs) / total));
+  return out;
+}
+
+/** The paid models a run of config.jsonc calls, as `persona deepseek-v4-flash`; empty when all are the stand-in. */
+export function paidModels(config: Pick<Config, 'persona' | 'runs'>, run: string): string[] {
+  const out: string[] = [];
+  if (config.persona.model !== STAND_IN) out.push(`persona ${config.persona.model}`);
+  const options = config.runs.find((r) => r.name === run)?.options ?? {};
+  for (const [key, value] of Object.entries(options)) {
+    const model = typeof value === 'object' && value !== null ? (value as { model?: unknown }).model : undefined;
+    if (typeof model === 'string' && model !== STAND_IN) out.push(`${key} ${bounded(model, 100)}`);
+  }
+  return out;
+}
