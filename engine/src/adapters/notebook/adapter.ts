@@ -156,6 +156,11 @@ export class NotebookAdapter implements AgentAdapter {
     await this.busy?.catch(() => undefined);
   }
 
+  /** The turn is a promise of this process: the engine awaits it instead of polling. */
+  async whenSettled(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+  }
+
   /** The agent's clock: the virtual time when the engine set one, else the run's clock. */
   private time(): Date {
     return this.virtual ? new Date(this.virtual.base + (Date.now() - this.virtual.real)) : this.now();
