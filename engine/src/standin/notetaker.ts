@@ -7,7 +7,7 @@
  * consolidation pass adds to the notes what the transcript holds and they lack; a compaction
  * request gets the user's earlier messages, shortened.
  */
-import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage } from '../adapters/notebook/protocol';
+import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage, withoutState } from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { keywords, numbers } from './text';
@@ -43,12 +43,14 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
     return say('Consolidated: added what the notes were missing from the transcript.');
   }
 
-  const { text, when } = unstampMessage(last.content);
+  const own = withoutState(last.content);
+  const { text, when } = unstampMessage(own.content);
   if (!text.includes('?')) {
     if (round > 0) return say('Noted.');
     const calls = [call(T.write, { path: STANDIN_NOTE, content: noteLine(text, when), append: true })];
-    const system = messages.find((m) => m.role === 'system')?.content ?? '';
-    if (!system.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
+    // The index's head follows the latest user message (an older notebook had it in the system message).
+    const shown = `${messages.find((m) => m.role === 'system')?.content ?? ''}\n${own.state}`;
+    if (!shown.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
     return { content: null, calls };
   }
   const query = [...new Set([...keywords(text), ...numbers(text)])].join(' ') || text;

@@ -22,7 +22,7 @@ import { NotesHistory } from './git';
 import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
-import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
+import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE, withState } from './protocol';
 import type { Doc } from './search';
 import { consolidate } from './consolidation';
 import { toolLoop } from './loop';
@@ -52,6 +52,10 @@ export function notebookOptions(options: Record<string, unknown>): NotebookOptio
     maxToolRounds: int('notebook_max_tool_rounds', 1, 100, NOTEBOOK_DEFAULTS.maxToolRounds, 'model calls with tools in one turn'),
   };
 }
+
+/** The turns' system message, one object for the process: the prompt only, so its tokens are counted once. */
+let systemMessage: ChatMessage | undefined;
+const SYSTEM_MESSAGE = (): ChatMessage => (systemMessage ??= { role: 'system', content: notebookPrompt('system') });
 
 const INITIAL_INDEX = '# Memory\n\nThe index of my notes: who the user is, what matters most, and one line per topic note.\n';
 
@@ -88,7 +92,7 @@ export class NotebookAdapter implements AgentAdapter {
     // No virtual time from the journal: its last `time` is the last jump, and the clock has run on
     // since. The engine's clock (`now`) is already where the run stopped, and the engine sets it again.
     this.virtual = undefined;
-    this.tokens = countTokens(this.context());
+    this.tokens = countTokens(this.turnContext());
     if (this.journal.turnInFlight()) this.startTurn();
   }
 
@@ -136,7 +140,7 @@ export class NotebookAdapter implements AgentAdapter {
       throw new Error(`the notebook's consolidation pass after conversation ${n} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     this.journal.append({ kind: 'new-conversation', at: this.time().toISOString() });
-    this.tokens = countTokens(this.context());
+    this.tokens = countTokens(this.turnContext());
   }
 
   async destroySession(): Promise<void> {
@@ -166,20 +170,34 @@ export class NotebookAdapter implements AgentAdapter {
     return this.virtual ? new Date(this.virtual.base + (Date.now() - this.virtual.real)) : this.now();
   }
 
-  /** The system message: the prompt (and the pass's own, if any), the time, the notes' names, and the head of the index. */
-  private system(pass?: string): ChatMessage {
-    const prompt = pass ? `${notebookPrompt('system')}\n\n${pass}` : notebookPrompt('system');
+  /** A consolidation pass's system message: the prompt, the pass's own, and the notebook's state. */
+  private system(pass: string): ChatMessage {
+    return { role: 'system', content: `${notebookPrompt('system')}\n\n${pass}\n\n${this.state()}` };
+  }
+
+  /** What changes as the notebook works: the time, the notes' names, and the head of the index. */
+  private state(): string {
     const names = this.notes.list();
     const index = existsSync(join(this.notes.dir, INDEX_FILE)) ? readFileSync(join(this.notes.dir, INDEX_FILE), 'utf8') : '';
     const shown = names.length > 60 ? `${names.slice(0, 60).join(', ')}, … (${names.length} in all: list_notes)` : names.join(', ');
-    return {
-      role: 'system',
-      content: `${prompt}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`,
-    };
+    return `# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`;
   }
 
+  /** The conversation as the model sees it, without the state: the same objects turn after turn, so counted once. */
   private context(): ChatMessage[] {
-    return [this.system(), ...contextMessages(this.journal.current())];
+    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
+  }
+
+  /**
+   * A turn's request: the state follows the latest user message. The system message and every
+   * message before that one are what the last turn sent, so a provider's prefix cache reuses them.
+   */
+  private turnContext(): ChatMessage[] {
+    const messages = this.context();
+    const last = messages.findLastIndex((m) => m.role === 'user');
+    const user = messages[last];
+    if (user?.role === 'user') messages[last] = { role: 'user', content: withState(user.content, this.state()) };
+    return messages;
   }
 
   private tools(): ToolContext {
@@ -204,12 +222,13 @@ export class NotebookAdapter implements AgentAdapter {
   /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
   private async turn(): Promise<void> {
     if (this.journal.lastOfTurn()?.kind === 'user') await this.compactIfNeeded();
-    const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
+    const reply = await this.toolLoop(this.turnContext(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
     const commit = this.journal.turnCommit();
-    if (commit) await this.history.commit(commit.message, commit.at);
-    this.tokens = countTokens(this.context());
+    // A turn that changed no note has nothing to commit: no git at all (a resume commits anyway).
+    if (commit && this.journal.turnChangedNotes()) await this.history.commit(commit.message, commit.at);
+    this.tokens = countTokens(this.turnContext());
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {

@@ -107,6 +107,16 @@ export class Journal {
     return changes;
   }
 
+  /** Whether a tool call of the last turn changed a note (journaled before it was made). */
+  turnChangedNotes(): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const kind = this.entries[i]!.kind;
+      if (kind === 'change') return true;
+      if (kind === 'user' || kind === 'new-conversation') return false;
+    }
+    return false;
+  }
+
   /**
    * The commit that ends the last turn, when the journal ends with its reply: a resume makes it
    * (again: a commit with nothing new is none) in case the engine was stopped before it.
@@ -120,16 +130,32 @@ export class Journal {
   }
 }
 
+/**
+ * The message each entry reads as, made once per entry: the same object every turn, so its tokens
+ * are counted once (`messageTokens` remembers by object), not the whole context again each turn.
+ */
+const messageOf = new WeakMap<Entry, ChatMessage>();
+
+function entryMessage(e: Entry & { kind: 'user' | 'reply' | 'compaction' }): ChatMessage {
+  let message = messageOf.get(e);
+  if (!message) {
+    if (e.kind === 'user') message = { role: 'user', content: stampMessage(e.text, new Date(e.at)) };
+    else if (e.kind === 'reply') message = { role: 'assistant', content: e.text };
+    else message = { role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` };
+    messageOf.set(e, message);
+  }
+  return message;
+}
+
 /** The current conversation as the model sees it (after the system message), compactions applied. */
 export function contextMessages(entries: Entry[]): ChatMessage[] {
   let out: ChatMessage[] = [];
   for (const e of entries) {
-    if (e.kind === 'user') out.push({ role: 'user', content: stampMessage(e.text, new Date(e.at)) });
+    if (e.kind === 'user' || e.kind === 'reply') out.push(entryMessage(e));
     else if (e.kind === 'step') out.push(e.message);
-    else if (e.kind === 'reply') out.push({ role: 'assistant', content: e.text });
     else if (e.kind === 'compaction') {
       out = answered(out);
-      out = [{ role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` }, ...out.slice(out.length - e.keep)];
+      out = [entryMessage(e), ...out.slice(out.length - e.keep)];
     }
   }
   return answered(out);

@@ -1,0 +1,111 @@
+/**
+ * What a notebook turn costs beside its model: the git processes it starts, the tokens it counts,
+ * and how much of each request repeats the last one's prefix (what a provider's cache reuses).
+ */
+import assert from 'node:assert/strict';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { NotebookAdapter } from '../src/adapters/notebook/adapter';
+import { contextMessages, type Entry } from '../src/adapters/notebook/journal';
+import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
+import type { ChatMessage } from '../src/models/messages';
+import { createModel } from '../src/models/resolve';
+import { startStandIn, type StandIn } from '../src/standin/server';
+import { tempDir } from './helpers';
+
+let standIn: StandIn;
+before(async () => { standIn = await startStandIn(); });
+after(async () => { await standIn.close(); });
+
+class Recording implements ChatModel {
+  readonly name = 'recording';
+  requests: ChatRequest[] = [];
+  constructor(private readonly inner: ChatModel) {}
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    this.requests.push(structuredClone(request));
+    return this.inner.complete(request);
+  }
+}
+
+async function say(a: NotebookAdapter, text: string, key: string): Promise<void> {
+  await a.sendMessage(text, { idempotencyKey: key });
+  await a.whenSettled();
+}
+
+/** A `git` first on PATH that logs each call's subcommand, then runs the real one. */
+function countingGit(): { calls: () => string[]; restore: () => void } {
+  const dir = tempDir('mmb-git-shim-');
+  const log = join(dir, 'calls.log');
+  writeFileSync(log, '');
+  const real = process.env.PATH ?? '';
+  const shim = join(dir, 'git');
+  writeFileSync(shim, `#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done\nPATH='${real}' exec git "$@"\n`);
+  chmodSync(shim, 0o755);
+  process.env.PATH = `${dir}:${real}`;
+  return { calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), restore: () => { process.env.PATH = real; } };
+}
+
+test('a turn that changes no note starts no git; one that changes a note commits with two git processes (add, commit), not three', async () => {
+  const git = countingGit();
+  try {
+    const a = new NotebookAdapter(tempDir('mmb-nb-cost-'), createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
+    await a.createSession();
+    await say(a, 'My boat is called Wren.', 'k1');
+    const afterWrite = git.calls();
+    await say(a, 'What is my boat called?', 'k2');
+    const afterQuestion = git.calls();
+    assert.deepEqual(afterQuestion.slice(afterWrite.length), [], 'the question changed no note: no git at all');
+    const lastWrite = afterWrite.slice(afterWrite.lastIndexOf('add'));
+    assert.deepEqual(lastWrite, ['add', 'commit'], `the turn that wrote a note: ${afterWrite.join(' ')}`);
+    await a.close();
+  } finally {
+    git.restore();
+  }
+});
+
+test('each message of the context is the same object from turn to turn, so its tokens are counted once', () => {
+  const entries: Entry[] = [
+    { kind: 'user', key: 'k1', text: 'Hello.', at: '2026-03-01T10:00:00.000Z' },
+    { kind: 'reply', seq: 1, text: 'Hi.', at: '2026-03-01T10:00:01.000Z' },
+    { kind: 'compaction', at: '2026-03-01T10:01:00.000Z', summary: 'They said hello.', keep: 0, tokensBefore: 10, tokensAfter: 5 },
+    { kind: 'user', key: 'k2', text: 'Again.', at: '2026-03-01T10:02:00.000Z' },
+  ];
+  const first = contextMessages(entries);
+  entries.push({ kind: 'reply', seq: 2, text: 'Yes.', at: '2026-03-01T10:02:01.000Z' });
+  const second = contextMessages(entries);
+  assert.equal(second.length, first.length + 1);
+  first.forEach((message, i) => assert.equal(second[i], message, `message ${i} is the same object`));
+});
+
+/** Tokens of a request's messages as the bench counts them: characters, which is enough for a share. */
+const size = (messages: readonly ChatMessage[]) => messages.reduce((n, m) => n + JSON.stringify(m).length, 0);
+
+test('the system message never changes and each request repeats the previous one up to its newest user message: at least 99% reusable over a conversation', async () => {
+  const recording = new Recording(createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
+  const a = new NotebookAdapter(tempDir('mmb-nb-prefix-'), recording);
+  await a.createSession();
+  await a.setVirtualTime('2026-03-11T07:35:00.000Z');
+  const facts = ['The movers are Leeds Lift.', 'They charge £340 for the day.', 'My sister Anna is a doctor.', 'The boat is called Wren.', 'It is moored in Bristol.'];
+  for (let i = 0; i < 40; i++) {
+    await say(a, i % 3 === 2 ? 'What do the movers charge?' : `${facts[i % facts.length]} (${i})`, `k${i}`);
+    await a.setVirtualTime(new Date(Date.parse('2026-03-11T07:35:00.000Z') + (i + 1) * 7 * 60_000).toISOString());
+  }
+  const requests = recording.requests.map((r) => r.messages);
+  assert.ok(requests.every((m) => JSON.stringify(m[0]) === JSON.stringify(requests[0]![0])), 'one system message for every request');
+  let repeated = 0;
+  let total = 0;
+  requests.forEach((messages, i) => {
+    total += size(messages);
+    const previous = requests[i - 1];
+    if (!previous) return;
+    let same = 0;
+    while (same < messages.length && same < previous.length && JSON.stringify(messages[same]) === JSON.stringify(previous[same])) same++;
+    assert.ok(same >= previous.findLastIndex((m) => m.role === 'user'), `request ${i} repeats the last one up to its newest user message`);
+    repeated += size(messages.slice(0, same));
+  });
+  const share = repeated / (total - size(requests[0]!));
+  console.log(`share ${share}`);
+  assert.ok(share >= 0.9, `share of the prompt a prefix cache reuses: ${(100 * share).toFixed(1)}%`);
+  await a.close();
+});
