@@ -48,8 +48,8 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
   if (!text.includes('?')) {
     if (round > 0) return say('Noted.');
     const calls = [call(T.write, { path: STANDIN_NOTE, content: noteLine(text, when), append: true })];
-    // The index's head follows the latest user message (an older notebook had it in the system message).
-    const shown = `${messages.find((m) => m.role === 'system')?.content ?? ''}\n${own.state}`;
+    // The index's head follows the user message it changed before (an older notebook had it in the system message).
+    const shown = messages.map((m) => (m.role === 'system' ? m.content : m.role === 'user' ? withoutState(messageText(m.content)).state : '')).join('\n');
     if (!shown.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
     return { content: null, calls };
   }

@@ -19,10 +19,10 @@ import { PendingFailure } from '../failure';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
 import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
-import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
+import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
-import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE, withState } from './protocol';
+import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
 import type { Doc } from './search';
 import { consolidate } from './consolidation';
 import { toolLoop } from './loop';
@@ -92,7 +92,7 @@ export class NotebookAdapter implements AgentAdapter {
     // No virtual time from the journal: its last `time` is the last jump, and the clock has run on
     // since. The engine's clock (`now`) is already where the run stopped, and the engine sets it again.
     this.virtual = undefined;
-    this.tokens = countTokens(this.turnContext());
+    this.tokens = countTokens(this.context());
     if (this.journal.turnInFlight()) this.startTurn();
   }
 
@@ -101,7 +101,9 @@ export class NotebookAdapter implements AgentAdapter {
     if (this.journal.seen(options.idempotencyKey)) return;
     await this.busy;
     if (this.journal.seen(options.idempotencyKey)) return;
-    this.journal.append({ kind: 'user', key: options.idempotencyKey, text, at: this.time().toISOString() });
+    const state = this.state();
+    const shown = lastShownState(this.context()) === state;
+    this.journal.append({ kind: 'user', key: options.idempotencyKey, text, at: this.time().toISOString(), ...(shown ? {} : { state }) });
     this.startTurn();
   }
 
@@ -140,7 +142,7 @@ export class NotebookAdapter implements AgentAdapter {
       throw new Error(`the notebook's consolidation pass after conversation ${n} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     this.journal.append({ kind: 'new-conversation', at: this.time().toISOString() });
-    this.tokens = countTokens(this.turnContext());
+    this.tokens = countTokens(this.context());
   }
 
   async destroySession(): Promise<void> {
@@ -170,34 +172,27 @@ export class NotebookAdapter implements AgentAdapter {
     return this.virtual ? new Date(this.virtual.base + (Date.now() - this.virtual.real)) : this.now();
   }
 
-  /** A consolidation pass's system message: the prompt, the pass's own, and the notebook's state. */
+  /** A consolidation pass's system message: the prompt, the pass's own, the time and the notebook's state. */
   private system(pass: string): ChatMessage {
-    return { role: 'system', content: `${notebookPrompt('system')}\n\n${pass}\n\n${this.state()}` };
+    return { role: 'system', content: `${notebookPrompt('system')}\n\n${pass}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n${this.state()}` };
   }
 
-  /** What changes as the notebook works: the time, the notes' names, and the head of the index. */
+  /** What changes as the notebook works: the notes' names and the head of the index (the time is each user message's stamp). */
   private state(): string {
     const names = this.notes.list();
     const index = existsSync(join(this.notes.dir, INDEX_FILE)) ? readFileSync(join(this.notes.dir, INDEX_FILE), 'utf8') : '';
     const shown = names.length > 60 ? `${names.slice(0, 60).join(', ')}, … (${names.length} in all: list_notes)` : names.join(', ');
-    return `# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`;
-  }
-
-  /** The conversation as the model sees it, without the state: the same objects turn after turn, so counted once. */
-  private context(): ChatMessage[] {
-    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
+    return `# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`;
   }
 
   /**
-   * A turn's request: the state follows the latest user message. The system message and every
-   * message before that one are what the last turn sent, so a provider's prefix cache reuses them.
+   * The conversation as the model sees it. The system message is the prompt alone and the state
+   * is journaled with the user message it follows (only when it changed), so no message ever
+   * changes once sent: each request repeats the last one, a prefix a provider's cache reuses,
+   * and the messages are the same objects turn after turn, so their tokens are counted once.
    */
-  private turnContext(): ChatMessage[] {
-    const messages = this.context();
-    const last = messages.findLastIndex((m) => m.role === 'user');
-    const user = messages[last];
-    if (user?.role === 'user') messages[last] = { role: 'user', content: withState(user.content, this.state()) };
-    return messages;
+  private context(): ChatMessage[] {
+    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
   }
 
   private tools(): ToolContext {
@@ -222,13 +217,13 @@ export class NotebookAdapter implements AgentAdapter {
   /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
   private async turn(): Promise<void> {
     if (this.journal.lastOfTurn()?.kind === 'user') await this.compactIfNeeded();
-    const reply = await this.toolLoop(this.turnContext(), (m) => this.journal.append({ kind: 'step', message: m }));
+    const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
     const commit = this.journal.turnCommit();
     // A turn that changed no note has nothing to commit: no git at all (a resume commits anyway).
     if (commit && this.journal.turnChangedNotes()) await this.history.commit(commit.message, commit.at);
-    this.tokens = countTokens(this.turnContext());
+    this.tokens = countTokens(this.context());
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
@@ -247,7 +242,8 @@ export class NotebookAdapter implements AgentAdapter {
       messages: [{ role: 'system', content: notebookPrompt('compaction') }, { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` }],
     });
     this.journal.append({ kind: 'usage', ...r.usage });
-    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0 };
+    // The summary shows the state: the message that showed it last may be among those cut.
+    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0, state: this.state() };
     entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
     this.journal.append(entry);
   }

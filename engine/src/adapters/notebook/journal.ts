@@ -8,16 +8,17 @@ import { dirname } from 'node:path';
 import { loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
-import { stampMessage } from './protocol';
+import { stampMessage, withoutState, withState } from './protocol';
 import type { NoteChange } from './tools';
 
 export type Entry =
-  | { kind: 'user'; key: string; text: string; at: string }
+  /** `state`: the notebook's state shown after the text, when it differs from the one the context showed last. */
+  | { kind: 'user'; key: string; text: string; at: string; state?: string }
   /** An assistant tool call or a tool result, inside a turn. */
   | { kind: 'step'; message: ChatMessage }
   | { kind: 'reply'; seq: number; text: string; at: string }
   /** The messages before the last `keep` of the context were replaced by `summary`. */
-  | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number }
+  | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number; state?: string }
   | { kind: 'new-conversation'; at: string }
   | { kind: 'time'; iso: string }
   /** One model response's tokens. */
@@ -139,12 +140,24 @@ const messageOf = new WeakMap<Entry, ChatMessage>();
 function entryMessage(e: Entry & { kind: 'user' | 'reply' | 'compaction' }): ChatMessage {
   let message = messageOf.get(e);
   if (!message) {
-    if (e.kind === 'user') message = { role: 'user', content: stampMessage(e.text, new Date(e.at)) };
+    const shown = (content: string) => (e.kind !== 'reply' && e.state ? withState(content, e.state) : content);
+    if (e.kind === 'user') message = { role: 'user', content: shown(stampMessage(e.text, new Date(e.at))) };
     else if (e.kind === 'reply') message = { role: 'assistant', content: e.text };
-    else message = { role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` };
+    else message = { role: 'user', content: shown(`${SUMMARY_HEADER}\n\n${e.summary}`) };
     messageOf.set(e, message);
   }
   return message;
+}
+
+/** The notebook's state the context shows last ('' when none): a new one is shown only when it differs. */
+export function lastShownState(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    const { state } = withoutState(m.content);
+    if (state) return state;
+  }
+  return '';
 }
 
 /** The current conversation as the model sees it (after the system message), compactions applied. */
