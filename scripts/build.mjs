@@ -16,7 +16,7 @@ const common = {
   logLevel: 'warning',
 };
 // The CLI's heavy dependencies are files of their own beside cli.js, loaded on first use
-// (engine/src/chunks/load.ts): in cli.js they would be compiled on every command, `mmb --help`
+// (engine/src/models/chunks/load.ts): in cli.js they would be compiled on every command, `mmb --help`
 // included. Each `./X` that load.ts requires is `./chunk-X.js`.
 const CHUNKS = ['tokenizer', 'openai', 'ws'];
 const chunksApart = {
@@ -35,7 +35,7 @@ const entries = [
     entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
     plugins: [chunksApart],
   },
-  ...CHUNKS.map((chunk) => ({ entryPoints: { [`chunk-${chunk}`]: `engine/src/chunks/${chunk}.ts` } })),
+  ...CHUNKS.map((chunk) => ({ entryPoints: { [`chunk-${chunk}`]: `engine/src/models/chunks/${chunk}.ts` } })),
   // The JS block sandbox's worker thread, beside the CLI that starts it: QuickJS with its
   // WebAssembly inlined, kept out of cli.js.
   { entryPoints: { 'sandbox-worker': 'engine/src/persona/sandboxWorker.ts' } },

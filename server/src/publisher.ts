@@ -12,6 +12,10 @@ import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageser
 import { getDiagnostics, toLsp } from './features/diagnostics';
 import { BenchmarkWorkspace } from './workspace';
 
+/** Past this long a validation is slow, and it waits for `QUIET_MS` without a change before it starts. */
+const SLOW_VALIDATION_MS = 20;
+const QUIET_MS = 5;
+
 export class DiagnosticsPublisher {
   /** Benchmark folders and config.jsonc files to validate when the changes settle. */
   private readonly dirtyFolders = new Set<string>();
@@ -23,7 +27,10 @@ export class DiagnosticsPublisher {
   private readonly sentByFolder = new Map<string, Set<string>>();
   /** Every change counts here: validation waits for an event-loop turn in which none came. */
   private changes = 0;
+  private lastChangeAt = 0;
   private settling = false;
+  /** How long the last validation took: a slow one waits for a quiet moment, so requests sent with a keystroke come first. */
+  private lastFlushMs = 0;
   /** Benchmark folders under each workspace root, for config.jsonc: found again when a manifest comes or goes. */
   private readonly discovered = new Map<string, string[]>();
 
@@ -64,6 +71,7 @@ export class DiagnosticsPublisher {
    */
   private schedule(): void {
     this.changes++;
+    this.lastChangeAt = performance.now();
     if (this.settling) return;
     this.settling = true;
     this.settle(-1);
@@ -75,8 +83,16 @@ export class DiagnosticsPublisher {
         this.settle(this.changes);
         return;
       }
+      // A validation that blocks for long lets an editor's completion, sent with the keystroke, go first.
+      const quiet = this.lastFlushMs > SLOW_VALIDATION_MS ? QUIET_MS - (performance.now() - this.lastChangeAt) : 0;
+      if (quiet > 0) {
+        setTimeout(() => this.settle(-1), quiet);
+        return;
+      }
       this.settling = false;
+      const started = performance.now();
       this.flush();
+      this.lastFlushMs = performance.now() - started;
     });
   }
 

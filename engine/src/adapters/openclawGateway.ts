@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
 import type WebSocket from 'ws';
-import { wsChunk } from '../chunks/load';
+import { wsChunk } from '../models/chunks/load';
 import { GatewayError } from '../errors';
 
 export interface GatewayProcessOptions {

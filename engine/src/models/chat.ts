@@ -1,6 +1,6 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import type OpenAI from 'openai';
-import { openAiChunk } from '../chunks/load';
+import { openAiChunk } from './chunks/load';
 import type { ChatMessage, ToolCall } from './messages';
 import { maskSecrets, runSecrets } from '../secrets';
 import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';

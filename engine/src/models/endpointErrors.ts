@@ -4,7 +4,7 @@
  * untrusted text of any size (a proxy's whole HTML page): only a short excerpt of it, markup
  * stripped and keys masked, ever reaches the run state, the report or the screen.
  */
-import { openAiChunk } from '../chunks/load';
+import { openAiChunk } from './chunks/load';
 import { maskSecrets } from '../secrets';
 
 /** The longest excerpt of a server's error body that an error message keeps. */

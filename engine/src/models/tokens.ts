@@ -3,7 +3,7 @@
  * tokenizers differ by some percent, which is fine for the thresholds the persona's and the
  * notebook's compactions use. Here, with the chat types, so that agents need not import the persona.
  */
-import { tokenizerChunk } from '../chunks/load';
+import { tokenizerChunk } from './chunks/load';
 import type { ChatMessage } from './messages';
 
 /** The tokenizer is loaded on the first count (`chunks/load.ts`): most commands count nothing. */
