@@ -3,6 +3,7 @@
  * and how much of each request repeats the last one's prefix (what a provider's cache reuses).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -45,10 +46,11 @@ function countingGit(): { calls: () => string[]; restore: () => void } {
   return { calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), restore: () => { process.env.PATH = real; } };
 }
 
-test('a turn that changes no note starts no git; one that changes a note commits with two git processes (add, commit), not three', async () => {
+test('a turn that changes no note starts no git; one that creates a note commits with two git processes (add, commit), one that only edits with one', async () => {
   const git = countingGit();
   try {
-    const a = new NotebookAdapter(tempDir('mmb-nb-cost-'), createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
+    const dir = tempDir('mmb-nb-cost-');
+    const a = new NotebookAdapter(dir, createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
     await a.createSession();
     await say(a, 'My boat is called Wren.', 'k1');
     const afterWrite = git.calls();
@@ -56,7 +58,12 @@ test('a turn that changes no note starts no git; one that changes a note commits
     const afterQuestion = git.calls();
     assert.deepEqual(afterQuestion.slice(afterWrite.length), [], 'the question changed no note: no git at all');
     const lastWrite = afterWrite.slice(afterWrite.lastIndexOf('add'));
-    assert.deepEqual(lastWrite, ['add', 'commit'], `the turn that wrote a note: ${afterWrite.join(' ')}`);
+    assert.deepEqual(lastWrite, ['add', 'commit'], `the turn that created notes.md: ${afterWrite.join(' ')}`);
+    await say(a, 'It is moored in Bristol.', 'k3');
+    assert.deepEqual(git.calls().slice(afterQuestion.length), ['commit'], 'a turn that appended to notes.md: commit -a alone');
+    const log = execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
+    assert.deepEqual(log.slice(0, 2).map((s) => s.replace(/:.*/, '')), ['turn 3', 'turn 1'], 'each turn that changed a note is one commit');
+    assert.match(execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'show', 'HEAD:notes.md'], { encoding: 'utf8' }), /Bristol/);
     await a.close();
   } finally {
     git.restore();

@@ -216,14 +216,29 @@ export class NotebookAdapter implements AgentAdapter {
 
   /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
   private async turn(): Promise<void> {
-    if (this.journal.lastOfTurn()?.kind === 'user') await this.compactIfNeeded();
+    const fresh = this.journal.lastOfTurn()?.kind === 'user';
+    if (fresh) await this.compactIfNeeded();
+    // At a turn's start every note there was committed by the turn that made it: git tracks them
+    // all. A resumed turn may have made notes before the stop: it commits them all (`add -A`).
+    const tracked = new Set(fresh ? this.notes.list() : []);
     const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
-    const commit = this.journal.turnCommit();
-    // A turn that changed no note has nothing to commit: no git at all (a resume commits anyway).
-    if (commit && this.journal.turnChangedNotes()) await this.history.commit(commit.message, commit.at);
+    await this.commitTurn(tracked);
     this.tokens = countTokens(this.context());
+  }
+
+  /**
+   * The turn's commit: none when it changed no note, one git process when it only edited or
+   * deleted notes git tracks, two (`add -A`, `commit`) when it created one. A resume commits
+   * whatever is left with the two (`createSession`).
+   */
+  private async commitTurn(tracked: ReadonlySet<string>): Promise<void> {
+    const commit = this.journal.turnCommit();
+    const changed = [...this.journal.turnChangedPaths()];
+    if (!commit || changed.length === 0) return;
+    if (changed.every((path) => tracked.has(path))) await this.history.commitTracked(commit.message, commit.at);
+    else await this.history.commit(commit.message, commit.at);
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {

@@ -60,6 +60,20 @@ export class NotesHistory {
   }
 
   /**
+   * Commits the changes of notes git already tracks (edited or deleted, none created), dated `at`:
+   * one git process (`commit -a`); false when nothing changed.
+   */
+  async commitTracked(message: string, at: Date): Promise<boolean> {
+    try {
+      await this.retried(['commit', '-q', '-a', '-m', message], at);
+      return true;
+    } catch (e) {
+      if (e instanceof NothingToCommit) return false;
+      throw e;
+    }
+  }
+
+  /**
    * Runs a git command that writes, once more if a signal killed it (Ctrl-C reaches the whole
    * process group; the engine then stops after this step, which must still complete). Its calls
    * are one at a time, so a lock left by the killed one is stale.

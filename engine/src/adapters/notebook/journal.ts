@@ -108,14 +108,15 @@ export class Journal {
     return changes;
   }
 
-  /** Whether a tool call of the last turn changed a note (journaled before it was made). */
-  turnChangedNotes(): boolean {
+  /** The notes the tool calls of the last turn changed (each journaled before it was made). */
+  turnChangedPaths(): Set<string> {
+    const paths = new Set<string>();
     for (let i = this.entries.length - 1; i >= 0; i--) {
-      const kind = this.entries[i]!.kind;
-      if (kind === 'change') return true;
-      if (kind === 'user' || kind === 'new-conversation') return false;
+      const e = this.entries[i]!;
+      if (e.kind === 'change') paths.add(e.path);
+      if (e.kind === 'user' || e.kind === 'new-conversation') break;
     }
-    return false;
+    return paths;
   }
 
   /**
