@@ -1,14 +1,16 @@
 /**
- * Prints how long parse+validate takes on generated benchmarks of growing size, beside the raw
- * remark parse of the same text. Goal: within 2× of raw parsing, and linear in size. Prints
- * figures; asserts nothing.
+ * Prints how long parse+validate takes on generated benchmarks of growing size (20 to 20,000
+ * chapters), beside the raw remark parse of the same text, the two interleaved. Goal: within
+ * 1.3× of raw parsing, and linear in size. Prints figures; asserts nothing.
  */
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { loadBenchmark, validateBenchmark } from '../scenario/src';
+import { interleaved, median, summary, timed } from './benchStats';
 import { generate } from './generate';
 
-const SIZES = [20, 200, 2000];
+/** Chapters, and rounds of A B (raw, then parse+validate) at that size. */
+const SIZES: [number, number][] = [[20, 15], [200, 9], [2000, 5], [20_000, 3]];
 const processor = unified().use(remarkParse);
 
 function time(fn: () => void): number {
@@ -27,17 +29,20 @@ for (let i = 0; i < 3; i++) {
   validateBenchmark(loadBenchmark({ name: 'warm-up', files: warm }));
 }
 
-console.log('chapters   lines    raw remark   parse+validate   ratio   per chapter');
-for (const size of SIZES) {
-  const files = generate(size);
-  const markdown = [...files].filter(([f]) => f.endsWith('.md')).map(([, t]) => t);
-  const lines = markdown.reduce((n, t) => n + t.split('\n').length, 0);
-  const raw = time(() => { for (const t of markdown) processor.parse(t); });
-  let diagnostics = 0;
-  const full = time(() => { diagnostics = validateBenchmark(loadBenchmark({ name: 'generated', files })).length; });
-  if (diagnostics > 0) console.log(`  (the generated benchmark has ${diagnostics} diagnostics: the generator is off)`);
-  console.log(`${String(size).padStart(8)} ${String(lines).padStart(7)} ${raw.toFixed(1).padStart(10)} ms ${full.toFixed(1).padStart(13)} ms ${(full / raw).toFixed(2).padStart(6)}× ${(full / size).toFixed(3).padStart(9)} ms`);
-}
+void (async () => {
+  console.log('parse+validate ÷ raw remark parse of the same markdown, A B A B interleaved (goal: ≤ 1.3×, the same at every size)');
+  for (const [size, rounds] of SIZES) {
+    const files = generate(size);
+    const markdown = [...files].filter(([f]) => f.endsWith('.md')).map(([, t]) => t);
+    let diagnostics = 0;
+    const pairs = await interleaved(rounds,
+      () => timed(() => { diagnostics = validateBenchmark(loadBenchmark({ name: 'generated', files })).length; }),
+      () => timed(() => { for (const t of markdown) processor.parse(t); }));
+    if (diagnostics > 0) console.log(`  (the generated benchmark has ${diagnostics} diagnostics: the generator is off)`);
+    console.log(`  ${String(size).padStart(6)} chapters: ratio ${summary(pairs.ratios, '×', 2)}; parse+validate ${summary(pairs.a)}, raw ${summary(pairs.b)}, per chapter ${(median(pairs.a) / size).toFixed(3)} ms`);
+  }
+  hostile();
+})();
 
 /**
  * Hostile inputs that once overflowed the stack or went quadratic (issue #13): each should take
@@ -53,11 +58,13 @@ const HOSTILE: [string, string, string][] = [
   ['a 5 MB line', 'chapter1.md', `## P\n${'*a'.repeat(2_500_000)}`],
   ['300,000 lines of one paragraph', 'chapter1.md', `## P\n${'x\n'.repeat(300_000)}`],
 ];
-console.log('\nhostile input                    raw remark   parse+validate');
-for (const [what, file, text] of HOSTILE) {
-  const files = new Map(BASE);
-  files.set(file, text);
-  const raw = file.endsWith('.md') && text.length < 1_000_000 ? time(() => processor.parse(text)) : NaN;
-  const full = time(() => validateBenchmark(loadBenchmark({ name: 'hostile', files })));
-  console.log(`${what.padEnd(30)} ${Number.isNaN(raw) ? '         —' : `${raw.toFixed(1).padStart(10)} ms`} ${full.toFixed(1).padStart(13)} ms`);
+function hostile(): void {
+  console.log('\nhostile input                    raw remark   parse+validate');
+  for (const [what, file, text] of HOSTILE) {
+    const files = new Map(BASE);
+    files.set(file, text);
+    const raw = file.endsWith('.md') && text.length < 1_000_000 ? time(() => processor.parse(text)) : NaN;
+    const full = time(() => validateBenchmark(loadBenchmark({ name: 'hostile', files })));
+    console.log(`${what.padEnd(30)} ${Number.isNaN(raw) ? '         —' : `${raw.toFixed(1).padStart(10)} ms`} ${full.toFixed(1).padStart(13)} ms`);
+  }
 }

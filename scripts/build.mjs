@@ -15,12 +15,27 @@ const common = {
   mainFields: ['module', 'main'],
   logLevel: 'warning',
 };
+// The CLI's heavy dependencies are files of their own beside cli.js, loaded on first use
+// (engine/src/models/chunks/load.ts): in cli.js they would be compiled on every command, `mmb --help`
+// included. Each `./X` that load.ts requires is `./chunk-X.js`.
+const CHUNKS = ['tokenizer', 'openai', 'ws'];
+const chunksApart = {
+  name: 'chunks-apart',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^\\./(${CHUNKS.join('|')})$`) }, (args) =>
+      args.importer.endsWith('chunks/load.ts') ? { path: `./chunk-${args.path.slice(2)}.js`, external: true } : undefined);
+  },
+};
 const entries = [
   { entryPoints: { extension: 'extension/src/extension.ts' } },
   { entryPoints: { server: 'server/src/server.ts' } },
   // The CLI's first line listens for Ctrl-C: while the bundle loads (about 0.3 s), before main.ts
   // has its handler, Node's default would end the process silently with 130.
-  { entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" } },
+  {
+    entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
+    plugins: [chunksApart],
+  },
+  ...CHUNKS.map((chunk) => ({ entryPoints: { [`chunk-${chunk}`]: `engine/src/models/chunks/${chunk}.ts` } })),
   // The JS block sandbox's worker thread, beside the CLI that starts it: QuickJS with its
   // WebAssembly inlined, kept out of cli.js.
   { entryPoints: { 'sandbox-worker': 'engine/src/persona/sandboxWorker.ts' } },

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import type { AgentAdapter, AgentMessage, SendOptions } from '../src/adapters/types';
 import { Clock } from '../src/clock';
 import { createModel } from '../src/models/resolve';
+import { agentTurn } from '../src/run/agentTurn';
 import { runBenchmark } from '../src/run/runner';
+import { applyEvent, emptyState } from '../src/state/runState';
 import { MemoryRunStore } from '../src/run/store';
 import { startStandIn } from '../src/standin/server';
 import { benchmarkFrom } from './helpers';
@@ -72,4 +74,39 @@ test('an agent that never answers: each turn counts as unanswered after the limi
   assert.equal(state.unanswered, agent.received.length);
   assert.ok(state.persona.some((m) => m.role === 'tool' && m.content === '(The assistant did not reply within 200 ms.)'));
   assert.equal(state.grades['1.1']?.at(-1)?.effective, 0);
+});
+
+test('an agent of this process (whenSettled) is awaited, not polled: its replies are read as soon as its turn ends, with no sleep between', async () => {
+  let busy: Promise<void> | undefined;
+  let reads = 0;
+  const messages: AgentMessage[] = [];
+  const agent: AgentAdapter = {
+    quietPeriodMs: 500, pollIntervalMs: 1000,
+    async createSession() {}, async destroySession() {},
+    async sendMessage(text) {
+      busy = new Promise<void>((resolve) => setTimeout(() => {
+        messages.push({ seq: messages.length + 1, text: `re: ${text}`, at: new Date().toISOString() });
+        busy = undefined;
+        resolve();
+      }, 60));
+    },
+    async getResponses(after) {
+      reads++;
+      return messages.filter((m) => m.seq > after);
+    },
+    async getStatus() {
+      return { state: busy ? 'thinking' : 'idle', compactions: [], contextTokens: 0 };
+    },
+    async whenSettled() {
+      await busy;
+    },
+  };
+  const state = emptyState();
+  state.run = 't';
+  const started = performance.now();
+  const replies = await agentTurn(state, agent, 'call-1', 'hello', { replyTimeoutMs: 5000, record: (e) => applyEvent(state, e), now: () => new Date().toISOString() });
+  const took = performance.now() - started;
+  assert.deepEqual(replies, ['re: hello']);
+  assert.equal(reads, 3, 'read before the turn ends, once it has ended, and once more to see nothing new: no polls in between');
+  assert.ok(took < 60 + 500, `no poll interval (1 s) nor quiet period was slept: ${took.toFixed(0)} ms`);
 });

@@ -201,3 +201,20 @@ test('a path of 5,000 characters is one short line with the reason, on stderr an
     assert.match(text, /^mmb: cannot read a+…a+: a name in the path is too long\n$/);
   }
 });
+
+test('`mmb --help` and `mmb check` load none of the heavy chunks (tokenizer, openai, ws); a run loads the ones it uses from beside cli.js', () => {
+  const dir = tempDir('mmb-chunks-');
+  // Printed at exit: every module file the process loaded, as Node's module cache has them.
+  const hook = join(dir, 'loaded.js');
+  writeFileSync(hook, "process.on('exit', () => process.stderr.write(`LOADED ${JSON.stringify(Object.keys(require.cache))}\\n`));\n");
+  const loaded = (args: string[]) => {
+    const r = spawnSync(process.execPath, ['--require', hook, CLI, ...args], { cwd: dir, encoding: 'utf8' });
+    const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED ')) ?? 'LOADED []';
+    return (JSON.parse(line.slice('LOADED '.length)) as string[]).filter((path) => /chunk-\w+\.js$/.test(path)).map((path) => path.replace(/^.*[\\/]/, ''));
+  };
+  assert.deepEqual(loaded(['--help']), []);
+  assert.deepEqual(loaded(['check', STARTER]), []);
+  const demo = loaded(['demo']);
+  assert.ok(demo.includes('chunk-tokenizer.js') && demo.includes('chunk-openai.js'), `a stand-in run over HTTP counts tokens and calls a model: ${demo.join(', ')}`);
+  assert.ok(!readFileSync(CLI, 'utf8').includes('node_modules/gpt-tokenizer'), 'the tokenizer is not inside cli.js');
+});

@@ -171,7 +171,10 @@ describe('the notebook on the stand-in', () => {
     await a.setVirtualTime('2026-03-11T07:35:00.000Z');
     assert.equal(await say(a, '8 km along the harbourside this morning.', 'k1'), 'Noted.');
     const system = recording.requests[0]?.messages[0]?.content ?? '';
-    assert.match(system, /# Now\n\nIt is Wednesday 11 March 2026, 07:3[56]\./);
+    const user = recording.requests[0]?.messages.findLast((m) => m.role === 'user')?.content ?? '';
+    assert.match(user, /^\[Wednesday 11 March 2026, 07:3[56]\] 8 km/, 'the user message carries the time');
+    assert.match(user, /# MEMORY\.md\n\n# Memory/, 'and, the first time, the index\'s head');
+    assert.doesNotMatch(system, /Wednesday|MEMORY\.md\n\n# Memory/, 'the system message holds nothing that changes');
     assert.match(system, /One current value per fact/, 'the prompt comes from notebook-system.md');
     assert.match(readFileSync(join(dir, 'memory', 'notes.md'), 'utf8'), /^- \(Wednesday 11 March 2026, 07:3[56]\) 8 km along the harbourside this morning\.$/m);
     assert.match(git(dir, 'log', '-1', '--format=%ad %s', '--date=iso'), /^2026-03-11 07:3[56]:\d\d \+0000 turn 1: 8 km along the harbourside/);

@@ -1,7 +1,7 @@
 /** A whole benchmark folder: its manifest, chapters and sheets, parsed and cross-indexed. */
 import { parseChapter } from './chapter';
 import { diagnostic, type Diagnostic } from './diagnostics';
-import { MANIFEST_FILE, parseManifest, type Manifest } from './manifest';
+import { MANIFEST_FILE, parseManifest, type Manifest, type ManifestParse } from './manifest';
 import type { Chapter, Check, Phase, Sheet, Trap } from './model';
 import { parseSheet, sheetName } from './sheet';
 import { isPrototypeName, stripBom } from './limits';
@@ -12,7 +12,7 @@ import { LineIndex, lineRange } from './text';
  * Parsed files by name, reused while their text is unchanged: an editor re-parses only the file
  * being typed in. Pass the same object to every `loadBenchmark` of one folder.
  */
-export type ParseCache = Map<string, { text: string; chapter?: Chapter; sheet?: Sheet }>;
+export type ParseCache = Map<string, { text: string; chapter?: Chapter; sheet?: Sheet; manifest?: ManifestParse }>;
 
 /** The files of one benchmark folder: top-level file name → text. No file system here. */
 export interface BenchmarkFiles {
@@ -99,7 +99,9 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
         `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
     }
   } else {
-    const parsed = parseManifest(manifestText);
+    const hit = cache?.get(MANIFEST_FILE);
+    const parsed = hit?.text === manifestText && hit.manifest ? hit.manifest : parseManifest(manifestText);
+    cache?.set(MANIFEST_FILE, { text: manifestText, manifest: parsed });
     b.lines.set(MANIFEST_FILE, parsed.lines);
     for (const d of parsed.diagnostics) diagnostics.push(d);
     if (parsed.manifest) b.manifest = parsed.manifest;

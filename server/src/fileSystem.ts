@@ -21,6 +21,11 @@ export interface BenchmarkFileSystem {
    * text (`openText`, by URI) in place of the files it has open, and the files refused with why.
    */
   readBenchmarkFiles(dir: string, openText: (uri: string) => string | undefined): ServedFiles;
+  /**
+   * One file of a benchmark folder by the same rule: its text, why it is refused, or undefined
+   * when it does not exist. A file-watch event reads only the file it names.
+   */
+  readBenchmarkFile(dir: string, name: string): { text: string } | { refused: string } | undefined;
 }
 
 /** A folder's files as the server reads them: the texts, and the names refused with the reason. */
@@ -32,6 +37,9 @@ export interface ServedFiles {
 /** Files held in memory by absolute path; folders exist as far as some file lies under them. */
 export class MemoryFileSystem implements BenchmarkFileSystem {
   private readonly files: Map<string, string>;
+
+  /** How many times a file's text was read: a keystroke must read none. */
+  reads = 0;
 
   constructor(files: Record<string, string> = {}) {
     this.files = new Map(Object.entries(files));
@@ -53,6 +61,7 @@ export class MemoryFileSystem implements BenchmarkFileSystem {
   }
 
   readText(path: string): string | undefined {
+    if (this.files.has(path)) this.reads++;
     return this.files.get(path);
   }
 
@@ -68,5 +77,10 @@ export class MemoryFileSystem implements BenchmarkFileSystem {
       if (text !== undefined) files.set(name, text);
     }
     return { files };
+  }
+
+  readBenchmarkFile(dir: string, name: string): { text: string } | undefined {
+    const text = this.readText(join(dir, name));
+    return text === undefined ? undefined : { text };
   }
 }

@@ -3,10 +3,10 @@
  * files (`scenario/node/safeRead.ts`, the same as `mmb check` and runs): nothing outside a folder,
  * no FIFOs, nothing over the size cap.
  */
-import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile } from '../../scenario/node/safeRead';
+import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile, type FolderFile } from '../../scenario/node/safeRead';
 import type { BenchmarkFileSystem, ServedFiles } from './fileSystem';
 
 export class NodeFileSystem implements BenchmarkFileSystem {
@@ -45,6 +45,20 @@ export class NodeFileSystem implements BenchmarkFileSystem {
       return readBenchmarkFiles(dir, isBenchmarkFileName, (path) => openText(pathToFileURL(path).toString()));
     } catch {
       return { files: new Map() };
+    }
+  }
+
+  /** A file gone (or its folder gone) is undefined; a file that is there but unreadable is refused, with why. */
+  readBenchmarkFile(dir: string, name: string): FolderFile | undefined {
+    try {
+      lstatSync(join(dir, name));
+    } catch {
+      return undefined;
+    }
+    try {
+      return readFolderFile(realpathSync(dir), name);
+    } catch {
+      return undefined;
     }
   }
 }

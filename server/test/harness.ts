@@ -38,6 +38,8 @@ export function folder(dir: string, files: Record<string, string>): Record<strin
 
 export class InMemoryServer {
   readonly published = new Map<string, PublishDiagnosticsParams>();
+  /** Every publish, in the order it came. */
+  readonly log: PublishDiagnosticsParams[] = [];
   readonly registrations: Registration[] = [];
   private readonly waiters: (() => void)[] = [];
   private readonly versions = new Map<string, number>();
@@ -45,6 +47,7 @@ export class InMemoryServer {
   private constructor(readonly client: ProtocolConnection, private readonly server: { dispose(): void }, readonly fileSystem: MemoryFileSystem) {
     client.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.set(params.uri, params);
+      this.log.push(params);
       this.waiters.splice(0).forEach((wake) => wake());
     });
     client.onRequest(RegistrationRequest.type, (params) => {

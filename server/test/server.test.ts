@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import {
   CompletionRequest, createProtocolConnection, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
-  DidOpenTextDocumentNotification, type PublishDiagnosticsParams,
+  DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidOpenTextDocumentNotification, FileChangeType, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 
 const ROOT = join(__dirname, '..', '..');
@@ -21,9 +21,12 @@ const PLANTED = join(ROOT, 'engine', 'test', 'fixtures', 'workspace', 'benchmark
 const server = spawn(process.execPath, [join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
 const published = new Map<string, PublishDiagnosticsParams>();
+/** Every publish in the order it came. */
+const log: PublishDiagnosticsParams[] = [];
 const waiters: (() => void)[] = [];
 connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
   published.set(p.uri, p);
+  log.push(p);
   waiters.splice(0).forEach((w) => w());
 });
 connection.listen();
@@ -83,4 +86,55 @@ test('a folder with a link out of it gets the unsafe-file diagnostic, never the 
   const items = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri: at('chapter1.md') }, position: { line: 1, character: 0 } });
   assert.ok(Array.isArray(items));
   assert.ok(!JSON.stringify(items).includes(canary));
+});
+
+/** A benchmark folder on disk for one test: a manifest, instructions, a sheet and one chapter. */
+function diskBenchmark(prefix: string, chapter: string): { dir: string; at: (file: string) => string } {
+  const dir = join(mkdtempSync(join(tmpdir(), prefix)), 'bench');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'benchmark.json'), '{ "chapters": ["chapter1.md"] }');
+  writeFileSync(join(dir, 'instructions.md'), 'You are Lena.');
+  writeFileSync(join(dir, 'family.md'), '# Family\n\n## 1. Lena\n1.1 Lena is 31\n');
+  writeFileSync(join(dir, 'chapter1.md'), chapter);
+  return { dir, at: (file: string) => pathToFileURL(join(dir, file)).toString() };
+}
+
+test('a burst of keystrokes: stale versions are dropped, never published; what is published is the last version\'s diagnostics', async () => {
+  const chapter = '## Start\nTell the `family` sheet.\n';
+  const { at } = diskBenchmark('mmb-server-burst-', chapter);
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: at('chapter1.md'), languageId: 'markdown', version: 1, text: chapter } });
+  await until(() => published.get(at('chapter1.md'))?.version === 1);
+  const from = log.length;
+  // Ten keystrokes in one write, as an editor sends them while the server is busy: each types
+  // one more character of a fact ref; every version but the last points at a fact that is not there.
+  const typed = 'family#1.1';
+  const frames = [...typed].map((character, i) => JSON.stringify({
+    jsonrpc: '2.0', method: DidChangeTextDocumentNotification.method,
+    params: { textDocument: { uri: at('chapter1.md'), version: i + 2 }, contentChanges: [{ range: { start: { line: 2, character: i }, end: { line: 2, character: i } }, text: character }] },
+  })).map((json) => `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`).join('');
+  assert.ok(Buffer.byteLength(frames) < 4096, 'one pipe write, read at once');
+  server.stdin.write(frames);
+  const last = typed.length + 1;
+  await until(() => published.get(at('chapter1.md'))?.version === last);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const mine = log.slice(from).filter((p) => p.uri === at('chapter1.md'));
+  assert.deepEqual(mine.map((p) => p.version), [last], 'only the last version is published');
+  assert.deepEqual(mine[0]?.diagnostics, [], 'and its diagnostics are those of the whole ref: none');
+});
+
+test('file-watch events: a sheet changed on disk re-validates the chapters that use it; a chapter created on disk is read', async () => {
+  const chapter = '## Start\nTell the `family` sheet: family#1.2.\n';
+  const { dir, at } = diskBenchmark('mmb-server-watch-', chapter);
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: at('chapter1.md'), languageId: 'markdown', version: 1, text: chapter } });
+  await until(() => (published.get(at('chapter1.md'))?.diagnostics ?? []).some((d) => d.code === 'unknown-fact'));
+  writeFileSync(join(dir, 'family.md'), '# Family\n\n## 1. Lena\n1.1 Lena is 31\n1.2 Lena\'s birthday — March 14\n');
+  await connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: at('family.md'), type: FileChangeType.Changed }] });
+  await until(() => (published.get(at('chapter1.md'))?.diagnostics ?? []).length === 0);
+  writeFileSync(join(dir, 'benchmark.json'), '{ "chapters": ["chapter1.md", "chapter2.md"] }');
+  await connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: at('benchmark.json'), type: FileChangeType.Changed }] });
+  await until(() => (published.get(at('benchmark.json'))?.diagnostics ?? []).some((d) => d.code === 'missing-chapter'));
+  writeFileSync(join(dir, 'chapter2.md'), '## Later\nAsk about family#1.9.\n');
+  await connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: at('chapter2.md'), type: FileChangeType.Created }] });
+  await until(() => (published.get(at('chapter2.md'))?.diagnostics ?? []).some((d) => d.code === 'unknown-fact'));
+  assert.deepEqual(published.get(at('benchmark.json'))?.diagnostics, [], 'the listed chapter exists now');
 });

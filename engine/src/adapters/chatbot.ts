@@ -73,6 +73,11 @@ export class ChatbotAdapter implements AgentAdapter {
     await this.busy?.catch(() => undefined);
   }
 
+  /** The turn is a promise of this process: the engine awaits it instead of polling. */
+  async whenSettled(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+  }
+
   /** The messages of the current conversation, as the model sees them. */
   private conversation(): ChatMessage[] {
     const start = this.entries.map((e) => e.kind).lastIndexOf('new-conversation') + 1;

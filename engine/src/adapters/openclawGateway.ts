@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { wsChunk } from '../models/chunks/load';
 import { GatewayError } from '../errors';
 
 export interface GatewayProcessOptions {
@@ -90,7 +91,7 @@ export class GatewayClient {
 
   private static tryConnect(url: string, token: string): Promise<GatewayClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new (wsChunk().WebSocket)(url);
       const fail = (e: Error) => {
         ws.removeAllListeners();
         ws.terminate();

@@ -44,6 +44,12 @@ export interface AgentAdapter {
   memoryDir?(): string | undefined;
   /** Releases processes and handles; the agent's saved state stays. */
   close?(): Promise<void>;
+  /**
+   * An agent in the engine's own process: resolves when it is idle (its turn over, replied or
+   * failed). The engine awaits it instead of polling, so a reply costs no sleep; agents in other
+   * processes leave it out and are polled.
+   */
+  whenSettled?(): Promise<void>;
   /** With no status, the turn ends after this long without a new message. */
   readonly quietPeriodMs: number;
   /** How often to poll for replies. */

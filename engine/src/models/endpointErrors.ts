@@ -4,7 +4,7 @@
  * untrusted text of any size (a proxy's whole HTML page): only a short excerpt of it, markup
  * stripped and keys masked, ever reaches the run state, the report or the screen.
  */
-import OpenAI from 'openai';
+import { openAiChunk } from './chunks/load';
 import { maskSecrets } from '../secrets';
 
 /** The longest excerpt of a server's error body that an error message keeps. */
@@ -26,6 +26,7 @@ export class EmptyResponseError extends Error {}
 
 /** A transient failure worth another try: rate limits, server errors, timeouts, dropped connections. */
 export function isRetryable(error: unknown): boolean {
+  const { OpenAI } = openAiChunk();
   if (error instanceof OpenAI.APIConnectionTimeoutError) return true;
   if (error instanceof OpenAI.APIConnectionError) return !PERMANENT_CODES.has(networkCode(error) ?? '') && causeMessage(error) !== BAD_PORT;
   if (error instanceof OpenAI.APIError) {
@@ -41,6 +42,7 @@ export function isRetryable(error: unknown): boolean {
  */
 export function describeModelError(error: unknown, url: string, timeoutMs: number): string {
   const where = maskSecrets(url);
+  const { OpenAI } = openAiChunk();
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `timeout from ${where}: no answer within ${timeoutMs / 1000} s`;
   if (error instanceof OpenAI.APIConnectionError) {
     const code = networkCode(error);
@@ -76,6 +78,7 @@ const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>'
 
 /** How long the server asked to wait (`retry-after-ms`, or `retry-after` in seconds or as a date), when it asked for a sane time. */
 export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
+  const { OpenAI } = openAiChunk();
   if (!(error instanceof OpenAI.APIError) || !error.headers) return undefined;
   const headers = error.headers;
   const millis = Number(headers.get('retry-after-ms') ?? Number.NaN);

@@ -3,8 +3,13 @@
  * tokenizers differ by some percent, which is fine for the thresholds the persona's and the
  * notebook's compactions use. Here, with the chat types, so that agents need not import the persona.
  */
-import { encode } from 'gpt-tokenizer';
+import { tokenizerChunk } from './chunks/load';
 import type { ChatMessage } from './messages';
+
+/** The tokenizer is loaded on the first count (`chunks/load.ts`): most commands count nothing. */
+function encode(text: string): number[] {
+  return tokenizerChunk().encode(text);
+}
 
 const counted = new WeakMap<ChatMessage, number>();
 
@@ -33,7 +38,25 @@ export function countTokens(messages: readonly ChatMessage[]): number {
 /** Below this length a run is tokenized whole (measured: well under 0.01 ms); above it, in slices. */
 const LONG_RUN = 256;
 
+/**
+ * Long texts counted lately, by text: a persona's system prompt and compaction note are counted
+ * again at every turn, the same text each time. A few entries, so memory stays bounded.
+ */
+const recentCounts = new Map<string, number>();
+const RECENT_COUNTS = 16;
+const REMEMBERED_FROM_CHARS = 1024;
+
 export function countTextTokens(text: string): number {
+  if (text.length < REMEMBERED_FROM_CHARS) return countUnremembered(text);
+  const known = recentCounts.get(text);
+  if (known !== undefined) return known;
+  const counted = countUnremembered(text);
+  if (recentCounts.size >= RECENT_COUNTS) recentCounts.delete(recentCounts.keys().next().value!);
+  recentCounts.set(text, counted);
+  return counted;
+}
+
+function countUnremembered(text: string): number {
   let total = 0;
   let countedTo = 0;
   let runStart = 0;

@@ -35,6 +35,9 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
   let lastNew = Date.now();
   // Quick agents answer in milliseconds: poll fast at first, then every pollIntervalMs.
   let delay = 1;
+  // An agent of this process is awaited, not polled, until it settles with nothing new to read.
+  let awaitSettled = adapter.whenSettled !== undefined;
+  let settledOnce = false;
   for (;;) {
     const messages = await adapter.getResponses(state.agentCursor);
     for (const m of messages) {
@@ -53,8 +56,24 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
       if (replies.length === 0) o.record({ type: 'unanswered', at: o.now(), callId, waitedMs: Date.now() - started });
       return replies;
     }
+    if (awaitSettled && (messages.length > 0 || !settledOnce)) {
+      settledOnce = true;
+      await settledOrTimeout(adapter, o.replyTimeoutMs - (Date.now() - started));
+      continue;
+    }
+    awaitSettled = false;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(adapter.pollIntervalMs, delay * 2);
+  }
+}
+
+/** The adapter's `whenSettled`, or the rest of the turn's time, whichever comes first. */
+async function settledOrTimeout(adapter: AgentAdapter, remainingMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([adapter.whenSettled?.(), new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, remainingMs) + 1); })]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

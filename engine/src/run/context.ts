@@ -22,6 +22,8 @@ export interface RunOptions {
   persona: ChatModel;
   adapter: AgentAdapter;
   store: RunStore;
+  /** The state the caller already loaded from `store` (`state` undefined: none saved): it is not read twice. */
+  loaded?: { state: RunState | undefined };
   clock: Clock;
   ignoreSessionBreak?: boolean;
   /** The persona's context compaction (config.jsonc `compaction`); none when absent. */

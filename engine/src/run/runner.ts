@@ -20,7 +20,7 @@ export type { RunOptions } from './context';
 
 
 export async function runBenchmark(options: RunOptions): Promise<RunState> {
-  const loaded = options.store.load();
+  const loaded = options.loaded ? options.loaded.state : options.store.load();
   const run = createRunContext(options, loaded ?? emptyState());
   options.agentRetries?.connect((model, notice) => run.record({ type: 'retry', at: run.now(), model, by: 'agent', ...notice }));
   try {

@@ -8,7 +8,7 @@
  * request gets the user's earlier messages, shortened. A request of the real Hermes (its `memory`
  * tool offered) goes to hermesMemory.ts.
  */
-import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage } from '../adapters/notebook/protocol';
+import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage, withoutState } from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { HERMES_MEMORY_TOOL, hermesReply } from './hermesMemory';
@@ -46,12 +46,14 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
     return say('Consolidated: added what the notes were missing from the transcript.');
   }
 
-  const { text, when } = unstampMessage(last.content);
+  const own = withoutState(last.content);
+  const { text, when } = unstampMessage(own.content);
   if (!text.includes('?')) {
     if (round > 0) return say('Noted.');
     const calls = [call(T.write, { path: STANDIN_NOTE, content: noteLine(text, when), append: true })];
-    const system = messages.find((m) => m.role === 'system')?.content ?? '';
-    if (!system.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
+    // The index's head follows the user message it changed before (an older notebook had it in the system message).
+    const shown = messages.map((m) => (m.role === 'system' ? m.content : m.role === 'user' ? withoutState(messageText(m.content)).state : '')).join('\n');
+    if (!shown.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
     return { content: null, calls };
   }
   const query = [...new Set([...keywords(text), ...numbers(text)])].join(' ') || text;

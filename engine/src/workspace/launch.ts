@@ -137,7 +137,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   const eventsBefore = before?.events ?? 0;
   try {
     const state = await runBenchmark({
-      name: run.name, benchmark, agent: run.agent, persona, adapter, store, clock,
+      name: run.name, benchmark, agent: run.agent, persona, adapter, store, loaded: { state: before }, clock,
       ignoreSessionBreak: run.ignore_session_break,
       snapshotDir: memorySnapshotsDir(dir),
       compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },

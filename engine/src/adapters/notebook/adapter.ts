@@ -19,7 +19,7 @@ import { PendingFailure } from '../failure';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
 import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
-import { contextMessages, Journal, planCut, renderMessages, transcript } from './journal';
+import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
 import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
@@ -52,6 +52,10 @@ export function notebookOptions(options: Record<string, unknown>): NotebookOptio
     maxToolRounds: int('notebook_max_tool_rounds', 1, 100, NOTEBOOK_DEFAULTS.maxToolRounds, 'model calls with tools in one turn'),
   };
 }
+
+/** The turns' system message, one object for the process: the prompt only, so its tokens are counted once. */
+let systemMessage: ChatMessage | undefined;
+const SYSTEM_MESSAGE = (): ChatMessage => (systemMessage ??= { role: 'system', content: notebookPrompt('system') });
 
 const INITIAL_INDEX = '# Memory\n\nThe index of my notes: who the user is, what matters most, and one line per topic note.\n';
 
@@ -97,7 +101,9 @@ export class NotebookAdapter implements AgentAdapter {
     if (this.journal.seen(options.idempotencyKey)) return;
     await this.busy;
     if (this.journal.seen(options.idempotencyKey)) return;
-    this.journal.append({ kind: 'user', key: options.idempotencyKey, text, at: this.time().toISOString() });
+    const state = this.state();
+    const shown = lastShownState(this.context()) === state;
+    this.journal.append({ kind: 'user', key: options.idempotencyKey, text, at: this.time().toISOString(), ...(shown ? {} : { state }) });
     this.startTurn();
   }
 
@@ -156,25 +162,37 @@ export class NotebookAdapter implements AgentAdapter {
     await this.busy?.catch(() => undefined);
   }
 
+  /** The turn is a promise of this process: the engine awaits it instead of polling. */
+  async whenSettled(): Promise<void> {
+    await this.busy?.catch(() => undefined);
+  }
+
   /** The agent's clock: the virtual time when the engine set one, else the run's clock. */
   private time(): Date {
     return this.virtual ? new Date(this.virtual.base + (Date.now() - this.virtual.real)) : this.now();
   }
 
-  /** The system message: the prompt (and the pass's own, if any), the time, the notes' names, and the head of the index. */
-  private system(pass?: string): ChatMessage {
-    const prompt = pass ? `${notebookPrompt('system')}\n\n${pass}` : notebookPrompt('system');
+  /** A consolidation pass's system message: the prompt, the pass's own, the time and the notebook's state. */
+  private system(pass: string): ChatMessage {
+    return { role: 'system', content: `${notebookPrompt('system')}\n\n${pass}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n${this.state()}` };
+  }
+
+  /** What changes as the notebook works: the notes' names and the head of the index (the time is each user message's stamp). */
+  private state(): string {
     const names = this.notes.list();
     const index = existsSync(join(this.notes.dir, INDEX_FILE)) ? readFileSync(join(this.notes.dir, INDEX_FILE), 'utf8') : '';
     const shown = names.length > 60 ? `${names.slice(0, 60).join(', ')}, … (${names.length} in all: list_notes)` : names.join(', ');
-    return {
-      role: 'system',
-      content: `${prompt}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`,
-    };
+    return `# Your notes\n\n${shown || 'none yet'}\n\n# ${INDEX_FILE}\n\n${injectedIndex(index, INDEX_FILE).trim()}`;
   }
 
+  /**
+   * The conversation as the model sees it. The system message is the prompt alone and the state
+   * is journaled with the user message it follows (only when it changed), so no message ever
+   * changes once sent: each request repeats the last one, a prefix a provider's cache reuses,
+   * and the messages are the same objects turn after turn, so their tokens are counted once.
+   */
   private context(): ChatMessage[] {
-    return [this.system(), ...contextMessages(this.journal.current())];
+    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
   }
 
   private tools(): ToolContext {
@@ -198,13 +216,29 @@ export class NotebookAdapter implements AgentAdapter {
 
   /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
   private async turn(): Promise<void> {
-    if (this.journal.lastOfTurn()?.kind === 'user') await this.compactIfNeeded();
+    const fresh = this.journal.lastOfTurn()?.kind === 'user';
+    if (fresh) await this.compactIfNeeded();
+    // At a turn's start every note there was committed by the turn that made it: git tracks them
+    // all. A resumed turn may have made notes before the stop: it commits them all (`add -A`).
+    const tracked = new Set(fresh ? this.notes.list() : []);
     const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
-    const commit = this.journal.turnCommit();
-    if (commit) await this.history.commit(commit.message, commit.at);
+    await this.commitTurn(tracked);
     this.tokens = countTokens(this.context());
+  }
+
+  /**
+   * The turn's commit: none when it changed no note, one git process when it only edited or
+   * deleted notes git tracks, two (`add -A`, `commit`) when it created one. A resume commits
+   * whatever is left with the two (`createSession`).
+   */
+  private async commitTurn(tracked: ReadonlySet<string>): Promise<void> {
+    const commit = this.journal.turnCommit();
+    const changed = [...this.journal.turnChangedPaths()];
+    if (!commit || changed.length === 0) return;
+    if (changed.every((path) => tracked.has(path))) await this.history.commitTracked(commit.message, commit.at);
+    else await this.history.commit(commit.message, commit.at);
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
@@ -223,7 +257,8 @@ export class NotebookAdapter implements AgentAdapter {
       messages: [{ role: 'system', content: notebookPrompt('compaction') }, { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` }],
     });
     this.journal.append({ kind: 'usage', ...r.usage });
-    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0 };
+    // The summary shows the state: the message that showed it last may be among those cut.
+    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0, state: this.state() };
     entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
     this.journal.append(entry);
   }

@@ -14,6 +14,9 @@ const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@maratho
 /** A git command ended by a signal, not by its own failure. */
 class GitKilled extends Error {}
 
+/** `git commit` found nothing staged: not a failure. */
+class NothingToCommit extends Error {}
+
 /** The lock files a killed git can leave in a repository like this one (one branch, no remotes). */
 const STALE_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'refs/heads/main.lock', 'ORIG_HEAD.lock'];
 
@@ -41,13 +44,33 @@ export class NotesHistory {
     await this.git(['init', '-q', '--initial-branch=main']);
   }
 
-  /** Commits every change of the folder, dated `at`; false when nothing changed. */
+  /**
+   * Commits every change of the folder, dated `at`; false when nothing changed. Two git processes:
+   * git itself says when there is nothing to commit, so no `status` is asked first.
+   */
   async commit(message: string, at: Date): Promise<boolean> {
     await this.retried(['add', '-A']);
-    const status = await this.retried(['status', '--porcelain']);
-    if (!status.trim()) return false;
-    await this.retried(['commit', '-q', '-m', message], at);
-    return true;
+    try {
+      await this.retried(['commit', '-q', '-m', message], at);
+      return true;
+    } catch (e) {
+      if (e instanceof NothingToCommit) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Commits the changes of notes git already tracks (edited or deleted, none created), dated `at`:
+   * one git process (`commit -a`); false when nothing changed.
+   */
+  async commitTracked(message: string, at: Date): Promise<boolean> {
+    try {
+      await this.retried(['commit', '-q', '-a', '-m', message], at);
+      return true;
+    } catch (e) {
+      if (e instanceof NothingToCommit) return false;
+      throw e;
+    }
   }
 
   /**
@@ -105,7 +128,8 @@ export class NotesHistory {
         } else if (error) {
           const killed = (error as { signal?: NodeJS.Signals | null }).signal;
           const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
-          reject(killed ? new GitKilled(message) : new Error(message));
+          if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
+          else reject(killed ? new GitKilled(message) : new Error(message));
         } else {
           resolve(stdout);
         }

@@ -8,16 +8,17 @@ import { dirname } from 'node:path';
 import { loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
-import { stampMessage } from './protocol';
+import { stampMessage, withoutState, withState } from './protocol';
 import type { NoteChange } from './tools';
 
 export type Entry =
-  | { kind: 'user'; key: string; text: string; at: string }
+  /** `state`: the notebook's state shown after the text, when it differs from the one the context showed last. */
+  | { kind: 'user'; key: string; text: string; at: string; state?: string }
   /** An assistant tool call or a tool result, inside a turn. */
   | { kind: 'step'; message: ChatMessage }
   | { kind: 'reply'; seq: number; text: string; at: string }
   /** The messages before the last `keep` of the context were replaced by `summary`. */
-  | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number }
+  | { kind: 'compaction'; at: string; summary: string; keep: number; tokensBefore: number; tokensAfter: number; state?: string }
   | { kind: 'new-conversation'; at: string }
   | { kind: 'time'; iso: string }
   /** One model response's tokens. */
@@ -107,6 +108,17 @@ export class Journal {
     return changes;
   }
 
+  /** The notes the tool calls of the last turn changed (each journaled before it was made). */
+  turnChangedPaths(): Set<string> {
+    const paths = new Set<string>();
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === 'change') paths.add(e.path);
+      if (e.kind === 'user' || e.kind === 'new-conversation') break;
+    }
+    return paths;
+  }
+
   /**
    * The commit that ends the last turn, when the journal ends with its reply: a resume makes it
    * (again: a commit with nothing new is none) in case the engine was stopped before it.
@@ -120,16 +132,44 @@ export class Journal {
   }
 }
 
+/**
+ * The message each entry reads as, made once per entry: the same object every turn, so its tokens
+ * are counted once (`messageTokens` remembers by object), not the whole context again each turn.
+ */
+const messageOf = new WeakMap<Entry, ChatMessage>();
+
+function entryMessage(e: Entry & { kind: 'user' | 'reply' | 'compaction' }): ChatMessage {
+  let message = messageOf.get(e);
+  if (!message) {
+    const shown = (content: string) => (e.kind !== 'reply' && e.state ? withState(content, e.state) : content);
+    if (e.kind === 'user') message = { role: 'user', content: shown(stampMessage(e.text, new Date(e.at))) };
+    else if (e.kind === 'reply') message = { role: 'assistant', content: e.text };
+    else message = { role: 'user', content: shown(`${SUMMARY_HEADER}\n\n${e.summary}`) };
+    messageOf.set(e, message);
+  }
+  return message;
+}
+
+/** The notebook's state the context shows last ('' when none): a new one is shown only when it differs. */
+export function lastShownState(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    const { state } = withoutState(m.content);
+    if (state) return state;
+  }
+  return '';
+}
+
 /** The current conversation as the model sees it (after the system message), compactions applied. */
 export function contextMessages(entries: Entry[]): ChatMessage[] {
   let out: ChatMessage[] = [];
   for (const e of entries) {
-    if (e.kind === 'user') out.push({ role: 'user', content: stampMessage(e.text, new Date(e.at)) });
+    if (e.kind === 'user' || e.kind === 'reply') out.push(entryMessage(e));
     else if (e.kind === 'step') out.push(e.message);
-    else if (e.kind === 'reply') out.push({ role: 'assistant', content: e.text });
     else if (e.kind === 'compaction') {
       out = answered(out);
-      out = [{ role: 'user', content: `${SUMMARY_HEADER}\n\n${e.summary}` }, ...out.slice(out.length - e.keep)];
+      out = [entryMessage(e), ...out.slice(out.length - e.keep)];
     }
   }
   return answered(out);

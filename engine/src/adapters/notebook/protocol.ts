@@ -37,6 +37,24 @@ export function stampMessage(text: string, at: Date): string {
   return `[${formatAgentTime(at)}] ${text}`;
 }
 
+/**
+ * The line before what the notebook adds to the latest user message of a turn: the time, its
+ * notes' names and its index's head. They change as it works, so they follow the conversation
+ * instead of opening it: the system message and every earlier message stay the same from turn
+ * to turn, a prefix a provider's cache can reuse.
+ */
+export const STATE_MARKER = '[The notebook now (not the user\'s words):]';
+
+export function withState(content: string, state: string): string {
+  return `${content}\n\n${STATE_MARKER}\n${state}`;
+}
+
+/** A user message's own content and the notebook's state after it ('' when it has none). */
+export function withoutState(content: string): { content: string; state: string } {
+  const at = content.lastIndexOf(`\n\n${STATE_MARKER}\n`);
+  return at < 0 ? { content, state: '' } : { content: content.slice(0, at), state: content.slice(at + STATE_MARKER.length + 3) };
+}
+
 /** The stamp and the text of a stamped user message. */
 export function unstampMessage(content: string): { when?: string; text: string } {
   const m = /^\[([A-Z][a-z]+ \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d)\] ([\s\S]*)$/.exec(content);

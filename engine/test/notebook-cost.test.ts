@@ -1,0 +1,107 @@
+/**
+ * What a notebook turn costs beside its model: the git processes it starts, the tokens it counts,
+ * and how much of each request repeats the last one's prefix (what a provider's cache reuses).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { NotebookAdapter } from '../src/adapters/notebook/adapter';
+import { contextMessages, type Entry } from '../src/adapters/notebook/journal';
+import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
+import { createModel } from '../src/models/resolve';
+import { startStandIn, type StandIn } from '../src/standin/server';
+import { tempDir } from './helpers';
+
+let standIn: StandIn;
+before(async () => { standIn = await startStandIn(); });
+after(async () => { await standIn.close(); });
+
+class Recording implements ChatModel {
+  readonly name = 'recording';
+  requests: ChatRequest[] = [];
+  constructor(private readonly inner: ChatModel) {}
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    this.requests.push(structuredClone(request));
+    return this.inner.complete(request);
+  }
+}
+
+async function say(a: NotebookAdapter, text: string, key: string): Promise<void> {
+  await a.sendMessage(text, { idempotencyKey: key });
+  await a.whenSettled();
+}
+
+/** A `git` first on PATH that logs each call's subcommand, then runs the real one. */
+function countingGit(): { calls: () => string[]; restore: () => void } {
+  const dir = tempDir('mmb-git-shim-');
+  const log = join(dir, 'calls.log');
+  writeFileSync(log, '');
+  const real = process.env.PATH ?? '';
+  const shim = join(dir, 'git');
+  writeFileSync(shim, `#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done\nPATH='${real}' exec git "$@"\n`);
+  chmodSync(shim, 0o755);
+  process.env.PATH = `${dir}:${real}`;
+  return { calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), restore: () => { process.env.PATH = real; } };
+}
+
+test('a turn that changes no note starts no git; one that creates a note commits with two git processes (add, commit), one that only edits with one', async () => {
+  const git = countingGit();
+  try {
+    const dir = tempDir('mmb-nb-cost-');
+    const a = new NotebookAdapter(dir, createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
+    await a.createSession();
+    await say(a, 'My boat is called Wren.', 'k1');
+    const afterWrite = git.calls();
+    await say(a, 'What is my boat called?', 'k2');
+    const afterQuestion = git.calls();
+    assert.deepEqual(afterQuestion.slice(afterWrite.length), [], 'the question changed no note: no git at all');
+    const lastWrite = afterWrite.slice(afterWrite.lastIndexOf('add'));
+    assert.deepEqual(lastWrite, ['add', 'commit'], `the turn that created notes.md: ${afterWrite.join(' ')}`);
+    await say(a, 'It is moored in Bristol.', 'k3');
+    assert.deepEqual(git.calls().slice(afterQuestion.length), ['commit'], 'a turn that appended to notes.md: commit -a alone');
+    const log = execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
+    assert.deepEqual(log.slice(0, 2).map((s) => s.replace(/:.*/, '')), ['turn 3', 'turn 1'], 'each turn that changed a note is one commit');
+    assert.match(execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'show', 'HEAD:notes.md'], { encoding: 'utf8' }), /Bristol/);
+    await a.close();
+  } finally {
+    git.restore();
+  }
+});
+
+test('each message of the context is the same object from turn to turn, so its tokens are counted once', () => {
+  const entries: Entry[] = [
+    { kind: 'user', key: 'k1', text: 'Hello.', at: '2026-03-01T10:00:00.000Z' },
+    { kind: 'reply', seq: 1, text: 'Hi.', at: '2026-03-01T10:00:01.000Z' },
+    { kind: 'compaction', at: '2026-03-01T10:01:00.000Z', summary: 'They said hello.', keep: 0, tokensBefore: 10, tokensAfter: 5 },
+    { kind: 'user', key: 'k2', text: 'Again.', at: '2026-03-01T10:02:00.000Z' },
+  ];
+  const first = contextMessages(entries);
+  entries.push({ kind: 'reply', seq: 2, text: 'Yes.', at: '2026-03-01T10:02:01.000Z' });
+  const second = contextMessages(entries);
+  assert.equal(second.length, first.length + 1);
+  first.forEach((message, i) => assert.equal(second[i], message, `message ${i} is the same object`));
+});
+
+test('the system message never changes and no message changes once sent: each request begins with the whole previous one, what a prefix cache reuses', async () => {
+  const recording = new Recording(createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
+  const a = new NotebookAdapter(tempDir('mmb-nb-prefix-'), recording);
+  await a.createSession();
+  await a.setVirtualTime('2026-03-11T07:35:00.000Z');
+  const facts = ['The movers are Leeds Lift.', 'They charge £340 for the day.', 'My sister Anna is a doctor.', 'The boat is called Wren.', 'It is moored in Bristol.'];
+  for (let i = 0; i < 12; i++) {
+    await say(a, i % 3 === 2 ? 'What do the movers charge?' : `${facts[i % facts.length]} (${i})`, `k${i}`);
+    // The minute clock moves on between turns: no message may show it but the user's own stamp.
+    await a.setVirtualTime(new Date(Date.parse('2026-03-11T07:35:00.000Z') + (i + 1) * 7 * 60_000).toISOString());
+  }
+  const requests = recording.requests.map((r) => r.messages.map((m) => JSON.stringify(m)));
+  assert.ok(requests.length > 12, `${requests.length} requests`);
+  requests.forEach((messages, i) => {
+    const previous = requests[i - 1] ?? [];
+    assert.deepEqual(messages.slice(0, previous.length), previous, `request ${i} begins with the whole of request ${i - 1}`);
+  });
+  const states = recording.requests.at(-1)!.messages.filter((m) => m.role === 'user' && m.content.includes('# MEMORY.md'));
+  assert.ok(states.length >= 1 && states.length <= 3, `the index's head is shown when it changed, not at every turn: ${states.length} times in 12 turns`);
+  await a.close();
+});

@@ -1,0 +1,129 @@
+/**
+ * Whole runs and the CLI's start, as a user meets them, with the shipped defaults: the wall time
+ * of a stand-in run of Max and of multiday on the chatbot (config.jsonc's defaults: `mmb run` on
+ * a workspace whose persona and agent are the stand-in), Max on the notebook against Max on the
+ * chatbot (interleaved), the share of the notebook's prompt tokens a provider's prefix cache can
+ * reuse, and `mmb --help` from a cold process. Medians with min–max; prints figures, asserts nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBenchmark, parseConfig } from '../scenario/src';
+import { NotebookAdapter } from '../engine/src/adapters/notebook/adapter';
+import { Clock } from '../engine/src/clock';
+import type { ChatModel, ChatRequest, ChatResponse } from '../engine/src/models/chat';
+import type { ChatMessage } from '../engine/src/models/messages';
+import { createModel } from '../engine/src/models/resolve';
+import { countTokens } from '../engine/src/models/tokens';
+import { runBenchmark } from '../engine/src/run/runner';
+import { FileRunStore } from '../engine/src/run/store';
+import { startStandIn } from '../engine/src/standin/server';
+import { launchRuns } from '../engine/src/workspace/launch';
+import { readBenchmarkFolder } from '../engine/src/workspace/folders';
+import { interleaved, summary, timed } from './benchStats';
+
+const ROOT = join(__dirname, '..');
+const BENCHMARKS = join(ROOT, 'benchmarks');
+const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-runs-'));
+const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+let runs = 0;
+
+/** One run as `mmb run` makes it, with config.jsonc's defaults and everything on the stand-in; its wall time in ms. */
+async function shippedRun(benchmark: string, agent: string): Promise<number> {
+  const config = { ...parseConfig('{}').config, persona: { model: 'stand-in' } };
+  const run = { name: `${benchmark}-${agent}-${++runs}`, benchmark, agent, ignore_session_break: false, options: {}, range: zero };
+  return timed(async () => {
+    const [outcome] = await launchRuns({ root: scratch, benchmarksDir: BENCHMARKS, config, runs: [run], env: {} });
+    if (outcome?.state?.status !== 'finished') console.log(`  (${run.name}: ${outcome?.problem ?? outcome?.state?.status})`);
+  });
+}
+
+class Recording implements ChatModel {
+  readonly name: string;
+  readonly requests: ChatMessage[][] = [];
+  constructor(private readonly inner: ChatModel) {
+    this.name = inner.name;
+  }
+
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    this.requests.push([...request.messages].map((m) => ({ ...m })));
+    return this.inner.complete(request);
+  }
+}
+
+/**
+ * The notebook's requests in a stand-in run of Max: of the tokens each request sends again (its
+ * messages that the previous request had), the share that lies in the prefix the two share, which
+ * a provider's cache serves; the rest is billed as uncached input although it was sent before.
+ */
+async function notebookPrefixShare(): Promise<void> {
+  const standIn = await startStandIn();
+  try {
+    const models = { standInUrl: standIn.url, env: {} };
+    const recording = new Recording(createModel({ model: 'stand-in' }, models, 'agent'));
+    const dir = join(scratch, 'prefix-notebook');
+    const clock = new Clock();
+    await runBenchmark({
+      name: 'prefix-notebook', benchmark: loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, 'max'))), agent: 'notebook',
+      persona: createModel({ model: 'stand-in' }, models, 'persona'), adapter: new NotebookAdapter(join(dir, 'agent'), recording, undefined, () => clock.now()),
+      store: new FileRunStore(dir), clock, timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
+    });
+    // A cache keeps a prefix per kind of request: a request is compared with the last one that
+    // opened with the same system message (compaction and consolidation requests have their own).
+    const lastBySystem = new Map<string, string[]>();
+    let total = 0;
+    let prefix = 0;
+    let repeated = 0;
+    let restarts = 0;
+    for (const messages of recording.requests) {
+      total += countTokens(messages);
+      const json = messages.map((m) => JSON.stringify(m));
+      const previous = lastBySystem.get(json[0] ?? '') ?? [];
+      lastBySystem.set(json[0] ?? '', json);
+      let same = 0;
+      while (same < json.length && same < previous.length && json[same] === previous[same]) same++;
+      // Right after a compaction the history is rewritten: a new prefix starts, as in the persona's figure.
+      if (previous.length > 0 && same <= 1 && messages.length > 1) {
+        restarts++;
+        continue;
+      }
+      const sentBefore = new Set(previous);
+      prefix += countTokens(messages.slice(0, same));
+      repeated += countTokens(messages.filter((_, i) => sentBefore.has(json[i] ?? '')));
+    }
+    console.log(`  the notebook's prompt tokens reusable from a prefix cache (Max): ${(100 * prefix / repeated).toFixed(1)}% of the ${repeated} tokens a request repeats from the last one (${recording.requests.length} requests, ${total} prompt tokens; ${restarts} requests right after a compaction left out)`);
+  } finally {
+    await standIn.close();
+  }
+}
+
+function cliStart(args: string[]): number {
+  const started = performance.now();
+  spawnSync(process.execPath, args, { stdio: 'ignore' });
+  return performance.now() - started;
+}
+
+void (async () => {
+  if (process.argv.includes('--prefix-only')) {
+    await notebookPrefixShare();
+    return;
+  }
+  console.log('\nstand-in runs with the shipped defaults (config.jsonc without time_master), over HTTP');
+  await shippedRun('starter', 'chatbot');
+  const max: number[] = [];
+  const multiday: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    max.push(await shippedRun('max', 'chatbot'));
+    multiday.push(await shippedRun('multiday', 'chatbot'));
+  }
+  console.log(`  Max, chatbot:      ${summary(max.map((ms) => ms / 1000), 's', 2)}`);
+  console.log(`  multiday, chatbot: ${summary(multiday.map((ms) => ms / 1000), 's', 2)}`);
+  const pair = await interleaved(3, () => shippedRun('max', 'notebook'), () => shippedRun('max', 'chatbot'));
+  console.log(`  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(pair.a.map((ms) => ms / 1000), 's', 2)})`);
+  await notebookPrefixShare();
+  const cli = join(ROOT, 'dist', 'cli.js');
+  const help = await interleaved(15, () => cliStart([cli, '--help']), () => cliStart(['-e', '0']));
+  console.log(`\n\`mmb --help\`, a cold process each time: ${summary(help.a)}; \`node -e 0\` interleaved: ${summary(help.b)}`);
+  rmSync(scratch, { recursive: true, force: true });
+})();

@@ -1,0 +1,145 @@
+/**
+ * Diagnostics of whole benchmark folders and of config.jsonc, sent as they change. A change only
+ * marks its folder; the folder is validated once the burst of changes has settled, so versions
+ * that a newer one already replaced are dropped, never validated nor published, however fast the
+ * keystrokes come. Every file whose diagnostics changed is published, and the files a change
+ * named always are (with the editor's version of an open document), last.
+ */
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkRunBenchmarks, parseConfig } from '../../scenario/src';
+import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver';
+import { getDiagnostics, toLsp } from './features/diagnostics';
+import { BenchmarkWorkspace } from './workspace';
+
+/** Past this long a validation is slow, and it waits for `QUIET_MS` without a change before it starts. */
+const SLOW_VALIDATION_MS = 20;
+const QUIET_MS = 5;
+
+export class DiagnosticsPublisher {
+  /** Benchmark folders and config.jsonc files to validate when the changes settle. */
+  private readonly dirtyFolders = new Set<string>();
+  private readonly dirtyConfigs = new Set<string>();
+  /** The URIs a change named: published even when their diagnostics stay the same. */
+  private readonly named = new Set<string>();
+  /** What each URI was last sent, as JSON, and the URIs sent per folder (to clear a file gone). */
+  private readonly sent = new Map<string, string>();
+  private readonly sentByFolder = new Map<string, Set<string>>();
+  /** Every change counts here: validation waits for an event-loop turn in which none came. */
+  private changes = 0;
+  private lastChangeAt = 0;
+  private settling = false;
+  /** How long the last validation took: a slow one waits for a quiet moment, so requests sent with a keystroke come first. */
+  private lastFlushMs = 0;
+  /** Benchmark folders under each workspace root, for config.jsonc: found again when a manifest comes or goes. */
+  private readonly discovered = new Map<string, string[]>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly workspace: BenchmarkWorkspace,
+    private readonly versionOf: (uri: string) => number | undefined,
+  ) {}
+
+  /** A folder to validate, and the URI that changed in it (if one did). */
+  folderChanged(dir: string, uri?: string): void {
+    this.dirtyFolders.add(dir);
+    if (uri) this.named.add(uri);
+    this.schedule();
+  }
+
+  configChanged(uri: string): void {
+    this.dirtyConfigs.add(uri);
+    this.schedule();
+  }
+
+  /** A folder that is no longer a benchmark (its manifest is gone): its files' diagnostics are cleared. */
+  folderGone(dir: string): void {
+    for (const uri of this.sentByFolder.get(dir) ?? []) this.send(uri, []);
+    this.sentByFolder.delete(dir);
+    this.dirtyFolders.delete(dir);
+  }
+
+  /** A manifest appeared or went: config.jsonc's view of which benchmarks exist is found again. */
+  forgetDiscovered(): void {
+    this.discovered.clear();
+  }
+
+  /**
+   * Waits until an event-loop turn passes with no new change, then validates. The connection
+   * handles one queued message per turn, so a burst of keystrokes already received is all
+   * applied before the folder is validated, once, on the last version.
+   */
+  private schedule(): void {
+    this.changes++;
+    this.lastChangeAt = performance.now();
+    if (this.settling) return;
+    this.settling = true;
+    this.settle(-1);
+  }
+
+  private settle(seen: number): void {
+    setImmediate(() => {
+      if (this.changes !== seen) {
+        this.settle(this.changes);
+        return;
+      }
+      // A validation that blocks for long lets an editor's completion, sent with the keystroke, go first.
+      const quiet = this.lastFlushMs > SLOW_VALIDATION_MS ? QUIET_MS - (performance.now() - this.lastChangeAt) : 0;
+      if (quiet > 0) {
+        setTimeout(() => this.settle(-1), quiet);
+        return;
+      }
+      this.settling = false;
+      const started = performance.now();
+      this.flush();
+      this.lastFlushMs = performance.now() - started;
+    });
+  }
+
+  private flush(): void {
+    const configs = [...this.dirtyConfigs];
+    const folders = [...this.dirtyFolders];
+    this.dirtyConfigs.clear();
+    this.dirtyFolders.clear();
+    for (const uri of configs) this.publishConfig(uri);
+    for (const dir of folders) this.publishFolder(dir);
+    this.named.clear();
+  }
+
+  private publishFolder(dir: string): void {
+    const uriOf = (file: string) => BenchmarkWorkspace.uriOf(dir, file);
+    const before = this.sentByFolder.get(dir) ?? new Set<string>();
+    const now = new Set<string>();
+    const last: [string, LspDiagnostic[]][] = [];
+    for (const [file, diagnostics] of getDiagnostics(this.workspace.get(dir), uriOf)) {
+      const uri = uriOf(file);
+      now.add(uri);
+      if (this.named.has(uri)) last.push([uri, diagnostics]);
+      else if (this.sent.get(uri) !== JSON.stringify(diagnostics)) this.send(uri, diagnostics);
+    }
+    for (const uri of before) if (!now.has(uri)) this.send(uri, []);
+    for (const [uri, diagnostics] of last) this.send(uri, diagnostics);
+    this.sentByFolder.set(dir, now);
+  }
+
+  /** config.jsonc: its own diagnostics, and runs naming benchmarks the workspace lacks. */
+  private publishConfig(uri: string): void {
+    const text = this.workspace.textOf(uri);
+    if (text === undefined) return;
+    const { config, diagnostics } = parseConfig(text);
+    const root = dirname(fileURLToPath(uri));
+    let known = this.discovered.get(root);
+    if (!known) {
+      known = this.workspace.discover(root).map((d) => basename(d));
+      this.discovered.set(root, known);
+    }
+    const all = [...diagnostics, ...checkRunBenchmarks(config, known)];
+    this.send(uri, all.map((d) => toLsp(d, () => uri)));
+  }
+
+  private send(uri: string, diagnostics: LspDiagnostic[]): void {
+    this.sent.set(uri, JSON.stringify(diagnostics));
+    const version = this.versionOf(uri);
+    void this.connection.sendDiagnostics(version === undefined ? { uri, diagnostics } : { uri, version, diagnostics });
+  }
+}
