@@ -82,3 +82,21 @@ export function expandTemplate(t: Pick<Template, 'keyword' | 'amount' | 'unit'>,
 export function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
+
+/** A template as written, bounded: nothing longer can be one, so the scan stays linear. */
+const WRITTEN_TEMPLATE = /\{\{([A-Z]{1,8}(?::\d{1,7}:[a-z]{1,8})?)\}\}/g;
+
+/**
+ * A text with its templates written out: each one by the expansion a run fixed for it (`known`,
+ * template as written → expansion), else expanded from `start`, else left as written. This is
+ * how a check's question and answer read in the run its grade came from.
+ */
+export function expandTemplatesIn(text: string, known: Readonly<Record<string, string>>, start?: Date): string {
+  return text.replace(WRITTEN_TEMPLATE, (raw: string, body: string) => {
+    if (Object.hasOwn(known, raw)) return known[raw] ?? raw;
+    const parsed = parseTemplateBody(body);
+    if (!parsed.ok || !start || Number.isNaN(start.getTime())) return raw;
+    const moment = templateMoment(parsed, start);
+    return Number.isNaN(moment.getTime()) ? raw : expandTemplate(parsed, start);
+  });
+}

@@ -1,5 +1,5 @@
 /** The journal entry of a run in results/report.md, in the form of the seed article. */
-import type { Summary } from './summary';
+import { cutSize, type Summary } from './summary';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
@@ -13,12 +13,12 @@ export function reportEntry(s: Summary, when: Date): string {
   if (s.imperfect.length) {
     lines.push(`📊 Imperfect answers (${s.imperfect.length}):`);
     for (const a of s.imperfect) {
-      lines.push(`📊 [${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''}] (${inlineText(a.id, NAME)}) ${inlineText(a.question, TEXT)} | expected: ${inlineText(a.expected, TEXT)} | got: ${inlineText(a.got)}${a.comment ? ` — ${inlineText(a.comment, TEXT)}` : ''}`);
+      lines.push(`📊 [${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''}] (${inlineText(a.id, NAME)}) ${inlineText(a.question, TEXT)} | expected: ${inlineText(a.expected, TEXT)} | got: ${inlineText(a.got, TEXT)}${a.comment ? ` — ${inlineText(a.comment, TEXT)}` : ''}`);
     }
   } else if (s.evaluations) {
     lines.push('📊 Imperfect answers: none');
   }
-  lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
+  lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
   if (s.personaCompactions.length) {
     lines.push(`📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`);
   }
@@ -31,9 +31,20 @@ export function reportEntry(s: Summary, when: Date): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Bounds of untrusted texts in an entry; an answer is shown whole, since it is what is judged. */
+/** Each agent compaction at the phase it was seen in, with its size: ` (ch03.md phase 2: 100,000 → 41,000 tokens; …)`. */
+function agentCuts(s: Summary): string {
+  if (!s.agentCompactions.length) return '';
+  const cuts = s.agentCompactions.slice(0, 50).map((c) => `${inlineText(c.chapter, NAME) || 'before the first phase'} phase ${c.phase}${cutSize(c)}`);
+  return ` (${cuts.join('; ')}${s.agentCompactions.length > 50 ? '; …' : ''})`;
+}
+
+/**
+ * Bounds of untrusted texts in an entry. A check's question, expected answer, the agent's answer
+ * and the grader's comment are shown whole, since they are what is judged: the bound is the one
+ * the grading tool already holds them to.
+ */
 const NAME = 100;
-const TEXT = 300;
+const TEXT = 20_000;
 const ERROR = 500;
 
 /**

@@ -5,7 +5,8 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
-import { summarize, type Summary } from './summary';
+import { addUsage, type Usage } from '../models/usage';
+import { agentCompactionsPlaced, cutSize, summarize, textInRun, type Summary } from './summary';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
 export interface SourceRef {
@@ -80,11 +81,11 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPath = `benchmarks/${benchmark.name}`): CheckResult[] {
   const at = (file: string, line: number): SourceRef => ({ file: `${benchmarkPath}/${file}`, line });
   const planned = benchmark.checks.map((c): CheckResult => ({
-    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: c.check.question, expected: c.check.answer,
+    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: textInRun(state, c.check.question), expected: textInRun(state, c.check.answer),
     source: at(c.file, c.check.idRange.start.line + 1),
     traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
       const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
-      if (t.trap.note) link.note = t.trap.note;
+      if (t.trap.note) link.note = textInRun(state, t.trap.note);
       return link;
     }),
   }));
@@ -124,8 +125,21 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, o.benchmarkPath ?? `benchmarks/${benchmark.name}`),
     // The persona's model, then the agent's own (for adapters that call their model themselves).
-    costs: [...estimateCosts(state.usage, o.prices), ...estimateCosts(state.agentStatus?.usage ?? {}, o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
+    costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };
+}
+
+/**
+ * The usage of the persona's model (`by: 'persona'`) or the agent's, with a zero row for each model
+ * whose errors were retried but that never answered: the one that failed a crashed run.
+ */
+function withFailedModels(usage: Readonly<Record<string, Usage>>, state: RunState, by: 'persona' | 'agent'): Record<string, Usage> {
+  const out: Record<string, Usage> = { ...usage };
+  for (const retry of (state.retryLog ?? []).slice(-20)) {
+    const name = String(retry.model).slice(0, 200);
+    if ((retry.by ?? 'persona') === by && !Object.hasOwn(out, name)) addUsage(out, name, { promptTokens: 0, completionTokens: 0 })[name]!.requests = 0;
+  }
+  return out;
 }
 
 /**
@@ -143,7 +157,7 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
     })),
     ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
     ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
-    ...(state.agentStatus?.compactions ?? []).map((c) => ({ item: marker('agent-compaction', c.at, `The agent compacted its context${c.tokensBefore !== undefined ? `: ${c.tokensBefore} → ${c.tokensAfter ?? '?'} tokens` : ''}`) })),
+    ...agentCompactionsPlaced(state).map((c) => ({ position: c.position, item: marker('agent-compaction', c.seenAt, `The agent compacted its context${cutSize(c)}`) })),
   ];
   timeline.sort((a, b) => a.item.at.localeCompare(b.item.at));
   const chapters: ConversationChapter[] = [];

@@ -79,4 +79,5 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
 section.group { margin-bottom: 36px; }
+.answer.crash .error-text { margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
 `;

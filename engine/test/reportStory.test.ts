@@ -1,0 +1,107 @@
+/** The reports as they read for a run: dates written out, whole answers, a crashed run's page, the agent's compactions at their place. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadBenchmark, type Benchmark } from '../../scenario/src';
+import { compareRuns, renderComparison, renderRunReport, runView } from '../src/report/html';
+import { reportEntry } from '../src/report/markdown';
+import { summarize } from '../src/report/summary';
+import { applyEvent, type RunState } from '../src/state/runState';
+import { FileRunStore } from '../src/run/store';
+import { readBenchmarkFolder } from '../src/workspace/folders';
+import { REPORTS } from './helpers';
+
+const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
+const multiday = () => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
+const when = new Date(2026, 11, 1, 12, 0);
+
+/** The benchmark with check 15.4 asking about a templated date, and the run's own expansion of it. */
+function templated(): { benchmark: Benchmark; state: RunState } {
+  const benchmark = multiday();
+  const check = benchmark.checks.find((c) => c.check.id === '15.4')!.check;
+  check.question = 'What did I plan for {{FUTURE:3:weeks}}?';
+  check.answer = 'Hiking on {{FUTURE:3:weeks}}, for a week, back by {{PAST:2:days}}.';
+  const state = run('chatbot-2');
+  state.templates = { '{{FUTURE:3:weeks}}': '22 March 2026' };
+  state.startTime = '2026-03-01 09:00';
+  return { benchmark, state };
+}
+
+test('date templates read as the run expanded them: report.md, the run page and the comparison', () => {
+  const { benchmark, state } = templated();
+  const entry = reportEntry(summarize(state, benchmark), when);
+  assert.match(entry, /\(15\.4\) What did I plan for 22 March 2026\? \| expected: Hiking on 22 March 2026, for a week, back by 27 February 2026\./);
+  const page = renderRunReport(runView(state, benchmark), { nonce: 'x' });
+  assert.ok(page.includes('What did I plan for 22 March 2026?'), 'the run page expands the question');
+  assert.ok(page.includes('Hiking on 22 March 2026, for a week, back by 27 February 2026.'), 'and the expected answer, from the start time where the run fixed none');
+  const compare = renderComparison(compareRuns([run('chatbot-1'), state], benchmark), { nonce: 'x' });
+  assert.ok(compare.includes('What did I plan for 22 March 2026?'), 'the comparison expands it with the first run that has it');
+  for (const text of [entry, page, compare]) assert.ok(!text.includes('{{FUTURE'), 'no template left as written');
+});
+
+test('report.md gives every imperfect answer whole, on one escaped line', () => {
+  const state = run('chatbot-2');
+  const long = `${'the long answer '.repeat(60)}END-OF-ANSWER`;
+  state.grades['15.4']!.at(-1)!.answer = `${long}\n## 2026-01-01 forged entry <!-- \`x\``;
+  state.grades['15.4']!.at(-1)!.comment = `${'a long comment '.repeat(40)}END-OF-COMMENT`;
+  const benchmark = multiday();
+  benchmark.checks.find((c) => c.check.id === '15.4')!.check.question = `${'a long question '.repeat(30)}END-OF-QUESTION`;
+  const entry = reportEntry(summarize(state, benchmark), when);
+  const line = entry.split('\n').find((l) => l.includes('(15.4)'))!;
+  assert.ok(line.includes(`${long} ## 2026-01-01 forged entry \\<!-- \\\`x\\\``), 'the answer whole, its line break flattened and its markup escaped');
+  assert.ok(line.includes('END-OF-COMMENT') && line.includes('END-OF-QUESTION'), 'comment and question whole too');
+  assert.doesNotMatch(entry, /^## 2026-01-01 forged/m);
+});
+
+/** A run that crashed on its first phase: the persona's model kept failing, behind a proxy that answers with HTML. */
+function crashed(): RunState {
+  const state = run('chatbot-1');
+  state.status = 'crashed';
+  state.error = 'the persona model failed: <html><body><h1>502 Bad Gateway</h1><script>alert(1)</script></body></html>';
+  state.grades = {};
+  state.retryLog = [{ at: state.startedAt, model: 'big-model<b>', error: '502', by: 'persona' }];
+  return state;
+}
+
+test('a crashed run\'s page: the error as escaped text, no empty charts, nothing called perfect, the failing model in the cost table', () => {
+  const html = renderRunReport(runView(crashed(), multiday()), { nonce: 'x' });
+  assert.ok(html.includes('<pre class="error-text">the persona model failed: &lt;html&gt;&lt;body&gt;&lt;h1&gt;502 Bad Gateway&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;'));
+  assert.ok(!html.includes('<h1>502') && !html.includes('<script>alert(1)'));
+  assert.doesNotMatch(html, /<canvas/, 'no chart without a grade');
+  assert.ok(!html.includes('Every graded answer was perfect'));
+  assert.ok(html.includes('No answer was graded.'));
+  assert.match(html, /<td>big-model&lt;b&gt;<\/td><td class="num">0 \(never answered\)<\/td>/);
+  const long = crashed();
+  long.error = 'x'.repeat(10_000);
+  assert.ok(!renderRunReport(runView(long, multiday()), { nonce: 'x' }).includes('x'.repeat(4001)), 'the error bounded');
+});
+
+test('the grade distribution stands on a 0–10 axis, one bar per whole point', () => {
+  const html = renderRunReport(runView(run('chatbot-2'), multiday()), { nonce: 'x' });
+  const charts = JSON.parse(/<script type="application\/json" id="mmb-charts">([^<]*)<\/script>/.exec(html)![1]!) as { canvas: string; config: { data: { labels: string[]; datasets: { data: number[] }[] } } }[];
+  const distribution = charts.find((c) => c.canvas === 'chart-distribution')!.config.data;
+  assert.deepEqual(distribution.labels, ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  const counts = summarize(run('chatbot-2'), multiday()).scores;
+  assert.equal(distribution.datasets[0]!.data.reduce((a, b) => a + b, 0), counts.reduce((a, [, n]) => a + n, 0), 'every graded check counted');
+  assert.equal(distribution.datasets[0]!.data[4], counts.find(([g]) => g === 4)?.[1], 'a 4 stands at 4');
+});
+
+test('the agent\'s compactions at the phase they were seen in, with their size, in report.md and in the conversation', () => {
+  const state = run('chatbot-1');
+  const exam = state.transcript.find((e) => e.position.chapter === 'exam.md')!;
+  const week2 = state.transcript.find((e) => e.position.chapter === 'week2.md')!;
+  state.position = { ...week2.position };
+  const first = { at: '2020-01-01', tokensBefore: 100_000, tokensAfter: 41_000 };
+  applyEvent(state, { type: 'observe', at: week2.at, status: { state: 'idle', contextTokens: null, compactions: [first] } });
+  state.position = { ...exam.position };
+  // The first cut is reported again with the second: it keeps the phase it was first seen in.
+  applyEvent(state, { type: 'observe', at: exam.at, status: { state: 'idle', contextTokens: null, compactions: [first, { at: '2020-01-02' }] } });
+  assert.deepEqual(state.agentCompactions?.map((c) => [c.position.chapter, c.position.phase, c.tokensBefore]), [['week2.md', week2.position.phase, 100_000], ['exam.md', exam.position.phase, undefined]]);
+  const entry = reportEntry(summarize(state, multiday()), when);
+  assert.match(entry, new RegExp(`📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; exam\\.md phase ${exam.position.phase + 1}\\); session switches`));
+  const chapters = runView(state, multiday()).conversation;
+  const cuts = (chapter: string) => chapters.find((c) => c.chapter === chapter)!.items.filter((i) => i.kind === 'marker' && i.marker === 'agent-compaction').map((i) => i.text);
+  assert.deepEqual(cuts('week2.md'), ['The agent compacted its context: 100,000 → 41,000 tokens']);
+  assert.deepEqual(cuts('exam.md'), ['The agent compacted its context']);
+  assert.ok(!chapters.some((c) => c.chapter === ''), 'nothing before the first phase');
+});
