@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
-import { compareRuns, renderComparison, renderRunReport, runView } from '../src/report/html';
+import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
+import { comparisonText as comparisonTextOf } from '../src/report/compare';
+import { trendsText } from '../src/report/trends';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { applyEvent, type RunState } from '../src/state/runState';
@@ -104,4 +106,46 @@ test('the agent\'s compactions at the phase they were seen in, with their size, 
   assert.deepEqual(cuts('week2.md'), ['The agent compacted its context: 100,000 → 41,000 tokens']);
   assert.deepEqual(cuts('exam.md'), ['The agent compacted its context']);
   assert.ok(!chapters.some((c) => c.chapter === ''), 'nothing before the first phase');
+});
+
+/** chatbot-1 again under another name: a run graded check for check the same. */
+const twin = (id: string): RunState => ({ ...structuredClone(run('chatbot-1')), run: id });
+
+test('compare: run against run, so two identical runs of three read as identical; a partial run\'s unplayed checks are no difference', () => {
+  const c = compareRuns([run('chatbot-1'), twin('chatbot-1b'), run('chatbot-2')], multiday());
+  assert.deepEqual(c.pairs.map((p) => [c.runs[p.a]!.run, c.runs[p.b]!.run, p.differing, p.compared]), [
+    ['chatbot-1', 'chatbot-1b', 0, 10], ['chatbot-1', 'chatbot-2', 1, 10], ['chatbot-1b', 'chatbot-2', 1, 10],
+  ]);
+  assert.match(comparisonTextOf(c), /^chatbot-1 vs chatbot-1b: identical on 10 checks$/m);
+  const html = renderComparison(c, { nonce: 'x' });
+  assert.ok(html.includes('<tr class="" data-pair="0-1"><td>chatbot-1</td><td>chatbot-1b</td><td class="num">0</td><td class="num">10</td><td>identical on 10 checks</td></tr>'));
+  assert.ok(!html.includes('²'), 'no superscript that reads as squared');
+  assert.match(html, /<span class="grade g-poor">0<\/span><span class="tag">2nd attempt<\/span>/);
+  const partial = twin('exam-only');
+  const benchmark = multiday();
+  const exam = benchmark.chapters.findIndex((ch) => ch.file === 'exam.md');
+  partial.phases = { from: { chapter: 'exam.md', chapterIndex: exam, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: exam, phase: benchmark.chapters[exam]!.phases.length - 1 } };
+  delete partial.grades['12.1'];
+  const withPartial = compareRuns([run('chatbot-1'), partial], benchmark);
+  const row = withPartial.rows.find((r) => r.id === '12.1')!;
+  assert.deepEqual([row.played, row.differs], [[true, false], false], 'a check the partial run never played does not differ');
+  assert.equal(withPartial.differing, 0);
+  const page = renderComparison(withPartial, { nonce: 'x' });
+  assert.ok(page.includes('not played (a partial run)') && page.includes('Partial runs (some phases only'));
+});
+
+test('trends count only full runs as repeats, and one run says there is nothing to compare', () => {
+  const partial = { ...twin('from-week2'), phases: { from: { chapter: 'week2.md', chapterIndex: 1, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: 2, phase: 0 } } };
+  const t = computeTrends([run('chatbot-1'), partial, run('chatbot-2')], () => ({ benchmark: multiday() }));
+  assert.deepEqual(t.groups[0]!.runs.map((r) => r.run), ['chatbot-1', 'chatbot-2']);
+  assert.deepEqual(t.skipped, [{ run: 'from-week2', reason: 'a partial run (--from, --only or a rehearsal): not a repeat' }]);
+  const page = renderTrends(t, { nonce: 'x' });
+  assert.ok(page.includes('from-week2 (a partial run (--from, --only or a rehearsal): not a repeat)'));
+  const single = computeTrends([run('chatbot-1')], () => ({ benchmark: multiday() }));
+  assert.ok(single.groups[0]!.checks.every((c) => c.verdict === 'single' || c.verdict === 'ungraded'));
+  const html = renderTrends(single, { nonce: 'x' });
+  assert.ok(html.includes('nothing to compare yet'));
+  assert.doesNotMatch(html, /<span class="verdict v-stable">|<tr class="stable"/, 'no check marked stable on one run');
+  assert.match(trendsText(single), /one full run: nothing to compare yet/);
+  assert.doesNotMatch(trendsText(single), /every check stable/);
 });

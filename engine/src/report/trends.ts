@@ -18,7 +18,8 @@ export interface Stats {
   stddev: number;
 }
 
-export type Verdict = 'stable' | 'flaky' | 'failing' | 'ungraded';
+/** `single`: one run of the configuration, so there is no spread to judge. */
+export type Verdict = 'stable' | 'flaky' | 'failing' | 'ungraded' | 'single';
 
 export interface CheckTrend {
   id: string;
@@ -57,11 +58,14 @@ export interface Trends {
   /** Grades spreading by this much or more (highest minus lowest) make a check flaky. */
   threshold: number;
   groups: TrendGroup[];
-  /** Runs left out, with why (not finished, or their benchmark could not be read). */
+  /** Runs left out, with why (not finished, partial, or their benchmark could not be read). */
   skipped: { run: string; reason: string }[];
 }
 
 export const DEFAULT_FLAKY_THRESHOLD = 3;
+
+/** Why a run of some phases only is no repeat. */
+export const PARTIAL_REASON = 'a partial run (--from, --only or a rehearsal): not a repeat';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -92,6 +96,8 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
   const groups = new Map<string, RunState[]>();
   for (const s of [...states].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
     if (s.status !== 'finished') skipped.push({ run: s.run, reason: s.status === 'crashed' ? 'crashed' : 'not finished' });
+    // A partial run scores only the phases it played: beside full runs it would read as a jump.
+    else if (s.phases) skipped.push({ run: s.run, reason: PARTIAL_REASON });
     else if (!benchmarkOf(s.benchmark)) skipped.push({ run: s.run, reason: `benchmark ${s.benchmark} not found` });
     else groups.set(groupKey(s), [...(groups.get(groupKey(s)) ?? []), s]);
   }
@@ -100,13 +106,14 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
 
 function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
   const results = runs.map((s) => new Map(checkResults(s, benchmark, path).map((c) => [c.id, c])));
+  const judge = (st: Stats | null): Verdict => (runs.length < 2 && st ? 'single' : verdict(st, threshold));
   const described = runs.map(describeRun);
   const ids = [...new Set(results.flatMap((m) => [...m.keys()]))];
   const checks = ids.map((id): CheckTrend => {
     const first = results.map((m) => m.get(id)).find((c) => c)!;
     const grades = results.map((m) => m.get(id)?.grade?.effective ?? null);
     const st = stats(grades.filter((g): g is number => g !== null));
-    return { id, type: first.type, question: first.question, source: first.source, grades, stats: st, verdict: verdict(st, threshold) };
+    return { id, type: first.type, question: first.question, source: first.source, grades, stats: st, verdict: judge(st) };
   });
   const types = [...new Set(benchmark.traps.map((t) => t.trap.type))];
   const traps = types.map((type): TrapTrend => {
@@ -116,7 +123,7 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
       return got.length ? round2(got.reduce((a, b) => a + b, 0) / got.length) : null;
     });
     const st = stats(grades.filter((g): g is number => g !== null));
-    return { type, checks: aimed, grades, stats: st, verdict: verdict(st, threshold) };
+    return { type, checks: aimed, grades, stats: st, verdict: judge(st) };
   });
   const first = runs[0]!;
   return {
@@ -135,7 +142,8 @@ export function trendsText(t: Trends): string {
     const failing = g.checks.filter((c) => c.verdict === 'failing');
     if (flaky.length) lines.push(`  flaky:   ${flaky.map((c) => `${c.id} (${c.stats!.min}–${c.stats!.max})`).join(', ')}`);
     if (failing.length) lines.push(`  failing: ${failing.map((c) => `${c.id} (mean ${c.stats!.mean})`).join(', ')}`);
-    if (!flaky.length && !failing.length) lines.push('  every check stable');
+    if (g.runs.length < 2) lines.push('  one full run: nothing to compare yet');
+    else if (!flaky.length && !failing.length) lines.push('  every check stable');
   }
   for (const s of t.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
   return `${lines.join('\n')}\n`;

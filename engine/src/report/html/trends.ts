@@ -5,6 +5,7 @@ import { chartBox, escapeHtml, fmtGrade, gradeClass, page, PALETTE, sourceLink, 
 export function renderTrends(t: Trends, o: RenderOptions = {}): string {
   const charts: ChartSpec[] = [];
   const sections = t.groups.map((g, i) => {
+    if (g.runs.length < 2) return singleRun(g, o);
     charts.push(rangeChart(`chart-checks-${i}`, g.checks.map((c) => c.id), g.checks));
     if (g.traps.length) charts.push(rangeChart(`chart-traps-${i}`, g.traps.map((x) => x.type), g.traps));
     charts.push({
@@ -22,7 +23,8 @@ export function renderTrends(t: Trends, o: RenderOptions = {}): string {
 <p class="sub">Repeated runs grouped by benchmark, agent and whether session breaks were kept. A check whose grades spread by ${t.threshold} points or more across the runs is <span class="verdict v-flaky">flaky</span>; one that stays at ${10 - t.threshold} or below in every run is <span class="verdict v-failing">failing</span>, which is how a real regression shows.</p>
 </header>
 ${sections.join('\n') || '<p class="note">No finished runs.</p>'}
-${t.skipped.length ? `<p class="note">Left out: ${t.skipped.map((s) => `${escapeHtml(s.run)} (${escapeHtml(s.reason)})`).join(', ')}</p>` : ''}`;
+${t.skipped.length ? `<p class="note">Left out: ${t.skipped.map((s) => `${escapeHtml(s.run)} (${escapeHtml(s.reason)})`).join(', ')}</p>` : ''}
+<p class="note">Only full runs count as repeats: a partial run (<code>--from</code>, <code>--only</code>, a rehearsal) scores only the phases it played.</p>`;
   return page('MarathonMemBench — trends', body, charts, o);
 }
 
@@ -55,6 +57,18 @@ function rangeChart(canvas: string, labels: string[], items: (CheckTrend | TrapT
 function statCells(s: Stats | null, passScore: number | undefined): string {
   if (!s) return '<td class="num">—</td><td class="num">—</td><td class="num">—</td>';
   return `<td class="num"><span class="grade ${gradeClass(s.mean, passScore)}">${fmtGrade(s.mean)}</span></td><td class="num">${fmtGrade(s.min)}–${fmtGrade(s.max)}</td><td class="num">${s.stddev.toFixed(2)}</td>`;
+}
+
+/** A configuration with one full run: its grades, and no verdict, since one run shows no spread. */
+function singleRun(g: TrendGroup, o: RenderOptions): string {
+  const name = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
+  const only = g.runs[0]!;
+  const rows = g.checks.map((c) => `<tr data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td><td class="num"><span class="grade ${gradeClass(c.grades[0], o.passScore)}">${fmtGrade(c.grades[0])}</span></td></tr>`);
+  return `<section class="group single" data-group="${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
+<p class="sub">${escapeHtml(g.title)} · one full run (${escapeHtml(only.run)}, average ${only.average === null ? '—' : only.average.toFixed(2)}): nothing to compare yet. Run the same configuration again to see which checks hold and which are flaky.</p>
+<table><thead><tr><th>check</th><th>question</th><th class="num">${escapeHtml(only.run)}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
+</section>`;
 }
 
 function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): string {
