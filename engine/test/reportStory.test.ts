@@ -6,6 +6,7 @@ import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
 import { comparisonText as comparisonTextOf } from '../src/report/compare';
 import { trendsText } from '../src/report/trends';
+import { meanInterval, wilson } from '../src/report/story';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { applyEvent, type RunState } from '../src/state/runState';
@@ -148,4 +149,66 @@ test('trends count only full runs as repeats, and one run says there is nothing 
   assert.doesNotMatch(html, /<span class="verdict v-stable">|<tr class="stable"/, 'no check marked stable on one run');
   assert.match(trendsText(single), /one full run: nothing to compare yet/);
   assert.doesNotMatch(trendsText(single), /every check stable/);
+});
+
+test('the trap story: each write, its checks, how far apart in the run, and whether the agent held', () => {
+  const state = run('chatbot-1');
+  const week2 = state.transcript.find((e) => e.position.chapter === 'week2.md')!;
+  state.position = { ...week2.position };
+  applyEvent(state, { type: 'observe', at: week2.at, status: { state: 'idle', contextTokens: null, compactions: [{ at: 'x', tokensBefore: 9, tokensAfter: 3 }] } });
+  const story = runView(state, multiday()).story;
+  assert.deepEqual(story.traps.map((t) => [t.type, `${t.write.file}:${t.write.line}`, t.result, t.checks.map((c) => c.id)]), [
+    ['LATE-ADD', 'benchmarks/multiday/week2.md:11', 'caught', ['15.4', '15.8']],
+    ['XREF', 'benchmarks/multiday/week2.md:18', 'caught', ['15.1']],
+    ['SELF-FIX', 'benchmarks/multiday/week2.md:33', 'caught', ['15.2', '15.3', '15.8']],
+  ]);
+  const first = story.traps[0]!.checks[0]!;
+  // The write is in week2.md phase 1, the exam one chapter on; the run switched sessions and the persona compacted on entering
+  // the exam; the agent's cut was seen in week2.md phase 1: after LATE-ADD's write (phase 1), before XREF's (phase 2).
+  assert.deepEqual(first.distance, { chapters: 1, sessionSwitches: 1, personaCompactions: 1, agentCompactions: 1 });
+  assert.equal(story.traps[1]!.checks[0]!.distance.agentCompactions, 0);
+  assert.deepEqual(story.byTrapType.map((r) => [r.key, r.passed, r.graded]), [['LATE-ADD', 0, 2], ['XREF', 0, 1], ['SELF-FIX', 0, 3]]);
+  assert.deepEqual(story.byCheckType.map((r) => [r.key, r.passed, r.graded]), [['untyped', 1, 1], ['RECALL', 0, 4], ['HIST', 0, 1], ['SERIES', 0, 2], ['VOID', 1, 1], ['AGG', 0, 1]]);
+  const html = renderRunReport(runView(state, multiday()), { nonce: 'x' });
+  assert.ok(html.indexOf('<h2 id="traps">The traps</h2>') < html.indexOf('<h2>Grades</h2>'), 'the story comes first');
+  assert.match(html, /3 trap writes: 3 caught the agent, 0 held, 0 not graded/);
+  assert.match(html, /<tr data-rate="LATE-ADD"><td>LATE-ADD<\/td><td class="num">0\/2<\/td><td class="num">0 %<\/td><td class="num">0 %–66 %<\/td><\/tr>/);
+  assert.ok(html.includes('1 chapter later · 1 session switch · 1 persona compaction · 1 agent compaction between'));
+  assert.ok(html.includes('1 chapter later · 1 session switch · 1 persona compaction · 0 agent compactions between'));
+});
+
+test('the story escapes what the benchmark and the model wrote', () => {
+  const benchmark = multiday();
+  benchmark.traps[0]!.trap.note = '<img src=x onerror=alert(1)> note';
+  benchmark.traps[0]!.trap.type = '<b>LATE</b>' as never;
+  benchmark.checks.find((c) => c.check.id === '15.4')!.check.question = '<script>alert(2)</script>?';
+  const html = renderRunReport(runView(run('chatbot-1'), benchmark), { nonce: 'x' });
+  assert.ok(!html.includes('<img src=x') && !html.includes('<script>alert(2)') && !html.includes('<b>LATE'));
+  assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt; note') && html.includes('🪤 &lt;b&gt;LATE&lt;/b&gt;'));
+  assert.ok(html.includes('data-trap-type="&lt;b&gt;LATE&lt;/b&gt;"'));
+});
+
+test('Wilson intervals and the t interval of the mean on literal values', () => {
+  const round = (pair: [number, number] | null) => pair && pair.map((x) => Math.round(x * 10_000) / 10_000);
+  assert.deepEqual(round(wilson(0, 2)), [0, 0.6576]);
+  assert.deepEqual(round(wilson(5, 10)), [0.2366, 0.7634]);
+  assert.deepEqual(round(wilson(10, 10)), [0.7225, 1]);
+  assert.equal(wilson(0, 0), null);
+  assert.equal(meanInterval([5]), null, 'one run has no interval');
+  const m = meanInterval([2, 2.4, 2])!;
+  assert.equal(Math.round(m.mean * 1000) / 1000, 2.133);
+  assert.deepEqual(m.interval.map((x) => Math.round(x * 1000) / 1000), [1.56, 2.707]);
+});
+
+test('trends over repeats: the average with its interval, each trap and check type\'s rate pooled over the runs with its Wilson interval', () => {
+  const t = computeTrends([run('chatbot-1'), run('chatbot-2'), run('chatbot-3')], () => ({ benchmark: multiday() }));
+  const repeats = t.groups[0]!.repeats;
+  assert.deepEqual(repeats.byTrapType.map((r) => [r.key, r.passed, r.graded]), [['LATE-ADD', 0, 6], ['XREF', 0, 3], ['SELF-FIX', 0, 9]]);
+  assert.deepEqual(repeats.byCheckType.find((r) => r.key === 'RECALL') && [repeats.byCheckType.find((r) => r.key === 'RECALL')!.graded], [12]);
+  assert.ok(repeats.average && repeats.average.interval[0] <= repeats.average.mean && repeats.average.mean <= repeats.average.interval[1]);
+  const html = renderTrends(t, { nonce: 'x' });
+  assert.match(html, /Over the 3 repeats/);
+  assert.match(html, /Student t over the 3 run averages/);
+  assert.match(html, /<tr data-rate="SELF-FIX"><td>SELF-FIX<\/td><td class="num">0\/9<\/td><td class="num">0 %<\/td><td class="num">0 %–30 %<\/td><\/tr>/);
+  assert.match(html, /the Wilson score interval/);
 });

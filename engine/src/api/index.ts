@@ -19,7 +19,7 @@ export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, Transc
 export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
-export { plannedChecks } from '../report/summary';
+export { plannedChecks, textInRun } from '../report/summary';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 
 /**

@@ -7,6 +7,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { describeRun, type ComparedRun } from './compare';
+import { meanInterval, pooledRates, runStory, type Rate } from './story';
 import { checkResults, type SourceRef } from './view';
 
 export interface Stats {
@@ -52,6 +53,12 @@ export interface TrendGroup {
   average: Stats | null;
   checks: CheckTrend[];
   traps: TrapTrend[];
+  /**
+   * Over the repeats: the mean of the run averages with its 95 % Student t interval (null under
+   * two runs), and the pass rate per trap type and per check type with the checks of every run
+   * pooled, each with its 95 % Wilson score interval.
+   */
+  repeats: { average: { mean: number; interval: [number, number] } | null; byTrapType: Rate[]; byCheckType: Rate[] };
 }
 
 export interface Trends {
@@ -105,7 +112,9 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
 }
 
 function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
-  const results = runs.map((s) => new Map(checkResults(s, benchmark, path).map((c) => [c.id, c])));
+  const lists = runs.map((s) => checkResults(s, benchmark, path));
+  const results = lists.map((list) => new Map(list.map((c) => [c.id, c])));
+  const stories = runs.map((s, i) => runStory(s, benchmark, lists[i]!, path ?? `benchmarks/${benchmark.name}`));
   const judge = (st: Stats | null): Verdict => (runs.length < 2 && st ? 'single' : verdict(st, threshold));
   const described = runs.map(describeRun);
   const ids = [...new Set(results.flatMap((m) => [...m.keys()]))];
@@ -129,6 +138,11 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
   return {
     benchmark: first.benchmark, title: benchmark.title, agent: first.agent, sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
     runs: described, average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))), checks, traps,
+    repeats: {
+      average: meanInterval(described.flatMap((r) => (r.average === null ? [] : [r.average]))),
+      byTrapType: pooledRates(stories.map((st) => st.byTrapType)),
+      byCheckType: pooledRates(stories.map((st) => st.byCheckType)),
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage, type Usage } from '../models/usage';
+import { runStory, type RunStory } from './story';
 import { agentCompactionsPlaced, cutSize, summarize, textInRun, type Summary } from './summary';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
@@ -66,6 +67,8 @@ export interface RunView {
   byChapter: GradeGroup[];
   conversation: ConversationChapter[];
   costs: ModelCost[];
+  /** Per trap write its checks, distance and result; pass rates per trap type and check type. */
+  story: RunStory;
 }
 
 export interface ViewOptions {
@@ -73,6 +76,8 @@ export interface ViewOptions {
   benchmarkPath?: string;
   /** Price overrides by model name (config.jsonc `prices`). */
   prices?: Readonly<Record<string, Price>>;
+  /** The grade from which a check passes, for the trap story (default 8, as the editor's `passScore`). */
+  passScore?: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -116,6 +121,7 @@ export function groupGrades(checks: readonly CheckResult[], key: (c: CheckResult
 
 export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = {}): RunView {
   const checks = checkResults(state, benchmark, o.benchmarkPath);
+  const path = o.benchmarkPath ?? `benchmarks/${benchmark.name}`;
   return {
     summary: summarize(state, benchmark),
     title: benchmark.title,
@@ -123,7 +129,8 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     imperfect: checks.filter((c) => c.grade && c.grade.effective < 10),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
-    conversation: conversation(state, benchmark, o.benchmarkPath ?? `benchmarks/${benchmark.name}`),
+    conversation: conversation(state, benchmark, path),
+    story: runStory(state, benchmark, checks, path, o.passScore),
     // The persona's model, then the agent's own (for adapters that call their model themselves).
     costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };

@@ -1,6 +1,7 @@
 /** One run's report page: figures, charts, every imperfect answer with its traps, the conversation, model use and cost. */
 import { totalCost } from '../cost';
 import type { CheckResult, ConversationChapter, GradeGroup, RunView } from '../view';
+import { storySection } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 const MARKER_ICONS: Record<string, string> = { phase: '§', session: '⟳', compaction: '✂', 'agent-compaction': '✂', time: '⏩', note: '•' };
@@ -21,6 +22,7 @@ export function renderRunReport(v: RunView, o: RenderOptions = {}): string {
 ${s.error ? `<div class="answer crash"><strong>💥 Crashed</strong><pre class="error-text">${escapeHtml(boundedError(s.error))}</pre></div>` : ''}
 </header>
 ${kpis(v)}
+${storySection(v.story, o)}
 <h2>Grades</h2>
 ${graded ? `<div class="charts">
 ${chartBox('chart-distribution', 'Grade distribution (0–10, each grade at its nearest whole point)')}

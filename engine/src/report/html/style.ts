@@ -79,5 +79,9 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
 section.group { margin-bottom: 36px; }
+.trap-check { margin: 2px 0 6px; }
+.trap-check .note { margin-left: 3.2em; }
+tr.trap-caught td:first-child { border-left: 4px solid var(--poor); }
+tr.trap-held td:first-child { border-left: 4px solid var(--good); }
 .answer.crash .error-text { margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
 `;

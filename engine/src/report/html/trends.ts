@@ -1,5 +1,6 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
 import type { CheckTrend, Stats, TrapTrend, TrendGroup, Trends } from '../trends';
+import { percent, rateTable } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 export function renderTrends(t: Trends, o: RenderOptions = {}): string {
@@ -59,6 +60,19 @@ function statCells(s: Stats | null, passScore: number | undefined): string {
   return `<td class="num"><span class="grade ${gradeClass(s.mean, passScore)}">${fmtGrade(s.mean)}</span></td><td class="num">${fmtGrade(s.min)}–${fmtGrade(s.max)}</td><td class="num">${s.stddev.toFixed(2)}</td>`;
 }
 
+/** Over the repeats: the average with its interval, the pass rate per trap and per check type with theirs. */
+function repeatsPart(g: TrendGroup): string {
+  const r = g.repeats;
+  const average = r.average ? `${r.average.mean.toFixed(2)} (95 % interval ${r.average.interval[0].toFixed(2)}–${r.average.interval[1].toFixed(2)}, Student t over the ${g.runs.length} run averages)` : '—';
+  const worst = r.byTrapType.filter((x) => x.rate !== null).sort((a, b) => a.rate! - b.rate!)[0];
+  return `<h3>Over the ${g.runs.length} repeats</h3>
+<p class="sub">Average ${average}.${worst ? ` The trap type that catches the agent most: ${escapeHtml(worst.key)} (${percent(worst.rate)} of its checks passed).` : ''}</p>
+<div class="charts">
+<div>${rateTable('Trap type', r.byTrapType, 'the checks its writes aim at, every run pooled')}</div>
+<div>${rateTable('Check type', r.byCheckType, 'its checks, every run pooled')}</div>
+</div>`;
+}
+
 /** A configuration with one full run: its grades, and no verdict, since one run shows no spread. */
 function singleRun(g: TrendGroup, o: RenderOptions): string {
   const name = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
@@ -91,6 +105,7 @@ function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): s
 <div class="kpi"><div class="v">${flaky}</div><div class="k">flaky checks (spread ≥ ${threshold})</div></div>
 <div class="kpi"><div class="v">${failing}</div><div class="k">failing checks</div></div>
 </div>
+${repeatsPart(g)}
 <div class="charts">
 ${chartBox(`chart-checks-${i}`, 'Grade range and mean per check', 'wide')}
 ${g.traps.length ? chartBox(`chart-traps-${i}`, 'Grade range and mean per trap type (the checks its traps aim at)') : ''}
