@@ -103,7 +103,7 @@ test('the agent\'s compactions at the phase they were seen in, with their size, 
   const entry = reportEntry(summarize(state, multiday()), when);
   assert.match(entry, new RegExp(`📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; exam\\.md phase ${exam.position.phase + 1}\\); session switches`));
   const chapters = runView(state, multiday()).conversation;
-  const cuts = (chapter: string) => chapters.find((c) => c.chapter === chapter)!.items.filter((i) => i.kind === 'marker' && i.marker === 'agent-compaction').map((i) => i.text);
+  const cuts = (chapter: string) => chapters.find((c) => c.chapter === chapter)!.items.flatMap((i) => (i.kind === 'marker' && i.marker === 'agent-compaction' ? [i.text] : []));
   assert.deepEqual(cuts('week2.md'), ['The agent compacted its context: 100,000 → 41,000 tokens']);
   assert.deepEqual(cuts('exam.md'), ['The agent compacted its context']);
   assert.ok(!chapters.some((c) => c.chapter === ''), 'nothing before the first phase');
@@ -211,4 +211,27 @@ test('trends over repeats: the average with its interval, each trap and check ty
   assert.match(html, /Student t over the 3 run averages/);
   assert.match(html, /<tr data-rate="SELF-FIX"><td>SELF-FIX<\/td><td class="num">0\/9<\/td><td class="num">0 %<\/td><td class="num">0 %–30 %<\/td><\/tr>/);
   assert.match(html, /the Wilson score interval/);
+});
+
+test('each grade stands in the conversation where the persona gave it; a failed one with the expected and the given answer, escaped', () => {
+  const state = run('chatbot-2');
+  const v = runView(state, multiday());
+  const exam = v.conversation.find((c) => c.chapter === 'exam.md')!;
+  const grades = exam.items.flatMap((i) => (i.kind === 'grade' ? [i] : []));
+  assert.equal(grades.length, 10);
+  const given = state.grades['15.4']!.at(-1)!;
+  const inline = grades.find((g) => g.check.id === '15.4' && g.standing)!;
+  assert.equal(inline.at, given.at);
+  // The grade comes after the agent's answer it judges and before the next persona message.
+  const index = exam.items.indexOf(inline);
+  assert.ok(exam.items.slice(0, index).some((i) => i.kind === 'message' && i.from === 'agent' && i.at <= given.at));
+  const html = renderRunReport(v, { nonce: 'x' });
+  const cards = [...html.matchAll(/<div class="grade-inline failed" data-check="15\.4"[^>]*>[\s\S]*?<\/dl><\/div>/g)].map((m) => m[0]);
+  assert.equal(cards.length, 2, 'the replaced grade and the standing one');
+  assert.ok(cards[0]!.includes('<span class="tag">2nd attempt</span><span class="tag">replaced by a later grade</span>'));
+  const card = cards[1]!;
+  assert.ok(card.includes('<span class="grade g-fair">4/10</span> graded'), 'the grade');
+  assert.ok(card.includes('<dt>got</dt><dd>About 5 km, I think &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;</dd>'), 'the answer escaped');
+  assert.ok(card.includes('<dt>expected</dt>'));
+  assert.match(html, /<div class="grade-inline" data-check="12\.1"[^>]*><span class="grade g-good">10\/10<\/span>/, 'a passed grade without the detail');
 });

@@ -49,7 +49,9 @@ export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction'
 
 export type ConversationItem =
   | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string }
-  | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef };
+  | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
+  /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
+  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean };
 
 export interface ConversationChapter {
   chapter: string;
@@ -129,11 +131,21 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     imperfect: checks.filter((c) => c.grade && c.grade.effective < 10),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
-    conversation: conversation(state, benchmark, path),
+    conversation: conversation(state, benchmark, path, checks),
     story: runStory(state, benchmark, checks, path, o.passScore),
     // The persona's model, then the agent's own (for adapters that call their model themselves).
     costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };
+}
+
+/** Every grade of the run at the moment it was given; a grade carries no phase of its own (its position is the check's), so time places it. */
+function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: ConversationItem }[] {
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
+    const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
+    const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1 } };
+  }));
 }
 
 /**
@@ -153,7 +165,7 @@ function withFailedModels(usage: Readonly<Record<string, Usage>>, state: RunStat
  * The conversation between persona and agent by chapter, with markers where a phase begins, the
  * agent switches to a new conversation, a context is compacted, or the virtual clock jumps.
  */
-export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string): ConversationChapter[] {
+export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string, checks: readonly CheckResult[] = []): ConversationChapter[] {
   const switches = new Set(state.sessionSwitches.map((s) => s.at));
   const marker = (m: MarkerKind, at: string, text: string): ConversationItem => ({ kind: 'marker', marker: m, at, text });
   // Everything in time order, each with the phase it happened in when known.
@@ -165,6 +177,7 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
     ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
     ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
     ...agentCompactionsPlaced(state).map((c) => ({ position: c.position, item: marker('agent-compaction', c.seenAt, `The agent compacted its context${cutSize(c)}`) })),
+    ...gradeItems(state, checks),
   ];
   timeline.sort((a, b) => a.item.at.localeCompare(b.item.at));
   const chapters: ConversationChapter[] = [];

@@ -1,6 +1,7 @@
 /** One run's report page: figures, charts, every imperfect answer with its traps, the conversation, model use and cost. */
 import { totalCost } from '../cost';
-import type { CheckResult, ConversationChapter, GradeGroup, RunView } from '../view';
+import { passes } from '../../protocol/scores';
+import type { CheckResult, ConversationChapter, ConversationItem, GradeGroup, RunView } from '../view';
 import { storySection } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
@@ -101,12 +102,25 @@ function conversation(chapters: ConversationChapter[], o: RenderOptions): string
   const parts = chapters.map((c) => {
     const items = c.items.map((i) => {
       if (i.kind === 'message') return `<div class="msg ${i.from}" title="${escapeHtml(i.at)}"><div class="who">${i.from === 'persona' ? 'persona' : 'agent'}</div>${escapeHtml(i.text)}</div>`;
+      if (i.kind === 'grade') return gradeInline(i, o);
       return `<div class="marker m-${i.marker}">${MARKER_ICONS[i.marker] ?? '•'} ${escapeHtml(i.text)}${i.source ? ` · ${sourceLink(i.source, o)}` : ''}</div>`;
     });
     const events = c.items.filter((i) => i.kind === 'marker' && i.marker !== 'phase' && i.marker !== 'time').length;
-    return `<details class="chapter"><summary>${escapeHtml(c.chapter || 'before the first phase')} — ${c.messages} messages${events ? `, ${events} event${events === 1 ? '' : 's'}` : ''}</summary><div class="chat">${items.join('\n')}</div></details>`;
+    const grades = c.items.filter((i) => i.kind === 'grade');
+    const failed = grades.filter((i) => i.kind === 'grade' && !passes(i.grade.effective, o.passScore)).length;
+    const graded = grades.length ? `, ${grades.length} grade${grades.length === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}` : '';
+    return `<details class="chapter"><summary>${escapeHtml(c.chapter || 'before the first phase')} — ${c.messages} messages${events ? `, ${events} event${events === 1 ? '' : 's'}` : ''}${graded}</summary><div class="chat">${items.join('\n')}</div></details>`;
   });
   return `<div class="toolbar"><button data-toggle-all="open" data-target="chapter">Expand all</button><button data-toggle-all="close" data-target="chapter">Collapse all</button></div>\n${parts.join('\n')}`;
+}
+
+/** A grade where the persona gave it: the check, the grade, and for a failed one the expected and the given answer. */
+function gradeInline(i: Extract<ConversationItem, { kind: 'grade' }>, o: RenderOptions): string {
+  const failed = !passes(i.grade.effective, o.passScore);
+  const link = i.check.source.file ? sourceLink(i.check.source, o, i.check.id) : escapeHtml(i.check.id);
+  const detail = failed ? `<dl><dt>expected</dt><dd>${escapeHtml(i.check.expected || '—')}</dd><dt>got</dt><dd>${escapeHtml(i.grade.got || '—')}</dd><dt>comment</dt><dd>${escapeHtml(i.grade.comment || '—')}</dd></dl>` : '';
+  const replaced = i.standing ? '' : '<span class="tag">replaced by a later grade</span>';
+  return `<div class="grade-inline${failed ? ' failed' : ''}" data-check="${escapeHtml(i.check.id)}" title="${escapeHtml(i.at)}"><span class="grade ${gradeClass(i.grade.effective, o.passScore)}">${fmtGrade(i.grade.effective)}/10</span>${i.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${replaced} graded ${link}<span class="tag">${escapeHtml(i.check.type)}</span> ${escapeHtml(i.check.question)}${detail}</div>`;
 }
 
 function usage(v: RunView): string {
