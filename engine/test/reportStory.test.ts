@@ -1,5 +1,7 @@
 /** The reports as they read for a run: dates written out, whole answers, a crashed run's page, the agent's compactions at their place. */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
@@ -7,6 +9,7 @@ import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTr
 import { comparisonText as comparisonTextOf } from '../src/report/compare';
 import { trendsText } from '../src/report/trends';
 import { meanInterval, wilson } from '../src/report/story';
+import { readMemorySnapshots } from '../src/report/memory';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { applyEvent, type RunState } from '../src/state/runState';
@@ -234,4 +237,29 @@ test('each grade stands in the conversation where the persona gave it; a failed 
   assert.ok(card.includes('<dt>got</dt><dd>About 5 km, I think &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;</dd>'), 'the answer escaped');
   assert.ok(card.includes('<dt>expected</dt>'));
   assert.match(html, /<div class="grade-inline" data-check="12\.1"[^>]*><span class="grade g-good">10\/10<\/span>/, 'a passed grade without the detail');
+});
+
+test('beside a failed answer, the agent\'s memory of that conversation with the lines holding the expected value marked, escaped and bounded', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmb-memory-'));
+  try {
+    mkdirSync(join(dir, 'memory', '2', 'notes'), { recursive: true });
+    mkdirSync(join(dir, 'memory', '1'), { recursive: true });
+    writeFileSync(join(dir, 'memory', '2', 'notes', 'runs.md'), '# Runs\nSunday 8 March: 5 km, no signal\nWednesday: 15 km <script>alert(9)</script>\n');
+    writeFileSync(join(dir, 'memory', '2', 'big.md'), 'y'.repeat(50_000));
+    writeFileSync(join(dir, 'memory', '1', 'old.md'), 'nothing yet');
+    const memory = readMemorySnapshots(dir);
+    assert.deepEqual(memory.map((m) => [m.conversation, m.files.map((f) => [f.name, f.cut])]), [[1, [['old.md', false]]], [2, [['big.md', true], ['notes/runs.md', false]]]]);
+    assert.equal(memory[1]!.files[0]!.text.length, 20_000, 'a file bounded');
+    const state = run('chatbot-2');
+    assert.equal(state.sessionSwitches.filter((s) => !s.ignored).length, 1, 'the exam is the second conversation');
+    const html = renderRunReport(runView(state, multiday(), { memory }), { nonce: 'x' });
+    const card = [...html.matchAll(/<div class="grade-inline failed" data-check="15\.4"[\s\S]*?<\/details><\/div>/g)].map((m) => m[0]).at(-1) ?? '';
+    assert.ok(card.includes('The agent&#39;s memory after conversation 2: 2 files, 1 line holding the expected value'));
+    assert.ok(card.includes('<span class="mem-line hit">Sunday 8 March: 5 km, no signal</span>'), '"5 km." marks the line with 5 as a whole number');
+    assert.ok(card.includes('<span class="mem-line">Wednesday: 15 km &lt;script&gt;alert(9)&lt;/script&gt;</span>'), '15 is not 5, and the text is escaped');
+    assert.ok(!html.includes('<script>alert(9)'));
+    assert.deepEqual(readMemorySnapshots(join(dir, 'nowhere')), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

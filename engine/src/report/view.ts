@@ -6,6 +6,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage, type Usage } from '../models/usage';
+import type { MemorySnapshot } from './memory';
 import { runStory, type RunStory } from './story';
 import { agentCompactionsPlaced, cutSize, summarize, textInRun, type Summary } from './summary';
 
@@ -51,7 +52,7 @@ export type ConversationItem =
   | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string }
   | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
   /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
-  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean };
+  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number };
 
 export interface ConversationChapter {
   chapter: string;
@@ -71,6 +72,8 @@ export interface RunView {
   costs: ModelCost[];
   /** Per trap write its checks, distance and result; pass rates per trap type and check type. */
   story: RunStory;
+  /** The agent's memory snapshots, by conversation, as given in the options (none by default). */
+  memory: MemorySnapshot[];
 }
 
 export interface ViewOptions {
@@ -80,6 +83,8 @@ export interface ViewOptions {
   prices?: Readonly<Record<string, Price>>;
   /** The grade from which a check passes, for the trap story (default 8, as the editor's `passScore`). */
   passScore?: number;
+  /** The agent's memory snapshots (`readMemorySnapshots`), shown beside each failed answer. */
+  memory?: MemorySnapshot[];
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -133,6 +138,7 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, path, checks),
     story: runStory(state, benchmark, checks, path, o.passScore),
+    memory: o.memory ?? [],
     // The persona's model, then the agent's own (for adapters that call their model themselves).
     costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };
@@ -144,7 +150,8 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
   return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
     const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
     const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
-    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1 } };
+    const conversation = state.sessionSwitches.filter((x) => !x.ignored && x.at <= g.at).length + 1;
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation } };
   }));
 }
 

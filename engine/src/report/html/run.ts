@@ -1,7 +1,9 @@
 /** One run's report page: figures, charts, every imperfect answer with its traps, the conversation, model use and cost. */
 import { totalCost } from '../cost';
 import { passes } from '../../protocol/scores';
+import type { MemorySnapshot } from '../memory';
 import type { CheckResult, ConversationChapter, ConversationItem, GradeGroup, RunView } from '../view';
+import { memoryAt } from './memory';
 import { storySection } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
@@ -38,7 +40,7 @@ ${chartBox('chart-chapters', 'Average by chapter')}
 ${v.imperfect.length ? `<div class="answers">${v.imperfect.map((c) => answer(c, o)).join('\n')}</div>` : `<p class="note">${graded ? 'Every graded answer was perfect.' : 'No answer was graded.'}</p>`}
 ${s.coverage.missing.length ? `<p class="note">Not graded: ${s.coverage.missing.map(escapeHtml).join(', ')}</p>` : ''}
 <h2 id="conversation">Conversation</h2>
-${conversation(v.conversation, o)}
+${conversation(v.conversation, v.memory, o)}
 <h2 id="usage">Model use and estimated cost</h2>
 ${usage(v)}`;
   return page(`MarathonMemBench — ${title}`, body, charts, o);
@@ -97,12 +99,12 @@ function answer(c: CheckResult, o: RenderOptions): string {
 </article>`;
 }
 
-function conversation(chapters: ConversationChapter[], o: RenderOptions): string {
+function conversation(chapters: ConversationChapter[], memory: readonly MemorySnapshot[], o: RenderOptions): string {
   if (!chapters.length) return '<p class="note">No conversation yet.</p>';
   const parts = chapters.map((c) => {
     const items = c.items.map((i) => {
       if (i.kind === 'message') return `<div class="msg ${i.from}" title="${escapeHtml(i.at)}"><div class="who">${i.from === 'persona' ? 'persona' : 'agent'}</div>${escapeHtml(i.text)}</div>`;
-      if (i.kind === 'grade') return gradeInline(i, o);
+      if (i.kind === 'grade') return gradeInline(i, memory, o);
       return `<div class="marker m-${i.marker}">${MARKER_ICONS[i.marker] ?? '•'} ${escapeHtml(i.text)}${i.source ? ` · ${sourceLink(i.source, o)}` : ''}</div>`;
     });
     const events = c.items.filter((i) => i.kind === 'marker' && i.marker !== 'phase' && i.marker !== 'time').length;
@@ -115,12 +117,13 @@ function conversation(chapters: ConversationChapter[], o: RenderOptions): string
 }
 
 /** A grade where the persona gave it: the check, the grade, and for a failed one the expected and the given answer. */
-function gradeInline(i: Extract<ConversationItem, { kind: 'grade' }>, o: RenderOptions): string {
+function gradeInline(i: Extract<ConversationItem, { kind: 'grade' }>, memory: readonly MemorySnapshot[], o: RenderOptions): string {
   const failed = !passes(i.grade.effective, o.passScore);
   const link = i.check.source.file ? sourceLink(i.check.source, o, i.check.id) : escapeHtml(i.check.id);
   const detail = failed ? `<dl><dt>expected</dt><dd>${escapeHtml(i.check.expected || '—')}</dd><dt>got</dt><dd>${escapeHtml(i.grade.got || '—')}</dd><dt>comment</dt><dd>${escapeHtml(i.grade.comment || '—')}</dd></dl>` : '';
   const replaced = i.standing ? '' : '<span class="tag">replaced by a later grade</span>';
-  return `<div class="grade-inline${failed ? ' failed' : ''}" data-check="${escapeHtml(i.check.id)}" title="${escapeHtml(i.at)}"><span class="grade ${gradeClass(i.grade.effective, o.passScore)}">${fmtGrade(i.grade.effective)}/10</span>${i.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${replaced} graded ${link}<span class="tag">${escapeHtml(i.check.type)}</span> ${escapeHtml(i.check.question)}${detail}</div>`;
+  const snapshot = failed ? memoryAt(memory, i.conversation, i.check.expected) : '';
+  return `<div class="grade-inline${failed ? ' failed' : ''}" data-check="${escapeHtml(i.check.id)}" title="${escapeHtml(i.at)}"><span class="grade ${gradeClass(i.grade.effective, o.passScore)}">${fmtGrade(i.grade.effective)}/10</span>${i.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${replaced} graded ${link}<span class="tag">${escapeHtml(i.check.type)}</span> ${escapeHtml(i.check.question)}${detail}${snapshot}</div>`;
 }
 
 function usage(v: RunView): string {

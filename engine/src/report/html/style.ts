@@ -80,6 +80,10 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
 section.group { margin-bottom: 36px; }
 .trap-check { margin: 2px 0 6px; }
+details.memory { margin-top: 6px; }
+details.memory > summary { cursor: pointer; color: var(--muted); }
+.mem-file pre { margin: 2px 0 8px; max-height: 20em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
+.mem-line.hit { background: rgba(237, 201, 72, 0.35); font-weight: 600; }
 .grade-inline { align-self: stretch; font-size: 13px; border: 1px dashed var(--border); border-radius: 6px; padding: 4px 10px; }
 .grade-inline.failed { border: 1px solid var(--poor); border-left-width: 4px; }
 .grade-inline dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 6px 0 2px; }
