@@ -3,7 +3,7 @@
  * conversation n), read bounded, for the report to show beside a failed answer with the lines
  * that hold the expected value marked. The agent wrote these files: every count and size is capped.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { memorySnapshotsDir } from '../protocol/layout';
 
@@ -60,13 +60,21 @@ function readFiles(dir: string): MemoryFile[] {
   return files.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The start of a file: at most 4 bytes a character are read, so a huge file is never loaded whole. */
 function readOne(path: string, name: string): MemoryFile {
+  const shown = name.slice(0, 300);
+  let handle: number | undefined;
   try {
     const size = statSync(path).size;
-    const text = readFileSync(path, 'utf8').slice(0, MAX_FILE_CHARS);
-    return { name: name.slice(0, 300), text, cut: size > MAX_FILE_CHARS };
+    const buffer = Buffer.alloc(Math.min(size, MAX_FILE_CHARS * 4));
+    handle = openSync(path, 'r');
+    const read = readSync(handle, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, read).toString('utf8');
+    return { name: shown, text: text.slice(0, MAX_FILE_CHARS), cut: text.length > MAX_FILE_CHARS || size > buffer.length };
   } catch {
-    return { name: name.slice(0, 300), text: '', cut: false };
+    return { name: shown, text: '', cut: false };
+  } finally {
+    if (handle !== undefined) closeSync(handle);
   }
 }
 
