@@ -60,7 +60,7 @@ test('the run page: figures, charts, imperfect answers linked to their checks an
   assert.match(html, /<article class="answer partial" data-check="15\.4">/);
   assert.ok(html.includes('<a class="src trap-link" href="../../benchmarks/multiday/week2.md" data-file="benchmarks/multiday/week2.md" data-line="11" title="benchmarks/multiday/week2.md:11">LATE-ADD week2.md:11</a> — Sunday&#39;s run, told a day late'));
   assert.ok(html.includes('check <a class="src" href="../../benchmarks/multiday/exam.md" data-file="benchmarks/multiday/exam.md" data-line="17"'));
-  assert.deepEqual([...html.matchAll(/<details class="chapter"><summary>([^<]+)<\/summary>/g)].map((m) => m[1]), ['week1.md — 28 messages', 'week2.md — 20 messages', 'exam.md — 20 messages, 2 events']);
+  assert.deepEqual([...html.matchAll(/<details class="chapter"><summary>([^<]+)<\/summary>/g)].map((m) => m[1]), ['week1.md — 28 messages', 'week2.md — 20 messages, 1 grade', 'exam.md — 20 messages, 2 events, 10 grades (9 failed)']);
   assert.match(html, /<div class="marker m-session">⟳ the agent switches to a new conversation<\/div>/);
   assert.match(html, /<div class="marker m-compaction">✂ The persona&#39;s context was compacted: 6150 → 3353 tokens<\/div>/);
   assert.match(html, /<div class="marker m-time">⏩ Virtual time jumps to 2026-03-01 20:30 \(30 min skipped\)<\/div>/);

@@ -66,6 +66,9 @@ test('comparison: check by check, the checks whose grade differs first, most spr
     '15.4    0*          0*          4           How far did I run on Sunday, 8 March, the day without signal',
     '15.9    0*          3.3         0*          On which days did I do parkrun, and what was my best time?',
     '4 of 10 checks differ; 6 graded the same (* = 2nd attempt)',
+    'chatbot-1 vs in-context: 3 of 10 checks differ',
+    'chatbot-1 vs chatbot-2: 1 of 10 checks differ',
+    'in-context vs chatbot-2: 4 of 10 checks differ',
     '',
   ].join('\n'));
   const other = { ...run('chatbot-1'), run: 'x', benchmark: 'starter' };

@@ -56,7 +56,7 @@ function latestOf(run: string, state: RunState, id: string): LatestGrade | undef
 
 /** A run of some phases only: it may not have played the phases that tell a check's facts or trap it. */
 export function isPartialRun(state: RunState): boolean {
-  return state.phases !== undefined;
+  return state.phases !== undefined || state.filter !== undefined;
 }
 
 /** The folder holding config.jsonc (or the workspace folder itself), where `results/` goes. */

@@ -19,7 +19,8 @@ export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, Transc
 export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
-export { plannedChecks } from '../report/summary';
+export { plannedChecks, textInRun } from '../report/summary';
+export { readMemorySnapshots, type MemorySnapshot } from '../report/memory';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 
 /**

@@ -8,9 +8,10 @@ import { renderComparison } from '../report/html/compare';
 import { renderRunReport } from '../report/html/run';
 import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
+import { readMemorySnapshots } from '../report/memory';
 import { runView } from '../report/view';
 import { UsageError } from '../errors';
-import { REPORT_HTML_FILE, resultsDir } from '../protocol/layout';
+import { REPORT_HTML_FILE, resultsDir, runDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, type Io } from './run';
 import { reportCommand } from './reportList';
@@ -65,7 +66,7 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
   for (const id of ids) {
     const state = loadRun(ws.root, id);
     const { benchmark, path } = runBenchmark(ws, state.benchmark);
-    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws) });
+    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws), memory: readMemorySnapshots(runDir(ws.root, id)) });
     write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;

@@ -4,6 +4,7 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
+import { plannedChecks } from './summary';
 import { checkResults, type CheckResult, type SourceRef } from './view';
 
 export interface ComparedRun {
@@ -15,6 +16,8 @@ export interface ComparedRun {
   average: number | null;
   /** True when the run ignored its session breaks (the whole conversation stayed in context). */
   sessionBreaksIgnored: boolean;
+  /** True for a run of some phases only (`--from`, `--only`, a rehearsal): checks outside them were never played. */
+  partial: boolean;
 }
 
 export interface CompareRow {
@@ -25,6 +28,8 @@ export interface CompareRow {
   source: SourceRef;
   /** One per run, in the order of `runs`; null where the run has no grade for the check. */
   cells: (NonNullable<CheckResult['grade']> | null)[];
+  /** One per run: false where a partial run never played the check, so its missing grade is no difference. */
+  played: boolean[];
   /** Highest minus lowest effective grade among the runs that graded it. */
   spread: number;
   differs: boolean;
@@ -36,6 +41,8 @@ export interface Comparison {
   runs: ComparedRun[];
   rows: CompareRow[];
   differing: number;
+  /** Every pair of runs (`a` before `b` in `runs`): the checks both graded and how many of them they graded differently. */
+  pairs: { a: number; b: number; compared: number; differing: number }[];
 }
 
 export function describeRun(state: RunState): ComparedRun {
@@ -44,6 +51,7 @@ export function describeRun(state: RunState): ComparedRun {
     run: state.run, agent: state.agent, status: state.status, startedAt: state.startedAt,
     average: grades.length ? Math.round((grades.reduce((a, b) => a + b, 0) / grades.length) * 100) / 100 : null,
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
+    partial: state.phases !== undefined || state.filter !== undefined,
   };
 }
 
@@ -52,20 +60,35 @@ export function compareRuns(states: readonly RunState[], benchmark: Benchmark, b
   const other = states.find((s) => s.benchmark !== benchmark.name);
   if (other) throw new Error(`run ${other.run} is of benchmark ${other.benchmark}, not ${benchmark.name}`);
   const perRun = states.map((s) => new Map(checkResults(s, benchmark, benchmarkPath).map((c) => [c.id, c])));
+  const playedIds = states.map((s) => (s.phases || s.filter !== undefined ? new Set(plannedChecks(s, benchmark).map((c) => c.check.id)) : undefined));
   const ids = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
   const rows = ids.map((id, order) => {
     const first = perRun.map((m) => m.get(id)).find((c) => c)!;
     const cells = perRun.map((m) => m.get(id)?.grade ?? null);
+    const played = playedIds.map((set, i) => (set ? set.has(id) || cells[i] !== null : true));
     const graded = cells.flatMap((c) => (c ? [c.effective] : []));
     const spread = graded.length ? Math.max(...graded) - Math.min(...graded) : 0;
-    const differs = spread > 0 || (graded.length > 0 && graded.length < cells.length);
-    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, spread, differs } };
+    const differs = spread > 0 || (graded.length > 0 && graded.length < played.filter((p) => p).length);
+    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, played, spread, differs } };
   });
   rows.sort((a, b) => Number(b.row.differs) - Number(a.row.differs) || b.row.spread - a.row.spread || a.order - b.order);
+  const sorted = rows.map((r) => r.row);
   return {
     benchmark: benchmark.name, title: benchmark.title, runs: states.map(describeRun),
-    rows: rows.map((r) => r.row), differing: rows.filter((r) => r.row.differs).length,
+    rows: sorted, differing: rows.filter((r) => r.row.differs).length, pairs: pairsOf(sorted, states.length),
   };
+}
+
+/** For each pair of runs, the checks both graded and those graded differently (by effective grade, as the rows). */
+function pairsOf(rows: readonly CompareRow[], runs: number): Comparison['pairs'] {
+  const pairs: Comparison['pairs'] = [];
+  for (let a = 0; a < runs; a++) {
+    for (let b = a + 1; b < runs; b++) {
+      const both = rows.flatMap((r) => (r.cells[a] && r.cells[b] ? [[r.cells[a]!, r.cells[b]!] as const] : []));
+      pairs.push({ a, b, compared: both.length, differing: both.filter(([x, y]) => x.effective !== y.effective).length });
+    }
+  }
+  return pairs;
 }
 
 /** A short text table for the terminal: differing checks first, one column per run. */
@@ -79,7 +102,16 @@ export function comparisonText(c: Comparison): string {
   ];
   const same = c.rows.length - c.differing;
   lines.push(`${c.differing} of ${c.rows.length} checks differ${same ? `; ${same} graded the same` : ''} (* = 2nd attempt)`);
+  if (c.runs.length > 2) lines.push(...c.pairs.map((p) => `${c.runs[p.a]!.run} vs ${c.runs[p.b]!.run}: ${pairText(p)}`));
+  const partial = c.runs.filter((r) => r.partial).map((r) => r.run);
+  if (partial.length) lines.push(`partial runs (checks they did not play are not counted as differences): ${partial.join(', ')}`);
   return `${lines.map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+/** `identical on 10 checks`, or `3 of 10 checks differ`. */
+export function pairText(p: Comparison['pairs'][number]): string {
+  if (!p.compared) return 'no check graded by both';
+  return p.differing ? `${p.differing} of ${p.compared} checks differ` : `identical on ${p.compared} checks`;
 }
 
 function fmt(n: number): string {

@@ -1,5 +1,5 @@
 /** The entry of a run in results/report.md: markdown that reads as text and renders in a preview. */
-import type { Summary } from './summary';
+import { cutSize, type Summary } from './summary';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
@@ -25,7 +25,7 @@ function figureLines(s: Summary): string[] {
   lines.push(`📊 Scores: ${s.scores.length ? s.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
   lines.push(`📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : ''}`);
   if (!s.imperfect.length && s.evaluations) lines.push('📊 Imperfect answers: none');
-  lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
+  lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
   if (s.personaCompactions.length) {
     lines.push(`📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`);
   }
@@ -41,13 +41,24 @@ function figureLines(s: Summary): string[] {
 /** The imperfect answers, one table row each; every cell is one escaped line, its `|` escaped too. */
 function imperfectTable(s: Summary): string {
   const cell = (text: string, max?: number) => inlineText(text, max).replace(/\|/g, '\\|');
-  const rows = s.imperfect.map((a) => `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got)} | ${cell(a.comment, TEXT)} |`);
+  const rows = s.imperfect.map((a) => `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got, TEXT)} | ${cell(a.comment, TEXT)} |`);
   return ['| score | check | question | expected | got | comment |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** Bounds of untrusted texts in an entry; an answer is shown whole, since it is what is judged. */
+/** Each agent compaction at the phase it was seen in, with its size: ` (ch03.md phase 2: 100,000 → 41,000 tokens; …)`. */
+function agentCuts(s: Summary): string {
+  if (!s.agentCompactions.length) return '';
+  const cuts = s.agentCompactions.slice(0, 50).map((c) => `${inlineText(c.chapter, NAME) || 'before the first phase'} phase ${c.phase}${cutSize(c)}`);
+  return ` (${cuts.join('; ')}${s.agentCompactions.length > 50 ? '; …' : ''})`;
+}
+
+/**
+ * Bounds of untrusted texts in an entry. A check's question, expected answer, the agent's answer
+ * and the grader's comment are shown whole, since they are what is judged: the bound is the one
+ * the grading tool already holds them to.
+ */
 const NAME = 100;
-const TEXT = 300;
+const TEXT = 20_000;
 const ERROR = 500;
 
 /**

@@ -38,6 +38,8 @@ export interface Summary {
   coverage: { graded: number; planned: number; missing: string[] };
   imperfect: ImperfectAnswer[];
   compactions: number | null;
+  /** The agent's compactions: the phase each cut was first seen in (1-based) and the context size before and after, when the agent gives it. */
+  agentCompactions: { chapter: string; phase: number; tokensBefore?: number; tokensAfter?: number }[];
   /** The persona's own context compactions, with where they happened. */
   personaCompactions: { chapter: string; phase: number; tokensBefore: number; tokensAfter: number }[];
   hooks: Partial<Record<string, number>>;
@@ -79,6 +81,21 @@ export function textInRun(state: Pick<RunState, 'templates' | 'startTime'>, text
   return expandTemplatesIn(text, state.templates, state.startTime ? startMoment(state.startTime) : undefined);
 }
 
+/**
+ * The agent's compactions where the engine first saw them; a state from before they were placed
+ * puts each at the last phase the run reached, since its time is on the agent's clock.
+ */
+export function agentCompactionsPlaced(state: RunState): NonNullable<RunState['agentCompactions']> {
+  if (state.agentCompactions) return state.agentCompactions;
+  return (state.agentStatus?.compactions ?? []).map((c) => ({ ...c, seenAt: state.lastEventAt, position: state.position }));
+}
+
+/** ` : 100,000 → 41,000 tokens`, or nothing when the agent gave no sizes. */
+export function cutSize(c: { tokensBefore?: number; tokensAfter?: number }): string {
+  const size = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en') : '?');
+  return c.tokensBefore === undefined && c.tokensAfter === undefined ? '' : `: ${size(c.tokensBefore)} → ${size(c.tokensAfter)} tokens`;
+}
+
 export function summarize(state: RunState, benchmark: Benchmark): Summary {
   const planned = plannedChecks(state, benchmark);
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
@@ -112,6 +129,7 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     coverage: { graded: planned.filter((c) => state.grades[c.check.id]?.length).length, planned: planned.length, missing: planned.filter((c) => !state.grades[c.check.id]?.length).map((c) => c.check.id) },
     imperfect,
     compactions: state.agentStatus?.compactions ? state.agentStatus.compactions.length : null,
+    agentCompactions: agentCompactionsPlaced(state).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, ...sizes(c) })),
     personaCompactions: (state.compactions ?? []).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
     hooks: state.hooks ?? {},
     skippedHours: Math.round((state.skippedMs ?? 0) / 360_000) / 10,
@@ -127,6 +145,10 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
   }
   if (state.finishedAt) summary.finishedAt = state.finishedAt;
   return summary;
+}
+
+function sizes(c: { tokensBefore?: number; tokensAfter?: number }): { tokensBefore?: number; tokensAfter?: number } {
+  return { ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}), ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}) };
 }
 
 function order(id: string): number {

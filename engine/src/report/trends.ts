@@ -7,6 +7,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { describeRun, type ComparedRun } from './compare';
+import { meanInterval, pooledRates, runStory, type Rate } from './story';
 import { checkResults, type SourceRef } from './view';
 import { repeatOf } from '../protocol/runRequest';
 
@@ -19,7 +20,8 @@ export interface Stats {
   stddev: number;
 }
 
-export type Verdict = 'stable' | 'flaky' | 'failing' | 'ungraded';
+/** `single`: one run of the configuration, so there is no spread to judge. */
+export type Verdict = 'stable' | 'flaky' | 'failing' | 'ungraded' | 'single';
 
 export interface CheckTrend {
   id: string;
@@ -54,17 +56,26 @@ export interface TrendGroup {
   average: Stats | null;
   checks: CheckTrend[];
   traps: TrapTrend[];
+  /**
+   * Over the repeats: the mean of the run averages with its 95 % Student t interval (null under
+   * two runs), and the pass rate per trap type and per check type with the checks of every run
+   * pooled, each with its 95 % Wilson score interval.
+   */
+  repeats: { average: { mean: number; interval: [number, number] } | null; byTrapType: Rate[]; byCheckType: Rate[] };
 }
 
 export interface Trends {
   /** Grades spreading by this much or more (highest minus lowest) make a check flaky. */
   threshold: number;
   groups: TrendGroup[];
-  /** Runs left out, with why (not finished, or their benchmark could not be read). */
+  /** Runs left out, with why (not finished, partial, or their benchmark could not be read). */
   skipped: { run: string; reason: string }[];
 }
 
 export const DEFAULT_FLAKY_THRESHOLD = 3;
+
+/** Why a run of some phases only is no repeat. */
+export const PARTIAL_REASON = 'a partial run (--from, --only, --filter or a rehearsal): not a repeat';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -101,6 +112,8 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
   const groups = new Map<string, RunState[]>();
   for (const s of [...states].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
     if (s.status !== 'finished') skipped.push({ run: s.run, reason: s.status === 'crashed' ? 'crashed' : 'not finished' });
+    // A partial run scores only the phases it played: beside full runs it would read as a jump.
+    else if (s.phases || s.filter !== undefined) skipped.push({ run: s.run, reason: PARTIAL_REASON });
     else if (!benchmarkOf(s.benchmark)) skipped.push({ run: s.run, reason: `benchmark ${s.benchmark} not found` });
     else groups.set(groupKey(s), [...(groups.get(groupKey(s)) ?? []), s]);
   }
@@ -108,14 +121,17 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
 }
 
 function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
-  const results = runs.map((s) => new Map(checkResults(s, benchmark, path).map((c) => [c.id, c])));
+  const lists = runs.map((s) => checkResults(s, benchmark, path));
+  const results = lists.map((list) => new Map(list.map((c) => [c.id, c])));
+  const stories = runs.map((s, i) => runStory(s, benchmark, lists[i]!, path ?? `benchmarks/${benchmark.name}`));
+  const judge = (st: Stats | null): Verdict => (runs.length < 2 && st ? 'single' : verdict(st, threshold));
   const described = runs.map(describeRun);
   const ids = [...new Set(results.flatMap((m) => [...m.keys()]))];
   const checks = ids.map((id): CheckTrend => {
     const first = results.map((m) => m.get(id)).find((c) => c)!;
     const grades = results.map((m) => m.get(id)?.grade?.effective ?? null);
     const st = stats(grades.filter((g): g is number => g !== null));
-    return { id, type: first.type, question: first.question, source: first.source, grades, stats: st, verdict: verdict(st, threshold) };
+    return { id, type: first.type, question: first.question, source: first.source, grades, stats: st, verdict: judge(st) };
   });
   const types = [...new Set(benchmark.traps.map((t) => t.trap.type))];
   const traps = types.map((type): TrapTrend => {
@@ -125,7 +141,7 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
       return got.length ? round2(got.reduce((a, b) => a + b, 0) / got.length) : null;
     });
     const st = stats(grades.filter((g): g is number => g !== null));
-    return { type, checks: aimed, grades, stats: st, verdict: verdict(st, threshold) };
+    return { type, checks: aimed, grades, stats: st, verdict: judge(st) };
   });
   const first = runs[0]!;
   const repeat = repeatOf(first.run);
@@ -133,6 +149,11 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
     ...(repeat ? { repeatsOf: repeat.base } : {}),
     benchmark: first.benchmark, title: benchmark.title, agent: first.agent, sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
     runs: described, average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))), checks, traps,
+    repeats: {
+      average: meanInterval(described.flatMap((r) => (r.average === null ? [] : [r.average]))),
+      byTrapType: pooledRates(stories.map((st) => st.byTrapType)),
+      byCheckType: pooledRates(stories.map((st) => st.byCheckType)),
+    },
   };
 }
 
@@ -152,7 +173,8 @@ export function trendsText(t: Trends): string {
     const failing = g.checks.filter((c) => c.verdict === 'failing');
     if (flaky.length) lines.push(`  flaky:   ${flaky.map((c) => `${c.id} (${c.stats!.min}–${c.stats!.max})`).join(', ')}`);
     if (failing.length) lines.push(`  failing: ${failing.map((c) => `${c.id} (mean ${c.stats!.mean})`).join(', ')}`);
-    if (!flaky.length && !failing.length) lines.push('  every check stable');
+    if (g.runs.length < 2) lines.push('  one full run: nothing to compare yet');
+    else if (!flaky.length && !failing.length) lines.push('  every check stable');
   }
   for (const s of t.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
   return `${lines.join('\n')}\n`;

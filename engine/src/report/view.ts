@@ -5,7 +5,10 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { Position, RunState } from '../state/runState';
 import { estimateCosts, type ModelCost, type Price } from './cost';
-import { summarize, textInRun, type Summary } from './summary';
+import { addUsage, type Usage } from '../models/usage';
+import type { MemorySnapshot } from './memory';
+import { runStory, type RunStory } from './story';
+import { agentCompactionsPlaced, cutSize, summarize, textInRun, type Summary } from './summary';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
 export interface SourceRef {
@@ -47,7 +50,9 @@ export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction'
 
 export type ConversationItem =
   | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string }
-  | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef };
+  | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
+  /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
+  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number };
 
 export interface ConversationChapter {
   chapter: string;
@@ -65,6 +70,10 @@ export interface RunView {
   byChapter: GradeGroup[];
   conversation: ConversationChapter[];
   costs: ModelCost[];
+  /** Per trap write its checks, distance and result; pass rates per trap type and check type. */
+  story: RunStory;
+  /** The agent's memory snapshots, by conversation, as given in the options (none by default). */
+  memory: MemorySnapshot[];
 }
 
 export interface ViewOptions {
@@ -72,6 +81,10 @@ export interface ViewOptions {
   benchmarkPath?: string;
   /** Price overrides by model name (config.jsonc `prices`). */
   prices?: Readonly<Record<string, Price>>;
+  /** The grade from which a check passes, for the trap story (default 8, as the editor's `passScore`). */
+  passScore?: number;
+  /** The agent's memory snapshots (`readMemorySnapshots`), shown beside each failed answer. */
+  memory?: MemorySnapshot[];
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -115,6 +128,7 @@ export function groupGrades(checks: readonly CheckResult[], key: (c: CheckResult
 
 export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = {}): RunView {
   const checks = checkResults(state, benchmark, o.benchmarkPath);
+  const path = o.benchmarkPath ?? `benchmarks/${benchmark.name}`;
   return {
     summary: summarize(state, benchmark),
     title: benchmark.title,
@@ -122,17 +136,43 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     imperfect: checks.filter((c) => c.grade && c.grade.effective < 10),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
-    conversation: conversation(state, benchmark, o.benchmarkPath ?? `benchmarks/${benchmark.name}`),
+    conversation: conversation(state, benchmark, path, checks),
+    story: runStory(state, benchmark, checks, path, o.passScore),
+    memory: o.memory ?? [],
     // The persona's model, then the agent's own (for adapters that call their model themselves).
-    costs: [...estimateCosts(state.usage, o.prices), ...estimateCosts(state.agentStatus?.usage ?? {}, o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
+    costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
   };
+}
+
+/** Every grade of the run at the moment it was given; a grade carries no phase of its own (its position is the check's), so time places it. */
+function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: ConversationItem }[] {
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
+    const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
+    const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
+    const conversation = state.sessionSwitches.filter((x) => !x.ignored && x.at <= g.at).length + 1;
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation } };
+  }));
+}
+
+/**
+ * The usage of the persona's model (`by: 'persona'`) or the agent's, with a zero row for each model
+ * whose errors were retried but that never answered: the one that failed a crashed run.
+ */
+function withFailedModels(usage: Readonly<Record<string, Usage>>, state: RunState, by: 'persona' | 'agent'): Record<string, Usage> {
+  const out: Record<string, Usage> = { ...usage };
+  for (const retry of (state.retryLog ?? []).slice(-20)) {
+    const name = String(retry.model).slice(0, 200);
+    if ((retry.by ?? 'persona') === by && !Object.hasOwn(out, name)) addUsage(out, name, { promptTokens: 0, completionTokens: 0 })[name]!.requests = 0;
+  }
+  return out;
 }
 
 /**
  * The conversation between persona and agent by chapter, with markers where a phase begins, the
  * agent switches to a new conversation, a context is compacted, or the virtual clock jumps.
  */
-export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string): ConversationChapter[] {
+export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string, checks: readonly CheckResult[] = []): ConversationChapter[] {
   const switches = new Set(state.sessionSwitches.map((s) => s.at));
   const marker = (m: MarkerKind, at: string, text: string): ConversationItem => ({ kind: 'marker', marker: m, at, text });
   // Everything in time order, each with the phase it happened in when known.
@@ -143,7 +183,8 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
     })),
     ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
     ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
-    ...(state.agentStatus?.compactions ?? []).map((c) => ({ item: marker('agent-compaction', c.at, `The agent compacted its context${c.tokensBefore !== undefined ? `: ${c.tokensBefore} → ${c.tokensAfter ?? '?'} tokens` : ''}`) })),
+    ...agentCompactionsPlaced(state).map((c) => ({ position: c.position, item: marker('agent-compaction', c.seenAt, `The agent compacted its context${cutSize(c)}`) })),
+    ...gradeItems(state, checks),
   ];
   timeline.sort((a, b) => a.item.at.localeCompare(b.item.at));
   const chapters: ConversationChapter[] = [];

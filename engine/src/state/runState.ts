@@ -121,10 +121,7 @@ export interface RunState {
   filter?: string;
   /** The virtual clock at the last jump or resume (wall clock in UTC fields), as of `virtualTimeAt`. */
   virtualTime?: string;
-  /**
-   * The real moment (ISO) at which the clock read `virtualTime`. Between jumps the virtual clock
-   * runs in real time, so the clock at any later event is `virtualTime` plus the real time since.
-   */
+  /** The real moment (ISO) the clock read `virtualTime`; between jumps it runs in real time from there. */
   virtualTimeAt?: string;
   /** Virtual time skipped by the Time Master, in all. */
   skippedMs: number;
@@ -140,9 +137,11 @@ export interface RunState {
   usage: Record<string, Usage>;
   retries: number;
   /** The latest model errors that were retried, newest last (at most 20). */
-  retryLog: { at: string; model: string; error: string }[];
+  retryLog: { at: string; model: string; error: string; by?: 'persona' | 'agent' }[];
   sessionSwitches: { at: string; position: Position; ignored: boolean }[];
   agentStatus?: AgentStatus;
+  /** The agent's compactions, each at the phase the engine first saw it in (their own times may be on another clock). */
+  agentCompactions?: (NonNullable<AgentStatus['compactions']>[number] & { seenAt: string; position: Position })[];
   /** The persona's own context compactions. */
   compactions: { at: string; position: Position; tokensBefore: number; tokensAfter: number }[];
   /** How often each model hook fired. */
@@ -214,10 +213,10 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'retry':
       s.retries++;
-      s.retryLog = [...(s.retryLog ?? []), { at: e.at, model: e.model, error: e.error }].slice(-20);
+      s.retryLog = [...(s.retryLog ?? []), { at: e.at, model: e.model, error: e.error, ...(e.by ? { by: e.by } : {}) }].slice(-20);
       break;
     case 'observe':
-      s.agentStatus = e.status;
+      observe(s, e.status, e.at);
       break;
     case 'compaction':
       s.persona = [{ role: 'user', content: e.note }, ...s.persona.slice(e.keepFrom)];
@@ -286,5 +285,15 @@ function applyEffect(s: RunState, effect: Effect, at: string): void {
       s.sessionSwitches.push({ at, position: s.position, ignored: effect.ignored });
       s.transcript.push({ from: 'engine', text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation', at, position: s.position });
       break;
+  }
+}
+
+/** The agent's status as observed, each compaction not seen before placed at the phase the run is in now. */
+function observe(s: RunState, status: AgentStatus, seenAt: string): void {
+  s.agentStatus = status;
+  const places = (s.agentCompactions ??= []);
+  for (const c of (status.compactions ?? []).slice(0, 1000)) {
+    const same = places.some((p) => p.at === c.at && p.tokensBefore === c.tokensBefore && p.tokensAfter === c.tokensAfter);
+    if (!same && places.length < 1000) places.push({ ...c, seenAt, position: { ...s.position } });
   }
 }

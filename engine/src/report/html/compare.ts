@@ -1,5 +1,5 @@
 /** The comparison page: runs of one benchmark side by side, the checks whose grade differs first. */
-import type { CompareRow, Comparison } from '../compare';
+import { pairText, type CompareRow, type Comparison } from '../compare';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
@@ -26,23 +26,39 @@ export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
 <h1>Comparison: ${c.runs.map((r) => escapeHtml(r.run)).join(' · ')}</h1>
 <p class="sub">${escapeHtml(c.title)} (${escapeHtml(c.benchmark)}) · ${c.differing} of ${c.rows.length} checks graded differently</p>
 </header>
-<div class="kpis">${c.runs.map((r) => `<div class="kpi"><div class="v">${r.average === null ? '—' : r.average.toFixed(2)}</div><div class="k">${escapeHtml(r.run)}${r.status !== 'finished' ? ` (${escapeHtml(r.status)})` : ''}</div></div>`).join('')}</div>
+<div class="kpis">${c.runs.map((r) => `<div class="kpi"><div class="v">${r.average === null ? '—' : r.average.toFixed(2)}</div><div class="k">${escapeHtml(r.run)}${r.status !== 'finished' ? ` (${escapeHtml(r.status)})` : ''}${r.partial ? ' (partial)' : ''}</div></div>`).join('')}</div>
 <div class="charts">
 ${chartBox('chart-averages', 'Average per run')}
 ${differing.length ? chartBox('chart-differing', 'Checks graded differently', 'wide') : ''}
 </div>
+${pairwise(c)}
 <h2>Check by check</h2>
 <table class="compare"><thead><tr><th>check</th><th>question</th>${head}</tr></thead><tbody>
 ${differing.map((r) => row(r, o)).join('\n')}
 ${same.length ? `<tr class="sep"><td colspan="${c.runs.length + 2}">Graded the same in every run (${same.length})</td></tr>\n${same.map((r) => row(r, o)).join('\n')}` : ''}
 </tbody></table>
-<p class="note">A grade marked ² was given on the second attempt (counts half). Hover a grade for the agent's answer and the grader's comment.</p>`;
+<p class="note">A grade tagged "2nd attempt" was given when the agent found the answer only after being asked to search (it counts half). Hover a grade for the agent's answer and the grader's comment.</p>`;
   return page(`MarathonMemBench — comparison of ${c.runs.map((r) => r.run).join(', ')}`, body, charts, o);
 }
 
 function row(r: CompareRow, o: RenderOptions): string {
-  const cells = r.cells.map((g) => (g
-    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}${g.attempt === 2 ? '²' : ''}</span>${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
-    : '<td class="run"><span class="grade g-none">—</span></td>'));
+  const cells = r.cells.map((g, i) => (g
+    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
+    : `<td class="run"><span class="grade g-none">—</span>${r.played[i] === false ? '<div class="got">not played (a partial run)</div>' : ''}</td>`));
   return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span></td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;
+}
+
+/**
+ * Run against run: with three runs or more, a count over all of them ("5 of 5 checks differ") hides
+ * that two of them are identical; each pair says it. Partial runs are named, as their unplayed
+ * checks are no difference.
+ */
+function pairwise(c: Comparison): string {
+  const partial = c.runs.filter((r) => r.partial).map((r) => escapeHtml(r.run));
+  const note = partial.length ? `<p class="note">Partial runs (some phases only: <code>--from</code>, <code>--only</code>, a rehearsal): ${partial.join(', ')}. The checks they did not play are not counted as differences.</p>` : '';
+  if (c.runs.length < 3) return note;
+  const rows = c.pairs.map((p) => `<tr class="${p.differing ? 'differs' : ''}" data-pair="${p.a}-${p.b}"><td>${escapeHtml(c.runs[p.a]!.run)}</td><td>${escapeHtml(c.runs[p.b]!.run)}</td><td class="num">${p.differing}</td><td class="num">${p.compared}</td><td>${escapeHtml(pairText(p))}</td></tr>`);
+  return `<h2>Run against run</h2>
+<table class="pairs"><thead><tr><th>run</th><th>run</th><th class="num">checks differing</th><th class="num">graded by both</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>
+${note}`;
 }

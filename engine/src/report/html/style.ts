@@ -79,4 +79,18 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
 section.group { margin-bottom: 36px; }
+.trap-check { margin: 2px 0 6px; }
+details.memory { margin-top: 6px; }
+details.memory > summary { cursor: pointer; color: var(--muted); }
+.mem-file pre { margin: 2px 0 8px; max-height: 20em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
+.mem-line.hit { background: rgba(237, 201, 72, 0.35); font-weight: 600; }
+.grade-inline { align-self: stretch; font-size: 13px; border: 1px dashed var(--border); border-radius: 6px; padding: 4px 10px; }
+.grade-inline.failed { border: 1px solid var(--poor); border-left-width: 4px; }
+.grade-inline dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 6px 0 2px; }
+.grade-inline dt { color: var(--muted); }
+.grade-inline dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.trap-check .note { margin-left: 3.2em; }
+tr.trap-caught td:first-child { border-left: 4px solid var(--poor); }
+tr.trap-held td:first-child { border-left: 4px solid var(--good); }
+.answer.crash .error-text { margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
 `;

@@ -1,10 +1,12 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
 import { groupName, type CheckTrend, type Stats, type TrapTrend, type TrendGroup, type Trends } from '../trends';
+import { percent, rateTable } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 export function renderTrends(t: Trends, o: RenderOptions = {}): string {
   const charts: ChartSpec[] = [];
   const sections = t.groups.map((g, i) => {
+    if (g.runs.length < 2) return singleRun(g, o);
     charts.push(rangeChart(`chart-checks-${i}`, g.checks.map((c) => c.id), g.checks));
     if (g.traps.length) charts.push(rangeChart(`chart-traps-${i}`, g.traps.map((x) => x.type), g.traps));
     charts.push({
@@ -22,7 +24,8 @@ export function renderTrends(t: Trends, o: RenderOptions = {}): string {
 <p class="sub">Repeated runs grouped by benchmark, agent and whether session breaks were kept. A check whose grades spread by ${t.threshold} points or more across the runs is <span class="verdict v-flaky">flaky</span>; one that stays at ${10 - t.threshold} or below in every run is <span class="verdict v-failing">failing</span>, which is how a real regression shows.</p>
 </header>
 ${sections.join('\n') || '<p class="note">No finished runs.</p>'}
-${t.skipped.length ? `<p class="note">Left out: ${t.skipped.map((s) => `${escapeHtml(s.run)} (${escapeHtml(s.reason)})`).join(', ')}</p>` : ''}`;
+${t.skipped.length ? `<p class="note">Left out: ${t.skipped.map((s) => `${escapeHtml(s.run)} (${escapeHtml(s.reason)})`).join(', ')}</p>` : ''}
+<p class="note">Only full runs count as repeats: a partial run (<code>--from</code>, <code>--only</code>, a rehearsal) scores only the phases it played.</p>`;
   return page('MarathonMemBench — trends', body, charts, o);
 }
 
@@ -57,6 +60,31 @@ function statCells(s: Stats | null, passScore: number | undefined): string {
   return `<td class="num"><span class="grade ${gradeClass(s.mean, passScore)}">${fmtGrade(s.mean)}</span></td><td class="num">${fmtGrade(s.min)}–${fmtGrade(s.max)}</td><td class="num">${s.stddev.toFixed(2)}</td>`;
 }
 
+/** Over the repeats: the average with its interval, the pass rate per trap and per check type with theirs. */
+function repeatsPart(g: TrendGroup): string {
+  const r = g.repeats;
+  const average = r.average ? `${r.average.mean.toFixed(2)} (95 % interval ${r.average.interval[0].toFixed(2)}–${r.average.interval[1].toFixed(2)}, Student t over the ${g.runs.length} run averages)` : '—';
+  const worst = r.byTrapType.filter((x) => x.rate !== null).sort((a, b) => a.rate! - b.rate!)[0];
+  return `<h3>Over the ${g.runs.length} repeats</h3>
+<p class="sub">Average ${average}.${worst ? ` The trap type that catches the agent most: ${escapeHtml(worst.key)} (${percent(worst.rate)} of its checks passed).` : ''}</p>
+<div class="charts">
+<div>${rateTable('Trap type', r.byTrapType, 'the checks its writes aim at, every run pooled')}</div>
+<div>${rateTable('Check type', r.byCheckType, 'its checks, every run pooled')}</div>
+</div>`;
+}
+
+/** A configuration with one full run: its grades, and no verdict, since one run shows no spread. */
+function singleRun(g: TrendGroup, o: RenderOptions): string {
+  const name = groupName(g);
+  const only = g.runs[0]!;
+  const rows = g.checks.map((c) => `<tr data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td><td class="num"><span class="grade ${gradeClass(c.grades[0], o.passScore)}">${fmtGrade(c.grades[0])}</span></td></tr>`);
+  return `<section class="group single" data-group="${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
+<p class="sub">${escapeHtml(g.title)} · one full run (${escapeHtml(only.run)}, average ${only.average === null ? '—' : only.average.toFixed(2)}): nothing to compare yet. Run the same configuration again to see which checks hold and which are flaky.</p>
+<table><thead><tr><th>check</th><th>question</th><th class="num">${escapeHtml(only.run)}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
+</section>`;
+}
+
 function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): string {
   const name = groupName(g);
   const runHeads = g.runs.map((r) => `<th class="num">${escapeHtml(r.run)}</th>`).join('');
@@ -77,6 +105,7 @@ function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): s
 <div class="kpi"><div class="v">${flaky}</div><div class="k">flaky checks (spread ≥ ${threshold})</div></div>
 <div class="kpi"><div class="v">${failing}</div><div class="k">failing checks</div></div>
 </div>
+${repeatsPart(g)}
 <div class="charts">
 ${chartBox(`chart-checks-${i}`, 'Grade range and mean per check', 'wide')}
 ${g.traps.length ? chartBox(`chart-traps-${i}`, 'Grade range and mean per trap type (the checks its traps aim at)') : ''}
