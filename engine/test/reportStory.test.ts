@@ -36,7 +36,7 @@ function templated(): { benchmark: Benchmark; state: RunState } {
 test('date templates read as the run expanded them: report.md, the run page and the comparison', () => {
   const { benchmark, state } = templated();
   const entry = reportEntry(summarize(state, benchmark), when);
-  assert.match(entry, /\(15\.4\) What did I plan for 22 March 2026\? \| expected: Hiking on 22 March 2026, for a week, back by 27 February 2026\./);
+  assert.match(entry, /\| 15\.4 \| What did I plan for 22 March 2026\? \| Hiking on 22 March 2026, for a week, back by 27 February 2026\. \|/);
   const page = renderRunReport(runView(state, benchmark), { nonce: 'x' });
   assert.ok(page.includes('What did I plan for 22 March 2026?'), 'the run page expands the question');
   assert.ok(page.includes('Hiking on 22 March 2026, for a week, back by 27 February 2026.'), 'and the expected answer, from the start time where the run fixed none');
@@ -53,7 +53,7 @@ test('report.md gives every imperfect answer whole, on one escaped line', () => 
   const benchmark = multiday();
   benchmark.checks.find((c) => c.check.id === '15.4')!.check.question = `${'a long question '.repeat(30)}END-OF-QUESTION`;
   const entry = reportEntry(summarize(state, benchmark), when);
-  const line = entry.split('\n').find((l) => l.includes('(15.4)'))!;
+  const line = entry.split('\n').find((l) => l.includes('| 15.4 |'))!;
   assert.ok(line.includes(`${long} ## 2026-01-01 forged entry \\<!-- \\\`x\\\``), 'the answer whole, its line break flattened and its markup escaped');
   assert.ok(line.includes('END-OF-COMMENT') && line.includes('END-OF-QUESTION'), 'comment and question whole too');
   assert.doesNotMatch(entry, /^## 2026-01-01 forged/m);
@@ -142,9 +142,9 @@ test('trends count only full runs as repeats, and one run says there is nothing 
   const partial = { ...twin('from-week2'), phases: { from: { chapter: 'week2.md', chapterIndex: 1, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: 2, phase: 0 } } };
   const t = computeTrends([run('chatbot-1'), partial, run('chatbot-2')], () => ({ benchmark: multiday() }));
   assert.deepEqual(t.groups[0]!.runs.map((r) => r.run), ['chatbot-1', 'chatbot-2']);
-  assert.deepEqual(t.skipped, [{ run: 'from-week2', reason: 'a partial run (--from, --only or a rehearsal): not a repeat' }]);
+  assert.deepEqual(t.skipped, [{ run: 'from-week2', reason: 'a partial run (--from, --only, --filter or a rehearsal): not a repeat' }]);
   const page = renderTrends(t, { nonce: 'x' });
-  assert.ok(page.includes('from-week2 (a partial run (--from, --only or a rehearsal): not a repeat)'));
+  assert.ok(page.includes('from-week2 (a partial run (--from, --only, --filter or a rehearsal): not a repeat)'));
   const single = computeTrends([run('chatbot-1')], () => ({ benchmark: multiday() }));
   assert.ok(single.groups[0]!.checks.every((c) => c.verdict === 'single' || c.verdict === 'ungraded'));
   const html = renderTrends(single, { nonce: 'x' });
