@@ -4,6 +4,7 @@
  * already got and returns the first step not yet taken. Same conversation, same next step.
  */
 import type { ChatMessage, ToolCall } from '../models/messages';
+import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';
 import { saysDontKnow } from './text';
@@ -74,7 +75,15 @@ function agentReply(result: string): string {
 }
 
 /** The whole script of one phase: talk, tell the sheets it names, ask its checks, move on. */
-function* phaseScript(text: string): Generator<Step, void, string> {
+/** What an earlier part of the phase already did, when a compaction cut it off. */
+interface DoneBefore {
+  /** Checks graded before the cut (the note names them). */
+  graded: ReadonlySet<string>;
+  /** The phase's talk was said (and its waits waited) before the cut. */
+  talkSaid: boolean;
+}
+
+function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
   const { talk, checks } = splitPhase(text);
   // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
   const speak = (t: string) => t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
@@ -90,9 +99,9 @@ function* phaseScript(text: string): Generator<Step, void, string> {
     else if (timed.length) timed[timed.length - 1]!.text += `\n${line}`;
     else free.push(line);
   }
-  const said = speak(free.join('\n'));
+  const said = done.talkSaid ? '' : speak(free.join('\n'));
   if (said) yield { tool: 'send_message', args: { text: said } };
-  for (const step of timed) {
+  for (const step of done.talkSaid ? [] : timed) {
     if (step.until) yield { tool: 'wait', args: { until: step.until } };
     const text = speak(step.text);
     if (text) yield { tool: 'send_message', args: { text } };
@@ -100,6 +109,7 @@ function* phaseScript(text: string): Generator<Step, void, string> {
   const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
   for (const sheet of sheets) yield* tell(sheet);
   for (const check of checks) {
+    if (done.graded.has(check.id)) continue;
     const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
     let grade = gradeByRule(check.type, check.answer, first);
     let answer = first;
@@ -117,6 +127,13 @@ function* phaseScript(text: string): Generator<Step, void, string> {
     if (untold.length === 0) return;
     for (const sheet of untold) yield* tell(sheet);
   }
+}
+
+/** The checks a compaction note inside a phase says are graded already: the script skips them. */
+function gradedBefore(message: ChatMessage | undefined): Set<string> {
+  const content = message?.role === 'user' && typeof message.content === 'string' ? message.content : '';
+  const list = /^Checks of this phase you have already graded: ([^\n]*?)\. Do not ask them again\.$/m.exec(content)?.[1];
+  return new Set(list ? list.split(', ') : []);
 }
 
 /** The persona's next step, given the whole conversation so far. */
@@ -137,11 +154,20 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
     if (m.role === 'assistant') calls.push(...(m.tool_calls ?? []).filter((c) => !isFault(c)));
     if (m.role === 'tool') results.set(m.tool_call_id, m.content);
   }
-  const script = phaseScript(text);
+  const opening = messages[start];
+  const cutInside = opening?.role === 'user' && typeof opening.content === 'string' && opening.content.includes(INSIDE_PHASE_MARK);
+  const script = phaseScript(text, { graded: gradedBefore(opening), talkSaid: cutInside });
   let step = script.next('');
-  for (const call of calls) {
-    if (step.done) break;
-    step = script.next(results.get(call.id) ?? '');
+  // Each step is matched with the first call not matched yet that made it. A compaction inside the
+  // phase cut the first calls off: those steps find no call and are taken again, and a step
+  // taken again (the sheet read anew) finds the later calls that followed it the first time.
+  const used = new Set<number>();
+  while (!step.done && 'tool' in step.value) {
+    const wanted = step.value;
+    const found = calls.findIndex((call, index) => !used.has(index) && call.function.name === wanted.tool && call.function.arguments === JSON.stringify(wanted.args));
+    if (found < 0) break;
+    used.add(found);
+    step = script.next(results.get(calls[found]!.id) ?? '');
   }
   return step.done ? { say: 'That is all for now.' } : step.value;
 }
