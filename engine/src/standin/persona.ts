@@ -7,6 +7,7 @@ import type { ChatMessage, ToolCall } from '../models/messages';
 import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';
+import { applySwaps, factMatching, factsOfRead, sheetEditsOf, type SheetEdit } from './sheetEdits';
 import { saysDontKnow } from './text';
 
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
@@ -65,6 +66,23 @@ function* tell(sheet: string): Generator<Step, void, string> {
   }
 }
 
+/** One sheet edit the phase asks for, as the tool calls that make it (a read first when the text depends on the fact). */
+function* playEdit(edit: SheetEdit): Generator<Step, void, string> {
+  if (edit.kind === 'edit') yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: edit.text } };
+  if (edit.kind === 'add') yield { tool: 'facts_add', args: { sheet: edit.sheet, category: edit.category, text: edit.text } };
+  if (edit.kind === 'delete' && edit.id) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: '—' } };
+  if (edit.kind === 'edit' || edit.kind === 'add' || (edit.kind === 'delete' && edit.id)) return;
+  const facts = factsOfRead(yield { tool: 'facts_read', args: { sheet: edit.sheet } });
+  if (edit.kind === 'delete') {
+    const id = factMatching(facts, edit.words);
+    if (id) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id, text: '—' } };
+    return;
+  }
+  const current = facts.get(edit.id);
+  const changed = current === undefined ? current : applySwaps(current, edit.swaps);
+  if (changed !== undefined && changed !== current) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: changed } };
+}
+
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -106,6 +124,8 @@ function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, str
     const text = speak(step.text);
     if (text) yield { tool: 'send_message', args: { text } };
   }
+  // Her life changes before she tells what is left untold: an added fact is then told with the rest.
+  if (!done.talkSaid) for (const edit of sheetEditsOf(talk)) yield* playEdit(edit);
   const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
   for (const sheet of sheets) yield* tell(sheet);
   for (const check of checks) {
