@@ -37,18 +37,38 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
   const echo = run.hooks.dropEchoedUserMessages ? echoedAgent(content, modelCalls, state) : undefined;
   if (echo !== undefined && counters.echoDrops < MAX_ECHO_DROPS) {
     counters.echoDrops++;
-    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000) });
+    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000), misbehaviour: 'hallucinated-user' });
+    // Said why, so that the next request differs: a model at temperature 0 would write the same turn again.
+    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: ECHO_ERROR } });
     return;
   }
   counters.echoDrops = 0;
   const calls = withEngineIds(modelCalls, state.events + 1);
   run.record({ type: 'persona', at: run.now(), message: { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) } });
   if (calls.length === 0 && run.hooks.requireSendMessage) {
-    run.record({ type: 'hook', at: run.now(), hook: 'require_send_message', text: (content ?? '').slice(0, 1000) });
-    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.' } });
+    const kind = plainTextKind(content);
+    run.record({ type: 'hook', at: run.now(), hook: 'require_send_message', text: (content ?? '').slice(0, 1000), misbehaviour: kind });
+    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: PLAIN_TEXT_ERRORS[kind] } });
   } else if (calls.length === 0 && content?.trim()) {
     await plainTextTurn(run, content);
   }
+}
+
+const ECHO_ERROR = 'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. Write your own next message, in your own words, with `send_message`.';
+
+/** What she is told after a turn without a tool call, by what the turn was. */
+const PLAIN_TEXT_ERRORS = {
+  'plain-text': 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.',
+  'empty-reply': 'Error: your reply was empty. Every turn is a tool call: `send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
+  'refusal': 'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
+} as const;
+
+const REFUSAL = /\b(I\s*(?:am|'m)\s+(?:sorry|afraid)|I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply))|\bas an AI\b/i;
+
+/** Which misbehaviour a turn without a tool call is: empty, a refusal to play, or plain words. */
+function plainTextKind(content: string | null): keyof typeof PLAIN_TEXT_ERRORS {
+  if (!content?.trim()) return 'empty-reply';
+  return REFUSAL.test(content.slice(0, 2000)) ? 'refusal' : 'plain-text';
 }
 
 /** Compacts her context when it has reached `compaction.max_tokens`, with her live profile in the note. */

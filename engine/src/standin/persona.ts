@@ -28,6 +28,8 @@ export const FAULT_CALLS = {
 
 const isFault = (call: ToolCall): boolean => Object.values(FAULT_CALLS).some((f) => f.name === call.function.name && f.arguments === call.function.arguments);
 const FACTS_PER_MESSAGE = 3;
+/** The longest answer the script quotes in a grade. */
+const MAX_QUOTED_ANSWER = 2000;
 
 interface CheckLine {
   id: string;
@@ -139,9 +141,10 @@ function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, str
       grade = gradeByRule(check.type, check.answer, answer);
       attempt = 2;
     }
-    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: answer || '(no reply)', comment: grade.comment, attempt } };
+    // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
+    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER), comment: grade.comment, attempt } };
   }
-  for (let tries = 0; tries < 3; tries++) {
+  for (let tries = 0; tries < 5; tries++) {
     const result = yield { tool: 'next_phase', args: {} };
     const untold = [...result.matchAll(/untold facts of `([\w-]+)`/g)].map((m) => m[1] ?? '');
     if (untold.length === 0) return;
@@ -189,5 +192,7 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
     used.add(found);
     step = script.next(results.get(calls[found]!.id) ?? '');
   }
-  return step.done ? { say: 'That is all for now.' } : step.value;
+  // A script played to its end in a phase that goes on (next_phase refused, or a call of it lost
+  // to chaos): asking to move on again is all there is left to do.
+  return step.done ? { tool: 'next_phase', args: {} } : step.value;
 }
