@@ -67,7 +67,7 @@ test('a persona model that reuses one tool-call id: every message reaches the ag
     const run = await play(persona, compaction);
     const label = compaction ? 'with compaction' : 'without compaction';
     assert.equal(run.state.status, 'finished', `${label}: ${run.state.error}`);
-    if (compaction) assert.ok(run.state.compactions.length >= 10, `${label}: ${run.state.compactions.length} compactions`);
+    if (compaction) assert.ok(run.state.compactions.length >= 5, `${label}: ${run.state.compactions.length} compactions`);
     assert.deepEqual(run.received, run.sent, `${label}: the agent received each send_message exactly once, in order`);
     assert.deepEqual(run.sent, clean.sent, `${label}: the same conversation as without id reuse`);
     assert.equal(average(run.state), average(clean.state), `${label}: the same average`);

@@ -92,9 +92,16 @@ function withoutHostile(messages: readonly ChatMessage[]): ChatMessage[] {
   });
 }
 
+/** The starter benchmark on virtual time, so that the persona is offered `wait` and its hostile calls reach its handler. */
+function timedStarter(): ReturnType<typeof starter> {
+  const benchmark = starter();
+  benchmark.manifest = { ...benchmark.manifest!, time_master: true };
+  return benchmark;
+}
+
 function options(persona: ChatModel, store: MemoryRunStore, dir: string, agentModel: ChatModel = new InProcessStandIn()): RunOptions {
   return {
-    name: 'hostile', benchmark: starter(), agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
+    name: 'hostile', benchmark: timedStarter(), agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
     store, clock: new Clock(), ignoreSessionBreak: true, maxTurnsPerPhase: 200,
   };
 }

@@ -8,6 +8,7 @@ import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { grades, runOnStandIn, starter } from './helpers';
 
+const NOTES = { atBoundary: 'note', insidePhase: 'note' };
 const phase = (n: number) => phaseMessage({ chapter: 'c.md', chapterIndex: 0, phase: n }, 3, `P${n}`, `Say thing ${n}.`);
 const history: ChatMessage[] = [
   { role: 'user', content: phase(0) },
@@ -21,8 +22,8 @@ const history: ChatMessage[] = [
 
 test('compaction cuts at the newest phase boundary that fits, keeping the next_phase call with its result', () => {
   assert.deepEqual(phaseBoundaries(history), [0, 3]);
-  assert.equal(planCompaction('system', history, 100_000, 500, 'note'), undefined, 'under max_tokens nothing happens');
-  const plan = planCompaction('system', history, 300, 200, 'note');
+  assert.equal(planCompaction('system', history, 100_000, 500, NOTES), undefined, 'under max_tokens nothing happens');
+  const plan = planCompaction('system', history, 300, 200, NOTES);
   assert.equal(plan?.keepFrom, 3);
   assert.ok(plan && plan.tokensAfter < plan.tokensBefore && plan.tokensBefore > 300);
 });

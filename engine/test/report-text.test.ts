@@ -25,7 +25,7 @@ function summary(run: string): Summary {
   return {
     run, benchmark: 'starter', agent: 'chatbot', status: 'crashed', error: hostile, startedAt: '2026-01-01T00:00:00Z', runTimeMinutes: 0, runTimeSeconds: 2,
     evaluations: 2, average: 1.65, scores: [[3.3, 2]], coverage: { graded: 2, planned: 3, missing: ['3.5'] }, imperfect: [answer('3.1', hostile), answer('3.2', 'plain')],
-    compactions: null, agentCompactions: [], personaCompactions: [], hooks: {}, skippedHours: 0, sessionSwitches: 1, unanswered: 0, retries: 0, usage: {},
+    compactions: null, agentCompactions: [], personaCompactions: [], misbehaviours: {}, hooks: {}, skippedHours: 0, sessionSwitches: 1, unanswered: 0, retries: 0, usage: {},
     partial: { from: 'chapter3.md:1', to: 'chapter3.md:1', filter: 'HIST' },
   };
 }

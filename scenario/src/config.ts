@@ -150,7 +150,7 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(env)) out.api_key_env = env;
     else doc.report(doc.rangeOf(props.get('api_key_env')?.value), `\`${where}.api_key_env\` names an environment variable (such as "OPENROUTER_API_KEY"), not the key itself.`);
   }
-  if (model !== 'stand-in' && base === undefined) {
+  if (model !== 'stand-in' && !model.startsWith('stand-in:') && base === undefined) {
     doc.report(doc.rangeOf(props.get('model')?.value), `\`${where}\` uses model "${model}" but has no \`base_url\`: give the provider's OpenAI-compatible URL, or use "stand-in".`);
   }
   return out;

@@ -37,6 +37,10 @@ export const DIAGNOSTIC_CODES = {
   'outside-phase': { severity: 'warning', summary: 'a check or trap in a chapter\'s preamble, which the persona never sees' },
   'unsafe-file': { severity: 'error', summary: 'a file that is not read: a link leaving the folder, a dangling link, not a regular file, too large, or a reserved name' },
   'over-limit': { severity: 'error', summary: 'a markdown file with a line too long or nesting too deep to parse safely' },
+  'audit-missing-value': { severity: 'error', summary: '`mmb check --audit`: a check\'s correct answer lacks the value its trap\'s fact had when the rehearsal asked it (for HIST, the value before the edit)' },
+  'audit-stale-value': { severity: 'error', summary: '`mmb check --audit`: a check\'s correct answer holds a value that its trap\'s edit replaced or deleted' },
+  'audit-not-edited': { severity: 'warning', summary: '`mmb check --audit`: the rehearsal did not change a trap\'s fact in the trap\'s phase, so its checks could not be compared' },
+  'audit-not-graded': { severity: 'warning', summary: '`mmb check --audit`: the rehearsal never graded a check that a trap aims at' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -3,6 +3,7 @@
  * key belongs to an agent and is declared in its registry entry. The config schema, the docs and
  * the check of a run's options before its adapter starts all read these declarations.
  */
+import { isStandInModel } from '../models/resolve';
 import { didYouMean, nearNames, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 
@@ -38,7 +39,8 @@ export const AGENT_MODEL_KEY: RunKey = { type: 'model', doc: 'The model behind t
 export function agentModelIsStandIn(options: Record<string, unknown>): boolean {
   const model = options.agent_model;
   if (model === undefined) return true;
-  return typeof model === 'object' && model !== null && (model as { model?: unknown }).model === 'stand-in';
+  const name = typeof model === 'object' && model !== null ? (model as { model?: unknown }).model : undefined;
+  return typeof name === 'string' && isStandInModel(name);
 }
 
 function describeType(type: RunKeyType): string {

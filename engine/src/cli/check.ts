@@ -3,8 +3,9 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   checkRunBenchmarks, coverage, diagnostic, lineRange, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
-  type Coverage, type Diagnostic,
+  type Benchmark, type Coverage, type Diagnostic,
 } from '../../../scenario/src';
+import { auditBenchmark } from '../audit/answerAudit';
 import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, shownPath } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { readFolderFile, type FolderFile } from '../../../scenario/node/safeRead';
@@ -15,6 +16,8 @@ export interface CheckOptions {
   targets: string[];
   json: boolean;
   coverage: boolean;
+  /** Also rehearse each benchmark on the stand-in and audit its checks' answers against the live sheets. */
+  audit?: boolean;
   cwd: string;
 }
 
@@ -25,10 +28,12 @@ interface Checked {
   coverage?: Coverage;
   /** What the summary line names: the benchmark folder, or the config file itself. */
   shown: string;
+  /** The benchmark checked, for the audit. */
+  benchmark?: Benchmark;
 }
 
 /** Runs the check and returns the process exit code: 1 if any error was found, else 0. */
-export function runCheck(options: CheckOptions, write: (text: string) => void): number {
+export function runCheck(options: CheckOptions, write: (text: string) => void): number | Promise<number> {
   const targets = options.targets.length > 0 ? options.targets : workspaceTargets(options.cwd);
   const results = targets.map((target) => {
     // Resolved, not joined: an absolute target is itself, whatever the folder the command runs in.
@@ -37,6 +42,22 @@ export function runCheck(options: CheckOptions, write: (text: string) => void): 
       ? checkConfig(path, target)
       : checkBenchmark(path, target, options.coverage);
   });
+  if (!options.audit) return writeResults(options, results, write);
+  return auditAll(results).then(() => writeResults(options, results, write));
+}
+
+/**
+ * Adds the answer audit's diagnostics to each benchmark without errors: one that does not
+ * validate is not rehearsed, since its errors already say what to fix first.
+ */
+async function auditAll(results: readonly Checked[]): Promise<void> {
+  for (const result of results) {
+    if (!result.benchmark || result.diagnostics.some((d) => d.severity === 'error')) continue;
+    result.diagnostics.push(...await auditBenchmark(result.benchmark));
+  }
+}
+
+function writeResults(options: CheckOptions, results: readonly Checked[], write: (text: string) => void): number {
   const all = results.flatMap((r) => r.diagnostics.map((d) => ({ r, d })));
   if (options.json) {
     const diagnostics = all.map(({ r, d }) => ({
@@ -79,7 +100,7 @@ function workspaceTargets(cwd: string): string[] {
 function checkBenchmark(path: string, target: string, withCoverage: boolean): Checked {
   const b = loadBenchmark(readBenchmarkFolder(path, target));
   const folder = target.replace(/[\\/]+$/, '');
-  const checked: Checked = { folder, diagnostics: validateBenchmark(b), shown: folder };
+  const checked: Checked = { folder, diagnostics: validateBenchmark(b), shown: folder, benchmark: b };
   if (withCoverage) checked.coverage = coverage(b);
   return checked;
 }

@@ -82,7 +82,7 @@ type Handler = (args: ParsedArguments, cwd: string, io: Io) => number | Promise<
 
 /** Each command's handler; the parser has already refused options the command does not know. */
 const HANDLERS: Record<string, Handler> = {
-  check: (args, cwd, io) => runCheck({ targets: args.words, json: args.flags.includes('--json'), coverage: args.flags.includes('--coverage'), cwd }, io.out),
+  check: (args, cwd, io) => runCheck({ targets: args.words, json: args.flags.includes('--json'), coverage: args.flags.includes('--coverage'), audit: args.flags.includes('--audit'), cwd }, io.out),
   run: (args, cwd, io) => runCommand(runCommandInput(args, cwd), io),
   report: (args, cwd, io) => {
     const configPath = configPathOf(args, cwd);

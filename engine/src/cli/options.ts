@@ -61,6 +61,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { name: '--json', help: 'machine-readable diagnostics' },
       { name: '--coverage', help: 'facts, sheets told, checks and traps by type, trap-to-check distances' },
+      { name: '--audit', help: 'rehearse on the stand-in and check each trap\'s checks against the live sheets' },
     ],
     exits: [{ code: 0, meaning: 'no errors (warnings allowed)' }, { code: 1, meaning: 'errors found' }, { code: 2, meaning: 'a usage problem or an unreadable folder' }],
   },

@@ -2,6 +2,7 @@
 import type { ModelConfig } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { OpenAIChatModel, type ChatModel, type ModelOptions, type RetryNotice } from './chat';
+import { parseChaosModel } from '../protocol/chaos';
 
 /** The model name of the built-in stand-in, in config.jsonc and on its server. */
 export const STAND_IN = 'stand-in';
@@ -18,8 +19,13 @@ export interface ModelContext {
   onRetry?: (model: string, notice: RetryNotice) => void;
 }
 
+/** The stand-in, plain or with settings (`stand-in:chaos?…`, whose misbehaviours are chosen per run). */
+export function isStandInModel(model: string): boolean {
+  return model === STAND_IN || model.startsWith(`${STAND_IN}:`);
+}
+
 export function usesStandIn(config: ModelConfig): boolean {
-  return config.model === STAND_IN;
+  return isStandInModel(config.model);
 }
 
 export function createModel(config: ModelConfig, ctx: ModelContext, where: string, stream = false): ChatModel {
@@ -27,7 +33,12 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
   const common: Partial<ModelOptions> = { timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream, ...(listener ? { onRetry: (notice: RetryNotice) => listener(config.model, notice) } : {}) };
   if (usesStandIn(config)) {
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
-    return new OpenAIChatModel({ ...common, model: STAND_IN, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
+    const chaos = parseChaosModel(config.model);
+    if (config.model !== STAND_IN && (chaos === undefined || 'error' in chaos)) {
+      throw new ConfigError(`${where}: model "${config.model.slice(0, 120)}": ${chaos?.error ?? 'the stand-in\'s variants are "stand-in" and "stand-in:chaos?rate=0.1&behaviours=…&seed=…"'}.`);
+    }
+    // The name goes to the server whole: the chaos settings travel in it, so each request says them.
+    return new OpenAIChatModel({ ...common, model: config.model, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
   }
   if (!config.base_url) throw new ConfigError(`${where}: model "${config.model}" needs a base_url (the provider's OpenAI-compatible URL).`);
   let apiKey = 'none';

@@ -31,6 +31,8 @@ export interface ModelCost extends Usage {
 /** The price of a model by its name as configured, case-insensitive, a `provider/` prefix ignored. */
 export function priceOf(model: string, overrides: Readonly<Record<string, Price>> = {}): Price | null {
   const names = [model, model.toLowerCase(), model.split('/').pop()!.toLowerCase()];
+  // The stand-in's variants (`stand-in:chaos?…`) cost what the stand-in costs: nothing.
+  if (model.startsWith('stand-in:')) names.push('stand-in');
   for (const table of [overrides, PRICES]) {
     for (const name of names) {
       const price = Object.hasOwn(table, name) ? table[name] : undefined;

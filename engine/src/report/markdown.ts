@@ -1,4 +1,5 @@
 /** The entry of a run in results/report.md: markdown that reads as text and renders in a preview. */
+import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import { cutSize, type Summary } from './summary';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
@@ -31,6 +32,8 @@ function figureLines(s: Summary): string[] {
   }
   const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const).map((h) => [h, s.hooks[h] ?? 0] as const).filter(([, n]) => n);
   if (hooks.length) lines.push(`📊 Hooks fired: ${hooks.map(([h, n]) => `${h} ${n}`).join(', ')}`);
+  const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, s.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
+  if (seen.length) lines.push(`📊 Persona misbehaviours seen: ${seen.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
   const tokens = Object.entries(s.usage).map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`).join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);

@@ -43,6 +43,8 @@ export interface Summary {
   /** The persona's own context compactions, with where they happened. */
   personaCompactions: { chapter: string; phase: number; tokensBefore: number; tokensAfter: number }[];
   hooks: Partial<Record<string, number>>;
+  /** The persona model's misbehaviours the engine saw, by kind (`protocol/chaos.ts`). */
+  misbehaviours: Partial<Record<string, number>>;
   /** Virtual time skipped by the Time Master, in hours. */
   skippedHours: number;
   sessionSwitches: number;
@@ -132,6 +134,7 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     agentCompactions: agentCompactionsPlaced(state).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, ...sizes(c) })),
     personaCompactions: (state.compactions ?? []).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
     hooks: state.hooks ?? {},
+    misbehaviours: state.misbehaviours ?? {},
     skippedHours: Math.round((state.skippedMs ?? 0) / 360_000) / 10,
     sessionSwitches: state.sessionSwitches.filter((x) => !x.ignored).length,
     unanswered: state.unanswered,

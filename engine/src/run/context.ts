@@ -8,7 +8,7 @@ import type { AgentAdapter } from '../adapters/types';
 import type { Clock } from '../clock';
 import type { ChatModel } from '../models/chat';
 import type { AgentRetries } from './agentRetries';
-import { buildSystemPrompt } from '../persona/prompt';
+import { buildSystemPrompt, liveProfile } from '../persona/prompt';
 import { NO_REPLY_PREFIX, REPLY_PREFIX } from '../persona/protocol';
 import { checkPositions, playOrder, type PlayPhase } from './phases';
 import type { Position, RunEvent, RunState } from '../state/runState';
@@ -66,7 +66,10 @@ export interface RunContext {
   readonly order: readonly PlayPhase[];
   /** Where each check sits, by id (a Map: check ids come from the model). */
   readonly checkPositions: ReadonlyMap<string, Position>;
-  readonly systemPrompt: string;
+  /** The system prompt as of now: the live profile sheet in it (a profile edit changes it, nothing else does). */
+  systemPrompt(): string;
+  /** Whether the benchmark lives on dated times, so the persona is offered `wait` (a single-day one is not). */
+  readonly offersWait: boolean;
   readonly timeMaster: TimeMasterSettings;
   readonly hooks: ModelHooks;
   readonly replyTimeoutMs: number;
@@ -86,7 +89,8 @@ export function createRunContext(options: RunOptions, state: RunState): RunConte
     options,
     order,
     checkPositions: checkPositions(order),
-    systemPrompt: buildSystemPrompt(options.benchmark.instructions ?? '', options.benchmark.profile),
+    systemPrompt: () => buildSystemPrompt(options.benchmark.instructions ?? '', liveProfile(state, options.benchmark.profile)),
+    offersWait: !!manifest?.time_master || order.some((play) => play.phase.timeAnchors.length > 0),
     timeMaster: { enabled: !!manifest?.time_master, minSleepToSkipMs: 5000, preWakeDelayMs: 1000, pollIntervalMs: 1000, ...options.timeMaster },
     hooks: options.hooks ?? { requireSendMessage: true, dropEchoedUserMessages: true },
     replyTimeoutMs: options.replyTimeoutMs ?? 300_000,

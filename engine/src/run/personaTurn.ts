@@ -2,8 +2,10 @@
  * One turn of the persona's model: the compaction of her context when it is due, the request,
  * the model hooks, and the journaled reply, whose tool calls get the engine's own ids.
  */
-import { compactionNote, planCompaction } from '../persona/compaction';
-import { TOOL_SPECS } from './tools';
+import { compactionNotes, currentPhaseMessage, planCompaction } from '../persona/compaction';
+import { echoKind, type EchoContext } from '../persona/echo';
+import { liveProfile } from '../persona/prompt';
+import { offeredToolSpecs } from './tools';
 import { MAX_ARGUMENT_CHARS } from './tools/args';
 import { MAX_MESSAGE_CHARS } from './tools/types';
 import { agentTurn } from './agentTurn';
@@ -25,13 +27,8 @@ export const MAX_CALLS_PER_TURN = 32;
 
 export async function personaTurn(run: RunContext, counters: TurnCounters): Promise<void> {
   const { state, options } = run;
-  if (options.compaction) {
-    const loaded = Object.values(state.sheets).filter((sheet) => sheet.facts.some((f) => f.told)).map((sheet) => sheet.name);
-    const note = compactionNote(options.benchmark.profile, loaded);
-    const plan = planCompaction(run.systemPrompt, state.persona, options.compaction.maxTokens, options.compaction.trimToTokens, note);
-    if (plan) run.record({ type: 'compaction', at: run.now(), note, ...plan });
-  }
-  const response = await options.persona.complete({ messages: [{ role: 'system', content: run.systemPrompt }, ...state.persona], tools: TOOL_SPECS }, {
+  compactIfDue(run);
+  const response = await options.persona.complete({ messages: [{ role: 'system', content: run.systemPrompt() }, ...state.persona], tools: offeredToolSpecs(run) }, {
     onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
   });
   run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
@@ -40,18 +37,53 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
   const echo = run.hooks.dropEchoedUserMessages ? echoedAgent(content, modelCalls, state) : undefined;
   if (echo !== undefined && counters.echoDrops < MAX_ECHO_DROPS) {
     counters.echoDrops++;
-    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000) });
+    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000), misbehaviour: 'hallucinated-user' });
+    // Said why, so that the next request differs: a model at temperature 0 would write the same turn again.
+    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: ECHO_ERROR } });
     return;
   }
   counters.echoDrops = 0;
   const calls = withEngineIds(modelCalls, state.events + 1);
   run.record({ type: 'persona', at: run.now(), message: { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) } });
   if (calls.length === 0 && run.hooks.requireSendMessage) {
-    run.record({ type: 'hook', at: run.now(), hook: 'require_send_message', text: (content ?? '').slice(0, 1000) });
-    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.' } });
+    const kind = plainTextKind(content);
+    run.record({ type: 'hook', at: run.now(), hook: 'require_send_message', text: (content ?? '').slice(0, 1000), misbehaviour: kind });
+    run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: PLAIN_TEXT_ERRORS[kind] } });
   } else if (calls.length === 0 && content?.trim()) {
     await plainTextTurn(run, content);
   }
+}
+
+const ECHO_ERROR = 'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. Write your own next message, in your own words, with `send_message`.';
+
+/** What she is told after a turn without a tool call, by what the turn was. */
+const PLAIN_TEXT_ERRORS = {
+  'plain-text': 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.',
+  'empty-reply': 'Error: your reply was empty. Every turn is a tool call: `send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
+  'refusal': 'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
+} as const;
+
+const REFUSAL = /\b(I\s*(?:am|'m)\s+(?:sorry|afraid)|I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply))|\bas an AI\b/i;
+
+/** Which misbehaviour a turn without a tool call is: empty, a refusal to play, or plain words. */
+function plainTextKind(content: string | null): keyof typeof PLAIN_TEXT_ERRORS {
+  if (!content?.trim()) return 'empty-reply';
+  return REFUSAL.test(content.slice(0, 2000)) ? 'refusal' : 'plain-text';
+}
+
+/** Compacts her context when it has reached `compaction.max_tokens`, with her live profile in the note. */
+function compactIfDue(run: RunContext): void {
+  const { state, options } = run;
+  if (!options.compaction) return;
+  const loaded = Object.values(state.sheets).filter((sheet) => sheet.facts.some((f) => f.told)).map((sheet) => sheet.name);
+  const position = state.position;
+  const gradedInPhase = Object.entries(state.grades).filter(([, list]) => {
+    const at = list.at(-1)?.position;
+    return at?.chapterIndex === position.chapterIndex && at.phase === position.phase;
+  }).map(([id]) => id);
+  const notes = compactionNotes({ profile: liveProfile(state, options.benchmark.profile), loadedSheets: loaded, phaseMessage: currentPhaseMessage(state.persona), gradedInPhase });
+  const plan = planCompaction(run.systemPrompt(), state.persona, options.compaction.maxTokens, options.compaction.trimToTokens, notes);
+  if (plan) run.record({ type: 'compaction', at: run.now(), ...plan });
 }
 
 /**
@@ -78,11 +110,9 @@ export async function plainTextTurn(run: RunContext, text: string): Promise<void
   run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: replyText(run, replies) } });
 }
 
-const IMITATION = /^\s*(the assistant replied|assistant\s*:|agent\s*:|🤖)/i;
-
 /**
- * The text of a persona turn that imitates the agent (a reply it made up itself), or undefined.
- * Such a turn is dropped whole: the seed's DeepSeek hook.
+ * The text of a persona turn that imitates the agent or repeats the last exchange (see
+ * `persona/echo.ts`), or undefined. Such a turn is dropped whole: the seed's DeepSeek hook.
  */
 function echoedAgent(content: string | null, calls: readonly ToolCall[], state: RunState): string | undefined {
   const texts = [content ?? '', ...calls.filter((c) => c.function.name === 'send_message').map((c) => {
@@ -94,8 +124,21 @@ function echoedAgent(content: string | null, calls: readonly ToolCall[], state: 
       return '';
     }
   })];
-  let lastReply: string | undefined;
-  for (let i = state.transcript.length - 1; i >= 0 && lastReply === undefined; i--) if (state.transcript[i]?.from === 'agent') lastReply = state.transcript[i]?.text;
-  const norm = (t: string) => t.toLowerCase().replace(/\W+/g, ' ').trim();
-  return texts.find((t) => t.trim() && (IMITATION.test(t) || (lastReply !== undefined && norm(t) === norm(lastReply) && norm(t).length > 12)));
+  const context = echoContext(state);
+  return texts.find((text) => echoKind(text, context) !== undefined);
+}
+
+/** The agent's last reply, and her last message if the agent answered it. */
+function echoContext(state: RunState): EchoContext {
+  let agentReply: string | undefined;
+  let ownLast: string | undefined;
+  for (let i = state.transcript.length - 1; i >= 0; i--) {
+    const entry = state.transcript[i];
+    if (entry?.from === 'agent' && agentReply === undefined) agentReply = entry.text;
+    if (entry?.from === 'persona') {
+      if (agentReply !== undefined) ownLast = entry.text;
+      break;
+    }
+  }
+  return { agentReply, ownLast };
 }

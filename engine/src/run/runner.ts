@@ -86,9 +86,11 @@ async function playUntilFinished(run: RunContext): Promise<void> {
       phaseAt = at;
       turnsInPhase = 0;
     }
-    if (++turnsInPhase > (options.maxTurnsPerPhase ?? turnLimit(run.order[at]!, state))) {
+    const limit = options.maxTurnsPerPhase ?? turnLimit(run.order[at]!, state);
+    if (++turnsInPhase > limit) {
       throw new Error(`the persona took ${turnsInPhase - 1} turns in ${state.position.chapter}, phase ${state.position.phase + 1}, without finishing it; check the phase's instructions.`);
     }
+    if (turnsInPhase === Math.ceil(limit / 2) && limit >= 10) remindOfNextPhase(run, turnsInPhase - 1);
     const last = state.persona.at(-1);
     if (!run.hooks.requireSendMessage && last?.role === 'assistant' && !last.tool_calls?.length && last.content?.trim()) {
       await plainTextTurn(run, last.content);
@@ -112,6 +114,13 @@ async function runCalls(run: RunContext, calls: readonly ToolCall[]): Promise<vo
 
 function stopIfAsked(run: RunContext): void {
   if (run.options.signal?.aborted) throw new RunStopped('stopped on request');
+}
+
+/** Half-way to the turn cap: she is told the phase is long, and that next_phase ends it. */
+function remindOfNextPhase(run: RunContext, turns: number): void {
+  const text = `Note: this phase has taken ${turns} turns. If you have done what it asks and graded its checks, call \`next_phase\` now.`;
+  run.record({ type: 'misbehaviour', at: run.now(), kind: 'never-next-phase', text });
+  run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: text } });
 }
 
 /** A generous bound on a phase's persona turns: some for talk, more per check and per fact to tell. */

@@ -4,8 +4,10 @@
  * already got and returns the first step not yet taken. Same conversation, same next step.
  */
 import type { ChatMessage, ToolCall } from '../models/messages';
+import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';
+import { applySwaps, factMatching, factsOfRead, sheetEditsOf, type SheetEdit } from './sheetEdits';
 import { saysDontKnow } from './text';
 
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
@@ -26,6 +28,8 @@ export const FAULT_CALLS = {
 
 const isFault = (call: ToolCall): boolean => Object.values(FAULT_CALLS).some((f) => f.name === call.function.name && f.arguments === call.function.arguments);
 const FACTS_PER_MESSAGE = 3;
+/** The longest answer the script quotes in a grade. */
+const MAX_QUOTED_ANSWER = 2000;
 
 interface CheckLine {
   id: string;
@@ -64,6 +68,23 @@ function* tell(sheet: string): Generator<Step, void, string> {
   }
 }
 
+/** One sheet edit the phase asks for, as the tool calls that make it (a read first when the text depends on the fact). */
+function* playEdit(edit: SheetEdit): Generator<Step, void, string> {
+  if (edit.kind === 'edit') yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: edit.text } };
+  if (edit.kind === 'add') yield { tool: 'facts_add', args: { sheet: edit.sheet, category: edit.category, text: edit.text } };
+  if (edit.kind === 'delete' && edit.id) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: '—' } };
+  if (edit.kind === 'edit' || edit.kind === 'add' || (edit.kind === 'delete' && edit.id)) return;
+  const facts = factsOfRead(yield { tool: 'facts_read', args: { sheet: edit.sheet } });
+  if (edit.kind === 'delete') {
+    const id = factMatching(facts, edit.words);
+    if (id) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id, text: '—' } };
+    return;
+  }
+  const current = facts.get(edit.id);
+  const changed = current === undefined ? current : applySwaps(current, edit.swaps);
+  if (changed !== undefined && changed !== current) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: changed } };
+}
+
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -74,7 +95,15 @@ function agentReply(result: string): string {
 }
 
 /** The whole script of one phase: talk, tell the sheets it names, ask its checks, move on. */
-function* phaseScript(text: string): Generator<Step, void, string> {
+/** What an earlier part of the phase already did, when a compaction cut it off. */
+interface DoneBefore {
+  /** Checks graded before the cut (the note names them). */
+  graded: ReadonlySet<string>;
+  /** The phase's talk was said (and its waits waited) before the cut. */
+  talkSaid: boolean;
+}
+
+function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
   const { talk, checks } = splitPhase(text);
   // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
   const speak = (t: string) => t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
@@ -90,16 +119,19 @@ function* phaseScript(text: string): Generator<Step, void, string> {
     else if (timed.length) timed[timed.length - 1]!.text += `\n${line}`;
     else free.push(line);
   }
-  const said = speak(free.join('\n'));
+  const said = done.talkSaid ? '' : speak(free.join('\n'));
   if (said) yield { tool: 'send_message', args: { text: said } };
-  for (const step of timed) {
+  for (const step of done.talkSaid ? [] : timed) {
     if (step.until) yield { tool: 'wait', args: { until: step.until } };
     const text = speak(step.text);
     if (text) yield { tool: 'send_message', args: { text } };
   }
+  // Her life changes before she tells what is left untold: an added fact is then told with the rest.
+  if (!done.talkSaid) for (const edit of sheetEditsOf(talk)) yield* playEdit(edit);
   const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
   for (const sheet of sheets) yield* tell(sheet);
   for (const check of checks) {
+    if (done.graded.has(check.id)) continue;
     const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
     let grade = gradeByRule(check.type, check.answer, first);
     let answer = first;
@@ -109,14 +141,22 @@ function* phaseScript(text: string): Generator<Step, void, string> {
       grade = gradeByRule(check.type, check.answer, answer);
       attempt = 2;
     }
-    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: answer || '(no reply)', comment: grade.comment, attempt } };
+    // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
+    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER), comment: grade.comment, attempt } };
   }
-  for (let tries = 0; tries < 3; tries++) {
+  for (let tries = 0; tries < 5; tries++) {
     const result = yield { tool: 'next_phase', args: {} };
     const untold = [...result.matchAll(/untold facts of `([\w-]+)`/g)].map((m) => m[1] ?? '');
     if (untold.length === 0) return;
     for (const sheet of untold) yield* tell(sheet);
   }
+}
+
+/** The checks a compaction note inside a phase says are graded already: the script skips them. */
+function gradedBefore(message: ChatMessage | undefined): Set<string> {
+  const content = message?.role === 'user' && typeof message.content === 'string' ? message.content : '';
+  const list = /^Checks of this phase you have already graded: ([^\n]*?)\. Do not ask them again\.$/m.exec(content)?.[1];
+  return new Set(list ? list.split(', ') : []);
 }
 
 /** The persona's next step, given the whole conversation so far. */
@@ -137,11 +177,22 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
     if (m.role === 'assistant') calls.push(...(m.tool_calls ?? []).filter((c) => !isFault(c)));
     if (m.role === 'tool') results.set(m.tool_call_id, m.content);
   }
-  const script = phaseScript(text);
+  const opening = messages[start];
+  const cutInside = opening?.role === 'user' && typeof opening.content === 'string' && opening.content.includes(INSIDE_PHASE_MARK);
+  const script = phaseScript(text, { graded: gradedBefore(opening), talkSaid: cutInside });
   let step = script.next('');
-  for (const call of calls) {
-    if (step.done) break;
-    step = script.next(results.get(call.id) ?? '');
+  // Each step is matched with the first call not matched yet that made it. A compaction inside the
+  // phase cut the first calls off: those steps find no call and are taken again, and a step
+  // taken again (the sheet read anew) finds the later calls that followed it the first time.
+  const used = new Set<number>();
+  while (!step.done && 'tool' in step.value) {
+    const wanted = step.value;
+    const found = calls.findIndex((call, index) => !used.has(index) && call.function.name === wanted.tool && call.function.arguments === JSON.stringify(wanted.args));
+    if (found < 0) break;
+    used.add(found);
+    step = script.next(results.get(calls[found]!.id) ?? '');
   }
-  return step.done ? { say: 'That is all for now.' } : step.value;
+  // A script played to its end in a phase that goes on (next_phase refused, or a call of it lost
+  // to chaos): asking to move on again is all there is left to do.
+  return step.done ? { tool: 'next_phase', args: {} } : step.value;
 }

@@ -5,6 +5,8 @@
  * side (the notebook's note-taker when its tools are offered, else the plain recall).
  */
 import type { ChatMessage, ToolCall } from '../models/messages';
+import { parseChaosModel } from '../protocol/chaos';
+import { chaoticAgentReply, chaoticPersonaReply, drawChaos } from './chaos';
 import { agentReply } from './notetaker';
 import { nextPersonaStep } from './persona';
 
@@ -13,6 +15,8 @@ export interface StandInRequest {
   messages: readonly ChatMessage[];
   /** The names of the tools offered, in order. */
   toolNames: readonly string[];
+  /** The model asked for: `stand-in:chaos?…` turns on the chaos its settings name. */
+  model?: string;
 }
 
 /** The stand-in's answer: words, tool calls, or both. */
@@ -29,8 +33,16 @@ export function isPersonaRequest(request: StandInRequest): boolean {
   return request.toolNames.includes(PERSONA_TOOL);
 }
 
-/** The stand-in's deterministic answer: the same request always gets the same reply. */
+/** The stand-in's deterministic answer: the same request always gets the same reply, chaos included. */
 export function standInReply(request: StandInRequest): StandInResponse {
+  const normal = scriptedReply(request);
+  const chaos = parseChaosModel(request.model ?? '');
+  const kind = chaos && !('error' in chaos) ? drawChaos(chaos, request.messages) : undefined;
+  if (kind === undefined) return normal;
+  return isPersonaRequest(request) ? chaoticPersonaReply(kind, request, normal) : chaoticAgentReply(kind, request, normal);
+}
+
+function scriptedReply(request: StandInRequest): StandInResponse {
   if (!isPersonaRequest(request)) return agentReply(request.messages, request.toolNames);
   const step = nextPersonaStep(request.messages);
   if ('say' in step) return { content: step.say, calls: [] };

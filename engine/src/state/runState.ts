@@ -3,10 +3,13 @@
  * every change is an event, applied by `applyEvent`, so that the journal on disk replays to the
  * same state after a crash.
  */
-import { isDeletionMarker } from '../../../scenario/src';
 import type { AgentStatus } from '../adapters/types';
 import type { ChatMessage } from '../models/messages';
 import { addUsage, type Usage } from '../models/usage';
+import type { Misbehaviour } from '../protocol/chaos';
+import { applyEffect, countMisbehaviour } from './effects';
+
+export { sheetNamed } from './effects';
 
 /** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
 export interface Position {
@@ -69,7 +72,8 @@ export type RunEvent = { at: string } & (
   /** `virtualTime`: the virtual clock at `at`, on a run with virtual time. */
   | { type: 'resume'; virtualTime?: string }
   | { type: 'persona'; message: ChatMessage }
-  | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[] }
+  /** `misbehaviour`: what was wrong with the call, when the engine refused or corrected it. */
+  | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[]; misbehaviour?: Misbehaviour }
   | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
   | { type: 'sent'; callId: string; key: string; text: string }
   | { type: 'reply'; seq: number; text: string }
@@ -83,7 +87,9 @@ export type RunEvent = { at: string } & (
   | { type: 'observe'; status: AgentStatus }
   | { type: 'clock'; virtualTime: string; skippedMs: number }
   | { type: 'compaction'; keepFrom: number; note: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'hook'; hook: HookName; text: string }
+  | { type: 'hook'; hook: HookName; text: string; misbehaviour?: Misbehaviour }
+  /** A misbehaviour seen outside a tool call or a hook (a phase that does not end). */
+  | { type: 'misbehaviour'; kind: Misbehaviour; text: string }
   | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
 );
 
@@ -146,6 +152,10 @@ export interface RunState {
   compactions: { at: string; position: Position; tokensBefore: number; tokensAfter: number }[];
   /** How often each model hook fired. */
   hooks: Partial<Record<HookName, number>>;
+  /** How often the persona's model misbehaved, by kind (absent in older states). */
+  misbehaviours?: Partial<Record<Misbehaviour, number>>;
+  /** How often `next_phase` was refused in this phase for ungraded checks (absent: none). */
+  earlyNextPhase?: number;
   log: { at: string; text: string }[];
   /** How many events the state holds. */
   events: number;
@@ -177,11 +187,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
         s.virtualTime = e.virtualTime;
         s.virtualTimeAt = e.at;
       }
-      if (s.status === 'crashed' || s.status === 'finished') {
-        s.status = 'running';
-        delete s.error;
-        delete s.finishedAt;
-      }
+      if (s.status === 'crashed' || s.status === 'finished') reopen(s);
       break;
     case 'persona':
       s.persona.push(e.message);
@@ -190,8 +196,10 @@ export function applyEvent(s: RunState, e: RunEvent): void {
     case 'tool-done':
       s.persona.push({ role: 'tool', tool_call_id: e.callId, content: e.content });
       for (const effect of e.effects) applyEffect(s, effect, e.at);
+      if (e.misbehaviour) countMisbehaviour(s, e.misbehaviour);
       break;
     case 'phase':
+      s.earlyNextPhase = 0;
       s.position = { ...e.position };
       s.phaseCallId = e.callId;
       if (e.templates) Object.assign(s.templates, e.templates);
@@ -224,9 +232,8 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       s.log.push({ at: e.at, text: `persona context compacted: ${e.tokensBefore} → ${e.tokensAfter} tokens` });
       break;
     case 'hook':
-      s.hooks ??= {};
-      s.hooks[e.hook] = (s.hooks[e.hook] ?? 0) + 1;
-      s.log.push({ at: e.at, text: `hook ${e.hook}: ${e.text.slice(0, 200)}` });
+    case 'misbehaviour':
+      applyModelNotice(s, e);
       break;
     case 'clock':
       s.virtualTime = e.virtualTime;
@@ -242,50 +249,24 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   }
 }
 
-/** A sheet by name, own properties only: a model's `toString` or `__proto__` names no sheet. */
-export function sheetNamed(s: RunState, name: string): LiveSheet | undefined {
-  return Object.hasOwn(s.sheets, name) ? s.sheets[name] : undefined;
+/** A hook that fired or a misbehaviour seen outside a call: counted and logged. */
+function applyModelNotice(s: RunState, e: Extract<RunEvent, { type: 'hook' | 'misbehaviour' }>): void {
+  if (e.type === 'misbehaviour') {
+    countMisbehaviour(s, e.kind);
+    s.log.push({ at: e.at, text: `${e.kind}: ${e.text.slice(0, 200)}` });
+    return;
+  }
+  s.hooks ??= {};
+  s.hooks[e.hook] = (s.hooks[e.hook] ?? 0) + 1;
+  s.log.push({ at: e.at, text: `hook ${e.hook}: ${e.text.slice(0, 200)}` });
+  if (e.misbehaviour) countMisbehaviour(s, e.misbehaviour);
 }
 
-function applyEffect(s: RunState, effect: Effect, at: string): void {
-  switch (effect.kind) {
-    case 'told': {
-      const sheet = sheetNamed(s, effect.sheet);
-      for (const f of sheet?.facts ?? []) if (effect.ids.includes(f.id)) f.told = true;
-      break;
-    }
-    case 'fact-edit': {
-      const sheet = sheetNamed(s, effect.sheet);
-      if (!sheet) break;
-      if (isDeletionMarker(effect.text)) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
-      else {
-        const fact = sheet.facts.find((f) => f.id === effect.id);
-        if (fact) fact.text = effect.text;
-      }
-      break;
-    }
-    case 'fact-add': {
-      const sheet = sheetNamed(s, effect.sheet);
-      if (!sheet) break;
-      if (!sheet.categories.some((c) => c.number === effect.category)) sheet.categories.push({ number: effect.category, title: '' });
-      sheet.facts.push({ id: effect.id, category: effect.category, text: effect.text, told: false });
-      break;
-    }
-    case 'grade':
-      (s.grades[effect.checkId] ??= []).push(effect.grade);
-      break;
-    case 'vars':
-      s.vars = effect.vars;
-      break;
-    case 'log':
-      s.log.push({ at, text: effect.text });
-      s.transcript.push({ from: 'engine', text: effect.text, at, position: s.position });
-      break;
-    case 'session-switch':
-      s.sessionSwitches.push({ at, position: s.position, ignored: effect.ignored });
-      s.transcript.push({ from: 'engine', text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation', at, position: s.position });
-      break;
-  }
+/** A resumed run that had ended is running again: its end is forgotten. */
+function reopen(s: RunState): void {
+  s.status = 'running';
+  delete s.error;
+  delete s.finishedAt;
 }
 
 /** The agent's status as observed, each compaction not seen before placed at the phase the run is in now. */

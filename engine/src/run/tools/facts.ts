@@ -3,6 +3,7 @@
  * mark facts told, edit and add facts. They only read the run state and return effects; sheets
  * are looked up as own properties only, so a sheet named `toString` or `__proto__` is just absent.
  */
+import { contentTokens } from '../../persona/echo';
 import { sheetNamed, type LiveSheet, type RunState } from '../../state/runState';
 import { fail, MAX_FACT_CHARS, MAX_NAME_CHARS, sheetArg, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 
@@ -53,6 +54,25 @@ export function factsMarkTold(state: RunState, args: ToolArgs): ToolOutcome {
   return { content: `Marked ${ids.join(', ')} of \`${sheet.name}\` as told; ${left} left untold.`, effects: [{ kind: 'told', sheet: sheet.name, ids }] };
 }
 
+/**
+ * The facts among `ids` that none of her messages told: none of a fact's numbers and under a
+ * third of its content words are in anything she sent. Lenient on purpose, since she tells facts
+ * in her own words; what it catches is a fact marked told that was never brought up at all.
+ */
+export function untoldInMessages(state: RunState, sheetName: string, ids: readonly string[]): string[] {
+  const sheet = sheetNamed(state, sheetName);
+  if (!sheet) return [];
+  const said = new Set<string>();
+  for (const entry of state.transcript) if (entry.from === 'persona') for (const word of contentTokens(entry.text)) said.add(word);
+  const wanted = new Set(ids);
+  return sheet.facts.filter((fact) => wanted.has(fact.id) && !fact.told).filter((fact) => {
+    const words = [...contentTokens(fact.text)];
+    const numbers = words.filter((word) => /^\d/.test(word));
+    if (words.length === 0 || numbers.some((n) => said.has(n))) return false;
+    return words.filter((word) => said.has(word)).length * 3 < words.length;
+  }).map((fact) => fact.id);
+}
+
 export function factsEdit(state: RunState, args: ToolArgs): ToolOutcome {
   const sheet = sheetOf(state, args.sheet);
   if (isOutcome(sheet)) return sheet;
@@ -92,7 +112,14 @@ export const factsMarkToldTool: PersonaTool = {
   },
   required: ['sheet', 'ids'],
   example: '{"sheet": "family", "ids": ["1.1", "1.2"]}',
-  handle: (args, call) => factsMarkTold(call.run.state, args),
+  handle(args, call) {
+    const sheet = typeof args.sheet === 'string' ? args.sheet.replace(/\.md$/, '') : '';
+    const ids = Array.isArray(args.ids) ? args.ids.filter((id): id is string => typeof id === 'string') : [];
+    const untold = untoldInMessages(call.run.state, sheet, ids);
+    if (untold.length === 0) return factsMarkTold(call.run.state, args);
+    const shown = untold.slice(0, 20).join(', ');
+    return fail(`none of your messages told ${shown} of \`${sheet}\` yet: tell ${untold.length === 1 ? 'it' : 'them'} with send_message first, then mark ${untold.length === 1 ? 'it' : 'them'}. Mark only what a message really told.`, 'false-told');
+  },
 };
 
 export const factsGetUntoldTool: PersonaTool = {

@@ -48,22 +48,30 @@ export const TOOL_SPECS: ToolSpec[] = Object.entries(PERSONA_TOOLS).map(([name, 
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(Object.keys(PERSONA_TOOLS));
 
+/**
+ * The tools a run offers: all of them, but `wait` only on a benchmark with dated times. In a
+ * single-day benchmark `wait` would sleep in real time (up to 36 hours) for nothing.
+ */
+export function offeredToolSpecs(run: Pick<RunContext, 'offersWait'>): ToolSpec[] {
+  return run.offersWait ? TOOL_SPECS : TOOL_SPECS.filter((spec) => spec.function.name !== 'wait');
+}
+
 /** Parses a tool call's arguments: an object of the types the tool declares, or an error the model can act on. */
-export function parseArgs(name: string, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
-  if (!isToolName(name)) {
+export function parseArgs(name: string, raw: unknown, offered: ReadonlySet<string> = TOOL_NAMES): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
+  if (!isToolName(name) || !offered.has(name)) {
     const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
-    return { ok: false, outcome: fail(`there is no tool \`${shown}\`. The tools are ${[...TOOL_NAMES].join(', ')}.`) };
+    return { ok: false, outcome: fail(`there is no tool \`${shown}\`. The tools are ${[...offered].join(', ')}.`, 'unknown-tool') };
   }
   const parsed = checkArguments(name, PERSONA_TOOLS[name], raw);
-  return parsed.ok ? parsed : { ok: false, outcome: fail(parsed.error) };
+  return parsed.ok ? parsed : { ok: false, outcome: fail(parsed.error, parsed.kind) };
 }
 
 /** Carries out one tool call of the persona and journals its result under the call's engine id. */
 export async function runToolCall(run: RunContext, call: ToolCall): Promise<ToolOutcome> {
   const name = typeof call.function.name === 'string' ? call.function.name : '';
-  const parsed = parseArgs(name, call.function.arguments);
+  const parsed = parseArgs(name, call.function.arguments, new Set(offeredToolSpecs(run).map((spec) => spec.function.name)));
   const outcome = parsed.ok ? await PERSONA_TOOLS[name as ToolName].handle(parsed.args, { run, callId: call.id }) : parsed.outcome;
-  run.record({ type: 'tool-done', at: run.now(), callId: call.id, name: name.slice(0, 200), content: outcome.content, effects: outcome.effects });
+  run.record({ type: 'tool-done', at: run.now(), callId: call.id, name: name.slice(0, 200), content: outcome.content, effects: outcome.effects, ...(outcome.misbehaviour ? { misbehaviour: outcome.misbehaviour } : {}) });
   return outcome;
 }
 

@@ -9,19 +9,24 @@ const ATTEMPT_INVALID = '`attempt` must be 1, or 2 when the assistant found the 
 export function logEvaluation(state: RunState, args: ToolArgs, checkAt: (id: string) => Position | undefined, now: string): ToolOutcome {
   const id = typeof args.check_id === 'string' ? args.check_id.trim() : '';
   const at = id ? checkAt(id) : undefined;
-  if (!at) return fail(`there is no check ${id.slice(0, 80) || '(empty id)'}. Grade the checks (❓ lines) of this phase or earlier ones, by their id.`);
+  if (!at) return fail(`there is no check ${id.slice(0, 80) || '(empty id)'}. Grade the checks (❓ lines) of this phase or earlier ones, by their id.`, 'unknown-check');
   const current = state.position;
   if (at.chapterIndex > current.chapterIndex || (at.chapterIndex === current.chapterIndex && at.phase > current.phase)) {
     return fail(`check ${id} belongs to a later phase; grade only the checks you have asked.`);
   }
   const score = args.score;
-  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 10) return fail(SCORE_INVALID);
+  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 10) return fail(SCORE_INVALID, 'bad-score');
   const attempt = args.attempt === undefined ? 1 : args.attempt;
-  if (attempt !== 1 && attempt !== 2) return fail(ATTEMPT_INVALID);
+  if (attempt !== 1 && attempt !== 2) return fail(ATTEMPT_INVALID, 'mistyped-argument');
   const effective = attempt === 2 ? score * 0.5 : score;
   const grade = { score, effective, attempt: attempt as 1 | 2, answer: typeof args.answer === 'string' ? args.answer : '', comment: typeof args.comment === 'string' ? args.comment : '', at: now, position: at };
   const again = Object.hasOwn(state.grades, id) && state.grades[id]?.length ? ' (this grade replaces the earlier one)' : '';
-  return { content: `Recorded ${id}: ${effective}/10${attempt === 2 ? ' (second attempt counts ×0.5)' : ''}${again}.`, effects: [{ kind: 'grade', checkId: id, grade }] };
+  const assumed = args.attempt === undefined ? ' Attempt 1 was assumed: give `attempt` (1, or 2 after asking it to search) every time.' : '';
+  return {
+    content: `Recorded ${id}: ${effective}/10${attempt === 2 ? ' (second attempt counts ×0.5)' : ''}${again}.${assumed}`,
+    effects: [{ kind: 'grade', checkId: id, grade }],
+    ...(assumed ? { misbehaviour: 'no-attempt' as const } : {}),
+  };
 }
 
 export const logEvaluationTool: PersonaTool = {

@@ -6,6 +6,9 @@ import { lastAnchor } from '../timeMaster';
 import { SCENARIO_COMPLETE } from '../../persona/protocol';
 import { fail, type PersonaTool } from './types';
 
+/** How often `next_phase` is refused in one phase for ungraded checks before it lets her go on. */
+const MAX_EARLY_REFUSALS = 2;
+
 export const nextPhaseTool: PersonaTool = {
   description: 'Finish the current phase and get the instructions of the next one.',
   parameters: {},
@@ -17,6 +20,11 @@ export const nextPhaseTool: PersonaTool = {
     if (run.state.phaseCallId === callId) return { content: await enterPhase(run, index, callId), effects: [] };
     const blocked = untoldRequired(run.state);
     if (blocked) return fail(blocked);
+    const ungraded = run.order[index]!.phase.checks.map((check) => check.id).filter((id) => !run.state.grades[id]?.length);
+    // Refused twice at most: a check she cannot get answered must not hold the run forever.
+    if (ungraded.length && (run.state.earlyNextPhase ?? 0) < MAX_EARLY_REFUSALS) {
+      return fail(`the checks ${ungraded.join(', ')} of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase.`, 'early-next-phase');
+    }
     const deadline = run.options.benchmark.manifest?.time_gate ? lastAnchor(run.order[index]!.phase) : undefined;
     const clock = run.options.clock;
     if (deadline && clock.now() < deadline.at) {

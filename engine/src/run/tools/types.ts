@@ -4,6 +4,7 @@
  */
 import type { RunContext } from '../context';
 import type { Effect } from '../../state/runState';
+import type { Misbehaviour } from '../../protocol/chaos';
 
 /** One argument of a tool: the JSON schema the model sees, which is also what the engine checks. */
 export type ArgSchema = { description: string; invalid?: string } & (
@@ -18,6 +19,8 @@ export interface ToolOutcome {
   effects: Effect[];
   /** Set by `next_phase` after the last phase: the run is finished once the result is journaled. */
   completesScenario?: true;
+  /** What the model did wrong, when the engine refused or corrected the call: counted in the report. */
+  misbehaviour?: Misbehaviour;
 }
 
 /** A handler's view of the call: the run it changes and the engine's id of the call. */
@@ -38,7 +41,7 @@ export interface PersonaTool {
   handle(args: ToolArgs, call: ToolCallContext): ToolOutcome | Promise<ToolOutcome>;
 }
 
-export const fail = (message: string): ToolOutcome => ({ content: `Error: ${message}`, effects: [] });
+export const fail = (message: string, misbehaviour?: Misbehaviour): ToolOutcome => ({ content: `Error: ${message}`, effects: [], ...(misbehaviour ? { misbehaviour } : {}) });
 
 /** The longest text the persona may send the agent in one message. */
 export const MAX_MESSAGE_CHARS = 20_000;
