@@ -83,7 +83,7 @@ for (const kind of MISBEHAVIOUR_NAMES) {
     assert.deepEqual(Object.keys(state.misbehaviours ?? {}), [kind], 'no other misbehaviour is counted');
     const answered = answers(store.events).filter((text) => ANSWERS[kind].test(text));
     assert.ok(answered.length >= 1, `the engine's answer to ${kind}: ${answers(store.events).filter((t) => /^(Error|Note)|assumed/.test(t)).slice(0, 3).join(' | ')}`);
-    assert.match(reportEntry(summary, new Date()), new RegExp(`^📊 Persona misbehaviours seen: ${kind} \\d+$`, 'm'));
+    assert.match(reportEntry(summary, new Date()), new RegExp(`^- 📊 Persona misbehaviours seen: ${kind} \\d+$`, 'm'));
     if (kind === 'early-next-phase') {
       // Refused twice in a phase, then let through: a check she cannot get answered must not hold the run.
       assert.ok(answered.length >= 2);
