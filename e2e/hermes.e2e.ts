@@ -67,7 +67,7 @@ test('a whole starter run through the real Hermes: memory written by its memory 
       });
     });
     assert.ok(where.length >= 1 && where.every((w) => w.phase.startsWith('Phase ') && w.chapter !== 'chapter3.md'), JSON.stringify(where));
-    assert.match(where[0]?.text ?? '', /The agent compacted its context: 70000 → \d+ tokens/);
+    assert.match(where[0]?.text ?? '', /The agent compacted its context: 70,000 → [\d,]+ tokens/);
 
     const snapshots = readdirSync(join(run, 'memory')).filter((d) => /^\d+$/.test(d)).map(Number).sort((a, b) => b - a);
     const latest = join(run, 'memory', String(snapshots[0]));
