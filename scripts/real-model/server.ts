@@ -1,0 +1,196 @@
+/**
+ * An OpenAI-compatible chat server on loopback over node-llama-cpp and a GGUF model, for
+ * `npm run test:real-model`: the persona and the agent talk to a real model through the same
+ * `openai` client they use for DeepSeek or OpenAI. `POST /v1/chat/completions` (tools, streaming,
+ * usage with `prompt_tokens_details.cached_tokens`) and `GET /v1/models`.
+ *
+ * Usage: node --import tsx scripts/real-model/server.ts --model FILE.gguf [--port N] [--context N]
+ * It prints `listening http://127.0.0.1:PORT/v1` once the model is loaded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { functionsOf, historyOf, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_COMPLETION_TOKENS = 1024;
+/** One sequence per distinct system prompt (the persona, the agent), so each keeps its prefix. */
+const SEQUENCES = 2;
+
+interface ChatResult {
+  response: string;
+  functionCalls?: { functionName: string; params: unknown }[];
+  metadata: { stopReason: string };
+}
+interface Sequence {
+  readonly contextTokens: readonly number[];
+  readonly tokenMeter: { usedInputTokens: number; usedOutputTokens: number };
+}
+interface LlamaChatInstance {
+  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
+}
+interface NodeLlamaCpp {
+  getLlama(options: { gpu: false; build: 'never'; logLevel: string }): Promise<{ loadModel(options: { modelPath: string }): Promise<Model> }>;
+  LlamaChat: new (options: { contextSequence: Sequence }) => LlamaChatInstance;
+}
+interface Model {
+  createContext(options: { contextSize: number; sequences: number }): Promise<{ getSequence(): Sequence }>;
+}
+
+interface Slot {
+  system: string;
+  sequence: Sequence;
+  chat: LlamaChatInstance;
+  usedAt: number;
+}
+
+interface ChatRequest {
+  model?: string;
+  messages: WireMessage[];
+  tools?: WireTool[];
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+}
+
+const TOOLS = process.env.MMB_E2E_TOOLS ?? join(__dirname, '..', '..', '.e2e', 'tools');
+
+async function loadLibrary(): Promise<NodeLlamaCpp> {
+  const entry = join(TOOLS, 'real-model', 'node_modules', 'node-llama-cpp', 'dist', 'index.js');
+  return (await import(pathToFileURL(entry).href)) as NodeLlamaCpp;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+/** One request at a time: two cores hold one generation, and a queue keeps each one's timing honest. */
+function serialized<T>(): (work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const next = tail.then(work, work);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '16384' } } });
+  if (!values.model) throw new Error('--model FILE.gguf is required');
+  const library = await loadLibrary();
+  const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  const model = await llama.loadModel({ modelPath: values.model });
+  const context = await model.createContext({ contextSize: Number(values.context), sequences: SEQUENCES });
+  const slots: Slot[] = [];
+  const modelName = basename(values.model, '.gguf');
+
+  const slotFor = (system: string): Slot => {
+    let slot = slots.find((candidate) => candidate.system === system);
+    if (!slot && slots.length < SEQUENCES) {
+      const sequence = context.getSequence();
+      slot = { system, sequence, chat: new library.LlamaChat({ contextSequence: sequence }), usedAt: 0 };
+      slots.push(slot);
+    }
+    // Past two system prompts, the least recently used sequence is taken over (its cache is lost).
+    slot ??= slots.reduce((oldest, candidate) => (candidate.usedAt < oldest.usedAt ? candidate : oldest));
+    slot.system = system;
+    slot.usedAt = Date.now();
+    return slot;
+  };
+
+  const queue = serialized<void>();
+  const server = createServer((request, response) => {
+    void (async () => {
+      if (request.method === 'GET' && request.url?.startsWith('/v1/models')) return sendJson(response, 200, { object: 'list', data: [{ id: modelName, object: 'model', owned_by: 'local' }] });
+      if (request.method !== 'POST' || !request.url?.startsWith('/v1/chat/completions')) return sendJson(response, 404, { error: { message: 'not found' } });
+      let body: ChatRequest;
+      try {
+        body = JSON.parse(await readBody(request)) as ChatRequest;
+        if (!Array.isArray(body.messages)) throw new Error('messages must be an array');
+      } catch (error) {
+        return sendJson(response, 400, { error: { message: (error as Error).message } });
+      }
+      await queue(() => complete(body, slotFor(systemOf(body.messages)), response, modelName));
+    })().catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: String((error as Error).message ?? error) } });
+      else response.end();
+    });
+  });
+  server.listen(Number(values.port), '127.0.0.1', () => {
+    const address = server.address() as { port: number };
+    process.stdout.write(`listening http://127.0.0.1:${address.port}/v1\n`);
+  });
+}
+
+function systemOf(messages: WireMessage[]): string {
+  const first = messages[0];
+  return first && (first.role === 'system' || first.role === 'developer') ? String(first.content ?? '') : '';
+}
+
+async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, modelName: string): Promise<void> {
+  const started = Date.now();
+  const meter = slot.sequence.tokenMeter;
+  const inputBefore = meter.usedInputTokens;
+  const outputBefore = meter.usedOutputTokens;
+  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? MAX_COMPLETION_TOKENS, MAX_COMPLETION_TOKENS);
+  const functions = functionsOf(body.tools);
+  const id = `chatcmpl-${started.toString(36)}`;
+  const streamed = body.stream === true;
+  if (streamed) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: unknown, finish: string | null): void => {
+    response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  };
+  const result = await slot.chat.generateResponse(historyOf(body.messages), {
+    ...(functions ? { functions } : {}),
+    maxTokens,
+    temperature: body.temperature ?? 0.3,
+    ...(streamed ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
+  });
+  const completionTokens = meter.usedOutputTokens - outputBefore;
+  const evaluated = meter.usedInputTokens - inputBefore;
+  const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) } };
+  const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
+  const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
+  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'}\n`);
+  if (streamed) {
+    if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
+    chunk({}, finish);
+    if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: modelName, choices: [], usage })}\n\n`);
+    response.end('data: [DONE]\n\n');
+    return;
+  }
+  sendJson(response, 200, {
+    id,
+    object: 'chat.completion',
+    created: Math.floor(started / 1000),
+    model: modelName,
+    choices: [{ index: 0, message: { role: 'assistant', content: result.response || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+    usage,
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`real-model server: ${(error as Error).message ?? String(error)}\n`);
+  process.exit(1);
+});

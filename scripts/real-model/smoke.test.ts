@@ -1,0 +1,108 @@
+/**
+ * `npm run test:real-model`: the starter benchmark's first phase played with a real model (Qwen2.5-
+ * Coder 1.5B Instruct on node-llama-cpp, served by ./server.ts) as the persona and as the chatbot
+ * agent. A smoke test of the real path, not a score: tool schemas, tool calls parsed from a model
+ * that is not ours, usage, prefix caching. Outside CI's default run (minutes of CPU); its figures
+ * go in docs/real-model.md.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+const ROOT = join(__dirname, '..', '..');
+const TOOLS = process.env.MMB_E2E_TOOLS ?? join(ROOT, '.e2e', 'tools');
+const MODEL = join(TOOLS, 'real-model', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf');
+const RUN_TIMEOUT_MS = Number(process.env.MMB_REAL_MODEL_TIMEOUT_MS ?? 60 * 60_000);
+
+interface RequestLine {
+  ms: number;
+  prompt: number;
+  cached: number;
+  completion: number;
+  kind: string;
+}
+
+let server: ChildProcess | undefined;
+let baseUrl = '';
+const requests: RequestLine[] = [];
+
+before(async () => {
+  server = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'server.ts'), '--model', MODEL], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stderr!.setEncoding('utf8').on('data', (text: string) => {
+    for (const line of text.split('\n')) {
+      const match = /(\d+) ms prompt (\d+) \(cached (\d+)\) completion (\d+) (\S+)/.exec(line);
+      if (match) requests.push({ ms: Number(match[1]), prompt: Number(match[2]), cached: Number(match[3]), completion: Number(match[4]), kind: match[5]! });
+      else if (line.trim()) process.stderr.write(`server: ${line}\n`);
+    }
+  });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    server!.stdout!.setEncoding('utf8').on('data', (text: string) => {
+      const match = /listening (\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    server!.on('exit', (code) => reject(new Error(`the model server exited (${code}) before listening`)));
+  });
+});
+
+after(() => {
+  server?.kill('SIGTERM');
+});
+
+test('the starter benchmark\'s first phase, with a real model as the persona and as the chatbot', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'mmb-real-model-'));
+  cpSync(join(ROOT, 'benchmarks', 'starter'), join(workspace, 'benchmarks', 'starter'), { recursive: true });
+  const model = { model: 'qwen2.5-coder-1.5b-instruct', base_url: baseUrl };
+  writeFileSync(join(workspace, 'config.jsonc'), JSON.stringify({ persona: model, runs: { real: { benchmark: 'starter', agent: 'chatbot', agent_model: model } } }, null, 2));
+  const started = Date.now();
+  const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    // A first request evaluates a few thousand prompt tokens on two cores: minutes, not seconds.
+    const env = { ...process.env, MMB_MODEL_TIMEOUT_MS: String(20 * 60_000), MMB_REPLY_TIMEOUT_MS: String(30 * 60_000) };
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run', 'real', '--from', 'chapter1.md:1', '--only'], { cwd: workspace, env, stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const timer = setTimeout(() => child.kill('SIGINT'), RUN_TIMEOUT_MS);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+  const wallSeconds = (Date.now() - started) / 1000;
+  assert.equal(run.code, 0, `mmb run failed: ${run.stderr.slice(-2000)}`);
+
+  const report = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', '--json'], { cwd: workspace, encoding: 'utf8' });
+  const summary = (JSON.parse(report.stdout) as { runs: { run: string; status: string; usage: Record<string, { requests: number; promptTokens: number }> }[] }).runs[0]!;
+  const state = JSON.parse(readFileSync(join(workspace, 'results', summary.run, 'state.json'), 'utf8')) as { transcript?: { from: string; text: string }[] };
+  printFigures(wallSeconds, summary.usage);
+
+  assert.equal(summary.status, 'finished');
+  assert.ok(summary.usage['qwen2.5-coder-1.5b-instruct']!.requests >= 2, 'the persona called the real model');
+  // The persona talks only through send_message: a reply of the agent in the conversation means
+  // a tool call parsed from the real model's output reached the agent, and the agent answered.
+  assert.ok(requests.some((request) => request.kind.includes('send_message')), 'the real persona called send_message');
+  const transcript = state.transcript ?? [];
+  assert.ok(transcript.some((entry) => entry.from === 'persona' && entry.text.trim()), 'a message of the real persona went to the agent');
+  assert.ok(transcript.some((entry) => entry.from === 'agent' && entry.text.trim()), 'the real agent answered');
+  const prompt = requests.reduce((sum, request) => sum + request.prompt, 0);
+  const cached = requests.reduce((sum, request) => sum + request.cached, 0);
+  assert.ok(cached > 0, 'an append-only prompt reuses its prefix (the server\'s KV cache)');
+  assert.ok(prompt > 0);
+});
+
+function printFigures(wallSeconds: number, usage: Record<string, unknown>): void {
+  const prompt = requests.reduce((sum, request) => sum + request.prompt, 0);
+  const cached = requests.reduce((sum, request) => sum + request.cached, 0);
+  const completion = requests.reduce((sum, request) => sum + request.completion, 0);
+  const busy = requests.reduce((sum, request) => sum + request.ms, 0) / 1000;
+  process.stdout.write(
+    [
+      `real model: ${requests.length} requests in ${wallSeconds.toFixed(0)} s (${busy.toFixed(0)} s generating)`,
+      `  prompt tokens ${prompt}, of them from the prefix cache ${cached} (${prompt ? ((100 * cached) / prompt).toFixed(1) : 0}%)`,
+      `  completion tokens ${completion}`,
+      `  calls: ${requests.map((request) => request.kind).join(' ')}`,
+      `  usage as the engine counted it: ${JSON.stringify(usage)}`,
+    ].join('\n') + '\n',
+  );
+}
