@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { functionsOf, historyOf, schemaSubset } from '../../scripts/real-model/history';
+import { functionsOf, historyOf, schemaSubset, toolCallInText } from '../../scripts/real-model/history';
 
 test('an assistant turn, its tool calls and their results become one model item', () => {
   const history = historyOf([
@@ -61,4 +61,17 @@ test('a schema nested past its depth bound is cut, not followed', () => {
     depth++;
   }
   assert.ok(depth <= 9, `kept ${depth} levels`);
+});
+
+test('a tool call written as fenced or bare JSON is read as a call, only for an offered tool', () => {
+  const offered = { send_message: { description: 'Send.' } };
+  const fenced = '```json\n{"name": "send_message", "arguments": {"text": "Hi there!"}}\n```';
+  assert.deepEqual(toolCallInText(fenced, offered), { name: 'send_message', params: { text: 'Hi there!' } });
+  assert.deepEqual(toolCallInText('{"name": "send_message", "parameters": {"text": "x"}}', offered), { name: 'send_message', params: { text: 'x' } });
+  assert.equal(toolCallInText('{"name": "rm_rf", "arguments": {}}', offered), undefined, 'a tool not offered stays text');
+  assert.equal(toolCallInText('{"name": "__proto__", "arguments": {}}', offered), undefined);
+  assert.equal(toolCallInText('Hello! {"name": "send_message"}', offered), undefined, 'prose around it stays text');
+  assert.equal(toolCallInText('{"name": "send_message", "arguments": "text"}', offered), undefined);
+  assert.equal(toolCallInText('{not json', offered), undefined);
+  assert.equal(toolCallInText(fenced, undefined), undefined, 'no tools offered, no call');
 });

@@ -130,3 +130,25 @@ export function functionsOf(tools: WireTool[] | undefined): FunctionDefinitions 
   }
   return functions;
 }
+
+/**
+ * A tool call the model wrote as text: a JSON object `{"name", "arguments"}` (or `parameters`),
+ * bare or in a code fence, naming an offered tool. Small models often answer so instead of their
+ * chat template's call syntax; servers such as llama.cpp's read it as a call, and so does this one.
+ */
+export function toolCallInText(text: string, offered: FunctionDefinitions | undefined): { name: string; params: unknown } | undefined {
+  if (!offered) return undefined;
+  const body = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text)?.[1] ?? text.trim();
+  if (!body.startsWith('{') || body.length > 200_000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const call = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
+  if (typeof call.name !== 'string' || !Object.hasOwn(offered, call.name)) return undefined;
+  const params = call.arguments ?? call.parameters ?? {};
+  return typeof params === 'object' && params !== null ? { name: call.name, params } : undefined;
+}

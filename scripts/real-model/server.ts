@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { functionsOf, historyOf, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
+import { functionsOf, historyOf, toolCallInText, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_COMPLETION_TOKENS = 1024;
@@ -164,16 +164,23 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
     ...(functions ? { functions } : {}),
     maxTokens,
     temperature: body.temperature ?? 0.3,
-    ...(streamed ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
+    // With tools offered the text may turn out to be a call written as JSON: it is sent once read.
+    ...(streamed && !functions ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
   });
   const completionTokens = meter.usedOutputTokens - outputBefore;
   const evaluated = meter.usedInputTokens - inputBefore;
   const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) } };
+  const written = result.functionCalls?.length ? undefined : toolCallInText(result.response, functions);
+  if (written) {
+    result.functionCalls = [{ functionName: written.name, params: written.params }];
+    result.response = '';
+  }
   const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
   const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
   process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'}\n`);
   if (streamed) {
+    if (functions && !toolCalls.length && result.response) chunk({ content: result.response }, null);
     if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
     chunk({}, finish);
     if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: modelName, choices: [], usage })}\n\n`);
