@@ -5,17 +5,11 @@
  * `junit-xsd.test.ts` validates them against junit-10.xsd with xmllint itself.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, REPORTS, tempDir, workspace } from './helpers';
+import { REPORTS, tempDir, workspace, mmb } from './helpers';
 import { assertJunitShape, casesOf, parseXml } from './xmlCheck';
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function reportsWorkspace(): string {
   const dir = tempDir('mmb-ci-');

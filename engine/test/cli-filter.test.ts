@@ -4,19 +4,13 @@
  * named, marked (state.json, summary.json, report.md, `mmb report`) and resumed, and the terms refused.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { playOrder } from '../src/run/phases';
 import { filterBenchmark, parseFilter } from '../src/protocol/runFilter';
 import { phaseInstructions } from '../../scenario/src';
-import { CLI, starter, workspace } from './helpers';
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { starter, workspace, mmb } from './helpers';
 
 const played = (filter: string) => playOrder(filterBenchmark(starter(), parseFilter(filter))).map((p) => `${p.chapter.file}:${p.phase.index + 1}`);
 

@@ -9,12 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS, parseArguments } from '../src/cli/options';
-import { CLI, ROOT, STARTER, tempDir, workspace } from './helpers';
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { CLI, ROOT, STARTER, tempDir, workspace, mmb } from './helpers';
 
 /** The lines of a text, without the empty one after its last newline. */
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');

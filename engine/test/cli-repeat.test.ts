@@ -4,16 +4,10 @@
  * complete, the same on each), and the results folders brought back, checked as untrusted.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, tempDir, workspace } from './helpers';
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { tempDir, workspace, mmb } from './helpers';
 
 const run = (name: string) => ({ [name]: { benchmark: 'starter', agent: 'chatbot' } });
 const config = (...names: string[]) => ({ persona: { model: 'stand-in' }, runs: Object.assign({}, ...names.map(run)) });

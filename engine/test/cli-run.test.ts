@@ -1,15 +1,10 @@
 /** `mmb run`, `mmb report` and `mmb demo` as users run them, bad input included. */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, STARTER, tempDir, workspace } from './helpers';
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { CLI, STARTER, tempDir, workspace, mmb } from './helpers';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at /);
 

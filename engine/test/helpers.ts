@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,12 @@ export function benchmarkFrom(files: Record<string, string>, name = 'inline'): B
   const all = new Map(Object.entries(files));
   if (!all.has('instructions.md')) all.set('instructions.md', 'You are Sam.');
   return loadBenchmark({ name, files: all });
+}
+
+/** The built CLI run in `cwd`, its exit code and both streams: what a user's shell sees. */
+export function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 export function tempDir(prefix = 'mmb-'): string {

@@ -8,17 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, REPORTS, tempDir, workspace } from './helpers';
+import { REPORTS, tempDir, workspace, mmb } from './helpers';
 
 const SCHEMA = join(__dirname, 'fixtures', 'junit-10.xsd');
 const xmllint = spawnSync('xmllint', ['--version'], { encoding: 'utf8' });
 const missing = xmllint.error !== undefined;
 const skip = missing && !process.env.CI ? 'xmllint is not installed (Debian: apt-get install libxml2-utils)' : false;
-
-function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** xmllint's verdict on a file: `<file> validates` on stderr and exit 0, or the schema errors. */
 function validate(file: string): { code: number | null; output: string } {
