@@ -49,6 +49,13 @@ test('tool schemas keep what the grammar builder reads and drop the rest', () =>
     log_evaluation: { description: 'Grade a check.', params: { type: 'object', properties: { score: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['score'], additionalProperties: false } },
   });
   assert.equal(functionsOf([]), undefined);
+  const odd = functionsOf([
+    { type: 'function', function: { name: '__proto__', parameters: { type: 'object' } } },
+    { type: 'function', function: { name: 'rm -rf /' } },
+    { type: 'function', function: { name: 'ok' } },
+  ])!;
+  assert.deepEqual(Object.keys(odd), ['__proto__', 'ok'], 'a name outside OpenAI\'s rule is dropped; __proto__ is a tool');
+  assert.equal(Object.getPrototypeOf(odd), Object.prototype, 'the record\'s prototype is untouched');
 });
 
 test('a schema nested past its depth bound is cut, not followed', () => {

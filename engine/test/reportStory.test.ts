@@ -140,9 +140,11 @@ test('compare: run against run, so two identical runs of three read as identical
 
 test('trends count only full runs as repeats, and one run says there is nothing to compare', () => {
   const partial = { ...twin('from-week2'), phases: { from: { chapter: 'week2.md', chapterIndex: 1, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: 2, phase: 0 } } };
-  const t = computeTrends([run('chatbot-1'), partial, run('chatbot-2')], () => ({ benchmark: multiday() }));
+  const filtered = { ...twin('filter-hist'), filter: 'HIST' };
+  const t = computeTrends([run('chatbot-1'), partial, filtered, run('chatbot-2')], () => ({ benchmark: multiday() }));
   assert.deepEqual(t.groups[0]!.runs.map((r) => r.run), ['chatbot-1', 'chatbot-2']);
-  assert.deepEqual(t.skipped, [{ run: 'from-week2', reason: 'a partial run (--from, --only, --filter or a rehearsal): not a repeat' }]);
+  assert.deepEqual(t.skipped.map((s) => s.run).sort(), ['filter-hist', 'from-week2'], 'a --filter run is partial too');
+  assert.ok(t.skipped.every((s) => s.reason === 'a partial run (--from, --only, --filter or a rehearsal): not a repeat'));
   const page = renderTrends(t, { nonce: 'x' });
   assert.ok(page.includes('from-week2 (a partial run (--from, --only, --filter or a rehearsal): not a repeat)'));
   const single = computeTrends([run('chatbot-1')], () => ({ benchmark: multiday() }));

@@ -122,11 +122,14 @@ export function functionsOf(tools: WireTool[] | undefined): FunctionDefinitions 
   if (!tools?.length) return undefined;
   const functions: FunctionDefinitions = {};
   for (const tool of tools) {
-    if (tool?.type !== 'function' || typeof tool.function?.name !== 'string') continue;
-    functions[tool.function.name] = {
+    // OpenAI's rule for a tool name.
+    if (tool?.type !== 'function' || typeof tool.function?.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.function.name)) continue;
+    const definition = {
       ...(tool.function.description ? { description: tool.function.description } : {}),
       ...(tool.function.parameters ? { params: schemaSubset(tool.function.parameters) } : {}),
     };
+    // A name such as `__proto__` is a tool like any other, never the record's prototype.
+    Object.defineProperty(functions, tool.function.name, { value: definition, enumerable: true, writable: true, configurable: true });
   }
   return functions;
 }
