@@ -44,7 +44,10 @@ test('a recorded stream of the real Hermes reads as its reply, its session and i
   const server = await replay(readFileSync(join(HERMES_FIXTURES, 'chat-stream-compressed.sse'), 'utf8'));
   try {
     const turn = await new HermesApi(server.url, KEY).chat('api_x', 'The shed key is under the blue pot.', { idleMs: 5000, turnMs: 5000 });
-    assert.deepEqual(turn, { sessionId: 'api_1796124796_e5f6db31', content: 'Noted, and saved to memory.', usage: { input_tokens: 140000, output_tokens: 28, total_tokens: 140028 } });
+    // After the compression, run.completed gives the earlier turns' calls too: only this turn's own is its.
+    const saved = '{"success": true, "done": true, "target": "memory", "usage": "5% — 117/2,200 chars", "entry_count": 3, "message": "Entry added.", "note": "Write saved. This update is complete — do not repeat it."}';
+    const toolCalls = [{ name: 'memory', arguments: '{"action":"add","target":"memory","content":"The shed key is under the blue pot."}', result: saved }];
+    assert.deepEqual(turn, { sessionId: 'api_1796124796_e5f6db31', content: 'Noted, and saved to memory.', usage: { input_tokens: 140000, output_tokens: 28, total_tokens: 140028 }, toolCalls });
   } finally {
     await server.close();
   }

@@ -29,7 +29,7 @@ export function recordedEvents(name: string): { event: string; data: Json }[] {
 }
 
 /** A row as `GET …/messages` gives it. */
-type Row = { id: number; session_id: string; role: string; content: string; tool_calls: unknown[] | null; tool_name: string | null };
+type Row = { id: number; session_id: string; role: string; content: string; tool_call_id: string | null; tool_calls: unknown[] | null; tool_name: string | null };
 
 export interface FakeHermesOptions {
   compressEvery?: number;
@@ -70,11 +70,13 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
   const push = (sessionId: string, row: Omit<Row, 'id' | 'session_id'>) => sessions.get(sessionId)?.push({ id: nextRow++, session_id: sessionId, ...row });
 
   /** One turn of Hermes's loop with the stand-in as its model: the usage of its calls, its reply, the session it ends in. */
-  const play = (sessionId: string, text: string): { content: string; sessionId: string; input: number; output: number } => {
+  const play = (sessionId: string, text: string): { content: string; sessionId: string; input: number; output: number; messages: Json[] } => {
     const rows = sessions.get(sessionId) ?? [];
     const system = `You are Hermes.\n\n${memory().length ? `${SEPARATOR}\nMEMORY (your personal notes) [1% — 1/2,200 chars]\n${SEPARATOR}\n${memory().join('\n§\n')}` : ''}`;
     const messages: ChatMessage[] = [{ role: 'system', content: system }, ...rows.filter((r) => r.role === 'user' || (r.role === 'assistant' && r.content)).map((r) => ({ role: r.role as 'user' | 'assistant', content: r.content })), { role: 'user', content: text }];
-    push(sessionId, { role: 'user', content: text, tool_calls: null, tool_name: null });
+    push(sessionId, { role: 'user', content: text, tool_call_id: null, tool_calls: null, tool_name: null });
+    // The turn's messages as `run.completed` gives them (chat-stream-memory.sse): each call, its result, the reply.
+    const turnMessages: Json[] = [];
     let input = 0;
     let reply = hermesReply(messages);
     const call = (size: number) => { input += size; logLine(home, sessionId, 'agent.conversation_loop', `API call #1: model=stand-in provider=custom in=${size} out=5 total=${size + 5} latency=0.1s`); };
@@ -83,13 +85,17 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       const args = JSON.parse(toolCall.function.arguments) as { content: string };
       mkdirSync(join(home, 'memories'), { recursive: true });
       writeFileSync(memoryFile, [...memory(), args.content].join('\n§\n'));
-      push(sessionId, { role: 'assistant', content: '', tool_calls: [toolCall], tool_name: null });
-      push(sessionId, { role: 'tool', content: '{"success": true, "done": true, "target": "memory"}', tool_calls: null, tool_name: 'memory' });
+      const recordedCall = { ...toolCall, call_id: toolCall.id, response_item_id: toolCall.id.replace('call_', 'fc_') };
+      const result = '{"success": true, "done": true, "target": "memory"}';
+      push(sessionId, { role: 'assistant', content: '', tool_call_id: null, tool_calls: [recordedCall], tool_name: null });
+      push(sessionId, { role: 'tool', content: result, tool_call_id: toolCall.id, tool_calls: null, tool_name: 'memory' });
+      turnMessages.push({ role: 'assistant', content: '', tool_calls: [recordedCall], finish_reason: 'tool_calls', reasoning: null }, { role: 'tool', content: result, tool_call_id: toolCall.id, tool_name: 'memory' });
       reply = hermesReply([...messages, { role: 'assistant', content: null, tool_calls: [toolCall] }, { role: 'tool', tool_call_id: toolCall.id, content: '{"success": true}' }]);
       call(3600 + rows.length * 40);
     }
     const content = reply.content ?? '';
-    push(sessionId, { role: 'assistant', content, tool_calls: null, tool_name: null });
+    push(sessionId, { role: 'assistant', content, tool_call_id: null, tool_calls: null, tool_name: null });
+    turnMessages.push({ role: 'assistant', content, finish_reason: 'stop', reasoning: null });
     turns++;
     let effective = sessionId;
     if (options.compressEvery && turns % options.compressEvery === 0) {
@@ -101,7 +107,7 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       }
       logLine(home, effective, 'agent.conversation_compression', `context compression done: session=${effective} messages=${now.length}->2 rough_tokens=~4,590 awaiting_real_usage=true`);
     }
-    return { content, sessionId: effective, input, output: 5 };
+    return { content, sessionId: effective, input, output: 5, messages: turnMessages };
   };
 
   const server = createServer((request, response) => {
@@ -146,7 +152,7 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
     event('message.started', {});
     for (const piece of turn.content.match(/[\s\S]{1,24}/g) ?? []) event('assistant.delta', { delta: piece });
     event('assistant.completed', { session_id: turn.sessionId, content: turn.content });
-    event('run.completed', { session_id: turn.sessionId, messages: [{ role: 'assistant', content: turn.content, finish_reason: 'stop', reasoning: null }], usage });
+    event('run.completed', { session_id: turn.sessionId, messages: turn.messages, usage });
     response.write(': keepalive\n\n');
     event('done', {});
     response.end();

@@ -276,6 +276,10 @@ describe('whole runs through the real engine', () => {
     assert.match(readFileSync(join(notebook.dir, 'memory', '2', 'MEMORY.md'), 'utf8'), /^- notes\.md: /m);
     assert.ok(!existsSync(join(notebook.dir, 'memory', '1', '.git')), 'the history stays out of the snapshots');
     assert.ok(notebook.state.agentStatus?.compactions && notebook.state.agentStatus.contextTokens! > 0);
+    // Its tool calls are journaled with the replies they led to, for the report to show beside them.
+    const withCalls = notebook.state.transcript.filter((e) => e.from === 'agent' && e.toolCalls?.length);
+    assert.ok(withCalls.length > 0, 'some reply carries its tool calls');
+    assert.ok(withCalls.some((e) => e.toolCalls!.some((c) => c.name === 'write_note' && /Leeds Lift/.test(c.arguments) && c.result !== undefined)), 'the write of the booking, with its result');
   });
 
   test('multiday: on virtual time its notes are dated day by day and it answers the exam after the switch', async () => {

@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type PhaseRange, type RunState,
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshots, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type MemorySnapshot,
+  type PhaseRange, type RunState,
 } from '../../engine/src/api';
 import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
 
@@ -175,6 +176,11 @@ export class ResultsFolder {
     if (!existsSync(dir)) return undefined;
     const n = readdirSync(dir).filter((d) => /^\d+$/.test(d)).map(Number).sort((a, b) => b - a)[0];
     return n === undefined ? undefined : join(dir, String(n));
+  }
+
+  /** Every memory snapshot of a run, bounded, for its report page (as `mmb report --html` reads them). */
+  memorySnapshots(run: string): MemorySnapshot[] {
+    return readMemorySnapshots(runDir(this.root, run));
   }
 
   relative(path: string): string {

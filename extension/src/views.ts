@@ -81,7 +81,12 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     if (!state) throw new Error(`${name} has no results yet.`);
     const b = this.benchmarkOf(state.benchmark);
     if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
-    this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) => renderRunReport(runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices }), this.renderOptions(nonce)));
+    this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) => renderRunReport(this.runViewOf(state, b), this.renderOptions(nonce)));
+  }
+
+  /** The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside failed answers, traps judged at the editor's pass score. */
+  private runViewOf(state: RunState, b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string }): ReturnType<typeof runView> {
+    return runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices, memory: this.wb.results.memorySnapshots(state.run), passScore: this.wb.passScore() });
   }
 
   /** How the views render in the webview: clicks post `mmb.openSource`, grades banded at the editor's pass score. */
@@ -103,7 +108,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     if (benchmarks.length > 1) throw new Error(`runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`);
     const b = this.benchmarkOf(benchmarks[0]!);
     if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
-    this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path), this.renderOptions(nonce)));
+    this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path, this.wb.passScore()), this.renderOptions(nonce)));
   }
 
   async trends(): Promise<void> {

@@ -62,6 +62,9 @@ test('the cause of a check: trap writes aimed at it, and memory lines with the e
   }
   const folder = new ResultsFolder(dir);
   assert.match(folder.latestSnapshot('notes') ?? '', /results\/notes\/memory\/2$/, 'the newest snapshot');
+  // The run page in the editor gets every snapshot, as `mmb report --html` does.
+  assert.deepEqual(folder.memorySnapshots('notes').map((m) => [m.conversation, m.files.map((f) => f.name)]), [[1, ['move.md']], [2, ['move.md', 'old/quotes.md']]]);
+  assert.deepEqual(folder.memorySnapshots('no-such-run'), []);
   const cause = checkCause(starter(), '3.2', folder.latestSnapshot('notes'));
   assert.deepEqual(cause.traps.map((t) => [t.file, t.line + 1, t.type]), [['chapter2.md', 12, 'RECONSIDER']]);
   assert.deepEqual(cause.memory.map((m) => [m.file, m.line + 1, m.kind, m.value]), [['move.md', 2, 'expected', '340'], ['old/quotes.md', 1, 'stale', '380']]);

@@ -3,7 +3,8 @@
  * agent's program in its handshake and its replies. Everything here is untrusted: shapes are
  * checked, texts and lists bounded, and a wrong answer is one error line naming what to fix.
  */
-import type { AgentMessage, AgentStatus } from './types';
+import { boundedToolCalls } from './toolCalls';
+import type { AgentMessage, AgentStatus, AgentToolCall } from './types';
 
 export const PROTOCOL_VERSION = 1;
 /** The methods a program may leave out; it lists those it implements in its handshake. */
@@ -32,7 +33,7 @@ export function parseHandshake(value: unknown): Handshake {
   return handshake;
 }
 
-/** A `responses` answer: `{"messages": [{"seq", "text", "at"?}]}`, only those after the cursor, oldest first. */
+/** A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?}]}`, only those after the cursor, oldest first. */
 export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] {
   const list = object(value)?.messages;
   if (!Array.isArray(list)) throw new Error('the agent answered `responses` without a `messages` list: reply {"messages": [{"seq": 1, "text": "…"}]}');
@@ -45,9 +46,22 @@ export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] 
     }
     if (seq <= afterSeq) continue;
     const at = typeof message.at === 'string' && !Number.isNaN(Date.parse(message.at)) ? new Date(message.at).toISOString() : new Date().toISOString();
-    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at });
+    const toolCalls = parseToolCalls(message.tool_calls);
+    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at, ...(toolCalls ? { toolCalls } : {}) });
   }
   return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** A message's optional `tool_calls`: `[{"name", "arguments"?, "result"?}]`, each part bounded; absent: none. */
+function parseToolCalls(value: unknown): AgentToolCall[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const wrong = 'the agent answered `responses` with `tool_calls` that are not [{"name": "…", "arguments": "…" or {…}, "result"?: "…"}]';
+  if (!Array.isArray(value)) throw new Error(wrong);
+  for (const item of value.slice(0, MAX_MESSAGES)) {
+    const call = object(item);
+    if (!call || typeof call.name !== 'string' || !call.name || (call.result !== undefined && typeof call.result !== 'string')) throw new Error(wrong);
+  }
+  return boundedToolCalls(value);
 }
 
 /** A `status` answer: `{"state", "compactions"?, "context_tokens"?}`. */

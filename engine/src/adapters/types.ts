@@ -7,6 +7,20 @@ export interface AgentMessage {
   text: string;
   /** ISO time the adapter saw it. */
   at: string;
+  /** The tools the agent called while it worked on this message, in order, when the adapter sees them. */
+  toolCalls?: AgentToolCall[];
+}
+
+/**
+ * One tool call of the agent, as the report shows it beside the reply. The engine bounds every
+ * part before it is journaled (`adapters/toolCalls.ts`): the agent wrote all of it.
+ */
+export interface AgentToolCall {
+  name: string;
+  /** The arguments as the agent's model wrote them, usually JSON text. */
+  arguments: string;
+  /** The start of what the tool gave back, when the adapter saw it. */
+  result?: string;
 }
 
 export interface AgentStatus {

@@ -4,8 +4,9 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
+import { runStory, type TrapResult } from './story';
 import { plannedChecks } from './summary';
-import { checkResults, type CheckResult, type SourceRef } from './view';
+import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './view';
 
 export interface ComparedRun {
   run: string;
@@ -33,6 +34,20 @@ export interface CompareRow {
   /** Highest minus lowest effective grade among the runs that graded it. */
   spread: number;
   differs: boolean;
+  /** The trap writes aimed at the check: `index` into `Comparison.traps`' benchmark order, as the run page's trap story numbers them. */
+  traps: { index: number; type: string }[];
+}
+
+/** A trap write aimed at a check that differs, with what it did in each run. */
+export interface ComparedTrap {
+  /** Its place among the benchmark's trap writes: the anchor `trap-<index>` on this page and on each run page. */
+  index: number;
+  type: string;
+  write: TrapLink;
+  /** The differing checks it aims at. */
+  checks: string[];
+  /** One per run, in the order of `runs`. */
+  results: TrapResult[];
 }
 
 export interface Comparison {
@@ -43,6 +58,8 @@ export interface Comparison {
   differing: number;
   /** Every pair of runs (`a` before `b` in `runs`): the checks both graded and how many of them they graded differently. */
   pairs: { a: number; b: number; compared: number; differing: number }[];
+  /** The trap writes aimed at differing checks, in the benchmark's order. */
+  traps: ComparedTrap[];
 }
 
 export function describeRun(state: RunState): ComparedRun {
@@ -55,11 +72,12 @@ export function describeRun(state: RunState): ComparedRun {
   };
 }
 
-/** Throws when the runs are not all of `benchmark`; the CLI says so before calling. */
-export function compareRuns(states: readonly RunState[], benchmark: Benchmark, benchmarkPath?: string): Comparison {
+/** Throws when the runs are not all of `benchmark`; the CLI says so before calling. `passScore` decides which traps caught a run. */
+export function compareRuns(states: readonly RunState[], benchmark: Benchmark, benchmarkPath?: string, passScore?: number): Comparison {
   const other = states.find((s) => s.benchmark !== benchmark.name);
   if (other) throw new Error(`run ${other.run} is of benchmark ${other.benchmark}, not ${benchmark.name}`);
-  const perRun = states.map((s) => new Map(checkResults(s, benchmark, benchmarkPath).map((c) => [c.id, c])));
+  const results = states.map((s) => checkResults(s, benchmark, benchmarkPath));
+  const perRun = results.map((checks) => new Map(checks.map((c) => [c.id, c])));
   const playedIds = states.map((s) => (s.phases || s.filter !== undefined ? new Set(plannedChecks(s, benchmark).map((c) => c.check.id)) : undefined));
   const ids = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
   const rows = ids.map((id, order) => {
@@ -69,14 +87,27 @@ export function compareRuns(states: readonly RunState[], benchmark: Benchmark, b
     const graded = cells.flatMap((c) => (c ? [c.effective] : []));
     const spread = graded.length ? Math.max(...graded) - Math.min(...graded) : 0;
     const differs = spread > 0 || (graded.length > 0 && graded.length < played.filter((p) => p).length);
-    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, played, spread, differs } };
+    const traps = benchmark.traps.flatMap((t, index) => (t.trap.targets.some((x) => x.name === id) ? [{ index, type: t.trap.type }] : []));
+    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, played, spread, differs, traps } };
   });
   rows.sort((a, b) => Number(b.row.differs) - Number(a.row.differs) || b.row.spread - a.row.spread || a.order - b.order);
   const sorted = rows.map((r) => r.row);
+  const stories = states.map((s, i) => runStory(s, benchmark, results[i]!, benchmarkPath ?? `benchmarks/${benchmark.name}`, passScore));
   return {
     benchmark: benchmark.name, title: benchmark.title, runs: states.map(describeRun),
     rows: sorted, differing: rows.filter((r) => r.row.differs).length, pairs: pairsOf(sorted, states.length),
+    traps: comparedTraps(sorted, stories),
   };
+}
+
+/** The trap writes that aim at a differing check, each with its result in every run's trap story. */
+function comparedTraps(rows: readonly CompareRow[], stories: readonly ReturnType<typeof runStory>[]): ComparedTrap[] {
+  const aimed = new Map<number, string[]>();
+  for (const row of rows) if (row.differs) for (const t of row.traps) aimed.set(t.index, [...(aimed.get(t.index) ?? []), row.id]);
+  return [...aimed].sort((a, b) => a[0] - b[0]).flatMap(([index, checks]) => {
+    const story = stories[0]?.traps[index];
+    return story ? [{ index, type: story.type, write: story.write, checks, results: stories.map((s) => s.traps[index]?.result ?? 'not graded') }] : [];
+  });
 }
 
 /** For each pair of runs, the checks both graded and those graded differently (by effective grade, as the rows). */

@@ -11,7 +11,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { Grade, RunState } from '../state/runState';
 import { DEFAULT_PASS_SCORE, passes } from '../protocol/scores';
-import { plannedChecks, summarize } from './summary';
+import { plannedChecks, summarize, textInRun } from './summary';
 import { boundedXmlText, escapeXmlText, oneLine, xmlAttributes } from './xml';
 
 /** A run to report: its state and the benchmark it played, or one that ended with no state to show (it could not start, or was stopped). */
@@ -86,8 +86,9 @@ function playedCases(state: RunState, benchmark: Benchmark, passScore: number): 
   const plannedIds = new Set(planned.map((c) => c.check.id));
   const cases = planned.map(({ check, file }): Case => {
     const type = check.type ? ` [${check.type}]` : '';
-    const testCase: Case = { classname: classname(state.benchmark, file), name: oneLine(`${check.id}${type} ${check.question}`, MAX_NAME) };
-    return withGrade(testCase, standingGrade(state, check.id), check.answer, passScore);
+    // Date templates read as the run expanded them, as in report.md: `{{FUTURE:3:weeks}}` means nothing in CI.
+    const testCase: Case = { classname: classname(state.benchmark, file), name: oneLine(`${check.id}${type} ${textInRun(state, check.question)}`, MAX_NAME) };
+    return withGrade(testCase, standingGrade(state, check.id), textInRun(state, check.answer), passScore);
   });
   const orphans = Object.keys(state.grades).filter((id) => !plannedIds.has(id)).sort();
   for (const id of orphans) {

@@ -34,6 +34,8 @@ function figureLines(s: Summary): string[] {
   if (hooks.length) lines.push(`📊 Hooks fired: ${hooks.map(([h, n]) => `${h} ${n}`).join(', ')}`);
   const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, s.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
   if (seen.length) lines.push(`📊 Persona misbehaviours seen: ${seen.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
+  // The calls themselves are on the HTML page: their arguments would swamp the entry.
+  if (s.toolCalls) lines.push(`📊 Agent tool calls: ${s.toolCalls.calls} in ${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'} (listed in the HTML report)`);
   if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
   const tokens = Object.entries(s.usage).map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`).join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);

@@ -87,7 +87,10 @@ export function expectedTokens(expected: string): string[] {
   return [...new Set(tokens.map((t) => t.toLowerCase()))].slice(0, 20);
 }
 
-/** Whether a memory line holds one of the tokens: a number as a whole number, a word anywhere, case-insensitive. */
+/**
+ * Whether a memory line holds one of the tokens: a number as a whole number (8 is not in 18 nor in
+ * 8.4, but is in "8." at a sentence's end), a word anywhere, case-insensitive.
+ */
 export function lineHolds(line: string, tokens: readonly string[]): boolean {
   const lower = line.toLowerCase();
   return tokens.some((t) => {
@@ -95,8 +98,8 @@ export function lineHolds(line: string, tokens: readonly string[]): boolean {
     let from = lower.indexOf(t);
     while (from >= 0) {
       const before = lower[from - 1] ?? ' ';
-      const after = lower[from + t.length] ?? ' ';
-      if (!/[\d.,]/.test(before) && !/\d/.test(after)) return true;
+      const after = lower.slice(from + t.length, from + t.length + 2);
+      if (!/[\d.,]/.test(before) && !/^(?:\d|[.,]\d)/.test(after)) return true;
       from = lower.indexOf(t, from + 1);
     }
     return false;

@@ -3,6 +3,7 @@ import { expandTemplatesIn, startMoment, type Benchmark } from '../../../scenari
 import type { PhaseRange, RunState } from '../state/runState';
 import type { Usage } from '../models/usage';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
+import { boundedToolCalls } from '../adapters/toolCalls';
 
 export interface ImperfectAnswer {
   id: string;
@@ -51,6 +52,8 @@ export interface Summary {
   unanswered: number;
   retries: number;
   usage: Record<string, Usage>;
+  /** The agent's tool calls its replies carried, and how many replies carried any; absent when none did. */
+  toolCalls?: { calls: number; replies: number };
 }
 
 /** The checks a run plays: all of them, or those of a partial run's phases (found by chapter file). */
@@ -142,12 +145,26 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     usage: state.usage,
   };
   if (state.error) summary.error = state.error;
+  const toolCalls = countToolCalls(state);
+  if (toolCalls.calls) summary.toolCalls = toolCalls;
   if (state.phases) {
     const at = (position: { chapter: string; phase: number }) => `${position.chapter}:${position.phase + 1}`;
     summary.partial = { from: at(state.phases.from), to: at(state.phases.to), ...(state.filter !== undefined ? { filter: state.filter } : {}) };
   }
   if (state.finishedAt) summary.finishedAt = state.finishedAt;
   return summary;
+}
+
+/** The agent's tool calls in the whole run, and the replies that carried any (bounded again: the state is a file). */
+function countToolCalls(state: RunState): { calls: number; replies: number } {
+  let calls = 0;
+  let replies = 0;
+  for (const entry of state.transcript) {
+    const n = entry.from === 'agent' ? boundedToolCalls(entry.toolCalls)?.length ?? 0 : 0;
+    calls += n;
+    if (n) replies++;
+  }
+  return { calls, replies };
 }
 
 function sizes(c: { tokensBefore?: number; tokensAfter?: number }): { tokensBefore?: number; tokensAfter?: number } {

@@ -3,7 +3,9 @@
  * benchmark, with no markup, so the CLI's page and the editor's run panel show the same figures.
  */
 import type { Benchmark } from '../../../scenario/src';
+import type { AgentToolCall } from '../adapters/types';
 import type { Position, RunState } from '../state/runState';
+import { entryToolCalls, staleTokens, turnToolCalls } from './beside';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage, type Usage } from '../models/usage';
 import type { MemorySnapshot } from './memory';
@@ -34,6 +36,10 @@ export interface CheckResult {
   traps: TrapLink[];
   /** The standing grade; absent for a check not graded. */
   grade?: { score: number; effective: number; attempt: 1 | 2; got: string; comment: string };
+  /** Tokens of the values its trap writes replaced (`staleTokens`): memory lines holding them are stale. */
+  staleTokens?: string[];
+  /** For an imperfect answer on the run page: the agent's tool calls in the turn it answered in. */
+  toolCalls?: AgentToolCall[];
 }
 
 /** Grades of a set of checks: by type or by chapter. */
@@ -49,10 +55,10 @@ export interface GradeGroup {
 export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction' | 'time' | 'note';
 
 export type ConversationItem =
-  | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string }
+  | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string; toolCalls?: AgentToolCall[] }
   | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
   /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
-  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number };
+  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number; toolCalls: AgentToolCall[] };
 
 export interface ConversationChapter {
   chapter: string;
@@ -92,15 +98,19 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Every check of the benchmark with its standing grade, then any graded check the benchmark no longer has. */
 export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPath = `benchmarks/${benchmark.name}`): CheckResult[] {
   const at = (file: string, line: number): SourceRef => ({ file: `${benchmarkPath}/${file}`, line });
-  const planned = benchmark.checks.map((c): CheckResult => ({
-    id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: textInRun(state, c.check.question), expected: textInRun(state, c.check.answer),
-    source: at(c.file, c.check.idRange.start.line + 1),
-    traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
-      const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
-      if (t.trap.note) link.note = textInRun(state, t.trap.note);
-      return link;
-    }),
-  }));
+  const planned = benchmark.checks.map((c): CheckResult => {
+    const result: CheckResult = {
+      id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: textInRun(state, c.check.question), expected: textInRun(state, c.check.answer),
+      source: at(c.file, c.check.idRange.start.line + 1),
+      traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
+        const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
+        if (t.trap.note) link.note = textInRun(state, t.trap.note);
+        return link;
+      }),
+    };
+    const stale = result.traps.length ? staleTokens(state, benchmark, c.check.id, result.expected) : [];
+    return stale.length ? { ...result, staleTokens: stale } : result;
+  });
   const known = new Set(planned.map((c) => c.id));
   const gone = Object.keys(state.grades).filter((id) => !known.has(id)).map((id): CheckResult => {
     const chapter = state.grades[id]?.at(-1)?.position.chapter ?? '';
@@ -133,7 +143,7 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     summary: summarize(state, benchmark),
     title: benchmark.title,
     checks,
-    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10),
+    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => ({ ...c, toolCalls: turnToolCalls(state, state.grades[c.id]?.at(-1)?.at ?? '') })),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, path, checks),
@@ -151,7 +161,7 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
     const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
     const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
     const conversation = state.sessionSwitches.filter((x) => !x.ignored && x.at <= g.at).length + 1;
-    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation } };
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation, toolCalls: turnToolCalls(state, g.at) } };
   }));
 }
 
@@ -179,7 +189,7 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
   const timeline: { item: ConversationItem; position?: Position }[] = [
     ...state.transcript.map((e) => ({
       position: e.position,
-      item: e.from === 'engine' ? marker(switches.has(e.at) ? 'session' : 'note', e.at, e.text) : { kind: 'message' as const, from: e.from, text: e.text, at: e.at },
+      item: e.from === 'engine' ? marker(switches.has(e.at) ? 'session' : 'note', e.at, e.text) : messageItem(e),
     })),
     ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
     ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
@@ -205,6 +215,12 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
     if (item.kind === 'message') current.messages++;
   }
   return chapters;
+}
+
+/** A message of the conversation; an agent's with its tool calls, when it made any. */
+function messageItem(entry: RunState['transcript'][number]): ConversationItem {
+  const toolCalls = entryToolCalls(entry);
+  return { kind: 'message', from: entry.from === 'agent' ? 'agent' : 'persona', text: entry.text, at: entry.at, ...(toolCalls.length ? { toolCalls } : {}) };
 }
 
 function hours(ms: number): string {

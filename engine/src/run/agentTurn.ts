@@ -1,4 +1,5 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
+import { boundedToolCalls } from '../adapters/toolCalls';
 import type { AgentAdapter, AgentStatus } from '../adapters/types';
 import type { RunEvent, RunState } from '../state/runState';
 
@@ -42,7 +43,8 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     const messages = await adapter.getResponses(state.agentCursor);
     for (const m of messages) {
       if (m.seq <= state.agentCursor) continue;
-      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text) });
+      const toolCalls = boundedToolCalls(m.toolCalls);
+      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text), ...(toolCalls ? { toolCalls } : {}) });
       lastNew = Date.now();
     }
     const replies = repliesToLastSend(state);

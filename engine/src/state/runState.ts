@@ -3,11 +3,11 @@
  * every change is an event, applied by `applyEvent`, so that the journal on disk replays to the
  * same state after a crash.
  */
-import type { AgentStatus } from '../adapters/types';
+import type { AgentStatus, AgentToolCall } from '../adapters/types';
 import type { ChatMessage } from '../models/messages';
 import { addUsage, type Usage } from '../models/usage';
 import type { Misbehaviour } from '../protocol/chaos';
-import { applyEffect, countMisbehaviour } from './effects';
+import { applyEffect, applyModelNotice, countMisbehaviour, observe } from './effects';
 
 export { sheetNamed } from './effects';
 
@@ -56,6 +56,17 @@ export interface TranscriptEntry {
   at: string;
   position: Position;
   seq?: number;
+  /** The agent's tool calls for this reply, bounded (absent: none seen, or a state from before they were kept). */
+  toolCalls?: AgentToolCall[];
+}
+
+/** A fact's text before and after one edit (`—` after: deleted), cut to 2,000 characters each. */
+export interface FactEdit {
+  sheet: string;
+  id: string;
+  before: string;
+  after: string;
+  position: Position;
 }
 
 export type Effect =
@@ -76,7 +87,8 @@ export type RunEvent = { at: string } & (
   | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[]; misbehaviour?: Misbehaviour }
   | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
   | { type: 'sent'; callId: string; key: string; text: string }
-  | { type: 'reply'; seq: number; text: string }
+  /** `toolCalls`: the agent's, bounded by `adapters/toolCalls.ts`; absent when it made or showed none. */
+  | { type: 'reply'; seq: number; text: string; toolCalls?: AgentToolCall[] }
   | { type: 'unanswered'; callId: string; waitedMs: number }
   | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
   /**
@@ -118,6 +130,8 @@ export interface RunState {
   /** Every grade of every check, oldest first; the last one stands. */
   grades: Record<string, Grade[]>;
   sheets: Record<string, LiveSheet>;
+  /** Each edit of a fact, with the text it replaced and the phase it was made in (absent in older states). */
+  factEdits?: FactEdit[];
   vars: Record<string, unknown>;
   /** Each template as written → its expansion, fixed for the whole run. */
   templates: Record<string, string>;
@@ -211,7 +225,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'reply':
       s.agentCursor = Math.max(s.agentCursor, e.seq);
-      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq });
+      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
       break;
     case 'unanswered':
       s.unanswered++;
@@ -249,32 +263,9 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   }
 }
 
-/** A hook that fired or a misbehaviour seen outside a call: counted and logged. */
-function applyModelNotice(s: RunState, e: Extract<RunEvent, { type: 'hook' | 'misbehaviour' }>): void {
-  if (e.type === 'misbehaviour') {
-    countMisbehaviour(s, e.kind);
-    s.log.push({ at: e.at, text: `${e.kind}: ${e.text.slice(0, 200)}` });
-    return;
-  }
-  s.hooks ??= {};
-  s.hooks[e.hook] = (s.hooks[e.hook] ?? 0) + 1;
-  s.log.push({ at: e.at, text: `hook ${e.hook}: ${e.text.slice(0, 200)}` });
-  if (e.misbehaviour) countMisbehaviour(s, e.misbehaviour);
-}
-
 /** A resumed run that had ended is running again: its end is forgotten. */
 function reopen(s: RunState): void {
   s.status = 'running';
   delete s.error;
   delete s.finishedAt;
-}
-
-/** The agent's status as observed, each compaction not seen before placed at the phase the run is in now. */
-function observe(s: RunState, status: AgentStatus, seenAt: string): void {
-  s.agentStatus = status;
-  const places = (s.agentCompactions ??= []);
-  for (const c of (status.compactions ?? []).slice(0, 1000)) {
-    const same = places.some((p) => p.at === c.at && p.tokensBefore === c.tokensBefore && p.tokensAfter === c.tokensAfter);
-    if (!same && places.length < 1000) places.push({ ...c, seenAt, position: { ...s.position } });
-  }
 }

@@ -12,7 +12,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PendingFailure } from '../failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../types';
+import { toolCallsFromChat } from '../toolCalls';
+import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from '../types';
 import { HermesApi, type HermesMessage } from './api';
 import { killGroup, startGateway, stopGateway } from './gateway';
 import { AgentLog, type LoggedCompaction } from './agentLog';
@@ -179,7 +180,7 @@ export class HermesAdapter implements AgentAdapter {
     const result = await api.chat(before.sessionId, turn.text, { idleMs: this.options.idleTimeoutMs, turnMs: this.options.turnTimeoutMs });
     this.adopt(result.sessionId);
     this.saved.usageTokens = typeof result.usage?.input_tokens === 'number' ? result.usage.input_tokens : this.saved.usageTokens;
-    this.answer(turn, result.content);
+    this.answer(turn, result.content, result.toolCalls);
   }
 
   /**
@@ -196,7 +197,7 @@ export class HermesAdapter implements AgentAdapter {
       this.adopt(sessionId);
       const found = findTurn(rows, turn);
       if (!found) return this.play(turn);
-      if (found.reply !== undefined) return this.answer(turn, found.reply);
+      if (found.reply !== undefined) return this.answer(turn, found.reply, found.toolCalls);
       if (this.options.managed) return this.play(turn);
       if (Date.now() > deadline) throw new Error(`the turn "${turn.text.slice(0, 60)}" reached Hermes but got no reply within ${this.options.turnTimeoutMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, RECOVERY_POLL_MS));
@@ -225,9 +226,9 @@ export class HermesAdapter implements AgentAdapter {
     this.save();
   }
 
-  private answer(turn: Turn, text: string): void {
+  private answer(turn: Turn, text: string, toolCalls: AgentToolCall[] = []): void {
     turn.answered = true;
-    this.saved.replies.push({ seq: this.saved.replies.length + 1, text, at: this.now().toISOString() });
+    this.saved.replies.push({ seq: this.saved.replies.length + 1, text, at: this.now().toISOString(), ...(toolCalls.length ? { toolCalls } : {}) });
     this.save();
   }
 
@@ -237,15 +238,16 @@ export class HermesAdapter implements AgentAdapter {
   }
 }
 
-/** The turn's user message after `afterId`, and the final reply to it if Hermes gave one. */
-export function findTurn(rows: readonly HermesMessage[], turn: Turn): { reply?: string } | undefined {
+/** The turn's user message after `afterId`, and the final reply to it if Hermes gave one, with the tool calls before it. */
+export function findTurn(rows: readonly HermesMessage[], turn: Turn): { reply?: string; toolCalls?: AgentToolCall[] } | undefined {
   // The last copy: an in-place compression rewrites the session, earlier messages included, with new ids.
   const index = rows.findLastIndex((row) => row.id > (turn.afterId ?? 0) && row.role === 'user' && row.content === turn.text);
   if (index < 0) return undefined;
   const after = rows.slice(index + 1);
   const end = after.findIndex((row) => row.role === 'user');
-  const reply = (end < 0 ? after : after.slice(0, end)).filter((row) => row.role === 'assistant' && !row.hasToolCalls && row.content).at(-1);
-  return reply ? { reply: reply.content } : {};
+  const answer = end < 0 ? after : after.slice(0, end);
+  const reply = answer.filter((row) => row.role === 'assistant' && !row.hasToolCalls && row.content).at(-1);
+  return reply ? { reply: reply.content, toolCalls: toolCallsFromChat(answer.slice(0, answer.indexOf(reply)).map((row) => row.chat)) } : {};
 }
 
 function runCommand(command: string): Promise<void> {

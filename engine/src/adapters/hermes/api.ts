@@ -8,6 +8,8 @@
  * a streamed turn is given up when nothing arrives for the idle timeout, or at the turn timeout.
  */
 import { maskSecrets, maskSecretsDeep } from '../../secrets';
+import { toolCallsFromChat } from '../toolCalls';
+import type { AgentToolCall } from '../types';
 
 /** A row of a session's messages, as Hermes stores it. */
 export interface HermesMessage {
@@ -15,6 +17,8 @@ export interface HermesMessage {
   role: string;
   content: string;
   hasToolCalls: boolean;
+  /** The row's chat fields (`role`, `content`, `tool_calls`, `tool_call_id`), for the tool calls of a turn found again. */
+  chat: Record<string, unknown>;
 }
 
 /** The end of a turn: the session it lives in now, the reply, and what its model calls took. */
@@ -22,6 +26,8 @@ export interface HermesTurn {
   sessionId: string;
   content: string;
   usage: { input_tokens?: number; output_tokens?: number; total_tokens?: number } | undefined;
+  /** The turn's tool calls with their results, from `run.completed`'s `messages`. */
+  toolCalls: AgentToolCall[];
 }
 
 /** Replies and bodies past these sizes are cut: an agent's text is untrusted. */
@@ -63,6 +69,7 @@ export class HermesApi {
         role: String(row.role ?? ''),
         content: typeof row.content === 'string' ? row.content.slice(0, MAX_REPLY_CHARS) : '',
         hasToolCalls: Array.isArray(row.tool_calls) && row.tool_calls.length > 0,
+        chat: { role: row.role, content: row.content, tool_calls: row.tool_calls, tool_call_id: row.tool_call_id },
       })),
     };
   }
@@ -80,7 +87,7 @@ export class HermesApi {
     try {
       const response = await fetch(`${this.url}${path}`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ message }), signal: abort.signal });
       if (!response.ok || !response.body) throw new Error(`POST ${path}: ${response.status} ${maskSecrets((await response.text()).slice(0, 300))}`);
-      const turn: HermesTurn = { sessionId, content: '', usage: undefined };
+      const turn: HermesTurn = { sessionId, content: '', usage: undefined, toolCalls: [] };
       const decoder = new TextDecoder();
       let buffer = '';
       let total = 0;
@@ -138,6 +145,23 @@ function applyEvent(turn: HermesTurn, block: string): boolean {
   if (typeof payload.session_id === 'string' && (name === 'assistant.completed' || name === 'run.completed')) turn.sessionId = payload.session_id;
   if (name === 'assistant.completed' && typeof payload.content === 'string') turn.content = maskSecrets(payload.content.slice(0, MAX_REPLY_CHARS));
   if (name === 'run.completed' && typeof payload.usage === 'object' && payload.usage !== null) turn.usage = payload.usage as HermesTurn['usage'];
+  if (name === 'run.completed' && Array.isArray(payload.messages)) turn.toolCalls = maskSecretsDeep(toolCallsFromChat(ownMessages(payload.messages)));
   if (name === 'error') throw new Error(`Hermes: ${maskSecrets(String(payload.message ?? 'error').slice(0, 500))}`);
   return name === 'done';
+}
+
+/**
+ * The messages of this turn among those `run.completed` gives: after a compression it gives the
+ * earlier turns' calls and replies too (chat-stream-compressed.sse), so only those after the last
+ * reply before this turn's own count.
+ */
+function ownMessages(messages: readonly unknown[]): unknown[] {
+  const isReply = (message: unknown) => {
+    const fields = typeof message === 'object' && message !== null ? (message as Record<string, unknown>) : {};
+    return fields.role === 'assistant' && !(Array.isArray(fields.tool_calls) && fields.tool_calls.length > 0);
+  };
+  const last = messages.length - 1;
+  let start = last - 1;
+  while (start >= 0 && !isReply(messages[start])) start--;
+  return messages.slice(start + 1, last);
 }

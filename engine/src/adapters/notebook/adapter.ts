@@ -109,7 +109,7 @@ export class NotebookAdapter implements AgentAdapter {
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
     this.failure.throwIfAny();
-    return this.journal.entries.flatMap((e) => (e.kind === 'reply' && e.seq > afterSeq ? [{ seq: e.seq, text: e.text, at: e.at }] : []));
+    return this.journal.replies(afterSeq);
   }
 
   async getStatus(): Promise<AgentStatus> {

@@ -9,6 +9,8 @@ import { loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
 import { stampMessage, withoutState, withState } from './protocol';
+import { toolCallsFromChat } from '../toolCalls';
+import type { AgentMessage } from '../types';
 import type { NoteChange } from './tools';
 
 export type Entry =
@@ -76,6 +78,22 @@ export class Journal {
 
   seen(key: string): boolean {
     return this.entries.some((e) => e.kind === 'user' && e.key === key);
+  }
+
+  /** The replies after `afterSeq`, each with the tool calls of its turn (the steps since the message it answers). */
+  replies(afterSeq: number): AgentMessage[] {
+    const out: AgentMessage[] = [];
+    let steps: ChatMessage[] = [];
+    for (const e of this.entries) {
+      if (e.kind === 'user' || e.kind === 'new-conversation') steps = [];
+      else if (e.kind === 'step') steps.push(e.message);
+      else if (e.kind === 'reply') {
+        const toolCalls = e.seq > afterSeq ? toolCallsFromChat(steps) : [];
+        if (e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(toolCalls.length ? { toolCalls } : {}) });
+        steps = [];
+      }
+    }
+    return out;
   }
 
   lastSeq(): number {

@@ -1,5 +1,6 @@
 /** The comparison page: runs of one benchmark side by side, the checks whose grade differs first. */
 import { pairText, type CompareRow, type Comparison } from '../compare';
+import { RESULT_CLASS } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 
 export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
@@ -37,7 +38,8 @@ ${pairwise(c)}
 ${differing.map((r) => row(r, o)).join('\n')}
 ${same.length ? `<tr class="sep"><td colspan="${c.runs.length + 2}">Graded the same in every run (${same.length})</td></tr>\n${same.map((r) => row(r, o)).join('\n')}` : ''}
 </tbody></table>
-<p class="note">A grade tagged "2nd attempt" was given when the agent found the answer only after being asked to search (it counts half). Hover a grade for the agent's answer and the grader's comment.</p>`;
+<p class="note">A grade tagged "2nd attempt" was given when the agent found the answer only after being asked to search (it counts half). Hover a grade for the agent's answer and the grader's comment.</p>
+${trapSection(c, o)}`;
   return page(`MarathonMemBench — comparison of ${c.runs.map((r) => r.run).join(', ')}`, body, charts, o);
 }
 
@@ -45,7 +47,8 @@ function row(r: CompareRow, o: RenderOptions): string {
   const cells = r.cells.map((g, i) => (g
     ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
     : `<td class="run"><span class="grade g-none">—</span>${r.played[i] === false ? '<div class="got">not played (a partial run)</div>' : ''}</td>`));
-  return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span></td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;
+  const traps = r.differs && r.traps.length ? `<div class="note">${r.traps.map((t) => `<a class="story-link" href="#trap-${t.index}" data-trap="${t.index}">🪤 ${escapeHtml(t.type)}</a>`).join(' ')}</div>` : '';
+  return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span>${traps}</td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;
 }
 
 /**
@@ -61,4 +64,16 @@ function pairwise(c: Comparison): string {
   return `<h2>Run against run</h2>
 <table class="pairs"><thead><tr><th>run</th><th>run</th><th class="num">checks differing</th><th class="num">graded by both</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>
 ${note}`;
+}
+
+/** The trap writes aimed at the differing checks, each with its result in every run: where a check's trap link leads. */
+function trapSection(c: Comparison, o: RenderOptions): string {
+  if (!c.traps.length) return '';
+  const head = c.runs.map((r) => `<th class="run">${escapeHtml(r.run)}</th>`).join('');
+  const rows = c.traps.map((t) => `<tr id="trap-${t.index}" data-trap="${t.index}" data-trap-type="${escapeHtml(t.type)}"><td>🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${t.checks.map(escapeHtml).join(', ')}</td>${t.results.map((result) => `<td class="run"><span class="verdict ${RESULT_CLASS[result]}">${result}</span></td>`).join('')}</tr>`);
+  return `<h2 id="traps">The traps of the differing checks</h2>
+<table class="traps"><thead><tr><th>trap</th><th>the write</th><th>differing checks</th>${head}</tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<p class="note">Per run: caught when a check the write aims at failed, held when every graded one passed (the trap story of each run's page).</p>`;
 }

@@ -1,21 +1,31 @@
-/** The agent's memory beside a failed answer: the snapshot of the conversation it was given in, the lines holding the expected value marked. */
+/**
+ * The agent's memory beside a failed answer: the snapshot of the conversation it was given in, the
+ * lines holding the expected value marked, and apart, in another colour, those holding a stale
+ * value (one a trap write replaced), as the editor's *What caught it* lists them.
+ */
 import { expectedTokens, lineHolds, type MemorySnapshot } from '../memory';
 import { escapeHtml } from './page';
 
-/** The snapshot of conversation `number` (else the first one after it), folded; empty without one. */
-export function memoryAt(memory: readonly MemorySnapshot[], number: number, expected: string): string {
+/** The snapshot of conversation `number` (else the first one after it), folded; empty without one. `stale`: `CheckResult.staleTokens`. */
+export function memoryAt(memory: readonly MemorySnapshot[], number: number, expected: string, stale: readonly string[] = []): string {
   const snapshot = memory.find((m) => m.conversation === number) ?? memory.find((m) => m.conversation > number);
   if (!snapshot) return '';
   const tokens = expectedTokens(expected);
   let held = 0;
+  let staleLines = 0;
   const files = snapshot.files.map((f) => {
     const lines = f.text.split('\n').map((line) => {
       const hit = tokens.length > 0 && lineHolds(line, tokens);
+      const old = stale.length > 0 && lineHolds(line, stale);
       if (hit) held++;
-      return `<span class="mem-line${hit ? ' hit' : ''}">${escapeHtml(line)}</span>`;
+      if (old) staleLines++;
+      return `<span class="mem-line${hit ? ' hit' : ''}${old ? ' stale' : ''}">${escapeHtml(line)}</span>`;
     });
     return `<div class="mem-file"><div class="note">${escapeHtml(f.name)}${f.cut ? ' (cut)' : ''}</div><pre>${lines.join('\n')}</pre></div>`;
   });
-  const summary = `The agent's memory after conversation ${snapshot.conversation}: ${snapshot.files.length} file${snapshot.files.length === 1 ? '' : 's'}, ${held} line${held === 1 ? '' : 's'} holding the expected value`;
-  return `<details class="memory"><summary>${escapeHtml(summary)}</summary>${files.join('') || '<p class="note">empty</p>'}</details>`;
+  const plural = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+  const staleText = stale.length ? `, ${plural(staleLines)} holding a stale value` : '';
+  const summary = `The agent's memory after conversation ${snapshot.conversation}: ${snapshot.files.length} file${snapshot.files.length === 1 ? '' : 's'}, ${plural(held)} holding the expected value${staleText}`;
+  const legend = `<p class="mem-legend note"><span class="mem-line hit">expected</span> the expected value${stale.length ? ` <span class="mem-line stale">stale</span> a value a trap write replaced (${escapeHtml(stale.join(', '))})` : ''}</p>`;
+  return `<details class="memory"><summary>${escapeHtml(summary)}</summary>${legend}${files.join('') || '<p class="note">empty</p>'}</details>`;
 }

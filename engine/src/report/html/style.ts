@@ -84,6 +84,17 @@ details.memory { margin-top: 6px; }
 details.memory > summary { cursor: pointer; color: var(--muted); }
 .mem-file pre { margin: 2px 0 8px; max-height: 20em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
 .mem-line.hit { background: rgba(237, 201, 72, 0.35); font-weight: 600; }
+.mem-line.stale { background: rgba(118, 183, 178, 0.28); text-decoration: line-through; text-decoration-color: rgba(128, 128, 128, 0.8); }
+.mem-line.hit.stale { text-decoration: none; box-shadow: inset 3px 0 0 rgba(118, 183, 178, 0.9); }
+.mem-legend .mem-line { padding: 0 6px; border-radius: 3px; margin-right: 2px; }
+.mem-legend .mem-line.stale { margin-left: 10px; }
+details.tool-calls { margin-top: 4px; font-size: 12px; }
+details.tool-calls > summary { cursor: pointer; color: var(--muted); }
+details.tool-calls ol { margin: 4px 0 2px; padding-left: 22px; }
+details.tool-calls li { margin: 2px 0 6px; }
+.tool-name { font-weight: 600; }
+details.tool-calls pre { margin: 2px 0; max-height: 12em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); background: var(--bg); border: 1px solid var(--border); border-radius: 4px; padding: 3px 6px; }
+.msg.agent details.tool-calls pre { background: var(--card); }
 .grade-inline { align-self: stretch; font-size: 13px; border: 1px dashed var(--border); border-radius: 6px; padding: 4px 10px; }
 .grade-inline.failed { border: 1px solid var(--poor); border-left-width: 4px; }
 .grade-inline dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 6px 0 2px; }
