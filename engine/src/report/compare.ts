@@ -3,14 +3,15 @@
  * of different benchmarks are not compared: the same check id there is a different question.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState } from '../state/runState';
+import type { RunState, TrueStatus } from '../state/runState';
 import { plannedChecks } from './summary';
 import { checkResults, type CheckResult, type SourceRef } from './view';
 
 export interface ComparedRun {
   run: string;
   agent: string;
-  status: RunState['status'];
+  /** The state's status; the callers that read the locks put the true one in (`withTrueStatus`). */
+  status: TrueStatus;
   startedAt: string;
   /** Mean effective grade, two decimals; null before any grade. */
   average: number | null;
@@ -53,6 +54,11 @@ export function describeRun(state: RunState): ComparedRun {
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
     partial: state.phases !== undefined || state.filter !== undefined,
   };
+}
+
+/** The comparison with each run's true status (a state that says `running` may have been stopped). */
+export function withTrueStatus(comparison: Comparison, statusOf: (index: number) => TrueStatus): Comparison {
+  return { ...comparison, runs: comparison.runs.map((r, index) => ({ ...r, status: statusOf(index) })) };
 }
 
 /** Throws when the runs are not all of `benchmark`; the CLI says so before calling. */
