@@ -38,11 +38,13 @@ export interface ViewContext {
 }
 
 /** The page at `path` with its query; `o` carries the nonce of the response. */
-export function pageAt(context: ViewContext, path: string, query: URLSearchParams, o: RenderOptions): Page {
+export function pageAt(context: ViewContext, path: string, query: URLSearchParams, given: RenderOptions): Page {
   const ws = context.ws;
+  // Every page but the index links back to it.
+  const o: RenderOptions = { ...given, indexHref: '/' };
   if (path === '/') {
     const index = runsIndex(indexRows(ws), indexFilterOf((name) => query.get(name)));
-    return { status: 200, html: renderRunsIndex(index, { ...o, connectSelf: true, extraScript: liveScript(null) }), live: true };
+    return { status: 200, html: renderRunsIndex(index, { ...given, connectSelf: true, extraScript: liveScript(null) }), live: true };
   }
   const run = /^\/run\/([^/]+)$/.exec(path);
   if (run) {

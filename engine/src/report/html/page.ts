@@ -27,6 +27,8 @@ export interface RenderOptions {
   chartJs?: string;
   /** Where grades are banded good, fair and poor (`scoreBand`); the editor passes its `passScore` setting. */
   passScore?: number;
+  /** The address of the runs index (`mmb view`'s `/`): the page links back to it at its top. */
+  indexHref?: string;
   /** `connect-src 'self'` in the CSP: only for the pages of `mmb view` that follow a run live (`/events`). */
   connectSelf?: boolean;
 }
@@ -157,7 +159,7 @@ export function page(title: string, body: string, charts: ChartSpec[], o: Render
 <style nonce="${n}">${STYLE}</style>
 </head>
 <body data-post-message="${o.postMessageLinks ? 'true' : 'false'}">
-${body}
+${o.indexHref !== undefined ? `<nav class="back"><a href="${escapeHtml(o.indexHref)}">← All runs</a></nav>\n` : ''}${body}
 <script nonce="${n}">${(o.chartJs ?? chartLibrary()).replace(/<\/script/gi, '<\\/script')}</script>
 <script type="application/json" id="mmb-charts">${scriptJson(charts)}</script>
 <script nonce="${n}">${PAGE_SCRIPT}</script>

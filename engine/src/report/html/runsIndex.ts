@@ -116,5 +116,5 @@ ${table(index, o)}`;
 
 /** A page of one line: what went wrong (a damaged run, an unknown one, runs that cannot be compared). */
 export function renderProblem(title: string, problem: string, o: RenderOptions = {}): string {
-  return page(`MarathonMemBench — ${title}`, `<header><h1>${escapeHtml(title)}</h1></header>\n<p class="problem">${escapeHtml(problem)}</p>\n<p><a href="/">All runs</a></p>`, [], o);
+  return page(`MarathonMemBench — ${title}`, `<header><h1>${escapeHtml(title)}</h1></header>\n<p class="problem">${escapeHtml(problem)}</p>`, [], { ...o, indexHref: '/' });
 }

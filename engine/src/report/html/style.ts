@@ -114,5 +114,6 @@ table.runs tbody tr:hover td { background: var(--card); }
 .st-running { background: #4e79a7; } .st-finished { background: var(--good); } .st-crashed { background: var(--poor); }
 .st-stopped { background: var(--fair); } .st-damaged { background: transparent; color: var(--poor); border: 1px dashed var(--poor); }
 .toolbar .note { align-self: center; }
+nav.back { font-size: 13px; margin: -8px 0 10px; }
 .problem { border-left: 4px solid var(--poor); padding: 6px 12px; background: var(--card); overflow-wrap: anywhere; }
 `;
