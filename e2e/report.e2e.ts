@@ -186,6 +186,10 @@ test('mmb view in chromium, the network cut off but its loopback server: the ind
   page.on('console', (m) => {
     if (m.type() === 'error') opened.errors.push(m.text());
   });
+  page.on('dialog', (d) => {
+    opened.dialogs.push(d.message());
+    void d.dismiss();
+  });
   try {
     await page.goto(view.url);
     assert.equal(page.url(), `${view.origin}/`, 'the token became a cookie and left the address');

@@ -8,6 +8,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parseIndexMessage } from '../src/protocol/messages';
+import { renderRunsIndex } from '../src/report/html/runsIndex';
+import { indexRow, runsIndex } from '../src/report/runsIndex';
+import type { RunState } from '../src/state/runState';
+import { acquireLock } from '../src/workspace/lock';
 import { MAX_EVENT_CLIENTS } from '../src/view/events';
 import { startViewServer, type ViewServer } from '../src/view/server';
 import { REPORTS, ROOT, tempDir } from './helpers';
@@ -15,6 +19,7 @@ import { REPORTS, ROOT, tempDir } from './helpers';
 let server: ViewServer;
 let root: string;
 let cookie: string;
+let releaseLock: () => void = () => {};
 
 interface Answer {
   status: number;
@@ -58,12 +63,21 @@ before(async () => {
   const outside = tempDir('mmb-view-outside-');
   writeFileSync(join(outside, 'state.json'), JSON.stringify({ ...stateOf('chatbot-1'), run: 'linked', agent: 'outside-agent' }));
   symlinkSync(outside, join(root, 'results', 'linked'));
+  // A real folder whose state file is a link out of results/.
+  mkdirSync(join(root, 'results', 'inner-link'));
+  symlinkSync(join(outside, 'state.json'), join(root, 'results', 'inner-link', 'state.json'));
+  // A run an engine (this process) holds the lock of: running.
+  writeRun('live-1', { ...stateOf('chatbot-1'), run: 'live-1', status: 'running', finishedAt: undefined });
+  const lock = acquireLock(join(root, 'results', 'live-1'));
+  assert.ok(lock.ok);
+  releaseLock = lock.release;
   server = await startViewServer({ ws: { root, configPath: join(root, 'config.jsonc'), bundled: join(ROOT, 'benchmarks') }, prices: () => ({}), port: 0, host: '127.0.0.1' });
   const first = await get(`/?token=${server.token}`, { cookie: null });
   cookie = String(first.headers['set-cookie']).split(';')[0]!;
 });
 
 after(async () => {
+  releaseLock();
   await server?.close();
 });
 
@@ -124,7 +138,8 @@ test('the index: every run with benchmark, agent, models, true status, date, sco
   const { status, body } = await get('/');
   assert.equal(status, 200);
   const rows = [...body.matchAll(/<tr data-run="([^"]+)"[^>]*data-status="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`).sort();
-  assert.deepEqual(rows, ['broken:damaged', 'chatbot-1:finished', 'chatbot-2:finished', 'chatbot-3:finished', 'hostile:finished', 'in-context:finished', 'stopped-1:stopped']);
+  assert.deepEqual(rows, ['broken:damaged', 'chatbot-1:finished', 'chatbot-2:finished', 'chatbot-3:finished', 'hostile:finished', 'in-context:finished', 'inner-link:damaged', 'live-1:running', 'stopped-1:stopped']);
+  assert.match(body, /<tr data-run="inner-link"[\s\S]*?inner-link\/state\.json is not a regular file/);
   assert.ok(!body.includes('outside-agent'), 'the symlinked folder is not followed');
   const chatbot2 = /<tr data-run="chatbot-2"[\s\S]*?<\/tr>/.exec(body)![0];
   assert.match(chatbot2, /<a href="\/run\/chatbot-2" data-open-run="chatbot-2">chatbot-2<\/a>/);
@@ -141,14 +156,15 @@ test('the index: every run with benchmark, agent, models, true status, date, sco
 test('the filters are query parameters: benchmark, agent, status and dates pick the rows, with no script', async () => {
   const ids = async (query: string) => [...(await get(`/${query}`)).body.matchAll(/<tr data-run="([^"]+)"/g)].map((m) => m[1]).sort();
   assert.deepEqual(await ids('?status=stopped'), ['stopped-1']);
-  assert.deepEqual(await ids('?status=damaged'), ['broken']);
+  assert.deepEqual(await ids('?status=damaged'), ['broken', 'inner-link']);
   assert.deepEqual(await ids('?benchmark=multiday&status=finished'), ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context']);
-  assert.deepEqual(await ids('?agent=chatbot&benchmark=multiday'), ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context', 'stopped-1']);
+  assert.deepEqual(await ids('?agent=chatbot&benchmark=multiday'), ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context', 'live-1', 'stopped-1']);
+  assert.deepEqual(await ids('?status=running'), ['live-1']);
   assert.deepEqual(await ids('?from=2099-01-01'), []);
   assert.match((await get('/?from=2099-01-01')).body, /<p class="note" id="mmb-none">No run matches these filters\.<\/p>/);
   const day = String(stateOf('chatbot-1').startedAt).slice(0, 10);
   assert.equal((await ids(`?from=${day}&to=${day}&status=finished`)).length, 5);
-  assert.equal((await ids('?status=<script>&from=yesterday')).length, 7, 'a value that is no status or date filters nothing');
+  assert.equal((await ids('?status=<script>&from=yesterday')).length, 9, 'a value that is no status or date filters nothing');
   assert.match((await get('/?status=stopped')).body, /<option value="stopped" selected>stopped<\/option>/);
 });
 
@@ -167,6 +183,9 @@ test('HTML in a run\'s benchmark, agent, model and name is escaped in the index 
 });
 
 test('run ids are folder names: ../ and encoded traversals, links out of results/ and unknown runs are 404', async () => {
+  const inner = await get('/run/inner-link');
+  assert.equal(inner.status, 500);
+  assert.ok(!inner.body.includes('outside-agent'), 'a state file linked out of results/ is not read');
   for (const path of ['/run/..%2Fconfig.jsonc', '/run/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/run/..%5c..%5cx', '/run/%252e%252e', '/run/linked', '/run/nope', '/run/%E0%A4%A', '/run/chatbot-1/state.json', '/results/chatbot-1/state.json', '/config.jsonc', '/benchmarks/multiday/exam.md']) {
     const answer = await get(path);
     assert.equal(answer.status, 404, path);
@@ -183,6 +202,10 @@ test('a run page: the report renderer, with the true status; a damaged run is on
   const stopped = await get('/run/stopped-1');
   assert.match(stopped.body, /<h1>stopped-1: multiday @ chatbot <span class="tag">stopped<\/span><\/h1>/);
   assert.doesNotMatch(stopped.body, /<span class="tag">running<\/span>/);
+  const live = await get('/run/live-1');
+  assert.match(live.body, /<h1>live-1: multiday @ chatbot <span class="tag">running<\/span><\/h1>/);
+  assert.match(String(live.headers['content-security-policy']), /; connect-src 'self'$/, 'a running run\'s page may reach /events');
+  assert.match(live.body, /var watched = "live-1";[\s\S]*new EventSource\('\/events'\)/);
   const broken = await get('/run/broken');
   assert.equal(broken.status, 500);
   assert.match(broken.body, /<p class="problem">[^<\n]*is not valid JSON[^<\n]*<\/p>/);
@@ -260,4 +283,17 @@ test('the index\'s messages in the editor: open a run, compare or trends of a se
     { type: 'mmb.compareRuns', runs: Array.from({ length: 51 }, (_, i) => `r${i}`) }, { type: 'mmb.openRun', run: 'x'.repeat(1001) }, { type: 'other', run: 'a' }]) {
     assert.equal(parseIndexMessage(bad), undefined, JSON.stringify(bad)?.slice(0, 80));
   }
+});
+
+test('the index in a webview: links carry the run and post mmb.openRun, the buttons post the runs ticked; no path of the server', () => {
+  const state = stateOf('chatbot-1') as unknown as RunState;
+  const html = renderRunsIndex(runsIndex([indexRow('chatbot-1#2', state, 'finished', undefined)]), { nonce: 'n', postMessageLinks: true });
+  assert.match(html, /<a href="#" data-open-run="chatbot-1#2">chatbot-1#2<\/a>/);
+  assert.match(html, /<td class="num">0\/\?<\/td>|<td class="num">\d+\/\?<\/td>/, 'checks planned unknown without the benchmark');
+  assert.match(html, /vscode\.postMessage\(\{ type: 'mmb\.openRun', run: link\.getAttribute\('data-open-run'\) \}\)/);
+  assert.match(html, /type: action === 'trends' \? 'mmb\.showTrends' : 'mmb\.compareRuns', runs: runs/);
+  assert.doesNotMatch(html, /href="\/run\//);
+  const served = renderRunsIndex(runsIndex([indexRow('chatbot-1#2', state, 'finished', undefined)]), { nonce: 'n' });
+  assert.match(served, /<a href="\/run\/chatbot-1%232" data-open-run="chatbot-1#2">/, 'a repeat\'s # is %23 in its address');
+  assert.match(renderRunsIndex(runsIndex([]), { nonce: 'n' }), /No runs yet: <code>mmb demo<\/code>/);
 });

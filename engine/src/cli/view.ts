@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors';
 import type { Price } from '../report/cost';
 import { resultsDir } from '../protocol/layout';
-import { LOOPBACK_HOSTS, startViewServer } from '../view/server';
+import { LOOPBACK_HOSTS, startViewServer, type ViewServer } from '../view/server';
 import { shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, type Io } from './run';
 
@@ -55,7 +55,7 @@ function openBrowser(url: string, io: Io): void {
 export async function viewCommand(input: ViewCommandInput, io: Io): Promise<number> {
   const port = portOf(input.port);
   const host = hostOf(input.host);
-  let server;
+  let server: ViewServer;
   try {
     server = await startViewServer({ ws: input.ws, prices: pricesOf(input.ws), port, host });
   } catch (e) {

@@ -90,6 +90,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     const held = cookie(request, cookieName());
     if (held === undefined || !sameText(held, token)) return plain(response, 403, 'Forbidden: open the address with the token that `mmb view` printed.');
+    if (url.pathname === '/events' && request.method === 'HEAD') return plain(response, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' });
     if (url.pathname === '/events') return eventStream(response);
     servePage(request, response, url);
   };
