@@ -43,7 +43,9 @@ test('mmb view prints its loopback URL with the token, serves the index there, a
   const root = fixtureWorkspace();
   const child = spawn(process.execPath, [CLI, 'view'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     const deadline = Date.now() + 10_000;
@@ -66,6 +68,7 @@ test('mmb view prints its loopback URL with the token, serves the index there, a
     child.kill('SIGINT');
   }
   assert.equal(await exited, 0);
+  assert.equal(err, '', 'a server\'s Ctrl-C is its normal end: nothing on stderr');
 });
 
 test('the true status everywhere: report --json, the run\'s entry and its HTML page say "stopped" for a running state with no live lock', () => {

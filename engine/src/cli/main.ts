@@ -173,9 +173,11 @@ function usageProblem(message: string, argv: readonly string[], io: Io): number 
 
 if (require.main === module) {
   const controller = new AbortController();
+  // A server's Ctrl-C is its normal end: there is no step to finish and no run to resume.
+  const serving = ['view', 'stand-in'].includes(process.argv[2] ?? '');
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
+    if (!serving) process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
     controller.abort();
   });
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
