@@ -98,7 +98,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
   },
   {
-    name: 'view', synopsis: '[--port N] [--config <file>]', help: 'serve the runs of results/ on loopback until Ctrl-C: an index filterable by benchmark, agent, status and date, each run\'s report, compare and trends of a selection, pages that follow running runs',
+    name: 'view', synopsis: '[--port N] [--host <address>] [--open]', help: 'serve the runs of results/ on loopback until Ctrl-C: a filterable index, run pages, compare, trends, live',
     options: [
       CONFIG,
       { name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' },
