@@ -1,11 +1,12 @@
 /**
  * The HTML report, comparison and trends pages as a person opens them: written by the built CLI
  * from the fixture runs, opened from file:// in Debian's chromium with every non-file request
- * blocked and recorded, the charts drawn, the links present, screenshots in .e2e/artifacts/.
+ * blocked and recorded, the charts drawn, the links present, screenshots in .e2e/artifacts/; and
+ * `mmb view`'s pages from its loopback server, everything else cut off.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -142,4 +143,101 @@ test('the trends page renders offline: a group per configuration, the flaky chec
   assert.notEqual(flakyBg, failingBg, 'flaky rows stand out');
   await page.screenshot({ path: join(ARTIFACTS, 'report-trends.png'), fullPage: true });
   await clean(o);
+});
+
+/** `mmb view` started by the built CLI on a copy of the fixture runs plus a stopped one; its printed URL, and a stop. */
+async function startView(): Promise<{ url: string; origin: string; root: string; stop: () => Promise<void> }> {
+  const root = mkdtempSync(join(tmpdir(), 'mmb-view-e2e-'));
+  cpSync(join(FIXTURES, 'benchmarks'), join(root, 'benchmarks'), { recursive: true });
+  cpSync(join(FIXTURES, 'runs'), join(root, 'results'), { recursive: true });
+  writeFileSync(join(root, 'config.jsonc'), '{}');
+  const state = JSON.parse(readFileSync(join(FIXTURES, 'runs', 'chatbot-1', 'state.json'), 'utf8')) as Record<string, unknown>;
+  mkdirSync(join(root, 'results', 'stopped-1'));
+  writeFileSync(join(root, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...state, run: 'stopped-1', status: 'running', finishedAt: undefined }));
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'view'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 15_000;
+  while (!/http:\/\/\S+/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out)?.[0];
+  assert.ok(url, out);
+  return {
+    url, origin: new URL(url).origin, root,
+    stop: async () => {
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+    },
+  };
+}
+
+test('mmb view in chromium, the network cut off but its loopback server: the index filters, two runs selected open their comparison, light and dark', { skip }, async () => {
+  const view = await startView();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript({ content: "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));" });
+  const page = await context.newPage();
+  const opened: Opened = { page, blocked: [], errors: [], dialogs: [] };
+  await page.route('**/*', (route) => {
+    if (new URL(route.request().url()).origin === view.origin) return route.continue();
+    opened.blocked.push(route.request().url());
+    return route.abort();
+  });
+  page.on('pageerror', (e) => opened.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') opened.errors.push(m.text());
+  });
+  page.on('dialog', (d) => {
+    opened.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  try {
+    await page.goto(view.url);
+    assert.equal(page.url(), `${view.origin}/`, 'the token became a cookie and left the address');
+    const visible = () => page.locator('#mmb-rows tr:not([hidden])').evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-run')}:${tr.getAttribute('data-status')}`));
+    assert.deepEqual((await visible()).sort(), ['chatbot-1:finished', 'chatbot-2:finished', 'chatbot-3:finished', 'in-context:finished', 'stopped-1:stopped']);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(ARTIFACTS, `view-index-${scheme}.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Instant filtering: the rows hide as the select changes, and the address says what is shown.
+    await page.locator('select[name=status]').selectOption('stopped');
+    assert.deepEqual(await visible(), ['stopped-1:stopped']);
+    assert.equal(new URL(page.url()).search, '?status=stopped');
+    await page.locator('select[name=status]').selectOption('finished');
+    assert.equal((await visible()).length, 4);
+    // The same filter with no script: the address's query, answered by the server.
+    await page.reload();
+    assert.equal(await page.locator('#mmb-rows tr').count(), 4, 'the server sends the rows the query filter passes');
+    assert.equal(await page.locator('select[name=status]').inputValue(), 'finished');
+    await page.locator('input[name=run][value="chatbot-1"]').check();
+    await page.locator('input[name=run][value="chatbot-2"]').check();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    // The runs in the table's order, newest first.
+    await page.waitForURL(/\/compare\?run=chatbot-2&run=chatbot-1$/);
+    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    assert.deepEqual(await paintedCharts(page), { charts: 2, painted: 2 });
+    assert.match(await page.locator('h1').innerText(), /^Comparison: chatbot-2 · chatbot-1$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'view-compare-light.png'), fullPage: true });
+    // The charts take their colours when drawn: the dark page is loaded dark.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    await page.screenshot({ path: join(ARTIFACTS, 'view-compare-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Live: a run's state changes on disk, and the index, which follows /events, shows it without a click.
+    await page.goto(`${view.origin}/`);
+    await page.waitForFunction('window.mmbLive && window.mmbLive.readyState === 1');
+    writeFileSync(join(view.root, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(view.root, 'results', 'stopped-1', 'state.json'), 'utf8')), status: 'crashed', error: 'a model error' }));
+    await page.locator('#mmb-rows tr[data-run="stopped-1"][data-status="crashed"]').waitFor({ timeout: 15_000 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${view.origin}/run/chatbot-2`);
+    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    await page.getByRole('link', { name: '← All runs' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'view-run-dark.png') });
+    await clean(opened);
+  } finally {
+    await context.close();
+    await view.stop();
+  }
 });

@@ -12,6 +12,7 @@ import { RunPanel, runsStatusItem } from './panel';
 import { BenchmarkTests } from './testing';
 import { RunTree, runArgument } from './runTree';
 import { ReportViews } from './views';
+import { RunsIndexView } from './runsIndex';
 import { findRoot, Workbench } from './workbench';
 
 let client: LanguageClient | undefined;
@@ -39,10 +40,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
   const views = new ReportViews(wb, context);
+  const index = new RunsIndexView(wb, views);
   context.subscriptions.push(
-    wb, panel, views, new RunTree(wb),
+    wb, panel, views, index, new RunTree(wb),
     ...commands.register(),
     ...views.register(),
+    ...index.register(),
     vscode.commands.registerCommand('marathonMemBench.openPanel', (run?: unknown) => panel.show(runArgument(run))),
     ...editorMarks(wb, context),
     new BenchmarkTests(wb),

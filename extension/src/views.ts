@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState,
+  compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState, type TrueStatus,
 } from '../../engine/src/api';
 import { isPartialRun } from './results';
 import { runArgument } from './runTree';
@@ -67,7 +67,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   /** The benchmark a run played, and its folder relative to the workspace, as links want it. */
-  private benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string } | undefined {
+  benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string } | undefined {
     const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
     const benchmark = dir ? this.wb.benchmark(dir) : undefined;
     return dir && benchmark ? { benchmark, path: relative(this.wb.results.root, dir).split(sep).join('/') } : undefined;
@@ -84,9 +84,15 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) => renderRunReport(this.runViewOf(state, b), this.renderOptions(nonce)));
   }
 
-  /** The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside failed answers, traps judged at the editor's pass score. */
+  /** The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside failed answers, traps judged at the editor's pass score, the status by the run's lock. */
   private runViewOf(state: RunState, b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string }): ReturnType<typeof runView> {
-    return runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices, memory: this.wb.results.memorySnapshots(state.run), passScore: this.wb.passScore() });
+    return runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices, memory: this.wb.results.memorySnapshots(state.run), passScore: this.wb.passScore(), ...this.trueStatus(state.run) });
+  }
+
+  /** The run's status by its lock, as the run view shows it: a state that says running may have been stopped. */
+  private trueStatus(name: string): { status?: TrueStatus } {
+    const status = this.wb.runs().find((r) => r.name === name)?.status;
+    return status && status !== 'not started' ? { status } : {};
   }
 
   /** How the views render in the webview: clicks post `mmb.openSource`, grades banded at the editor's pass score. */
@@ -111,9 +117,10 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path, this.wb.passScore()), this.renderOptions(nonce)));
   }
 
-  async trends(): Promise<void> {
+  /** The trends of the runs named (the runs index's selection), or of every run. */
+  async trends(runs?: readonly string[]): Promise<void> {
     // A partial run scores only the phases it played: beside full runs it would read as a jump.
-    const all = this.states();
+    const all = this.states().filter((s) => !runs || runs.includes(s.run));
     const states = all.filter((s) => !isPartialRun(s));
     if (states.length === 0) throw new Error(all.length ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).' : 'no runs with results yet.');
     this.show({ kind: 'trends' }, 'Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));

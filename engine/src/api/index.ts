@@ -3,7 +3,7 @@
  * else (the lint fails an import of any other engine module from the extension). What crosses:
  * the `results/` layout and its readers, the run-state and chat types, the typed `mmb run`
  * request with the names of the runs it makes, the score bands, the webview messages, and the
- * HTML views, which the editor shows in a webview as the CLI writes them to files. Runs
+ * HTML views (the runs index among them), which the editor shows in a webview as the CLI writes them to files. Runs
  * themselves cross only as processes: the editor starts `mmb run`, never the runner.
  */
 import { FileRunStore } from '../run/store';
@@ -15,13 +15,14 @@ export * from '../protocol/scores';
 export * from '../protocol/messages';
 export { parseJsonLines, readJsonLines, type JsonLines } from '../jsonl';
 export type { ChatMessage, ToolCall } from '../models/messages';
-export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry } from '../state/runState';
+export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry, TrueStatus } from '../state/runState';
 export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
 export { readMemorySnapshots, type MemorySnapshot } from '../report/memory';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
+export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
 
 /**
  * The state of the run in `dir` (`state.json` and `journal.jsonl` replayed), or undefined for a

@@ -15,7 +15,7 @@ import { DEFAULT_PASS_SCORE } from '../protocol/scores';
 import { resultsDir } from '../protocol/layout';
 import type { RunOutcome } from '../workspace/launch';
 import { loadValidBenchmark } from '../workspace/launch';
-import { knownRuns, loadRun, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
+import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 
 /** What the command line asked for CI; every field is optional, and none means none of it. */
 export interface CiOutputs {
@@ -64,9 +64,10 @@ export function ciReportCommand(ids: string[], ws: ReportWorkspace, ci: CiOutput
     // Many runs of one benchmark read and validate it once.
     const benchmark = benchmarks.get(state.benchmark) ?? runBenchmark(ws, state.benchmark).benchmark;
     benchmarks.set(state.benchmark, benchmark);
-    return { kind: 'played' as const, state, benchmark };
+    return { kind: 'played' as const, state, benchmark, id };
   });
-  const summaries = played.map((run) => summarize(run.state, run.benchmark));
+  // A state that says `running` with no live engine was stopped: the JSON says so, as `mmb report` does.
+  const summaries = played.map((run) => summarize(run.state, run.benchmark, trueStatus(ws.root, run.id, run.state)));
   if (ci.json) io.out(`${JSON.stringify({ runs: summaries }, null, 2)}\n`);
   else textReport();
   // With --json, stdout holds the document alone: the file's line goes to stderr.

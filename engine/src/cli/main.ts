@@ -19,6 +19,7 @@ import { COMMANDS, commandHelp, commandNamed, HELP_OPTIONS, parseArguments, usag
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
 import { packageVersion } from './version';
+import { viewCommand } from './view';
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
 function bundledBenchmarks(): string {
@@ -87,6 +88,12 @@ const HANDLERS: Record<string, Handler> = {
   report: (args, cwd, io) => {
     const configPath = configPathOf(args, cwd);
     return reportViews(args.words, args.flags, args.option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
+  },
+  view: (args, cwd, io) => {
+    if (args.words.length) throw new UsageError(`mmb view takes no run ids (got ${args.words[0]!.slice(0, 60)}): it serves every run of results/.`);
+    const configPath = configPathOf(args, cwd);
+    const ws = { root: dirname(configPath), configPath, bundled: bundledBenchmarks() };
+    return viewCommand({ ws, port: args.option('--port'), host: args.option('--host'), open: args.flags.includes('--open') ? 'browser' : 'none' }, io);
   },
   demo: (_args, cwd, io) => demoCommand(cwd, bundledBenchmarks(), io),
   'stand-in': (args, _cwd, io) => standInCommand(args, io),
@@ -166,9 +173,11 @@ function usageProblem(message: string, argv: readonly string[], io: Io): number 
 
 if (require.main === module) {
   const controller = new AbortController();
+  // A server's Ctrl-C is its normal end: there is no step to finish and no run to resume.
+  const serving = ['view', 'stand-in'].includes(process.argv[2] ?? '');
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
+    if (!serving) process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
     controller.abort();
   });
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.

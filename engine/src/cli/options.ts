@@ -97,6 +97,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
   },
+  {
+    name: 'view', synopsis: '[--port N] [--host <address>] [--open]', help: 'serve the runs of results/ on loopback until Ctrl-C: a filterable index, run pages, compare, trends, live',
+    options: [
+      CONFIG,
+      { name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' },
+      { name: '--host', value: '<address>', example: '127.0.0.1', help: 'a loopback address to listen on: 127.0.0.1 (default), localhost or ::1; any other is refused' },
+      { name: '--open', help: 'open the address in the default browser' },
+    ],
+    exits: [{ code: 0, meaning: 'stopped with Ctrl-C' }, EXIT.usage],
+  },
   { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: RUN_EXITS },
   {
     name: 'experiment', synopsis: 'filing [--seed N]', help: 'the filing-system experiment: three memory policies, one table',

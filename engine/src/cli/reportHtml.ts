@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { compareRuns, comparisonText } from '../report/compare';
+import { compareRuns, comparisonText, withTrueStatus } from '../report/compare';
 import type { Price } from '../report/cost';
 import { renderComparison } from '../report/html/compare';
 import { renderRunReport } from '../report/html/run';
@@ -12,7 +12,7 @@ import { readMemorySnapshots } from '../report/memory';
 import { runView } from '../report/view';
 import { UsageError } from '../errors';
 import { REPORT_HTML_FILE, resultsDir, runDir } from '../protocol/layout';
-import { knownRuns, loadRun, posix, runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
+import { knownRuns, loadRun, posix, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, type Io } from './run';
 import { reportCommand } from './reportList';
 import { mergeCommand } from './reportMerge';
@@ -66,7 +66,7 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
   for (const id of ids) {
     const state = loadRun(ws.root, id);
     const { benchmark, path } = runBenchmark(ws, state.benchmark);
-    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws), memory: readMemorySnapshots(runDir(ws.root, id)) });
+    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws), memory: readMemorySnapshots(runDir(ws.root, id)), status: trueStatus(ws.root, id, state) });
     write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;
@@ -80,7 +80,7 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
     throw new UsageError(`runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`);
   }
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
-  const comparison = compareRuns(states, benchmark, path);
+  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) => trueStatus(ws.root, ids[index]!, states[index]!));
   io.out(comparisonText(comparison));
   write(ws, out ? resolve(out) : join(resultsDir(ws.root), comparisonFile(ids)), (linkBase) => renderComparison(comparison, { linkBase }), io);
   return 0;

@@ -33,7 +33,7 @@ export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): numbe
   for (const id of ids) {
     const state = loadRun(ws.root, id);
     const { benchmark } = runBenchmark(ws, state.benchmark);
-    io.out(reportEntry(summarize(state, benchmark), new Date(state.finishedAt ?? state.lastEventAt)));
+    io.out(reportEntry(summarize(state, benchmark, trueStatus(ws.root, id, state)), new Date(state.finishedAt ?? state.lastEventAt)));
   }
   return 0;
 }

@@ -11,6 +11,18 @@ export const OPEN_SOURCE = 'mmb.openSource';
 
 export type ReportMessage = { type: typeof OPEN_SOURCE; file: string; line: number };
 
+/** The runs index asks to open a run's report, a comparison of the runs selected, or their trends. */
+export const OPEN_RUN = 'mmb.openRun';
+export const COMPARE_RUNS = 'mmb.compareRuns';
+export const SHOW_TRENDS = 'mmb.showTrends';
+
+export type IndexMessage =
+  | { type: typeof OPEN_RUN; run: string }
+  | { type: typeof COMPARE_RUNS | typeof SHOW_TRENDS; runs: string[] };
+
+/** The most runs one comparison or trends page takes from a selection. */
+export const MAX_SELECTED_RUNS = 50;
+
 /** What the run panel posts: a button on a run, a row selected, a check's cause, or the page loaded. */
 export type PanelMessage =
   | { type: 'ready' }
@@ -40,6 +52,19 @@ export function parseReportMessage(value: unknown): ReportMessage | undefined {
   if (m.type !== OPEN_SOURCE || !text(m.file)) return undefined;
   const line = typeof m.line === 'number' && Number.isInteger(m.line) && m.line >= 1 ? m.line : 1;
   return { type: OPEN_SOURCE, file: m.file, line };
+}
+
+/**
+ * The message of the runs index, or undefined for anything that is not one: run names are
+ * checked for length only here, the extension looks each up among the runs it knows.
+ */
+export function parseIndexMessage(value: unknown): IndexMessage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const m = value as Record<string, unknown>;
+  if (m.type === OPEN_RUN) return text(m.run) ? { type: OPEN_RUN, run: m.run } : undefined;
+  if (m.type !== COMPARE_RUNS && m.type !== SHOW_TRENDS) return undefined;
+  if (!Array.isArray(m.runs) || m.runs.length > MAX_SELECTED_RUNS || !m.runs.every(text)) return undefined;
+  return { type: m.type, runs: [...(m.runs as string[])] };
 }
 
 /** The message of the run panel, or undefined for anything that is not one. */

@@ -3,7 +3,7 @@
  * of different benchmarks are not compared: the same check id there is a different question.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { RunState } from '../state/runState';
+import type { RunState, TrueStatus } from '../state/runState';
 import { runStory, type TrapResult } from './story';
 import { plannedChecks } from './summary';
 import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './view';
@@ -11,7 +11,8 @@ import { checkResults, type CheckResult, type SourceRef, type TrapLink } from '.
 export interface ComparedRun {
   run: string;
   agent: string;
-  status: RunState['status'];
+  /** The state's status; the callers that read the locks put the true one in (`withTrueStatus`). */
+  status: TrueStatus;
   startedAt: string;
   /** Mean effective grade, two decimals; null before any grade. */
   average: number | null;
@@ -70,6 +71,11 @@ export function describeRun(state: RunState): ComparedRun {
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
     partial: state.phases !== undefined || state.filter !== undefined,
   };
+}
+
+/** The comparison with each run's true status (a state that says `running` may have been stopped). */
+export function withTrueStatus(comparison: Comparison, statusOf: (index: number) => TrueStatus): Comparison {
+  return { ...comparison, runs: comparison.runs.map((r, index) => ({ ...r, status: statusOf(index) })) };
 }
 
 /** Throws when the runs are not all of `benchmark`; the CLI says so before calling. `passScore` decides which traps caught a run. */

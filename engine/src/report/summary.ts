@@ -1,6 +1,6 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
 import { expandTemplatesIn, startMoment, type Benchmark } from '../../../scenario/src';
-import type { PhaseRange, RunState } from '../state/runState';
+import type { PhaseRange, RunState, TrueStatus } from '../state/runState';
 import type { Usage } from '../models/usage';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
 import { boundedToolCalls } from '../adapters/toolCalls';
@@ -23,7 +23,8 @@ export interface Summary {
   run: string;
   benchmark: string;
   agent: string;
-  status: RunState['status'];
+  /** The run's true status when the caller knows it (`workspace/results.ts` `trueStatus`), else the state's. */
+  status: TrueStatus;
   error?: string;
   /** A partial run (`--from`, `--only`, `--filter`): its first and last phase (`chapter2.md:1`) and its filter. */
   partial?: { from: string; to: string; filter?: string };
@@ -101,7 +102,11 @@ export function cutSize(c: { tokensBefore?: number; tokensAfter?: number }): str
   return c.tokensBefore === undefined && c.tokensAfter === undefined ? '' : `: ${size(c.tokensBefore)} → ${size(c.tokensAfter)} tokens`;
 }
 
-export function summarize(state: RunState, benchmark: Benchmark): Summary {
+/**
+ * The figures of a run. `status` is its true status when the caller has read its lock: a state
+ * says `running` for a run that was stopped, and the reports must not repeat that.
+ */
+export function summarize(state: RunState, benchmark: Benchmark, status: TrueStatus = state.status): Summary {
   const planned = plannedChecks(state, benchmark);
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
     const last = grades.at(-1);
@@ -124,7 +129,7 @@ export function summarize(state: RunState, benchmark: Benchmark): Summary {
     run: state.run,
     benchmark: state.benchmark,
     agent: state.agent,
-    status: state.status,
+    status,
     startedAt: state.startedAt,
     runTimeMinutes: Math.round(state.activeMs / 6000) / 10,
     runTimeSeconds: Math.round(state.activeMs / 100) / 10,

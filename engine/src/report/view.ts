@@ -4,7 +4,7 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { AgentToolCall } from '../adapters/types';
-import type { Position, RunState } from '../state/runState';
+import type { Position, RunState, TrueStatus } from '../state/runState';
 import { entryToolCalls, staleTokens, turnToolCalls } from './beside';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage, type Usage } from '../models/usage';
@@ -91,6 +91,8 @@ export interface ViewOptions {
   passScore?: number;
   /** The agent's memory snapshots (`readMemorySnapshots`), shown beside each failed answer. */
   memory?: MemorySnapshot[];
+  /** The run's true status (`trueStatus`): a state that says `running` may have been stopped. */
+  status?: TrueStatus;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -140,7 +142,7 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
   const checks = checkResults(state, benchmark, o.benchmarkPath);
   const path = o.benchmarkPath ?? `benchmarks/${benchmark.name}`;
   return {
-    summary: summarize(state, benchmark),
+    summary: summarize(state, benchmark, o.status),
     title: benchmark.title,
     checks,
     imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => ({ ...c, toolCalls: turnToolCalls(state, state.grades[c.id]?.at(-1)?.at ?? '') })),

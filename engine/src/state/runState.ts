@@ -105,6 +105,9 @@ export type RunEvent = { at: string } & (
   | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
 );
 
+/** What a run is doing: a state that says `running` with no live engine behind its lock was stopped (Ctrl-C, a kill, a crash of the machine). */
+export type TrueStatus = RunState['status'] | 'stopped';
+
 export type HookName = 'require_send_message' | 'drop_echoed_user_messages';
 
 export interface RunState {

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { didYouMean, folderNameProblem, nearNames, type Benchmark } from '../../../scenario/src';
-import type { RunState } from '../state/runState';
+import type { RunState, TrueStatus } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { UsageError } from '../errors';
 import { resultsDir } from '../protocol/layout';
@@ -32,8 +32,7 @@ function byRepeat(a: string, b: string): number {
   return indexA - indexB;
 }
 
-/** What a run is doing: a state that says `running` with no live engine behind its lock was stopped (Ctrl-C, a kill, a crash of the machine). */
-export type TrueStatus = 'running' | 'stopped' | 'crashed' | 'finished';
+export type { TrueStatus } from '../state/runState';
 
 export function trueStatus(root: string, id: string, state: RunState): TrueStatus {
   if (state.status !== 'running') return state.status;

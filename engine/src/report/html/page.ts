@@ -27,6 +27,10 @@ export interface RenderOptions {
   chartJs?: string;
   /** Where grades are banded good, fair and poor (`scoreBand`); the editor passes its `passScore` setting. */
   passScore?: number;
+  /** The address of the runs index (`mmb view`'s `/`): the page links back to it at its top. */
+  indexHref?: string;
+  /** `connect-src 'self'` in the CSP: only for the pages of `mmb view` that follow a run live (`/events`). */
+  connectSelf?: boolean;
 }
 
 /** A chart: the canvas id and a Chart.js configuration (plain JSON: no callbacks). */
@@ -135,11 +139,16 @@ const PAGE_SCRIPT = `(function () {
   }
 })();`;
 
+/** The content-security policy of a page: nothing but its own nonce'd scripts and styles, and data: images. */
+export function pageCsp(nonce: string, o: Pick<RenderOptions, 'connectSelf'> = {}): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${o.connectSelf ? "; connect-src 'self'" : ''}`;
+}
+
 /** The whole document: head with the CSP, the body, Chart.js, the chart specs and the page script. */
 export function page(title: string, body: string, charts: ChartSpec[], o: RenderOptions): string {
   const nonce = o.nonce ?? randomBytes(16).toString('base64');
   const n = escapeHtml(nonce);
-  const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`;
+  const csp = pageCsp(nonce, o);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -150,7 +159,7 @@ export function page(title: string, body: string, charts: ChartSpec[], o: Render
 <style nonce="${n}">${STYLE}</style>
 </head>
 <body data-post-message="${o.postMessageLinks ? 'true' : 'false'}">
-${body}
+${o.indexHref !== undefined ? `<nav class="back"><a href="${escapeHtml(o.indexHref)}">← All runs</a></nav>\n` : ''}${body}
 <script nonce="${n}">${(o.chartJs ?? chartLibrary()).replace(/<\/script/gi, '<\\/script')}</script>
 <script type="application/json" id="mmb-charts">${scriptJson(charts)}</script>
 <script nonce="${n}">${PAGE_SCRIPT}</script>

@@ -13,6 +13,17 @@ export const STYLE = `
   --grid: rgba(128, 128, 128, 0.22);
   --good: #3a9d5d; --fair: #c98a1a; --poor: #d9534f;
   --flaky: #b8860b; --flaky-bg: rgba(237, 201, 72, 0.18);
+  color-scheme: light dark;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: var(--vscode-editor-background, #0d1117);
+    --fg: var(--vscode-editor-foreground, #e6edf3);
+    --muted: var(--vscode-descriptionForeground, #8d96a0);
+    --card: var(--vscode-sideBar-background, #161b22);
+    --border: var(--vscode-panel-border, #30363d);
+    --link: var(--vscode-textLink-foreground, #4493f8);
+  }
 }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px 32px 48px; background: var(--bg); color: var(--fg);
@@ -104,4 +115,16 @@ details.tool-calls pre { margin: 2px 0; max-height: 12em; overflow: auto; white-
 tr.trap-caught td:first-child { border-left: 4px solid var(--poor); }
 tr.trap-held td:first-child { border-left: 4px solid var(--good); }
 .answer.crash .error-text { margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
+form.filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 8px 0 14px; padding: 8px 12px; background: var(--card); border: 1px solid var(--border); border-radius: 8px; }
+form.filters label { color: var(--muted); font-size: 12px; }
+select, input[type="date"] { font: inherit; font-size: 13px; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 2px 4px; margin-left: 4px; }
+table.runs td { vertical-align: middle; }
+table.runs td.models { font-size: 12px; color: var(--muted); }
+table.runs tbody tr:hover td { background: var(--card); }
+.status { display: inline-block; font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; color: #fff; }
+.st-running { background: #4e79a7; } .st-finished { background: var(--good); } .st-crashed { background: var(--poor); }
+.st-stopped { background: var(--fair); } .st-damaged { background: transparent; color: var(--poor); border: 1px dashed var(--poor); }
+.toolbar .note { align-self: center; }
+nav.back { font-size: 13px; margin: -8px 0 10px; }
+.problem { border-left: 4px solid var(--poor); padding: 6px 12px; background: var(--card); overflow-wrap: anywhere; }
 `;

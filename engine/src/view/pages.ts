@@ -1,0 +1,102 @@
+/**
+ * The pages of `mmb view`, by path: `/` the runs index, `/run/<id>` a run's report,
+ * `/compare?run=a&run=b` and `/trends?run=…`. Each is rendered by the same renderers as
+ * `mmb report --html/--compare/--trends`; a run that cannot be read, an unknown path or runs that
+ * cannot be compared are a one-line page with its status code, never an exception.
+ */
+import { compareRuns, withTrueStatus } from '../report/compare';
+import type { Price } from '../report/cost';
+import { renderComparison } from '../report/html/compare';
+import { renderRunReport } from '../report/html/run';
+import { renderProblem, renderRunsIndex } from '../report/html/runsIndex';
+import { renderTrends } from '../report/html/trends';
+import type { RenderOptions } from '../report/html/page';
+import { readMemorySnapshots } from '../report/memory';
+import { indexFilterOf, runsIndex } from '../report/runsIndex';
+import { computeTrends, DEFAULT_FLAKY_THRESHOLD } from '../report/trends';
+import { runView } from '../report/view';
+import { MAX_SELECTED_RUNS } from '../protocol/messages';
+import type { ReportWorkspace } from '../workspace/results';
+import { benchmarkCache, indexRows, servedIds, servedRun } from './runs';
+import { liveScript } from './events';
+
+export interface Page {
+  status: number;
+  html: string;
+  /** Whether the page follows runs live (its CSP then allows `connect-src 'self'` for `/events`). */
+  live: boolean;
+}
+
+function problem(status: number, title: string, text: string, o: RenderOptions): Page {
+  return { status, html: renderProblem(title, text, o), live: false };
+}
+
+/** What the pages read: the workspace, and config.jsonc's prices read fresh for each page (the CLI's reader). */
+export interface ViewContext {
+  ws: ReportWorkspace;
+  prices: () => Readonly<Record<string, Price>>;
+}
+
+/** The page at `path` with its query; `o` carries the nonce of the response. */
+export function pageAt(context: ViewContext, path: string, query: URLSearchParams, given: RenderOptions): Page {
+  const ws = context.ws;
+  // Every page but the index links back to it.
+  const o: RenderOptions = { ...given, indexHref: '/' };
+  if (path === '/') {
+    const index = runsIndex(indexRows(ws), indexFilterOf((name) => query.get(name)));
+    return { status: 200, html: renderRunsIndex(index, { ...given, connectSelf: true, extraScript: liveScript(null) }), live: true };
+  }
+  const run = /^\/run\/([^/]+)$/.exec(path);
+  if (run) {
+    let id: string;
+    try {
+      id = decodeURIComponent(run[1]!);
+    } catch {
+      return problem(404, 'No such run', 'the run id in this address is not valid.', o);
+    }
+    return runPage(context, id, o);
+  }
+  const selected = query.getAll('run').slice(0, MAX_SELECTED_RUNS + 1);
+  if (selected.length > MAX_SELECTED_RUNS) return problem(400, 'Too many runs', `select at most ${MAX_SELECTED_RUNS} runs.`, o);
+  if (path === '/compare') return comparePage(ws, selected, o);
+  if (path === '/trends') return trendsPage(ws, selected, o);
+  return problem(404, 'Not found', 'there is no such page: the index is at /.', o);
+}
+
+function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
+  const ws = context.ws;
+  const run = servedRun(ws.root, id);
+  if ('problem' in run) return problem(servedIds(ws.root).includes(id) ? 500 : 404, 'This run cannot be shown', run.problem, o);
+  const found = benchmarkCache(ws)(run.state.benchmark);
+  if (!found) return problem(500, 'This run cannot be shown', `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`, o);
+  const view = runView(run.state, found.benchmark, { benchmarkPath: found.path, prices: context.prices(), memory: readMemorySnapshots(run.dir), status: run.status });
+  const live = run.status === 'running';
+  return { status: 200, html: renderRunReport(view, { ...o, ...(live ? { connectSelf: true, extraScript: liveScript(id) } : {}) }), live };
+}
+
+function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page {
+  if (ids.length < 2) return problem(400, 'Nothing to compare', 'select two runs or more of one benchmark to compare them.', o);
+  const runs = ids.map((id) => servedRun(ws.root, id));
+  const unreadable = runs.find((r) => 'problem' in r);
+  if (unreadable && 'problem' in unreadable) return problem(404, 'These runs cannot be compared', unreadable.problem, o);
+  const states = runs.flatMap((r) => ('state' in r ? [r] : []));
+  const benchmarks = [...new Set(states.map((r) => r.state.benchmark))];
+  if (benchmarks.length > 1) return problem(400, 'These runs cannot be compared', `runs of different benchmarks cannot be compared check by check (${states.map((r) => `${r.id}: ${String(r.state.benchmark).slice(0, 60)}`).join(', ')}): select runs of one benchmark.`, o);
+  const found = benchmarkCache(ws)(benchmarks[0]!);
+  if (!found) return problem(500, 'These runs cannot be compared', `the benchmark "${String(benchmarks[0]).slice(0, 60)}" is not in benchmarks/ any more.`, o);
+  const comparison = withTrueStatus(compareRuns(states.map((r) => r.state), found.benchmark, found.path), (index) => states[index]!.status);
+  return { status: 200, html: renderComparison(comparison, o), live: false };
+}
+
+function trendsPage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page {
+  const chosen = ids.length ? ids : servedIds(ws.root);
+  const runs = chosen.map((id) => servedRun(ws.root, id));
+  const states = runs.flatMap((r) => ('state' in r ? [r.state] : []));
+  if (ids.length && states.length < runs.length) {
+    const unreadable = runs.find((r) => 'problem' in r);
+    return problem(404, 'No trends for these runs', unreadable && 'problem' in unreadable ? unreadable.problem : 'a run cannot be read.', o);
+  }
+  if (states.length === 0) return problem(404, 'No trends yet', 'there are no runs in results/ yet: `mmb demo` makes some.', o);
+  const benchmarkOf = benchmarkCache(ws);
+  return { status: 200, html: renderTrends(computeTrends(states, benchmarkOf, DEFAULT_FLAKY_THRESHOLD), o), live: false };
+}

@@ -1,0 +1,110 @@
+/**
+ * The runs `mmb view` serves, read from results/ as untrusted files: a run id is a folder name
+ * by the rule of `mmb run` (`runIdProblem`), the folder a real directory inside results/ (a link
+ * is never followed out), its state files bounded before they are read. A run that cannot be
+ * read is a one-line problem, never an exception out of here.
+ */
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import type { Benchmark } from '../../../scenario/src';
+import { JOURNAL_FILE, resultsDir, STATE_FILE } from '../protocol/layout';
+import { runIdProblem } from '../protocol/runRequest';
+import { damagedRow, indexRow, type IndexRow } from '../report/runsIndex';
+import { FileRunStore } from '../run/store';
+import type { RunState, TrueStatus } from '../state/runState';
+import { runBenchmark, trueStatus, type ReportWorkspace } from '../workspace/results';
+
+/** The most runs the index lists and the watcher follows: a results/ folder past it is not one a person reads. */
+export const MAX_SERVED_RUNS = 2000;
+/** The largest state.json plus journal.jsonl of a run served: bigger ones are listed as damaged. */
+export const MAX_RUN_BYTES = 128 * 1024 * 1024;
+
+export type ServedRun = { id: string; state: RunState; status: TrueStatus; dir: string } | { id: string; problem: string };
+
+/** Whether `path` is `dir` or inside it, both already real paths. */
+function inside(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir + sep);
+}
+
+/**
+ * The folder of a run, or why there is none: an id that is no folder name, a folder that is a link
+ * or not a directory, or a state file that is a link leading out of results/.
+ */
+export function runFolder(root: string, id: string): { dir: string } | { problem: string } {
+  const problem = runIdProblem(id);
+  if (problem) return { problem };
+  const results = resultsDir(root);
+  const dir = join(results, id);
+  try {
+    if (!lstatSync(dir).isDirectory()) return { problem: `${id} is not a folder of results/` };
+    const real = realpathSync(results);
+    if (!inside(real, realpathSync(dir))) return { problem: `${id} leads outside results/` };
+    let bytes = 0;
+    for (const file of [STATE_FILE, JOURNAL_FILE]) {
+      const stat = lstatSync(join(dir, file), { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (!stat.isFile()) return { problem: `${id}/${file} is not a regular file` };
+      bytes += stat.size;
+    }
+    if (bytes > MAX_RUN_BYTES) return { problem: `${id}'s state files hold ${Math.round(bytes / 1048576)} MiB, more than the ${MAX_RUN_BYTES / 1048576} MiB served` };
+    return { dir };
+  } catch {
+    return { problem: `no run ${id} in results/` };
+  }
+}
+
+/** The folders of results/ that may be runs: names by the run-id rule, real directories, at most MAX_SERVED_RUNS. */
+export function servedIds(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(resultsDir(root));
+  } catch {
+    return [];
+  }
+  return names.filter((name) => !runIdProblem(name)).sort().slice(0, MAX_SERVED_RUNS).filter((name) => {
+    const stat = lstatSync(join(resultsDir(root), name), { throwIfNoEntry: false });
+    return stat?.isDirectory() && FileRunStore.exists(join(resultsDir(root), name));
+  });
+}
+
+/** A run's state and true status, or its problem in one line. */
+export function servedRun(root: string, id: string): ServedRun {
+  const folder = runFolder(root, id);
+  if ('problem' in folder) return { id, problem: folder.problem };
+  try {
+    const state = new FileRunStore(folder.dir).load();
+    if (!state || typeof state !== 'object') return { id, problem: `${id} has no saved state yet` };
+    return { id, state, status: trueStatus(root, id, state), dir: folder.dir };
+  } catch (e) {
+    return { id, problem: String((e as Error).message ?? e).split('\n')[0]! };
+  }
+}
+
+/** Benchmarks read once per request: a workspace's runs mostly share a few. */
+export function benchmarkCache(ws: ReportWorkspace): (name: string) => { benchmark: Benchmark; path: string } | undefined {
+  const cache = new Map<string, { benchmark: Benchmark; path: string } | undefined>();
+  return (name) => {
+    if (!cache.has(name)) {
+      try {
+        cache.set(name, runBenchmark(ws, String(name)));
+      } catch {
+        cache.set(name, undefined);
+      }
+    }
+    return cache.get(name);
+  };
+}
+
+/** Every run's row of the index; a run that cannot be read is a damaged row with its problem. */
+export function indexRows(ws: ReportWorkspace): IndexRow[] {
+  const benchmarkOf = benchmarkCache(ws);
+  return servedIds(ws.root).map((id) => {
+    const run = servedRun(ws.root, id);
+    if ('problem' in run) return damagedRow(id, run.problem);
+    try {
+      return indexRow(id, run.state, run.status, benchmarkOf(run.state.benchmark)?.benchmark);
+    } catch (e) {
+      return damagedRow(id, `${id} cannot be read: ${(e as Error).message}`);
+    }
+  });
+}
