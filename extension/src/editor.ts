@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark } from '../../scenario/src';
 import type { PhaseTarget } from './commands';
-import { asInRun, chapterMarks, playedRange, withChapterText, type CheckIcon, type CheckMark, type TrapMark } from './marks';
+import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText, type CheckIcon, type CheckMark, type TrapMark } from './marks';
 import type { LatestGrade } from './results';
 import type { Workbench } from './workbench';
 
@@ -218,11 +218,8 @@ export function checkHover(dir: string, mark: CheckMark): vscode.MarkdownString 
   out.appendMarkdown(`**❓ ${check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${g.run.replace(/`/g, '')}\`\n\n`);
   const range = playedRange(g);
   if (range) out.appendMarkdown(`_A partial run: it played ${md(range)}._\n\n`);
-  if (!mark.passed && !mark.blamed) {
-    out.appendMarkdown(mark.unplayed.length
-      ? `_Not counted against the agent: the run did not play ${mark.unplayed.length === 1 ? 'the trap write' : `${mark.unplayed.length} of the trap writes`} aimed at this check (${mark.unplayed.map((t) => md(`${t.file}:${t.trap.range.start.line + 1}`)).join(', ')})._\n\n`
-      : '_Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts._\n\n');
-  }
+  const notCounted = notCountedReason(mark);
+  if (notCounted) out.appendMarkdown(`_${md(notCounted)}_\n\n`);
   out.appendMarkdown(`**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`);
   out.appendMarkdown(`[$(debug-breakpoint-function) What caught it: trap writes and the agent's memory](command:marathonMemBench.showCause?${args})`);
   return out;

@@ -60,6 +60,26 @@ export function checkMark(b: Benchmark, located: LocatedCheck, grade: LatestGrad
   return { located, grade, icon, passed, blamed, unplayed };
 }
 
+/**
+ * Why a graded check's failure is not counted against the agent, as one sentence (the hover, the
+ * Test Explorer); undefined when it passed or is blamed.
+ */
+export function notCountedReason(mark: CheckMark): string | undefined {
+  if (mark.passed || mark.blamed) return undefined;
+  if (mark.unplayed.length === 0) return 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.';
+  const what = mark.unplayed.length === 1 ? 'the trap write' : `${mark.unplayed.length} of the trap writes`;
+  return `Not counted against the agent: the run did not play ${what} aimed at this check (${mark.unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ')}).`;
+}
+
+/** A graded check in the Test Explorer, as the lenses show it: a failure its run cannot be blamed for is skipped, saying why. */
+export type CheckVerdict = { outcome: 'passed' } | { outcome: 'failed' } | { outcome: 'skipped'; why: string };
+
+export function checkVerdict(mark: CheckMark): CheckVerdict {
+  if (mark.passed) return { outcome: 'passed' };
+  const why = notCountedReason(mark);
+  return why === undefined ? { outcome: 'failed' } : { outcome: 'skipped', why };
+}
+
 /** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */
 export function chapterMarks(b: Benchmark, file: string, latest: ReadonlyMap<string, LatestGrade>, passScore: number): { checks: CheckMark[]; traps: TrapMark[] } {
   const checks: CheckMark[] = [];

@@ -3,8 +3,12 @@
  * Every agent a run's `agent` may name, with the run keys it reads besides the shared ones.
  */
 
-/** How a run key is written: a JSON type, `model` (an object like `persona`'s) or `strings` (a list of strings, such as a command). */
-export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
+/**
+ * How a run key is written: a JSON type, `model` (an object like `persona`'s), `strings` (a list
+ * of strings, such as a command), `env-names` (variables' names and `PREFIX_*`) or
+ * `env-values` (variables set to strings).
+ */
+export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings' | 'env-names' | 'env-values';
 
 /** A run key's type and the bounds a run enforces. */
 export interface AgentRunKey {
@@ -50,6 +54,8 @@ export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, Age
     "command": {"type":"strings"},
     "agent_model": {"type":"model"},
     "process_timeout": {"type":"integer","minimum":1,"maximum":3600},
+    "env": {"type":"env-names"},
+    "env_set": {"type":"env-values"},
   },
   "openai-http": {
     "http_base_url": {"type":"string"},

@@ -38,7 +38,9 @@ export function reportCredentials(doc: JsoncDocument): void {
       const name = flat.length > MAX_SHOWN_KEY ? `${flat.slice(0, MAX_SHOWN_KEY)}…` : flat;
       const inner = path ? `${path}.${name}` : name;
       if (isCredentialKey(key.value)) {
-        doc.report(doc.rangeOf(key), `\`${inner}\` would put a secret in a file: set the key in an environment variable and name it in \`${envKeyFor(key.value)}\`.`);
+        // Under a process agent's `env_set` the key is a variable's name: the advice is to hand it over from the environment.
+        const advice = path.endsWith('.env_set') ? 'set it in the environment and list its name in `env`' : `set the key in an environment variable and name it in \`${envKeyFor(key.value)}\``;
+        doc.report(doc.rangeOf(key), `\`${inner}\` would put a secret in a file: ${advice}.`);
       }
       if (value) pending.push({ node: value, path: inner });
     }

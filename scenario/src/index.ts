@@ -19,3 +19,4 @@ export * from './validate';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
 export { hasUrlUserinfo, isCredentialKey } from './credentials';
+export * from './envVars';

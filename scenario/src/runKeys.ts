@@ -5,6 +5,7 @@
 import type { Node } from 'jsonc-parser';
 import { AGENT_RUN_KEYS, MODULE_AGENT_RUN_KEYS, type AgentRunKey } from './agents.generated';
 import { isCredentialKey } from './credentials';
+import { envNameProblem, envPatternProblem, envValueProblem, MAX_ENV_ENTRIES, shownName } from './envVars';
 import { JsoncDocument } from './jsonc';
 import { didYouMean, nearNames } from './suggest';
 
@@ -111,6 +112,8 @@ function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: Ag
       }
       return;
     }
+    case 'env-names': return checkEnvNames(doc, what, value);
+    case 'env-values': return checkEnvValues(doc, what, value);
     case 'boolean':
       doc.expect(value, 'boolean', what);
       return;
@@ -127,6 +130,40 @@ function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: Ag
       else if ((key.minimum !== undefined && number < key.minimum) || (key.maximum !== undefined && number > key.maximum)) {
         doc.report(doc.rangeOf(value), `${what} must be from ${key.minimum ?? '-∞'} to ${key.maximum ?? '∞'}; it is ${number}.`);
       }
+    }
+  }
+}
+
+/** `env`: a list of variables' names and `PREFIX_*`, each refused at its own place. */
+function checkEnvNames(doc: JsoncDocument, what: string, value: Node): void {
+  const items = value.type === 'array' ? value.children ?? [] : undefined;
+  if (!items || items.length > MAX_ENV_ENTRIES) {
+    doc.report(doc.rangeOf(value), `${what} must be a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"].`);
+    return;
+  }
+  for (const item of items) {
+    if (item.type !== 'string' || typeof item.value !== 'string') doc.report(doc.rangeOf(item), `${what} holds names of variables as strings.`);
+    else {
+      const problem = envPatternProblem(item.value);
+      if (problem) doc.report(doc.rangeOf(item), `${what}: ${shownName(item.value)}: ${problem}.`);
+    }
+  }
+}
+
+/** `env_set`: variables set to plain strings; a credential in it is reported by `reportCredentials`. */
+function checkEnvValues(doc: JsoncDocument, what: string, value: Node): void {
+  const props = JsoncDocument.properties(value);
+  if (value.type !== 'object' || props.size > MAX_ENV_ENTRIES) {
+    doc.report(doc.rangeOf(value), `${what} must be an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }.`);
+    return;
+  }
+  for (const [name, { key, value: setting }] of props) {
+    const nameProblem = envNameProblem(name);
+    if (nameProblem) doc.report(doc.rangeOf(key), `${what}: ${shownName(name)}: ${nameProblem}.`);
+    if (setting.type !== 'string' || typeof setting.value !== 'string') doc.report(doc.rangeOf(setting), `${what}: ${shownName(name)} must be set to a string.`);
+    else {
+      const valueProblem = envValueProblem(setting.value);
+      if (valueProblem) doc.report(doc.rangeOf(setting), `${what}: ${shownName(name)}: ${valueProblem}.`);
     }
   }
 }

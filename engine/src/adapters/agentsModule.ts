@@ -14,8 +14,12 @@ const HEADER = `/**
  * Every agent a run's \`agent\` may name, with the run keys it reads besides the shared ones.
  */
 
-/** How a run key is written: a JSON type, \`model\` (an object like \`persona\`'s) or \`strings\` (a list of strings, such as a command). */
-export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
+/**
+ * How a run key is written: a JSON type, \`model\` (an object like \`persona\`'s), \`strings\` (a list
+ * of strings, such as a command), \`env-names\` (variables' names and \`PREFIX_*\`) or
+ * \`env-values\` (variables set to strings).
+ */
+export type AgentRunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings' | 'env-names' | 'env-values';
 
 /** A run key's type and the bounds a run enforces. */
 export interface AgentRunKey {

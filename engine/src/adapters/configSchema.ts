@@ -3,7 +3,7 @@
  * parser's defaults and the agent registry so that neither can drift from it. `scripts/schemas.ts`
  * writes the file; a test holds the committed file equal to this.
  */
-import { DEFAULT_CONFIG, MAX_NAME_LENGTH, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from '../../../scenario/src';
+import { DEFAULT_CONFIG, ENV_NAME_PATTERN, MAX_ENV_ENTRIES, MAX_ENV_NAME, MAX_ENV_VALUE, MAX_NAME_LENGTH, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { AGENTS, MODULE_AGENT } from './registry';
 import { SHARED_RUN_KEY_DOCS, type RunKey } from './runKeys';
 
@@ -31,6 +31,10 @@ function runKeySchema(key: RunKey, agents: string[]): JsonSchema {
   const description = agents.length ? `${key.doc} Read by ${agents.join(', ')}.` : key.doc;
   if (key.type === 'model') return { $ref: '#/definitions/model', description };
   if (key.type === 'strings') return { type: 'array', items: { type: 'string', maxLength: 4096 }, minItems: 1, maxItems: 64, description };
+  if (key.type === 'env-names') return { type: 'array', items: { type: 'string', pattern: `${ENV_NAME_PATTERN.source.slice(0, -1)}\\*?$`, maxLength: MAX_ENV_NAME + 1 }, maxItems: MAX_ENV_ENTRIES, description };
+  if (key.type === 'env-values') {
+    return { type: 'object', propertyNames: { pattern: ENV_NAME_PATTERN.source, maxLength: MAX_ENV_NAME }, additionalProperties: { type: 'string', maxLength: MAX_ENV_VALUE }, maxProperties: MAX_ENV_ENTRIES, description };
+  }
   const out: JsonSchema = { type: key.type };
   if (key.minimum !== undefined) out.minimum = key.minimum;
   if (key.maximum !== undefined) out.maximum = key.maximum;

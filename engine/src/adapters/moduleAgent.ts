@@ -10,6 +10,7 @@ import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isModuleAgent } from '../../../scenario/src';
 import { ConfigError } from '../errors';
+import { reportedUsage } from '../models/usage';
 import { parseMessages, parseStatus } from './processProtocol';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
@@ -88,7 +89,12 @@ export class ModuleAdapter implements AgentAdapter {
     const agent = await this.agent();
     if (!agent.getStatus) return { state: 'unknown', compactions: null, contextTokens: null };
     const status = await agent.getStatus();
-    return { ...parseStatus({ state: status.state, context_tokens: status.contextTokens }), compactions: Array.isArray(status.compactions) ? status.compactions : null };
+    const usage = reportedUsage(status.usage);
+    return {
+      ...parseStatus({ state: status.state, context_tokens: status.contextTokens }),
+      compactions: Array.isArray(status.compactions) ? status.compactions : null,
+      ...(usage ? { usage } : {}),
+    };
   }
 
   memoryDir(): string | undefined {

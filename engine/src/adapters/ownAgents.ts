@@ -10,6 +10,7 @@ import { runSecrets } from '../secrets';
 import { ModuleAdapter, modulePath } from './moduleAgent';
 import { OpenAiHttpAdapter, openAiHttpOptions } from './openaiHttp';
 import { ProcessAdapter, processCommand } from './process';
+import { agentEnvironment, environmentRequest } from './processEnv';
 import type { AdapterContext, AgentEntry } from './registry';
 import { AGENT_MODEL_KEY, agentModelIsStandIn } from './runKeys';
 
@@ -33,9 +34,14 @@ export function modelEndpoint(ctx: AdapterContext): { baseUrl: string; model: st
   return { baseUrl: model.base_url, model: model.model, apiKey };
 }
 
-function processEnv(ctx: AdapterContext): NodeJS.ProcessEnv {
+/** The program's environment: the allow-list of processEnv.ts, plus its model as the protocol names it. */
+function processEnv(ctx: AdapterContext): Record<string, string> {
   const model = modelEndpoint(ctx);
-  return model ? { ...ctx.models.env, MMB_MODEL_BASE_URL: model.baseUrl, MMB_MODEL: model.model, MMB_MODEL_API_KEY: model.apiKey } : { ...ctx.models.env };
+  const engine: Record<string, string> = model ? { MMB_MODEL_BASE_URL: model.baseUrl, MMB_MODEL: model.model, MMB_MODEL_API_KEY: model.apiKey } : {};
+  return agentEnvironment(environmentRequest(ctx.options), {
+    env: ctx.models.env, engine, platform: process.platform,
+    ...(ctx.models.personaKeyEnv ? { personaKeyEnv: ctx.models.personaKeyEnv } : {}),
+  });
 }
 
 export const PROCESS_ENTRY: AgentEntry = {
@@ -49,6 +55,9 @@ export const PROCESS_ENTRY: AgentEntry = {
     // The program gets it as MMB_MODEL_BASE_URL, MMB_MODEL and MMB_MODEL_API_KEY (docs/agent-protocol.md).
     agent_model: AGENT_MODEL_KEY,
     process_timeout: { type: 'integer', minimum: 1, maximum: 3600, default: 300, doc: 'Seconds one request to the program may take before the run stops with an error.' },
+    // The program gets no other variable of the engine's than PATH, HOME, LANG, LC_*, TZ, TMPDIR, TERM and Windows' own (processEnv.ts).
+    env: { type: 'env-names', doc: 'Variables of the engine\'s environment handed to the program, by name or as a prefix ending in *, e.g. ["OPENAI_API_KEY", "MY_AGENT_*"].' },
+    env_set: { type: 'env-values', doc: 'Variables set for the program, not secrets (those go in the environment and in `env`), e.g. { "MY_AGENT_MODE": "quiet" }.' },
   },
   usesStandIn: agentModelIsStandIn,
   rehearsal: onStandInModel,

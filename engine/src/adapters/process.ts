@@ -17,8 +17,8 @@ export interface ProcessOptions {
   command: string[];
   /** The folder the program runs in: the workspace. */
   cwd: string;
-  /** What the program gets: the engine's environment plus the MMB_* variables of the protocol. */
-  env: NodeJS.ProcessEnv;
+  /** What the program gets besides MMB_AGENT_HOME and MMB_AGENT_PROTOCOL: the allow-list of processEnv.ts, never the engine's whole environment. */
+  env: Readonly<Record<string, string>>;
   timeoutMs: number;
 }
 

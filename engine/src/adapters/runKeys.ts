@@ -4,11 +4,15 @@
  * the check of a run's options before its adapter starts all read these declarations.
  */
 import { isStandInModel } from '../models/resolve';
-import { didYouMean, nearNames, SHARED_RUN_KEYS } from '../../../scenario/src';
+import { didYouMean, envNameProblem, envPatternProblem, envSecretProblem, envValueProblem, MAX_ENV_ENTRIES, nearNames, shownName, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 
-/** How a run key is written: a JSON type, `model` (an object like `persona`'s) or `strings` (a list of strings, such as a command). */
-export type RunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings';
+/**
+ * How a run key is written: a JSON type, `model` (an object like `persona`'s), `strings` (a list
+ * of strings, such as a command), `env-names` (variables' names and `PREFIX_*`) or `env-values`
+ * (variables set to strings).
+ */
+export type RunKeyType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'model' | 'strings' | 'env-names' | 'env-values';
 
 /** One run key: its type and one line of docs, plus the bounds the schema shows. */
 export interface RunKey {
@@ -52,6 +56,8 @@ function describeType(type: RunKeyType): string {
     case 'object': return 'an object';
     case 'model': return 'an object such as { "model": "stand-in" }';
     case 'strings': return 'a list of strings, such as ["python3", "my_agent.py"]';
+    case 'env-names': return `a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"]`;
+    case 'env-values': return `an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }`;
   }
 }
 
@@ -64,6 +70,8 @@ function hasType(value: unknown, type: RunKeyType): boolean {
     case 'object':
     case 'model': return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'strings': return Array.isArray(value) && value.length <= MAX_RUN_KEY_LIST && value.every((item) => typeof item === 'string' && item.length <= MAX_RUN_KEY_TEXT);
+    case 'env-names': return Array.isArray(value) && value.length <= MAX_ENV_ENTRIES && value.every((item) => typeof item === 'string');
+    case 'env-values': return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length <= MAX_ENV_ENTRIES && Object.values(value).every((item) => typeof item === 'string');
   }
 }
 
@@ -86,8 +94,25 @@ export function checkRunOptions(agent: string, options: Record<string, unknown>,
     if (!hasType(value, key.type)) throw new ConfigError(`the run key \`${name}\` must be ${describeType(key.type)}; it is ${JSON.stringify(value).slice(0, 80)}.`);
     if (key.type === 'integer' && !Number.isInteger(value)) throw new ConfigError(`the run key \`${name}\` must be a whole number; it is ${JSON.stringify(value)}.`);
     if (typeof value === 'number') checkRange(name, value, key);
+    if (key.type === 'env-names') checkEnvNames(name, value as string[]);
+    if (key.type === 'env-values') checkEnvValues(name, value as Record<string, string>);
     if (typeof value === 'string' && value.length > MAX_RUN_KEY_TEXT) throw new ConfigError(`the run key \`${name}\` is ${value.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
     if (typeof value === 'object' && JSON.stringify(value).length > MAX_RUN_KEY_OBJECT_JSON) throw new ConfigError(`the run key \`${name}\` is larger than ${MAX_RUN_KEY_OBJECT_JSON} characters of JSON.`);
+  }
+}
+
+/** The same rules as `mmb check`'s, for options that did not come through the parser (a saved run, a test). */
+function checkEnvNames(key: string, entries: readonly string[]): void {
+  for (const entry of entries) {
+    const problem = envPatternProblem(entry);
+    if (problem) throw new ConfigError(`the run key \`${key}\`: ${shownName(entry)}: ${problem}.`);
+  }
+}
+
+function checkEnvValues(key: string, values: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const problem = envNameProblem(name) ?? envValueProblem(value) ?? envSecretProblem(name, value);
+    if (problem) throw new ConfigError(`the run key \`${key}\`: ${shownName(name)}: ${problem}.`);
   }
 }
 

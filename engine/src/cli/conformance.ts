@@ -31,7 +31,7 @@ export async function conformanceCommand(input: ConformanceInput, io: Io): Promi
   try {
     const subject = conformanceSubject({
       agent: run.agent, options: run.options, workspace: dirname(input.configPath),
-      models: { env: io.env, ...(standIn ? { standInUrl: standIn.url } : {}) },
+      models: { env: io.env, ...(config.persona.api_key_env ? { personaKeyEnv: config.persona.api_key_env } : {}), ...(standIn ? { standInUrl: standIn.url } : {}) },
       ...(input.memory ? { memory: input.memory } : {}),
     });
     io.out(`Conformance of run ${run.name} (agent ${run.agent}, ${subject.memory} memory):\n`);

@@ -13,6 +13,8 @@ export interface ModelContext {
   /** The stand-in's URL, when one is running. */
   standInUrl?: string;
   env: NodeJS.ProcessEnv;
+  /** The variable of the persona's key, which an agent's own program is never handed. */
+  personaKeyEnv?: string;
   timeoutMs?: number;
   backoffBaseMs?: number;
   /** Told of the retries of calls that name no listener of their own: those of the agents' models. */

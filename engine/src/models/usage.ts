@@ -16,3 +16,29 @@ export function addUsage(tally: Record<string, Usage>, model: string, u: { promp
   entry.completionTokens += u.completionTokens;
   return tally;
 }
+
+/** Models one reported tally may name, and the length of a name: an agent's report is untrusted. */
+const MAX_REPORTED_MODELS = 100;
+const MAX_MODEL_NAME = 200;
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * The usage an agent reports of its own model (a module's `getStatus().usage`), as a tally: only
+ * entries whose counts are non-negative whole numbers, under a bounded name, a bounded number of
+ * models; anything else is left out rather than trusted. Undefined when nothing is left.
+ */
+export function reportedUsage(value: unknown): Record<string, Usage> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const tally: Record<string, Usage> = {};
+  let models = 0;
+  for (const [model, entry] of Object.entries(value)) {
+    if (models >= MAX_REPORTED_MODELS) break;
+    if (!model || model.length > MAX_MODEL_NAME || typeof entry !== 'object' || entry === null) continue;
+    const { requests, promptTokens, completionTokens } = entry as Record<string, unknown>;
+    if (!isCount(requests) || !isCount(promptTokens) || !isCount(completionTokens)) continue;
+    Object.defineProperty(tally, model, { value: { requests, promptTokens, completionTokens }, enumerable: true, writable: true, configurable: true });
+    models++;
+  }
+  return models ? tally : undefined;
+}

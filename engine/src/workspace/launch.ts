@@ -119,6 +119,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   const agentRetries = new AgentRetries();
   const models: ModelContext = {
     env: o.env,
+    ...(o.config.persona.api_key_env ? { personaKeyEnv: o.config.persona.api_key_env } : {}),
     onRetry: agentRetries.notify,
     ...(standIn ? { standInUrl: standIn.url } : {}),
     ...(o.timing?.modelTimeoutMs ? { timeoutMs: o.timing.modelTimeoutMs } : {}),

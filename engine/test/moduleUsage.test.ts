@@ -1,0 +1,69 @@
+/**
+ * A module agent's reported usage of its own model reaches the run's state, where the report
+ * prices it as the agent's, as the chatbot's and the notebook's does; what the module reports is
+ * untrusted: only non-negative whole counts under bounded names, a bounded number of models.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { reportedUsage } from '../src/models/usage';
+import { benchmarkFrom, runOnStandIn, tempDir } from './helpers';
+
+/** An agent that echoes, and reports one request of its model per reply, among hostile entries. */
+const USAGE_AGENT = `
+export default function createAgent(context) {
+  const replies = [];
+  const hostile = {
+    negative: { requests: -1, promptTokens: 1, completionTokens: 1 },
+    fraction: { requests: 1.5, promptTokens: 1, completionTokens: 1 },
+    text: { requests: '3', promptTokens: 1, completionTokens: 1 },
+    huge: { requests: 1, promptTokens: 1e300, completionTokens: 1 },
+    ['x'.repeat(10000)]: { requests: 1, promptTokens: 1, completionTokens: 1 },
+  };
+  return {
+    quietPeriodMs: 100, pollIntervalMs: 10,
+    async createSession() {},
+    async sendMessage(text) { replies.push({ seq: replies.length + 1, text: 'noted: ' + text, at: context.now().toISOString() }); },
+    async getResponses(after) { return replies.filter((r) => r.seq > after); },
+    async getStatus() {
+      const usage = { ...hostile, 'own-model': { requests: replies.length, promptTokens: 10 * replies.length, completionTokens: 5 * replies.length } };
+      return { state: 'idle', compactions: [], contextTokens: null, usage };
+    },
+    async destroySession() { replies.length = 0; },
+  };
+}
+`;
+
+test('a module agent\'s reported usage is tallied in the run\'s state, the hostile entries left out', async () => {
+  const ws = tempDir('mmb-usage-');
+  mkdirSync(join(ws, 'agents'));
+  writeFileSync(join(ws, 'agents', 'usage.mjs'), USAGE_AGENT);
+  const benchmark = benchmarkFrom({
+    'benchmark.json': '{ "chapters": ["one.md"] }',
+    'one.md': '## Phase 1\nTell the assistant your boat is called Wren.\n\n❓ 1.1 What is the boat called? → Wren\n',
+  });
+  const { state } = await runOnStandIn(benchmark, { agent: './agents/usage.mjs', dir: join(ws, 'results', 'r') });
+  const usage = state.agentStatus?.usage;
+  assert.ok(usage, 'the usage reached the run\'s state');
+  assert.deepEqual(Object.keys(usage), ['own-model'], 'only the well-formed entry is kept');
+  const turns = state.transcript.filter((entry) => entry.from === 'agent').length;
+  assert.ok(turns >= 1);
+  assert.deepEqual(usage['own-model'], { requests: turns, promptTokens: 10 * turns, completionTokens: 5 * turns });
+});
+
+test('reportedUsage: non-negative whole counts only, names bounded, models bounded, __proto__ a model like any other', () => {
+  const ok = { requests: 2, promptTokens: 30, completionTokens: 4 };
+  assert.equal(reportedUsage(undefined), undefined);
+  assert.equal(reportedUsage([ok]), undefined);
+  assert.equal(reportedUsage({ m: { ...ok, requests: -1 } }), undefined);
+  assert.equal(reportedUsage({ m: { ...ok, completionTokens: Number.NaN } }), undefined);
+  assert.equal(reportedUsage({ m: { ...ok, promptTokens: 2 ** 60 } }), undefined, 'beyond a safe integer');
+  assert.equal(reportedUsage({ '': ok, ['m'.repeat(201)]: ok, n: null }), undefined);
+  const proto = reportedUsage(JSON.parse('{"__proto__": {"requests": 1, "promptTokens": 2, "completionTokens": 3}}'));
+  assert.ok(proto && Object.hasOwn(proto, '__proto__'), 'an own entry, not the prototype');
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  const many = reportedUsage(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`m${i}`, ok])));
+  assert.equal(Object.keys(many ?? {}).length, 100);
+  assert.deepEqual(reportedUsage({ m: { ...ok, extra: 'ignored' } }), { m: ok }, 'only the three counts are copied');
+});
