@@ -19,6 +19,13 @@ interface FactIndex {
 }
 const factIndexes = new WeakMap<Sheet, FactIndex>();
 
+/** What other files can read of a sheet: its file, and each fact id with whether it is deleted, in order. */
+export function sheetExports(sheet: Sheet): string {
+  let key = `${sheet.name}\u0000${sheet.file}`;
+  for (const f of sheet.facts) key += `\u0000${f.id}${f.deleted ? '-' : '+'}`;
+  return key;
+}
+
 function factIndex(sheet: Sheet): FactIndex {
   let index = factIndexes.get(sheet);
   if (!index) {
@@ -31,15 +38,19 @@ function factIndex(sheet: Sheet): FactIndex {
   return index;
 }
 
-/** Where a located check stands, as one string: file, play position and the id's range. */
-const locatedKeys = new WeakMap<LocatedCheck, string>();
+/** Where a check stands, as one string: file, play position and the id's range. */
+export function checkPlaceKey(located: LocatedCheck): string {
+  const r = located.check.idRange;
+  return `${located.file}\u0000${located.chapter}\u0000${located.phase}\u0000${r.start.line},${r.start.character},${r.end.line},${r.end.character}`;
+}
+
+const placeKeys = new WeakMap<LocatedCheck, string>();
 function locatedKey(located: LocatedCheck | undefined): string {
   if (!located) return '';
-  let key = locatedKeys.get(located);
+  let key = placeKeys.get(located);
   if (key === undefined) {
-    const r = located.check.idRange;
-    key = `${located.file}\u0000${located.chapter}\u0000${located.phase}\u0000${r.start.line},${r.start.character},${r.end.line},${r.end.character}`;
-    locatedKeys.set(located, key);
+    key = checkPlaceKey(located);
+    placeKeys.set(located, key);
   }
   return key;
 }
@@ -49,6 +60,7 @@ export type FactState = 'no-sheet' | 'live' | 'deleted' | 'absent';
 /** The indexes of one benchmark, built once per model (linear, and cheap beside validating). */
 export class CrossIndex {
   readonly sheetNames: string[];
+  private current: Benchmark;
   private readonly firstChecks = new Map<string, LocatedCheck>();
   private readonly lastChecks = new Map<string, LocatedCheck>();
   private readonly highestBySeries = new Map<string, number>();
@@ -60,8 +72,9 @@ export class CrossIndex {
   private sheetNamesKeyMemo: string | undefined;
   private checkIdsMemo: { ids: string[]; key: string } | undefined;
 
-  constructor(readonly benchmark: Benchmark) {
+  constructor(benchmark: Benchmark) {
     const b = benchmark;
+    this.current = b;
     this.sheetNames = [...b.sheets.keys()];
     for (const located of b.checks) {
       const id = located.check.id;
@@ -77,6 +90,28 @@ export class CrossIndex {
       this.entryKeys.push(timelineKey(state));
       for (const phase of chapter.phases) for (const ref of phase.sheetRefs) if (b.sheets.has(ref.sheet)) this.told.add(ref.sheet);
       state = walkChapter(chapter, state).exit;
+    }
+  }
+
+  get benchmark(): Benchmark {
+    return this.current;
+  }
+
+  /**
+   * The index of a newer model whose changed chapters and sheets expose to other files exactly
+   * what the ones they replace did (same check ids at the same places, same trap targets, sheet
+   * refs, timeline and facts): every answer stays, only the changed chapters' own located checks
+   * take their predecessors' places, so their validation finds itself as the first of its id.
+   */
+  rebase(b: Benchmark, replaced: readonly { before: readonly LocatedCheck[]; now: readonly LocatedCheck[] }[]): void {
+    this.current = b;
+    for (const { before, now } of replaced) {
+      before.forEach((old, i) => {
+        const located = now[i];
+        if (!located) return;
+        if (this.firstChecks.get(old.check.id) === old) this.firstChecks.set(old.check.id, located);
+        if (this.lastChecks.get(old.check.id) === old) this.lastChecks.set(old.check.id, located);
+      });
     }
   }
 

@@ -84,7 +84,12 @@ function playIndexes(chapter: Chapter, chapterIndex: number): { checks: LocatedC
   return own;
 }
 
-/** A play-ordered list with one chapter's entries replaced: the others are found by bisection. */
+/** One chapter's entries of a play-ordered list, found by bisection. */
+export function chapterEntries<T extends PlayPosition>(list: readonly T[], chapterIndex: number): T[] {
+  return list.slice(firstAtOrAfter(list, chapterIndex), firstAtOrAfter(list, chapterIndex + 1));
+}
+
+/** A play-ordered list with one chapter's entries replaced. */
 function splice<T extends PlayPosition>(list: readonly T[], chapterIndex: number, own: readonly T[]): T[] {
   const from = firstAtOrAfter(list, chapterIndex);
   const to = firstAtOrAfter(list, chapterIndex + 1);
