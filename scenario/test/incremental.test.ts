@@ -45,25 +45,45 @@ function removeLine(edit: Editor, file: string, pattern: RegExp): void {
   edit.files.set(file, lines.join('\n'));
 }
 
-const checkId = (edit: Editor) => `${1 + edit.number(14)}.${1 + edit.number(3)}`;
+const checkId = (edit: Editor) => `${1 + edit.number(8)}.${1 + edit.number(3)}`;
 const factRef = (edit: Editor) => `${edit.pick(['sheet0', 'sheet1', 'sheet2', 'sheet3', 'nosuch'])}#${1 + edit.number(4)}.${1 + edit.number(7)}`;
 
 /** Each edit changes one or a few files; the names it touched are returned. */
 const EDITS: ((edit: Editor) => string[])[] = [
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, 'Some prose the persona says, no reference in it.'); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, ''); return [f]; },
-  (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `❓ ${checkId(edit)} [${edit.pick(['RECALL', 'HIST', 'AGG'])}] What was it? Correct answer: it.`); return [f]; },
+  (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `❓ ${checkId(edit)} [${edit.pick(['RECALL', 'HIST', 'HIST', 'AGG'])}] What was it? Correct answer: it.`); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); removeLine(edit, f, /^❓/); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `🪤 RECONSIDER ${factRef(edit)} → ${checkId(edit)} — a change`); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); removeLine(edit, f, /^🪤/); return [f]; },
+  (edit) => {
+    // A trap aimed at a HIST check of another chapter: that chapter's hist-without-trap goes.
+    const hist = [...edit.files.values()].flatMap((text) => [...text.matchAll(/❓ (\d+\.\d+) \[HIST\]/g)].map((m) => m[1] ?? ''));
+    const f = edit.pick(chapters(edit.files));
+    insertLine(edit, f, `🪤 STALE ${factRef(edit)} → ${hist.length ? edit.pick(hist) : checkId(edit)}`);
+    return [f];
+  },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `Mention ${factRef(edit)} in passing.`); return [f]; },
-  (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `Tell the \`${edit.pick(['sheet0', 'sheet4', 'sheet9', 'sheet1'])}\` sheet.`); return [f]; },
+  (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `Tell the \`${edit.pick(['sheet1', 'sheet3', 'sheet4', 'sheet5', 'sheet9'])}\` sheet.`); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); removeLine(edit, f, /sheet`? sheet|Tell the/); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `${String(8 + edit.number(12)).padStart(2, '0')}:${edit.pick(['00', '30'])} — she texts`); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `2026-03-${10 + edit.number(9)}, Tue`); return [f]; },
   (edit) => { const f = edit.pick(chapters(edit.files)); insertLine(edit, f, `<!-- mmb-ignore${edit.pick(['', ': unknown-fact', ': trap-target-missing'])} -->`); return [f]; },
   (edit) => { const f = edit.pick(sheets(edit.files)); insertLine(edit, f, `${1 + edit.number(4)}.${1 + edit.number(8)} ${edit.pick(['A new fact', '—'])}`); return [f]; },
   (edit) => { const f = edit.pick(sheets(edit.files)); removeLine(edit, f, /^\d+\.\d+ /); return [f]; },
+  (edit) => {
+    // A fact deleted in place (its id stays): references to it now point at a deleted fact.
+    const f = edit.pick(sheets(edit.files));
+    const lines = (edit.files.get(f) ?? '').split('\n');
+    const facts = lines.map((l, i) => (/^\d+\.\d+ /.test(l) ? i : -1)).filter((i) => i >= 0);
+    if (facts.length) {
+      const i = edit.pick(facts);
+      const line = lines[i] ?? '';
+      lines[i] = line.endsWith('—') ? `${line.slice(0, -1)}back again` : line.replace(/^(\d+\.\d+) .*$/, '$1 —');
+    }
+    edit.files.set(f, lines.join('\n'));
+    return [f];
+  },
   (edit) => { const f = edit.pick(sheets(edit.files)); insertLine(edit, f, 'A line that is no fact'); return [f]; },
   (edit) => {
     const f = `sheet${edit.number(6)}.md`;
@@ -155,4 +175,12 @@ test('a keystroke that changes no cross-file index validates one file; one that 
   assert.deepEqual(third.get('chapter1.md')?.map((d) => d.code), ['trap-target-missing']);
   assert.ok(validation.revalidated < 10, `only chapter 4 and the readers of checks 4.2 and 4.9: ${validation.revalidated} files`);
   assert.deepEqual(flattenDiagnostics(third), validateBenchmark(loadBenchmark({ name: 'g', files })));
+
+  // A sheet no phase tells, then told from one chapter: the sheet's warning goes, though only the chapter changed.
+  files.set('sheet99.md', '# Extra\n\n## 1. Topic\n1.1 One\n');
+  model = updateBenchmark(model, { name: 'g', files }, new Set(['sheet99.md']), cache);
+  assert.deepEqual(validation.validate(model).get('sheet99.md')?.map((d) => d.code), ['sheet-never-told']);
+  files.set('chapter5.md', `${files.get('chapter5.md') ?? ''}Tell the \`sheet99\` sheet.\n`);
+  model = updateBenchmark(model, { name: 'g', files }, new Set(['chapter5.md']), cache);
+  assert.deepEqual(validation.validate(model).get('sheet99.md'), []);
 });
