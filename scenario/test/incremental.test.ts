@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generate } from '../../scripts/generate';
 import {
-  BenchmarkValidation, flattenDiagnostics, loadBenchmark, updateBenchmark, validateBenchmark, type Benchmark, type ParseCache,
+  BenchmarkValidation, flattenDiagnostics, loadBenchmark, updateBenchmark, validateBenchmark, type Benchmark, type Diagnostic, type ParseCache,
 } from '../src';
 
 /** A small seeded generator (mulberry32): the same edits on every run. */
@@ -126,13 +126,20 @@ function run(seed: number, edits: number): { reused: number; partial: number } {
   let model: Benchmark | undefined;
   let reused = 0;
   let partial = 0;
+  let before = new Map<string, readonly Diagnostic[]>();
   for (let step = 0; step <= edits; step++) {
     const changed = step === 0 ? [] : (EDITS[Math.floor(next() * EDITS.length)] ?? EDITS[0]!)(edit);
     model = updateBenchmark(model, { name: 'generated', files: edit.files }, new Set(changed), cache);
-    const byFile = validation.validate(model);
+    const { byFile, touched } = validation.validate(model);
     const fresh = loadBenchmark({ name: 'generated', files: new Map(edit.files) }, freshCache);
     assert.deepEqual(flattenDiagnostics(byFile), validateBenchmark(fresh), `seed ${seed}, edit ${step} (${changed.join(', ')})`);
     for (const file of fresh.lines.keys()) assert.ok(byFile.has(file), `${file} has its list, empty or not, after edit ${step}`);
+    // What a publisher skips must be what it last published: the same files, the very same lists.
+    if (touched) {
+      assert.deepEqual([...byFile.keys()].sort(), [...before.keys()].sort(), `no file comes or goes untold, edit ${step}`);
+      for (const [file, list] of byFile) if (!touched.has(file)) assert.equal(list, before.get(file), `${file} untouched, edit ${step}`);
+    }
+    before = new Map(byFile);
     if (validation.reusedIndex) reused++;
     if (step > 0 && validation.revalidated < byFile.size) partial++;
   }
@@ -158,19 +165,21 @@ test('a keystroke that changes no cross-file index validates one file; one that 
   const validation = new BenchmarkValidation();
   let model = updateBenchmark(undefined, { name: 'g', files }, new Set(), cache);
   const first = validation.validate(model);
-  assert.equal(validation.revalidated, first.size);
+  assert.equal(validation.revalidated, first.byFile.size);
+  const chapter4 = first.byFile.get('chapter4.md');
 
   files.set('chapter3.md', `${files.get('chapter3.md') ?? ''} `);
   model = updateBenchmark(model, { name: 'g', files }, new Set(['chapter3.md']), cache);
   const second = validation.validate(model);
   assert.equal(validation.revalidated, 1);
   assert.ok(validation.reusedIndex);
-  assert.equal(second.get('chapter4.md'), first.get('chapter4.md'), 'a kept list is the very same list');
+  assert.deepEqual([...second.touched ?? []], ['chapter3.md']);
+  assert.equal(second.byFile.get('chapter4.md'), chapter4, 'a kept list is the very same list');
 
   // Check 4.2 is the target of chapter 1's trap (3 chapters ahead): renaming it reaches chapter1.md.
   files.set('chapter4.md', (files.get('chapter4.md') ?? '').replace('❓ 4.2 [AGG]', '❓ 4.9 [AGG]'));
   model = updateBenchmark(model, { name: 'g', files }, new Set(['chapter4.md']), cache);
-  const third = validation.validate(model);
+  const third = validation.validate(model).byFile;
   assert.equal(validation.reusedIndex, false);
   assert.deepEqual(third.get('chapter1.md')?.map((d) => d.code), ['trap-target-missing']);
   assert.ok(validation.revalidated < 10, `only chapter 4 and the readers of checks 4.2 and 4.9: ${validation.revalidated} files`);
@@ -179,8 +188,8 @@ test('a keystroke that changes no cross-file index validates one file; one that 
   // A sheet no phase tells, then told from one chapter: the sheet's warning goes, though only the chapter changed.
   files.set('sheet99.md', '# Extra\n\n## 1. Topic\n1.1 One\n');
   model = updateBenchmark(model, { name: 'g', files }, new Set(['sheet99.md']), cache);
-  assert.deepEqual(validation.validate(model).get('sheet99.md')?.map((d) => d.code), ['sheet-never-told']);
+  assert.deepEqual(validation.validate(model).byFile.get('sheet99.md')?.map((d) => d.code), ['sheet-never-told']);
   files.set('chapter5.md', `${files.get('chapter5.md') ?? ''}Tell the \`sheet99\` sheet.\n`);
   model = updateBenchmark(model, { name: 'g', files }, new Set(['chapter5.md']), cache);
-  assert.deepEqual(validation.validate(model).get('sheet99.md'), []);
+  assert.deepEqual(validation.validate(model).byFile.get('sheet99.md'), []);
 });

@@ -133,21 +133,32 @@ export class DiagnosticsPublisher {
       }
       return uri;
     };
-    const byFile = state.validation.validate(this.workspace.get(dir));
+    const { byFile, touched } = state.validation.validate(this.workspace.get(dir));
     const last: [string, LspDiagnostic[]][] = [];
-    for (const [file, diagnostics] of byFile) {
+    const publish = (file: string, diagnostics: readonly Diagnostic[]) => {
       const uri = uriOf(file);
       const named = this.named.has(uri);
-      if (lists.get(file) === diagnostics && !named) continue;
+      if (lists.get(file) === diagnostics && !named) return;
       lists.set(file, diagnostics);
       const lsp = diagnostics.map((d) => toLsp(d, uriOf));
       if (named) last.push([uri, lsp]);
       else if (this.sent.get(uri) !== JSON.stringify(lsp)) this.send(uri, lsp);
-    }
-    for (const file of [...lists.keys()]) {
-      if (byFile.has(file)) continue;
-      lists.delete(file);
-      this.send(uriOf(file), []);
+    };
+    if (touched) {
+      for (const file of touched) publish(file, byFile.get(file) ?? []);
+      // A file a change named whose diagnostics stayed (an open that changed no text) is answered with its version all the same.
+      for (const uri of this.named) {
+        const path = fileURLToPath(uri);
+        const list = dirname(path) === dir ? byFile.get(basename(path)) : undefined;
+        if (list && !touched.has(basename(path))) publish(basename(path), list);
+      }
+    } else {
+      for (const [file, diagnostics] of byFile) publish(file, diagnostics);
+      for (const file of [...lists.keys()]) {
+        if (byFile.has(file)) continue;
+        lists.delete(file);
+        this.send(uriOf(file), []);
+      }
     }
     for (const [uri, diagnostics] of last) this.send(uri, diagnostics);
   }
