@@ -1,14 +1,22 @@
 /**
- * The cross-file indexes a validation reads (sheets and their facts, check ids, trap targets, the
- * timeline), and `Reads`, the one door through which a file's validation reads them. Every read
- * is logged with a fingerprint of its answer, so a file's diagnostics can be kept for as long as
- * every read, asked again of a newer index, answers the same: that is the whole of incremental
- * validation's correctness.
+ * The cross-file indexes a validation reads: sheets and their facts, check ids, trap targets,
+ * the sheets phases name, the timeline. Built once for a folder's model, then kept up to date
+ * chapter by chapter and sheet by sheet (`update`), which says which answers may have changed,
+ * so that only the files that read those are asked again. Files read it through `Reads` (reads.ts).
  */
 import type { Benchmark, LocatedCheck } from './benchmark';
-import type { Fact, Sheet } from './model';
+import type { Chapter, Fact, Sheet } from './model';
 import { liveFacts } from './sheet';
 import { timelineKey, timelineStart, walkChapter, type TimelineState } from './timeline';
+
+export type ReadKind =
+  | 'name' | 'refused' | 'has-sheet' | 'fact' | 'live-facts' | 'sheet-names'
+  | 'first' | 'last' | 'highest' | 'check-ids' | 'targeted' | 'told' | 'timeline';
+
+/** A read as one string, kind and key: what the reverse index of readers is keyed by. */
+export function readKey(kind: ReadKind, key: string): string {
+  return `${kind}\u0001${key}`;
+}
 
 /** A sheet's facts as the validation asks for them. Parses are immutable, so this is kept per parse. */
 interface FactIndex {
@@ -19,14 +27,7 @@ interface FactIndex {
 }
 const factIndexes = new WeakMap<Sheet, FactIndex>();
 
-/** What other files can read of a sheet: its file, and each fact id with whether it is deleted, in order. */
-export function sheetExports(sheet: Sheet): string {
-  let key = `${sheet.name}\u0000${sheet.file}`;
-  for (const f of sheet.facts) key += `\u0000${f.id}${f.deleted ? '-' : '+'}`;
-  return key;
-}
-
-function factIndex(sheet: Sheet): FactIndex {
+export function factIndex(sheet: Sheet): FactIndex {
   let index = factIndexes.get(sheet);
   if (!index) {
     const current = new Map<string, Fact | undefined>();
@@ -38,57 +39,66 @@ function factIndex(sheet: Sheet): FactIndex {
   return index;
 }
 
-/** Where a check stands, as one string: file, play position and the id's range. */
-export function checkPlaceKey(located: LocatedCheck): string {
-  const r = located.check.idRange;
-  return `${located.file}\u0000${located.chapter}\u0000${located.phase}\u0000${r.start.line},${r.start.character},${r.end.line},${r.end.character}`;
+export type FactState = 'no-sheet' | 'live' | 'deleted' | 'absent';
+
+function factStateIn(sheet: Sheet | undefined, id: string): FactState {
+  if (!sheet) return 'no-sheet';
+  const current = factIndex(sheet).current;
+  return current.get(id) ? 'live' : current.has(id) ? 'deleted' : 'absent';
 }
 
 const placeKeys = new WeakMap<LocatedCheck, string>();
-function locatedKey(located: LocatedCheck | undefined): string {
+/** Where a located check stands, as one string: file, play position and the id's range. */
+export function locatedKey(located: LocatedCheck | undefined): string {
   if (!located) return '';
   let key = placeKeys.get(located);
   if (key === undefined) {
-    key = checkPlaceKey(located);
+    const r = located.check.idRange;
+    key = `${located.file}\u0000${located.chapter}\u0000${located.phase}\u0000${r.start.line},${r.start.character},${r.end.line},${r.end.character}`;
     placeKeys.set(located, key);
   }
   return key;
 }
 
-export type FactState = 'no-sheet' | 'live' | 'deleted' | 'absent';
+/** A chapter or a sheet replaced in place: same file, same place. */
+export interface ChapterChange { index: number; before: Chapter; now: Chapter; checksBefore: readonly LocatedCheck[]; checksNow: readonly LocatedCheck[] }
+export interface SheetChange { before: Sheet; now: Sheet }
 
-/** The indexes of one benchmark, built once per model (linear, and cheap beside validating). */
+const count = (counts: Map<string, number>, key: string, by: number) => {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
+};
+
 export class CrossIndex {
-  readonly sheetNames: string[];
   private current: Benchmark;
-  private readonly firstChecks = new Map<string, LocatedCheck>();
-  private readonly lastChecks = new Map<string, LocatedCheck>();
-  private readonly highestBySeries = new Map<string, number>();
-  private readonly targeted = new Set<string>();
-  private readonly told = new Set<string>();
-  /** The timeline state each chapter starts from, in play order. */
+  readonly sheetNames: string[];
+  /** Every check of an id, in play order: the first is the one duplicates point at, the last the one traps are compared with. */
+  private readonly byId = new Map<string, LocatedCheck[]>();
+  /** Per `N.` series, how many checks have each number. */
+  private readonly numbers = new Map<string, Map<number, number>>();
+  private readonly targets = new Map<string, number>();
+  private readonly told = new Map<string, number>();
+  /** The timeline state each chapter starts from, in play order, and its key. */
   private readonly entries: TimelineState[] = [];
   private readonly entryKeys: string[] = [];
   private sheetNamesKeyMemo: string | undefined;
   private checkIdsMemo: { ids: string[]; key: string } | undefined;
 
-  constructor(benchmark: Benchmark) {
-    const b = benchmark;
+  constructor(b: Benchmark) {
     this.current = b;
     this.sheetNames = [...b.sheets.keys()];
     for (const located of b.checks) {
-      const id = located.check.id;
-      if (!this.firstChecks.has(id)) this.firstChecks.set(id, located);
-      this.lastChecks.set(id, located);
-      const [series = '1', number] = id.split('.');
-      this.highestBySeries.set(series, Math.max(this.highestBySeries.get(series) ?? 0, Number(number)));
+      const list = this.byId.get(located.check.id);
+      if (list) list.push(located);
+      else this.byId.set(located.check.id, [located]);
+      this.countNumber(located.check.id, 1);
     }
-    for (const t of b.traps) for (const target of t.trap.targets) this.targeted.add(target.name);
     let state = timelineStart(b);
     for (const chapter of b.chapters) {
       this.entries.push(state);
       this.entryKeys.push(timelineKey(state));
-      for (const phase of chapter.phases) for (const ref of phase.sheetRefs) if (b.sheets.has(ref.sheet)) this.told.add(ref.sheet);
+      this.countChapter(chapter, 1);
       state = walkChapter(chapter, state).exit;
     }
   }
@@ -97,22 +107,47 @@ export class CrossIndex {
     return this.current;
   }
 
-  /**
-   * The index of a newer model whose changed chapters and sheets expose to other files exactly
-   * what the ones they replace did (same check ids at the same places, same trap targets, sheet
-   * refs, timeline and facts): every answer stays, only the changed chapters' own located checks
-   * take their predecessors' places, so their validation finds itself as the first of its id.
-   */
-  rebase(b: Benchmark, replaced: readonly { before: readonly LocatedCheck[]; now: readonly LocatedCheck[] }[]): void {
-    this.current = b;
-    for (const { before, now } of replaced) {
-      before.forEach((old, i) => {
-        const located = now[i];
-        if (!located) return;
-        if (this.firstChecks.get(old.check.id) === old) this.firstChecks.set(old.check.id, located);
-        if (this.lastChecks.get(old.check.id) === old) this.lastChecks.set(old.check.id, located);
-      });
+  private countNumber(id: string, by: number): void {
+    const [series = '1', number] = id.split('.');
+    let numbers = this.numbers.get(series);
+    if (!numbers) this.numbers.set(series, numbers = new Map());
+    const n = (numbers.get(Number(number)) ?? 0) + by;
+    if (n === 0) numbers.delete(Number(number));
+    else numbers.set(Number(number), n);
+  }
+
+  /** A chapter's trap targets and its refs to existing sheets, counted in or out. */
+  private countChapter(chapter: Chapter, by: number): void {
+    for (const phase of chapter.phases) {
+      for (const trap of phase.traps) for (const target of trap.targets) count(this.targets, target.name, by);
+      for (const ref of phase.sheetRefs) if (this.current.sheets.has(ref.sheet)) count(this.told, ref.sheet, by);
     }
+  }
+
+  firstCheck(id: string): LocatedCheck | undefined {
+    return this.byId.get(id)?.[0];
+  }
+
+  lastCheck(id: string): LocatedCheck | undefined {
+    return this.byId.get(id)?.at(-1);
+  }
+
+  highestInSeries(series: string): number {
+    let highest = 0;
+    for (const n of this.numbers.get(series)?.keys() ?? []) highest = Math.max(highest, n);
+    return highest;
+  }
+
+  isTargeted(id: string): boolean {
+    return this.targets.has(id);
+  }
+
+  isTold(sheet: string): boolean {
+    return this.told.has(sheet);
+  }
+
+  timelineEntry(chapterIndex: number): TimelineState {
+    return this.entries[chapterIndex] ?? { day: undefined, last: undefined };
   }
 
   sheetNamesKey(): string {
@@ -123,22 +158,19 @@ export class CrossIndex {
   /** Every check id once, in the order of its first check. */
   checkIds(): { ids: string[]; key: string } {
     if (!this.checkIdsMemo) {
-      const ids = [...this.firstChecks.keys()];
+      const ids = [...new Set(this.current.checks.map((c) => c.check.id))];
       this.checkIdsMemo = { ids, key: ids.join('\u0000') };
     }
     return this.checkIdsMemo;
   }
 
   factState(sheetName: string, id: string): FactState {
-    const sheet = this.benchmark.sheets.get(sheetName);
-    if (!sheet) return 'no-sheet';
-    const current = factIndex(sheet).current;
-    return current.get(id) ? 'live' : current.has(id) ? 'deleted' : 'absent';
+    return factStateIn(this.current.sheets.get(sheetName), id);
   }
 
   /** Answers a logged read again, as the fingerprint it was logged with. */
   answer(kind: ReadKind, key: string): string | number | boolean {
-    const b = this.benchmark;
+    const b = this.current;
     switch (kind) {
       case 'name': return b.name;
       case 'refused': return b.refusedSheets?.has(key) ?? false;
@@ -152,132 +184,87 @@ export class CrossIndex {
         return sheet ? factIndex(sheet).key : '';
       }
       case 'sheet-names': return this.sheetNamesKey();
-      case 'first': return locatedKey(this.firstChecks.get(key));
-      case 'last': return locatedKey(this.lastChecks.get(key));
-      case 'highest': return this.highestBySeries.get(key) ?? 0;
+      case 'first': return locatedKey(this.firstCheck(key));
+      case 'last': return locatedKey(this.lastCheck(key));
+      case 'highest': return this.highestInSeries(key);
       case 'check-ids': return this.checkIds().key;
-      case 'targeted': return this.targeted.has(key);
-      case 'told': return this.told.has(key);
+      case 'targeted': return this.isTargeted(key);
+      case 'told': return this.isTold(key);
       case 'timeline': return this.entryKeys[Number(key)] ?? '';
     }
   }
 
-  /** For `Reads` only: the objects behind the answers. */
-  lookup(): {
-    firstChecks: ReadonlyMap<string, LocatedCheck>; lastChecks: ReadonlyMap<string, LocatedCheck>; highest: ReadonlyMap<string, number>;
-    targeted: ReadonlySet<string>; told: ReadonlySet<string>; entries: readonly TimelineState[];
-  } {
-    return { firstChecks: this.firstChecks, lastChecks: this.lastChecks, highest: this.highestBySeries, targeted: this.targeted, told: this.told, entries: this.entries };
-  }
-}
-
-export type ReadKind =
-  | 'name' | 'refused' | 'has-sheet' | 'fact' | 'live-facts' | 'sheet-names'
-  | 'first' | 'last' | 'highest' | 'check-ids' | 'targeted' | 'told' | 'timeline';
-
-/** What a file's validation read: kind, key and fingerprint, three entries per read. */
-export type ReadLog = (string | number | boolean)[];
-
-/** Whether every read of the log answers the same from `index`: then the file's diagnostics still stand. */
-export function readsHold(index: CrossIndex, log: ReadLog): boolean {
-  for (let i = 0; i < log.length; i += 3) {
-    if (index.answer(log[i] as ReadKind, log[i + 1] as string) !== log[i + 2]) return false;
-  }
-  return true;
-}
-
-/**
- * The cross-file facts one file's validation may use, each logged as it is read. A validation
- * that reached the benchmark any other way could keep diagnostics that a change made wrong.
- */
-export class Reads {
-  readonly log: ReadLog = [];
-  private readonly maps: ReturnType<CrossIndex['lookup']>;
-
-  constructor(private readonly index: CrossIndex) {
-    this.maps = index.lookup();
+  /**
+   * Brings the index up to `b`, a model of the same files in the same places (same sheets, same
+   * chapters in the same order, same manifest) in which the given chapters and sheets were
+   * replaced. Returns the reads (`readKey`) whose answers may differ now; all others stand.
+   */
+  update(b: Benchmark, chapters: readonly ChapterChange[], sheets: readonly SheetChange[]): Set<string> {
+    const changed = new Set<string>();
+    for (const { before, now } of sheets) {
+      for (const fact of [...before.facts, ...now.facts]) {
+        if (factStateIn(before, fact.id) !== factStateIn(now, fact.id)) changed.add(readKey('fact', `${now.name}\u0000${fact.id}`));
+      }
+      if (factIndex(before).key !== factIndex(now).key) changed.add(readKey('live-facts', now.name));
+    }
+    this.current = b;
+    for (const change of chapters) this.replaceChapter(change, changed);
+    const first = chapters.reduce((lowest, c) => Math.min(lowest, c.index), Infinity);
+    const last = chapters.reduce((highest, c) => Math.max(highest, c.index), -1);
+    if (last >= 0) this.rewalkTimeline(first, last, changed);
+    return changed;
   }
 
-  private note(kind: ReadKind, key: string, answer: string | number | boolean): void {
-    this.log.push(kind, key, answer);
+  private replaceChapter(change: ChapterChange, changed: Set<string>): void {
+    const { index, before, now, checksBefore, checksNow } = change;
+    const idsBefore = checksBefore.map((c) => c.check.id);
+    const idsNow = checksNow.map((c) => c.check.id);
+    if (idsBefore.join('\u0000') !== idsNow.join('\u0000')) {
+      this.checkIdsMemo = undefined;
+      changed.add(readKey('check-ids', ''));
+    }
+    for (const id of [...idsBefore, ...idsNow]) {
+      changed.add(readKey('first', id)).add(readKey('last', id)).add(readKey('highest', id.split('.')[0] ?? '1'));
+    }
+    for (const id of new Set(idsBefore)) {
+      const kept = (this.byId.get(id) ?? []).filter((c) => c.chapter !== index);
+      if (kept.length) this.byId.set(id, kept);
+      else this.byId.delete(id);
+    }
+    for (const id of idsBefore) this.countNumber(id, -1);
+    for (const located of checksNow) {
+      const list = this.byId.get(located.check.id) ?? [];
+      let at = 0;
+      while (at < list.length && (list[at]?.chapter ?? 0) <= index) at++;
+      list.splice(at, 0, located);
+      this.byId.set(located.check.id, list);
+      this.countNumber(located.check.id, 1);
+    }
+    const targetsBefore = new Set(this.targets.keys());
+    const toldBefore = new Set(this.told.keys());
+    this.countChapter(before, -1);
+    this.countChapter(now, 1);
+    for (const phase of [...before.phases, ...now.phases]) {
+      for (const trap of phase.traps) for (const target of trap.targets) if (targetsBefore.has(target.name) !== this.targets.has(target.name)) changed.add(readKey('targeted', target.name));
+      for (const ref of phase.sheetRefs) if (toldBefore.has(ref.sheet) !== this.told.has(ref.sheet)) changed.add(readKey('told', ref.sheet));
+    }
   }
 
-  benchmarkName(): string {
-    const name = this.index.benchmark.name;
-    this.note('name', '', name);
-    return name;
-  }
-
-  isRefusedSheet(name: string): boolean {
-    const refused = this.index.benchmark.refusedSheets?.has(name) ?? false;
-    this.note('refused', name, refused);
-    return refused;
-  }
-
-  hasSheet(name: string): boolean {
-    const has = this.index.benchmark.sheets.has(name);
-    this.note('has-sheet', name, has);
-    return has;
-  }
-
-  factState(sheet: string, id: string): FactState {
-    const state = this.index.factState(sheet, id);
-    this.note('fact', `${sheet}\u0000${id}`, state);
-    return state;
-  }
-
-  /** A sheet's name, file and live fact ids (the sheet exists: `factState` said so). */
-  liveFacts(sheetName: string): { name: string; file: string; live: string[] } {
-    const sheet = this.index.benchmark.sheets.get(sheetName);
-    const index = sheet ? factIndex(sheet) : undefined;
-    this.note('live-facts', sheetName, index?.key ?? '');
-    return { name: sheet?.name ?? sheetName, file: sheet?.file ?? '', live: index?.live ?? [] };
-  }
-
-  sheetNames(): string[] {
-    this.note('sheet-names', '', this.index.sheetNamesKey());
-    return this.index.sheetNames;
-  }
-
-  firstCheck(id: string): LocatedCheck | undefined {
-    const located = this.maps.firstChecks.get(id);
-    this.note('first', id, locatedKey(located));
-    return located;
-  }
-
-  /** The check a trap aimed at `id` is compared with: the last one of that id in play order. */
-  lastCheck(id: string): LocatedCheck | undefined {
-    const located = this.maps.lastChecks.get(id);
-    this.note('last', id, locatedKey(located));
-    return located;
-  }
-
-  highestInSeries(series: string): number {
-    const highest = this.maps.highest.get(series) ?? 0;
-    this.note('highest', series, highest);
-    return highest;
-  }
-
-  checkIds(): string[] {
-    const { ids, key } = this.index.checkIds();
-    this.note('check-ids', '', key);
-    return ids;
-  }
-
-  isTargeted(id: string): boolean {
-    const targeted = this.maps.targeted.has(id);
-    this.note('targeted', id, targeted);
-    return targeted;
-  }
-
-  isTold(sheetName: string): boolean {
-    const told = this.maps.told.has(sheetName);
-    this.note('told', sheetName, told);
-    return told;
-  }
-
-  timelineEntry(chapterIndex: number): TimelineState {
-    this.note('timeline', String(chapterIndex), this.index.answer('timeline', String(chapterIndex)));
-    return this.maps.entries[chapterIndex] ?? { day: undefined, last: undefined };
+  /** Walks the timeline again from the first changed chapter, until it meets the old states past the last one. */
+  private rewalkTimeline(first: number, last: number, changed: Set<string>): void {
+    const chapters = this.current.chapters;
+    for (let i = first; i + 1 < chapters.length; i++) {
+      const chapter = chapters[i];
+      if (!chapter) break;
+      const exit = walkChapter(chapter, this.timelineEntry(i)).exit;
+      const key = timelineKey(exit);
+      if (key === this.entryKeys[i + 1]) {
+        if (i >= last) break;
+        continue;
+      }
+      this.entries[i + 1] = exit;
+      this.entryKeys[i + 1] = key;
+      changed.add(readKey('timeline', String(i + 1)));
+    }
   }
 }

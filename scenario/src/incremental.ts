@@ -1,21 +1,22 @@
 /**
  * Validation that redoes only what a change affects. Each file's diagnostics are kept with the
  * inputs they came from: the file's own parse and play position, and the log of every read its
- * validation made of the cross-file indexes (`Reads`). On the next model of the folder:
- * - when the changed chapters and sheets show other files exactly what they showed before (the
- *   same check ids at the same places, trap targets, sheet refs, facts, timeline), the last index
- *   stands and only the changed files are validated: the common keystroke, whatever the folder's size;
- * - otherwise a new index is built and a file is validated again when its parse moved or one of
- *   its logged reads answers differently, so only the readers of what changed are.
+ * validation made of the cross-file indexes (`Reads`), and a reverse index says which files made
+ * each read. On the next model of the folder:
+ * - when chapters and sheets were replaced in place (a keystroke), the index is updated by them
+ *   and names the reads whose answers may have changed; the changed files are validated, and of
+ *   the others only those that made such a read are asked again. A keystroke that changes no
+ *   cross-file answer validates one file, whatever the folder's size;
+ * - otherwise (a file added or gone, the manifest) a new index is built and every file's reads
+ *   are asked again; a file is validated again only when its parse moved or a read differs.
  * The result always equals `validateBenchmark` of the same model (a random-edit test holds it so).
  */
-import type { Benchmark, LocatedCheck } from './benchmark';
-import { checkPlaceKey, CrossIndex, Reads, readsHold, sheetExports, type ReadLog } from './crossIndex';
+import type { Benchmark } from './benchmark';
+import { CrossIndex, readKey, type ChapterChange, type ReadKind, type SheetChange } from './crossIndex';
 import type { Diagnostic } from './diagnostics';
-import type { Chapter } from './model';
+import { Reads, readsHold, type ReadLog } from './reads';
 import { chapterEntries } from './revise';
 import { suggestionBudget } from './suggest';
-import { timelineKey, walkChapter, type TimelineState } from './timeline';
 import { fileUnits, validateFile, type FileUnit } from './validate';
 
 interface Kept {
@@ -40,34 +41,54 @@ export class BenchmarkValidation {
   private byFile = new Map<string, readonly Diagnostic[]>();
   /** The budget all kept files spent together: past the limit, validation is from scratch. */
   private spent = 0;
-  /** The last model validated and its index, which a change that no other file can see reuses. */
+  /** Which files made each read (`readKey`): the ones to ask again when its answer may have changed. */
+  private readers = new Map<string, Set<string>>();
+  /** The last model validated and its index, updated in place by the next model when it can be. */
   private previous: { b: Benchmark; index: CrossIndex } | undefined;
-  /** How many files the last `validate` validated (the rest were kept): for tests and the bench. */
+  /** How many files the last `validate` validated, and how many kept files it asked their reads again: for tests. */
   revalidated = 0;
-  /** Whether the last `validate` kept the cross-file index, so it asked no kept read again. */
+  rechecked = 0;
+  /** Whether the last `validate` updated the last cross-file index in place rather than building one. */
   reusedIndex = false;
 
   validate(b: Benchmark): Validated {
     const limit = suggestionBudget().steps;
-    const quick = this.previous && this.reusableIndex(this.previous, b);
-    this.reusedIndex = quick !== undefined;
-    if (quick) {
-      this.previous = { b, index: quick.index };
-      this.revalidated = 0;
-      for (const unit of quick.units) this.keep(this.validateUnit(quick.index, unit));
-      if (this.spent < limit) return { byFile: this.byFile, touched: new Set(quick.units.map((u) => u.file)) };
-      return this.fromScratch(b, quick.index);
+    const update = this.previous && this.updateInPlace(this.previous, b);
+    this.reusedIndex = update !== undefined;
+    this.revalidated = 0;
+    this.rechecked = 0;
+    if (update) {
+      const { index, units, changed } = update;
+      this.previous = { b, index };
+      const touched = new Set<string>();
+      for (const unit of units) {
+        this.keep(this.validateUnit(index, unit));
+        touched.add(unit.file);
+      }
+      for (const key of changed) {
+        for (const file of this.readers.get(key) ?? []) {
+          const kept = this.kept.get(file);
+          if (!kept || touched.has(file)) continue;
+          this.rechecked++;
+          if (readsHold(index, kept.reads)) continue;
+          this.keep(this.validateUnit(index, kept.unit));
+          touched.add(file);
+        }
+      }
+      return this.spent < limit ? { byFile: this.byFile, touched } : this.fromScratch(b, index);
     }
     const index = new CrossIndex(b);
     this.previous = { b, index };
     const previous = this.kept;
     this.kept = new Map();
     this.byFile = new Map();
+    this.readers = new Map();
     this.spent = 0;
-    this.revalidated = 0;
     for (const unit of fileUnits(b)) {
       const kept = previous.get(unit.file);
-      this.keep(kept && sameUnit(kept.unit, unit) && readsHold(index, kept.reads) ? kept : this.validateUnit(index, unit));
+      const holds = kept !== undefined && sameUnit(kept.unit, unit) && readsHold(index, kept.reads);
+      if (kept) this.rechecked++;
+      this.keep(holds ? kept : this.validateUnit(index, unit));
     }
     return this.spent < limit ? { byFile: this.byFile, touched: undefined } : this.fromScratch(b, index);
   }
@@ -83,57 +104,74 @@ export class BenchmarkValidation {
   }
 
   private keep(kept: Kept): void {
-    const before = this.kept.get(kept.unit.file);
-    if (before !== kept) this.spent += kept.steps - (before?.steps ?? 0);
-    this.kept.set(kept.unit.file, kept);
-    this.byFile.set(kept.unit.file, kept.diagnostics);
+    const file = kept.unit.file;
+    const before = this.kept.get(file);
+    if (before === kept) return;
+    this.spent += kept.steps - (before?.steps ?? 0);
+    if (before) this.index(before, file, -1);
+    this.index(kept, file, 1);
+    this.kept.set(file, kept);
+    this.byFile.set(file, kept.diagnostics);
+  }
+
+  /** A file's reads in or out of the reverse index. */
+  private index(kept: Kept, file: string, by: 1 | -1): void {
+    const log = kept.reads;
+    for (let i = 0; i < log.length; i += 3) {
+      const key = readKey(log[i] as ReadKind, log[i + 1] as string);
+      let files = this.readers.get(key);
+      if (by > 0) {
+        if (!files) this.readers.set(key, files = new Set());
+        files.add(file);
+      } else files?.delete(file);
+    }
   }
 
   /**
-   * The last index brought up to `b`, and the units of the files that changed, when those are
-   * chapters and sheets that show other files exactly what their predecessors showed: then no
-   * kept read can answer differently. Anything else (a file added or gone, the manifest, a check
-   * id, trap target, sheet ref, fact or time anchor moved) asks for a new index.
+   * The last index brought up to `b` and the reads that may answer differently, with the units
+   * of the files that changed, when `b` is the last model with chapters and sheets replaced in
+   * place. Anything else (a file added or gone, the manifest, a file both chapter and sheet)
+   * asks for a new index.
    */
-  private reusableIndex(previous: { b: Benchmark; index: CrossIndex }, b: Benchmark): { index: CrossIndex; units: FileUnit[] } | undefined {
+  private updateInPlace(previous: { b: Benchmark; index: CrossIndex }, b: Benchmark): { index: CrossIndex; units: FileUnit[]; changed: Set<string> } | undefined {
     const before = previous.b;
     if (b.name !== before.name || b.diagnostics !== before.diagnostics || b.manifest !== before.manifest || b.refusedSheets !== before.refusedSheets
       || b.chapters.length !== before.chapters.length || b.sheets.size !== before.sheets.size || b.lines.size !== before.lines.size) return undefined;
-    const changed = new Map<string, FileUnit>();
+    const units = new Map<string, FileUnit>();
     const unitOf = (file: string): FileUnit | undefined => {
       const kept = this.kept.get(file)?.unit;
       if (!kept) return undefined;
-      const unit = changed.get(file) ?? { ...kept };
+      const unit = units.get(file) ?? { ...kept };
       const lines = b.lines.get(file);
       if (lines) unit.lines = lines;
-      changed.set(file, unit);
+      units.set(file, unit);
       return unit;
     };
     const sheetsBefore = [...before.sheets.values()];
+    const sheets: SheetChange[] = [];
     let i = 0;
     for (const [name, sheet] of b.sheets) {
       const sheetBefore = sheetsBefore[i++];
       if (sheet === sheetBefore) continue;
-      if (!sheetBefore || sheetBefore.name !== name || sheetExports(sheet) !== sheetExports(sheetBefore)) return undefined;
+      if (!sheetBefore || sheetBefore.name !== name || sheetBefore.file !== sheet.file) return undefined;
       const unit = unitOf(sheet.file);
-      if (!unit?.sheet) return undefined;
+      if (!unit?.sheet || unit.chapter) return undefined;
       unit.sheet = sheet;
+      sheets.push({ before: sheetBefore, now: sheet });
     }
-    const replaced: { before: LocatedCheck[]; now: LocatedCheck[] }[] = [];
-    const entries = previous.index.lookup().entries;
+    const chapters: ChapterChange[] = [];
     for (let ci = 0; ci < b.chapters.length; ci++) {
       const chapter = b.chapters[ci];
       const chapterBefore = before.chapters[ci];
       if (chapter === chapterBefore) continue;
-      const entry = entries[ci];
-      if (!chapter || !chapterBefore || !entry || chapterExports(chapter, ci, entry) !== chapterExports(chapterBefore, ci, entry)) return undefined;
+      if (!chapter || !chapterBefore || chapter.file !== chapterBefore.file) return undefined;
       const unit = unitOf(chapter.file);
-      if (unit?.chapter?.index !== ci) return undefined;
+      if (unit?.chapter?.index !== ci || unit.sheet) return undefined;
       unit.chapter = { chapter, index: ci };
-      replaced.push({ before: chapterEntries(before.checks, ci), now: chapterEntries(b.checks, ci) });
+      chapters.push({ index: ci, before: chapterBefore, now: chapter, checksBefore: chapterEntries(before.checks, ci), checksNow: chapterEntries(b.checks, ci) });
     }
-    previous.index.rebase(b, replaced);
-    return { index: previous.index, units: [...changed.values()] };
+    const changed = previous.index.update(b, chapters, sheets);
+    return { index: previous.index, units: [...units.values()], changed };
   }
 
   /**
@@ -145,26 +183,13 @@ export class BenchmarkValidation {
     const budget = suggestionBudget();
     this.kept = new Map();
     this.byFile = new Map();
+    this.readers = new Map();
     this.spent = 0;
     this.previous = undefined;
     for (const unit of fileUnits(b)) this.byFile.set(unit.file, validateFile(new Reads(index), unit, budget));
     this.revalidated = this.byFile.size;
     return { byFile: this.byFile, touched: undefined };
   }
-}
-
-/**
- * What other files can read of a chapter at its place in the play order: its checks (id, phase,
- * range of the id), trap targets, sheet refs and the timeline state it hands on.
- */
-function chapterExports(chapter: Chapter, chapterIndex: number, entry: TimelineState): string {
-  let key = `${chapter.file}\u0000${chapterIndex}\u0000${timelineKey(walkChapter(chapter, entry).exit)}`;
-  for (const phase of chapter.phases) {
-    for (const check of phase.checks) key += `\u0001${checkPlaceKey({ check, file: chapter.file, chapter: chapterIndex, phase: phase.index })}\u0000${check.id}`;
-    for (const trap of phase.traps) for (const target of trap.targets) key += `\u0002${target.name}`;
-    for (const ref of phase.sheetRefs) key += `\u0003${ref.sheet}`;
-  }
-  return key;
 }
 
 function sameUnit(before: FileUnit, now: FileUnit): boolean {

@@ -5,7 +5,8 @@
  * those reads answer the same. `validateBenchmark` is the same per-file validation from scratch.
  */
 import { comparePlay, type Benchmark, type LocatedTrap } from './benchmark';
-import { CrossIndex, Reads } from './crossIndex';
+import { CrossIndex } from './crossIndex';
+import { Reads } from './reads';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import type { Chapter, FactRef, Sheet, SheetRef } from './model';
 import { liveFacts } from './sheet';
