@@ -114,6 +114,13 @@ const EDITS: ((edit: Editor) => string[])[] = [
   },
   (edit) => { const f = `chapter${20 + edit.number(3)}.md`; if (edit.files.has(f)) edit.files.delete(f); else edit.files.set(f, '## Unlisted\n'); return [f]; },
   (edit) => { if (edit.files.has('instructions.md')) edit.files.delete('instructions.md'); else edit.files.set('instructions.md', 'You are Max.\n'); return ['instructions.md']; },
+  // Two chapters at once (keystrokes in two files before one validation): prose in one, a time anchor in the other.
+  (edit) => {
+    const [one, two] = [edit.pick(chapters(edit.files)), edit.pick(chapters(edit.files))];
+    insertLine(edit, one, 'More prose.');
+    insertLine(edit, two, `${String(8 + edit.number(12)).padStart(2, '0')}:00 — she calls`);
+    return [one, two];
+  },
 ];
 
 function run(seed: number, edits: number): { reused: number; partial: number } {
