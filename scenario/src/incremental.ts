@@ -66,7 +66,8 @@ export class BenchmarkValidation {
         touched.add(unit.file);
       }
       for (const key of changed) {
-        for (const file of this.readers.get(key) ?? []) {
+        // A copy: validating a reader moves its own entries in the reverse index.
+        for (const file of [...this.readers.get(key) ?? []]) {
           const kept = this.kept.get(file);
           if (!kept || touched.has(file)) continue;
           this.rechecked++;

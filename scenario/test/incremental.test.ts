@@ -202,3 +202,18 @@ test('a keystroke that changes no cross-file index validates one file; one that 
   model = updateBenchmark(model, { name: 'g', files }, new Set(['chapter5.md']), cache);
   assert.deepEqual(validation.validate(model).byFile.get('sheet99.md'), []);
 });
+
+test('a folder whose suggestions spend the whole budget is validated as from scratch, one budget for all', () => {
+  // 200 sheets of 120-letter names and 20 unknown sheet names near them: "did you mean" runs dry.
+  const name = (i: number) => `${'s'.repeat(116)}${String(i).padStart(4, '0')}`;
+  const files: Files = new Map([['benchmark.json', JSON.stringify({ chapters: ['chapter1.md', 'chapter2.md'] })], ['instructions.md', 'You are Max.\n']]);
+  for (let i = 0; i < 200; i++) files.set(`${name(i)}.md`, '# S\n\n## 1. T\n1.1 One\n');
+  const unknown = Array.from({ length: 20 }, (_, i) => `Tell the \`${name(i).replace('s', 'x')}\` sheet.`).join('\n');
+  files.set('chapter1.md', `## P\n${unknown}\n`);
+  files.set('chapter2.md', `## P\n${unknown}\n`);
+  const model = loadBenchmark({ name: 'hostile', files });
+  const all = validateBenchmark(model);
+  assert.ok(all.some((d) => d.code === 'unknown-sheet' && d.suggestions?.length === 0), 'the budget ran out');
+  // With a budget per file, chapter2.md would get suggestions that validation from scratch never gives it.
+  assert.deepEqual(flattenDiagnostics(new BenchmarkValidation().validate(model).byFile), all);
+});
