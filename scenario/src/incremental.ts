@@ -124,7 +124,7 @@ export class BenchmarkValidation {
       if (by > 0) {
         if (!files) this.readers.set(key, files = new Set());
         files.add(file);
-      } else files?.delete(file);
+      } else if (files?.delete(file) && files.size === 0) this.readers.delete(key);
     }
   }
 
