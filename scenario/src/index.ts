@@ -16,6 +16,8 @@ export * from './suggest';
 export * from './templates';
 export * from './text';
 export * from './validate';
+export { BenchmarkValidation, type Validated } from './incremental';
+export { updateBenchmark } from './revise';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
 export { hasUrlUserinfo, isCredentialKey } from './credentials';

@@ -7,14 +7,20 @@
  */
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkRunBenchmarks, parseConfig } from '../../scenario/src';
+import { BenchmarkValidation, checkRunBenchmarks, parseConfig, type Diagnostic } from '../../scenario/src';
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver';
-import { getDiagnostics, toLsp } from './features/diagnostics';
+import { toLsp } from './features/diagnostics';
 import { BenchmarkWorkspace } from './workspace';
 
 /** Past this long a validation is slow, and it waits for `QUIET_MS` without a change before it starts. */
 const SLOW_VALIDATION_MS = 20;
 const QUIET_MS = 5;
+
+interface FolderState {
+  validation: BenchmarkValidation;
+  lists: Map<string, readonly Diagnostic[]>;
+  uris: Map<string, string>;
+}
 
 export class DiagnosticsPublisher {
   /** Benchmark folders and config.jsonc files to validate when the changes settle. */
@@ -22,9 +28,10 @@ export class DiagnosticsPublisher {
   private readonly dirtyConfigs = new Set<string>();
   /** The URIs a change named: published even when their diagnostics stay the same. */
   private readonly named = new Set<string>();
-  /** What each URI was last sent, as JSON, and the URIs sent per folder (to clear a file gone). */
+  /** What each URI was last sent, as JSON. */
   private readonly sent = new Map<string, string>();
-  private readonly sentByFolder = new Map<string, Set<string>>();
+  /** Per folder: its validation, the list last published per file (to skip by identity, and to clear a file gone), and its URIs. */
+  private readonly folders = new Map<string, FolderState>();
   /** Every change counts here: validation waits for an event-loop turn in which none came. */
   private changes = 0;
   private lastChangeAt = 0;
@@ -54,8 +61,8 @@ export class DiagnosticsPublisher {
 
   /** A folder that is no longer a benchmark (its manifest is gone): its files' diagnostics are cleared. */
   folderGone(dir: string): void {
-    for (const uri of this.sentByFolder.get(dir) ?? []) this.send(uri, []);
-    this.sentByFolder.delete(dir);
+    for (const file of this.folders.get(dir)?.lists.keys() ?? []) this.send(BenchmarkWorkspace.uriOf(dir, file), []);
+    this.folders.delete(dir);
     this.dirtyFolders.delete(dir);
   }
 
@@ -106,20 +113,54 @@ export class DiagnosticsPublisher {
     this.named.clear();
   }
 
+  /**
+   * One folder: validated incrementally (`BenchmarkValidation`), so a file whose diagnostics
+   * could not have changed comes back as the very list last published and is skipped unread;
+   * only the others are turned into LSP form and compared with what was sent.
+   */
   private publishFolder(dir: string): void {
-    const uriOf = (file: string) => BenchmarkWorkspace.uriOf(dir, file);
-    const before = this.sentByFolder.get(dir) ?? new Set<string>();
-    const now = new Set<string>();
-    const last: [string, LspDiagnostic[]][] = [];
-    for (const [file, diagnostics] of getDiagnostics(this.workspace.get(dir), uriOf)) {
-      const uri = uriOf(file);
-      now.add(uri);
-      if (this.named.has(uri)) last.push([uri, diagnostics]);
-      else if (this.sent.get(uri) !== JSON.stringify(diagnostics)) this.send(uri, diagnostics);
+    let state = this.folders.get(dir);
+    if (!state) {
+      state = { validation: new BenchmarkValidation(), lists: new Map(), uris: new Map() };
+      this.folders.set(dir, state);
     }
-    for (const uri of before) if (!now.has(uri)) this.send(uri, []);
+    const { lists, uris } = state;
+    const uriOf = (file: string) => {
+      let uri = uris.get(file);
+      if (uri === undefined) {
+        uri = BenchmarkWorkspace.uriOf(dir, file);
+        uris.set(file, uri);
+      }
+      return uri;
+    };
+    const { byFile, touched } = state.validation.validate(this.workspace.get(dir));
+    const last: [string, LspDiagnostic[]][] = [];
+    const publish = (file: string, diagnostics: readonly Diagnostic[]) => {
+      const uri = uriOf(file);
+      const named = this.named.has(uri);
+      if (lists.get(file) === diagnostics && !named) return;
+      lists.set(file, diagnostics);
+      const lsp = diagnostics.map((d) => toLsp(d, uriOf));
+      if (named) last.push([uri, lsp]);
+      else if (this.sent.get(uri) !== JSON.stringify(lsp)) this.send(uri, lsp);
+    };
+    if (touched) {
+      for (const file of touched) publish(file, byFile.get(file) ?? []);
+      // A file a change named whose diagnostics stayed (an open that changed no text) is answered with its version all the same.
+      for (const uri of this.named) {
+        const path = fileURLToPath(uri);
+        const list = dirname(path) === dir ? byFile.get(basename(path)) : undefined;
+        if (list && !touched.has(basename(path))) publish(basename(path), list);
+      }
+    } else {
+      for (const [file, diagnostics] of byFile) publish(file, diagnostics);
+      for (const file of [...lists.keys()]) {
+        if (byFile.has(file)) continue;
+        lists.delete(file);
+        this.send(uriOf(file), []);
+      }
+    }
     for (const [uri, diagnostics] of last) this.send(uri, diagnostics);
-    this.sentByFolder.set(dir, now);
   }
 
   /** config.jsonc: its own diagnostics, and runs naming benchmarks the workspace lacks. */

@@ -1,8 +1,9 @@
 /**
  * The language server's wiring, given its connection and its file system: each request looks up
  * the document's benchmark (from the latest texts, without waiting for a validation) and calls
- * one feature. An edit in any file re-validates its whole benchmark folder once the keystrokes
- * settle, so a change in a sheet reaches every chapter that uses it, open or not.
+ * one feature. An edit in any file updates its benchmark folder's diagnostics once the keystrokes
+ * settle (the files that read what it changed are validated again), so a change in a sheet
+ * reaches every chapter that uses it, open or not.
  * Tests start it over in-memory streams with an in-memory file system; `server.ts` over stdio or
  * IPC with the disk.
  */

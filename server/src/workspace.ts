@@ -8,7 +8,7 @@
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_FILE_BYTES } from '../../scenario/node/safeRead';
-import { loadBenchmark, MANIFEST_FILE, type Benchmark, type ParseCache } from '../../scenario/src';
+import { MANIFEST_FILE, updateBenchmark, type Benchmark, type ParseCache } from '../../scenario/src';
 import type { BenchmarkFileSystem } from './fileSystem';
 
 export interface Located {
@@ -25,8 +25,11 @@ interface Folder {
   files: Map<string, string>;
   /** The files the reader refused, with why: an open document never un-refuses one. */
   refused: Map<string, string>;
-  /** The benchmark of the current texts; dropped by a change, rebuilt on the next use. */
+  /** The benchmark of the current texts; dropped by a change, rebuilt on the next use from the last one. */
   benchmark?: Benchmark;
+  /** The last benchmark built, and the files whose text or state changed since: the next one replaces only those. */
+  previous?: Benchmark;
+  changed: Set<string>;
 }
 
 export class BenchmarkWorkspace {
@@ -60,10 +63,17 @@ export class BenchmarkWorkspace {
     return pathToFileURL(join(dir, file)).toString();
   }
 
-  /** The folder's benchmark from its current texts: only files whose text changed are parsed again. */
+  /**
+   * The folder's benchmark from its current texts: only files whose text changed are parsed
+   * again, and a changed chapter or sheet is put into the last model in place (`updateBenchmark`).
+   */
   get(dir: string): Benchmark {
     const folder = this.folder(dir);
-    folder.benchmark ??= loadBenchmark({ name: basename(dir), files: folder.files, refused: folder.refused }, folder.cache);
+    if (!folder.benchmark) {
+      folder.benchmark = updateBenchmark(folder.previous, { name: basename(dir), files: folder.files, refused: folder.refused }, folder.changed, folder.cache);
+      folder.previous = folder.benchmark;
+      folder.changed.clear();
+    }
     return folder.benchmark;
   }
 
@@ -85,6 +95,7 @@ export class BenchmarkWorkspace {
       folder.refused.set(name, `it is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a benchmark file may have`);
     } else if (folder.files.get(name) !== text) folder.files.set(name, text);
     else return dir;
+    folder.changed.add(name);
     delete folder.benchmark;
     return dir;
   }
@@ -112,6 +123,7 @@ export class BenchmarkWorkspace {
     const read = this.fileSystem.readBenchmarkFile(dir, name);
     if (read && 'refused' in read) folder.refused.set(name, read.refused);
     else if (read) folder.files.set(name, open ?? read.text);
+    folder.changed.add(name);
     delete folder.benchmark;
     return dir;
   }
@@ -136,7 +148,7 @@ export class BenchmarkWorkspace {
     let folder = this.folders.get(dir);
     if (!folder) {
       const read = this.fileSystem.readBenchmarkFiles(dir, this.openText);
-      folder = { cache: new Map(), files: read.files, refused: new Map(read.refused ?? []) };
+      folder = { cache: new Map(), files: read.files, refused: new Map(read.refused ?? []), changed: new Set() };
       this.folders.set(dir, folder);
     }
     return folder;

@@ -1,11 +1,13 @@
 /**
  * The server's work per change, in-process on an in-memory file system that counts its reads: a
  * keystroke reads nothing from disk, a file-watch event reads the one file it names, opening a
- * file validates once, and completion answers from the latest text before the validation of it.
+ * file validates once, completion answers from the latest text before the validation of it, and
+ * an edit that changes what other files read reaches them, as `mmb check` would report them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CompletionRequest, DidChangeWatchedFilesNotification, FileChangeType, type CompletionItem } from 'vscode-languageserver-protocol/node';
+import { loadBenchmark, validateBenchmark } from '../../scenario/src';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
 
 const PLANTED = '/ws/benchmarks/planted';
@@ -114,5 +116,45 @@ test('completion right after a keystroke answers from the new text, before that 
     await published;
     assert.deepEqual(order, ['completion', 'diagnostics']);
     assert.ok(items.some((i) => i.label === '1.1'), `the fact ids of the text just typed: ${items.map((i) => i.label).join(', ')}`);
+  });
+});
+
+test('an edit that changes what other files read reaches them at once, and every file then shows what mmb check reports', async () => {
+  await withServer(async (server) => {
+    const files = ['benchmark.json', 'car.md', 'chapter1.md', 'chapter2.md', 'chapter3.md', 'chapter4.md', 'family.md', 'instructions.md'];
+    const texts = new Map(files.map((f) => [f, server.fileSystem.readText(planted(f)) ?? '']));
+    const published = (file: string) => (server.published.get(uriOf(planted(file)))?.diagnostics ?? []).map((d) => `${d.range.start.line + 1} ${String(d.code)} ${d.message}`);
+    const checked = () => {
+      const all = validateBenchmark(loadBenchmark({ name: 'planted', files: texts }));
+      return (file: string) => all.filter((d) => d.file === file).map((d) => `${d.range.start.line + 1} ${d.code} ${d.message}`);
+    };
+    const sameAsCheck = () => {
+      const expected = checked();
+      return files.every((f) => JSON.stringify(published(f)) === JSON.stringify(expected(f)));
+    };
+    const edit = async (file: string, text: string) => {
+      texts.set(file, text);
+      await server.edit(planted(file), text);
+      await server.until(sameAsCheck);
+    };
+    await server.open(planted('chapter3.md'));
+    await server.open(planted('family.md'));
+    await server.until(sameAsCheck);
+    assert.ok(server.codes(planted('car.md')).includes('1 sheet-never-told'));
+
+    // A chapter starts telling the car sheet: the sheet's warning goes; the chapter's edit is all that changed.
+    const chapter3 = texts.get('chapter3.md') ?? '';
+    await edit('chapter3.md', `${chapter3}Tell the \`car\` sheet.\n`);
+    assert.deepEqual(server.codes(planted('car.md')), []);
+    await edit('chapter3.md', chapter3);
+    assert.ok(server.codes(planted('car.md')).includes('1 sheet-never-told'));
+
+    // A fact deleted in place: the suggestions of another chapter's broken reference change with it.
+    const family = texts.get('family.md') ?? '';
+    const before = published('chapter1.md').find((d) => d.includes('family#3.1'));
+    await edit('family.md', family.replace('2.1 Sister, 37, a doctor in Hamburg', '2.1 —'));
+    assert.notEqual(published('chapter1.md').find((d) => d.includes('family#3.1')), before);
+    await edit('family.md', family);
+    assert.equal(published('chapter1.md').find((d) => d.includes('family#3.1')), before);
   });
 });
