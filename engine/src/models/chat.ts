@@ -1,6 +1,7 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import type OpenAI from 'openai';
 import { openAiChunk } from './chunks/load';
+import { httpFetch } from './httpFetch';
 import type { ChatMessage, ToolCall } from './messages';
 import { maskSecrets, runSecrets } from '../secrets';
 import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';
@@ -67,7 +68,7 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: ModelOptions) {
     this.name = options.model;
     if (options.secretKey !== false) runSecrets.add(options.apiKey);
-    this.client = new (openAiChunk().OpenAI)({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+    this.client = new (openAiChunk().OpenAI)({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000, fetch: httpFetch });
   }
 
   /**
