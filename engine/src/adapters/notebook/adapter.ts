@@ -218,27 +218,21 @@ export class NotebookAdapter implements AgentAdapter {
   private async turn(): Promise<void> {
     const fresh = this.journal.lastOfTurn()?.kind === 'user';
     if (fresh) await this.compactIfNeeded();
-    // At a turn's start every note there was committed by the turn that made it: git tracks them
-    // all. A resumed turn may have made notes before the stop: it commits them all (`add -A`).
-    const tracked = new Set(fresh ? this.notes.list() : []);
     const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
-    await this.commitTurn(tracked);
+    await this.commitTurn();
     this.tokens = countTokens(this.context());
   }
 
   /**
-   * The turn's commit: none when it changed no note, one git process when it only edited or
-   * deleted notes git tracks, two (`add -A`, `commit`) when it created one. A resume commits
-   * whatever is left with the two (`createSession`).
+   * The turn's commit: none when it changed no note, else one, written without a git process. A
+   * resume commits whatever is left (`createSession`).
    */
-  private async commitTurn(tracked: ReadonlySet<string>): Promise<void> {
+  private async commitTurn(): Promise<void> {
     const commit = this.journal.turnCommit();
-    const changed = [...this.journal.turnChangedPaths()];
-    if (!commit || changed.length === 0) return;
-    if (changed.every((path) => tracked.has(path))) await this.history.commitTracked(commit.message, commit.at);
-    else await this.history.commit(commit.message, commit.at);
+    if (!commit || this.journal.turnChangedPaths().size === 0) return;
+    await this.history.commit(commit.message, commit.at);
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
