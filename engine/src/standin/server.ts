@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { STAND_IN } from '../models/resolve';
 import { errorReplyOf, FaultInjector, faultyPersonaReply, type FaultKind, type FaultSettings } from './faults';
 import { isPersonaRequest, standInReply, type StandInRequest, type StandInResponse } from './reply';
+import { PrefixParser } from './prefixParse';
 import { completionEvents, completionJson, errorBody, parseChatBody } from './wire';
 
 export type { FaultKind } from './faults';
@@ -45,10 +46,11 @@ interface StandInContext {
   options: StandInOptions;
   faults: FaultInjector;
   requests: number;
+  bodies: PrefixParser;
 }
 
 export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
-  const context: StandInContext = { options, faults: new FaultInjector(options.faults, options.hangMs), requests: 0 };
+  const context: StandInContext = { options, faults: new FaultInjector(options.faults, options.hangMs), requests: 0, bodies: new PrefixParser() };
   const sockets = new Set<Socket>();
   const server: Server = createServer((request, response) => {
     void route(context, request, response).catch((error: unknown) => send(response, 500, errorBody(String(error), 'server_error')));
@@ -90,7 +92,7 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   const rawBody = await readBody(request);
   context.requests++;
   if (rawBody === undefined) return send(response, 413, errorBody(`the body is over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error'));
-  const chat = parseChatBody(rawBody);
+  const chat = parseChatBody(rawBody, (raw) => context.bodies.parse(raw));
   if (!chat) return send(response, 400, errorBody('the body is not a JSON object', 'invalid_request_error'));
   const fault = context.faults.draw();
   if (fault === 'hang') return context.faults.hang(() => response.destroy());

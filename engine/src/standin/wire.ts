@@ -35,11 +35,12 @@ const STREAM_PIECE = /[\s\S]{1,24}/g;
 /**
  * The request in a body, or undefined when the body is not a JSON object. Missing or mistyped
  * fields read as empty: the messages themselves are read by the script, which takes any content.
+ * `parse` is `JSON.parse` or one that gives the same (the server's `PrefixParser`).
  */
-export function parseChatBody(raw: string): WireRequest | undefined {
+export function parseChatBody(raw: string, parse: (raw: string) => unknown = JSON.parse): WireRequest | undefined {
   let body: unknown;
   try {
-    body = JSON.parse(raw);
+    body = parse(raw);
   } catch {
     return undefined;
   }

@@ -19,7 +19,7 @@ import { PendingFailure } from '../failure';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
 import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
-import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript } from './journal';
+import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript, type Entry } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
 import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
@@ -69,6 +69,7 @@ export class NotebookAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private virtual: { base: number; real: number } | undefined;
   private tokens = 0;
+  private contextCache: { entries: readonly Entry[]; length: number; messages: ChatMessage[] } | undefined;
 
   constructor(private readonly dir: string, private readonly model: ChatModel, private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS, private readonly now: () => Date = () => new Date()) {
     this.journal = new Journal(join(dir, 'journal.jsonl'));
@@ -192,7 +193,13 @@ export class NotebookAdapter implements AgentAdapter {
    * and the messages are the same objects turn after turn, so their tokens are counted once.
    */
   private context(): ChatMessage[] {
-    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
+    // Rebuilt only when the journal grew (it is append-only): a turn asks several times, and each
+    // rebuild walks the whole journal. A copy, since the tool loop appends to what it is given.
+    const { entries } = this.journal;
+    if (this.contextCache?.entries !== entries || this.contextCache.length !== entries.length) {
+      this.contextCache = { entries, length: entries.length, messages: [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())] };
+    }
+    return [...this.contextCache.messages];
   }
 
   private tools(): ToolContext {

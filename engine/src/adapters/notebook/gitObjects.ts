@@ -4,10 +4,10 @@
  * renamed over the ref, as git itself does. A notebook turn used to start a git process or two per
  * commit, a third of its CPU and most of its waiting (issue #17); git now runs only to create the
  * repository and to read history. A kill at any moment leaves the repository valid: objects are
- * written before anything names them, each by a rename, and the branch moves last.
+ * written before anything names them, each by a rename to its new name, and the branch moves last.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
@@ -100,13 +100,28 @@ export class LooseRepository {
     return id;
   }
 
-  /** The branch moved to `id` through `main.lock`, the lock git itself takes (a stale one is removed on init). */
+  /**
+   * The branch moved to `id`. A ref of one id is rewritten in place, one write of the same 41 bytes
+   * (a kill cannot cut a write that small: it lands whole or not at all), because replacing a file
+   * by a rename makes ext4 flush the new file first, a millisecond or more per commit. The first
+   * ref, or one git wrote otherwise, goes through `main.lock` renamed over it, as git does.
+   */
   private moveBranch(id: string): void {
     const path = join(this.gitDir, BRANCH_REF);
+    const line = `${id}\n`;
+    if (existsSync(path) && statSync(path).size === line.length) {
+      const fd = openSync(path, 'r+');
+      try {
+        writeSync(fd, line, 0);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
     mkdirSync(join(this.gitDir, 'refs', 'heads'), { recursive: true });
     const lock = `${path}.lock`;
     try {
-      writeFileSync(lock, `${id}\n`, { flag: 'wx' });
+      writeFileSync(lock, line, { flag: 'wx' });
     } catch (e) {
       throw new Error(`git commit failed: ${lock} exists: another git is writing this repository`, { cause: e });
     }
