@@ -8,6 +8,13 @@ function body(messages: unknown[], extra: Record<string, unknown> = {}): string 
   return JSON.stringify({ model: 'stand-in', messages, tools: [{ type: 'function', function: { name: 'send_message' } }], ...extra });
 }
 
+/** The parser's reading of a text's UTF-8 bytes, held to JSON.parse's value and the text's length. */
+function same(parser: PrefixParser, text: string, what: string): void {
+  const parsed = parser.parse(Buffer.from(text));
+  assert.deepEqual(parsed.body, JSON.parse(text), what);
+  assert.equal(parsed.chars, text.length, `${what}: its length in characters`);
+}
+
 const tricky = ['plain', 'a "quoted" word', 'a back\\slash at the end\\', '{"json": [1, 2]} in text', 'unicode — £ ❓ 🪤', '], {"role": "x"}', ''];
 
 test('conversations that grow, interleave, get cut and change: every body parses as JSON.parse does', () => {
@@ -25,7 +32,7 @@ test('conversations that grow, interleave, get cut and change: every body parses
     else if (roll < 9 && conversation.length > 1) conversation[conversation.length - 1] = { role: 'user', content: `changed ${i}` };
     const text = body(conversation, random(4) ? {} : { stream: true });
     sent += conversation.length;
-    assert.deepEqual(parser.parse(text), JSON.parse(text), `body ${i}`);
+    same(parser, text, `body ${i}`);
   }
   assert.ok(parser.reused > sent * 0.6, `most messages come from an earlier parse (${parser.reused} of ${sent})`);
 });
@@ -33,7 +40,7 @@ test('conversations that grow, interleave, get cut and change: every body parses
 test('bodies laid out otherwise, broken tails, a second messages key and an empty array: the same value or the same error', () => {
   const parser = new PrefixParser();
   const first = body([{ role: 'system', content: 's' }, { role: 'user', content: 'hello' }]);
-  assert.deepEqual(parser.parse(first), JSON.parse(first));
+  same(parser, first, 'the first');
   const cases = [
     `${first.slice(0, -1)}, "model": "other"}`,
     `${first.slice(0, -1)}, "messages": []}`,
@@ -43,9 +50,9 @@ test('bodies laid out otherwise, broken tails, a second messages key and an empt
     '{ "model": "stand-in", "messages": [{"role": "user"}] }',
     '[1, 2]',
   ];
-  for (const text of cases) assert.deepEqual(parser.parse(text), JSON.parse(text), text);
+  for (const text of cases) same(parser, text, text);
   for (const broken of [first.replace('"hello"}', '"hello"},,'), `${first.slice(0, -1)}`, first.replace('"hello"}', '"hello"} {"role":"user"}')]) {
-    assert.throws(() => parser.parse(broken), SyntaxError, broken);
+    assert.throws(() => parser.parse(Buffer.from(broken)), SyntaxError, broken);
   }
-  assert.deepEqual(parser.parse(first), JSON.parse(first), 'a failed parse leaves nothing behind');
+  same(parser, first, 'a failed parse leaves nothing behind');
 });

@@ -17,8 +17,8 @@ export interface WireRequest extends StandInRequest {
 export interface CompletionFrame {
   id: string;
   model: string;
-  /** The request's body as received: its size stands for the prompt's tokens. */
-  rawBody: string;
+  /** The length of the request's body in characters: its size stands for the prompt's tokens. */
+  promptChars: number;
   /** Reported prompt tokens are at least this many (StandInOptions.promptTokens). */
   promptTokensAtLeast?: number;
 }
@@ -35,15 +35,19 @@ const STREAM_PIECE = /[\s\S]{1,24}/g;
 /**
  * The request in a body, or undefined when the body is not a JSON object. Missing or mistyped
  * fields read as empty: the messages themselves are read by the script, which takes any content.
- * `parse` is `JSON.parse` or one that gives the same (the server's `PrefixParser`).
  */
-export function parseChatBody(raw: string, parse: (raw: string) => unknown = JSON.parse): WireRequest | undefined {
+export function parseChatBody(raw: string): WireRequest | undefined {
   let body: unknown;
   try {
-    body = parse(raw);
+    body = JSON.parse(raw);
   } catch {
     return undefined;
   }
+  return chatRequestOf(body);
+}
+
+/** The request in a parsed body, or undefined when it is not a JSON object. */
+export function chatRequestOf(body: unknown): WireRequest | undefined {
   if (!isRecord(body)) return undefined;
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
@@ -67,7 +71,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Tokens as estimated from the text: the prompt's from the raw body, the completion's from what it says and calls. */
 export function usageOf(frame: CompletionFrame, reply: StandInResponse): Usage {
-  const prompt = Math.max(estimateTokens(frame.rawBody), frame.promptTokensAtLeast ?? 0);
+  const prompt = Math.max(Math.ceil(frame.promptChars / 4), frame.promptTokensAtLeast ?? 0);
   const completion = estimateTokens((reply.content ?? '') + reply.calls.map((call) => call.function.arguments).join(''));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
