@@ -1,7 +1,6 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import type OpenAI from 'openai';
 import { openAiChunk } from './chunks/load';
-import { httpFetch } from './httpFetch';
 import type { ChatMessage, ToolCall } from './messages';
 import { maskSecrets, runSecrets } from '../secrets';
 import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';
@@ -68,7 +67,8 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: ModelOptions) {
     this.name = options.model;
     if (options.secretKey !== false) runSecrets.add(options.apiKey);
-    this.client = new (openAiChunk().OpenAI)({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000, fetch: httpFetch });
+    const { OpenAI: Client, httpFetch } = openAiChunk();
+    this.client = new Client({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000, fetch: httpFetch });
   }
 
   /**
