@@ -33,21 +33,20 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
   return toResponse(response, init.signal ?? undefined);
 }
 
-/**
- * The body as text or bytes (text goes to the socket as it is: no copy into a buffer first);
- * undefined for none, null for a kind this path leaves to the built-in fetch (forms, streams).
- */
-function bodyBytes(body: RequestInit['body']): string | Uint8Array | undefined | null {
+/** The body as bytes; undefined for none, null for a kind this path leaves to the built-in fetch (forms, streams). */
+function bodyBytes(body: RequestInit['body']): Uint8Array | undefined | null {
   if (body === undefined || body === null) return undefined;
-  return typeof body === 'string' || body instanceof Uint8Array ? body : null;
+  // Encoded once here: a string given to the socket is measured (Buffer.byteLength) and encoded again.
+  if (typeof body === 'string') return Buffer.from(body);
+  return body instanceof Uint8Array ? body : null;
 }
 
-function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined): Promise<IncomingMessage> {
+function send(url: URL, init: RequestInit, body: Uint8Array | undefined): Promise<IncomingMessage> {
   const headers: OutgoingHttpHeaders = { 'accept-encoding': 'gzip, deflate, br' };
   new Headers(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
-  if (body !== undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (body !== undefined) headers['content-length'] = body.byteLength;
   const https = url.protocol === 'https:';
   const options = { method: (init.method ?? 'GET').toUpperCase(), headers, agent: https ? HTTPS_AGENT : HTTP_AGENT, ...(init.signal ? { signal: init.signal } : {}) };
   return new Promise((resolve, reject) => {
