@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBenchmark, parseConfig } from '../scenario/src';
 import { NotebookAdapter } from '../engine/src/adapters/notebook/adapter';
@@ -109,7 +109,7 @@ void (async () => {
     await notebookPrefixShare();
     return;
   }
-  console.log('\nstand-in runs with the shipped defaults (config.jsonc without time_master), over HTTP');
+  console.log(`\nstand-in runs with the shipped defaults (config.jsonc without time_master), over HTTP; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
   await shippedRun('starter', 'chatbot');
   const max: number[] = [];
   const multiday: number[] = [];

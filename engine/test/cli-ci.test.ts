@@ -84,7 +84,7 @@ test('mmb run --junit --fail-under: a file per invocation, a crash as an error c
   assert.equal(d!.attributes.errors, '1');
   const crash = casesOf(d!).at(-1)!;
   assert.equal(crash.attributes.name, 'the run crashed');
-  assert.match(crash.children[0]!.attributes.message ?? '', /the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/);
+  assert.match(crash.children[0]!.attributes.message ?? '', /the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/);
   // The finished run again: nothing to play, the same figures, held to the threshold.
   const strict = mmb(['run', 'a', '--junit', 'a.xml', '--fail-under', '9'], dir);
   assert.equal(strict.code, 1, strict.stdout + strict.stderr);

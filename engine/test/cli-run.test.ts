@@ -107,9 +107,9 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/m);
+  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/m);
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(report, /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: bad port from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses this port/);
+  assert.match(report, /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
   assert.equal(state.retries, 0, 'a port fetch refuses is not retried');

@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
+import { LooseRepository } from '../src/adapters/notebook/gitObjects';
 import { contextMessages, type Entry } from '../src/adapters/notebook/journal';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
@@ -46,24 +47,24 @@ function countingGit(): { calls: () => string[]; restore: () => void } {
   return { calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), restore: () => { process.env.PATH = real; } };
 }
 
-test('a turn that changes no note starts no git; one that creates a note commits with two git processes (add, commit), one that only edits with one', async () => {
+test('a turn starts no git process: its commit is written as objects that git reads back whole (fsck, log, show)', async () => {
   const git = countingGit();
   try {
     const dir = tempDir('mmb-nb-cost-');
     const a = new NotebookAdapter(dir, createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
     await a.createSession();
+    const atStart = git.calls();
     await say(a, 'My boat is called Wren.', 'k1');
-    const afterWrite = git.calls();
     await say(a, 'What is my boat called?', 'k2');
-    const afterQuestion = git.calls();
-    assert.deepEqual(afterQuestion.slice(afterWrite.length), [], 'the question changed no note: no git at all');
-    const lastWrite = afterWrite.slice(afterWrite.lastIndexOf('add'));
-    assert.deepEqual(lastWrite, ['add', 'commit'], `the turn that created notes.md: ${afterWrite.join(' ')}`);
     await say(a, 'It is moored in Bristol.', 'k3');
-    assert.deepEqual(git.calls().slice(afterQuestion.length), ['commit'], 'a turn that appended to notes.md: commit -a alone');
-    const log = execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
-    assert.deepEqual(log.slice(0, 2).map((s) => s.replace(/:.*/, '')), ['turn 3', 'turn 1'], 'each turn that changed a note is one commit');
-    assert.match(execFileSync('git', ['--git-dir', join(dir, 'memory.git'), 'show', 'HEAD:notes.md'], { encoding: 'utf8' }), /Bristol/);
+    assert.deepEqual(git.calls().slice(atStart.length), [], 'a turn that created a note, one that changed none, one that appended: no git at all');
+    const repo = (...args: string[]) => execFileSync('git', ['--git-dir', join(dir, 'memory.git'), ...args], { encoding: 'utf8' });
+    repo('fsck', '--strict', '--no-dangling');
+    const log = repo('log', '--format=%s|%an <%ae>').trim().split('\n');
+    assert.deepEqual(log.map((s) => s.replace(/:.*\|/, '|')), ['turn 3|notebook <notebook@marathonmembench.invalid>', 'turn 1|notebook <notebook@marathonmembench.invalid>', 'the notebook starts|notebook <notebook@marathonmembench.invalid>'], 'each turn that changed a note is one commit');
+    assert.match(repo('show', 'HEAD:notes.md'), /Bristol/);
+    assert.match(repo('log', '-p', '--follow', '--', 'notes.md'), /^\+.*Wren/m, 'the history the note_history tool reads');
+    assert.deepEqual(repo('ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n'), readdirSync(join(dir, 'memory')).sort(), 'the last commit holds every note of the folder');
     await a.close();
   } finally {
     git.restore();
@@ -104,4 +105,25 @@ test('the system message never changes and no message changes once sent: each re
   const states = recording.requests.at(-1)!.messages.filter((m) => m.role === 'user' && m.content.includes('# MEMORY.md'));
   assert.ok(states.length >= 1 && states.length <= 3, `the index's head is shown when it changed, not at every turn: ${states.length} times in 12 turns`);
   await a.close();
+});
+
+test('the tree written is the very tree git makes of the folder: subfolders sorted as git sorts them, empty ones left out', () => {
+  const dir = tempDir('mmb-nb-tree-');
+  const work = join(dir, 'memory');
+  const gitDir = join(dir, 'memory.git');
+  for (const [path, text] of [['a.md', 'one\n'], ['a-b.md', 'two\n'], ['a/x.md', 'three £\n'], ['a0.md', ''], ['b/c/d.md', 'deep\n']] as const) {
+    mkdirSync(dirname(join(work, path)), { recursive: true });
+    writeFileSync(join(work, path), text);
+  }
+  mkdirSync(join(work, 'empty'));
+  execFileSync('git', ['--git-dir', gitDir, 'init', '-q', '--initial-branch=main']);
+  const history = new LooseRepository(gitDir, work);
+  const first = history.commitFolder('first  \n', new Date('2026-03-01T10:00:00.500Z'));
+  assert.ok(first.id);
+  assert.deepEqual(history.commitFolder('again', new Date('2026-03-01T10:01:00Z')), {}, 'nothing changed: no commit');
+  const repo = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], { encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') } });
+  repo('add', '-A');
+  assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), repo('write-tree').trim(), "git's own tree of the folder");
+  assert.equal(repo('log', '-1', '--format=%s|%ad', '--date=iso-strict').trim(), 'first|2026-03-01T10:00:00+00:00');
+  repo('fsck', '--strict', '--no-dangling');
 });

@@ -56,11 +56,11 @@ test('the wire: mistyped fields read as empty, a body that is no object is refus
   assert.equal(parseChatBody('null'), undefined);
   assert.equal(parseChatBody('[1]'), undefined);
   const call = { id: 'call_1', type: 'function' as const, function: { name: 'send_message', arguments: '{"text":"hello"}' } };
-  const events = completionEvents({ id: 'c1', model: 'm', rawBody: '{}' }, { content: null, calls: [call] }, false);
+  const events = completionEvents({ id: 'c1', model: 'm', promptChars: 2 }, { content: null, calls: [call] }, false);
   const deltas = events.slice(0, -1).map((e) => (JSON.parse(e.slice('data: '.length)) as { choices: { delta: { tool_calls?: { function: { arguments: string } }[] } }[] }).choices[0]?.delta);
   assert.deepEqual(deltas.map((d) => d?.tool_calls?.[0]?.function.arguments).filter((a) => a !== undefined), ['{"text":', '"hello"}']);
   assert.equal(events.at(-1), 'data: [DONE]\n\n');
-  assert.ok(completionEvents({ id: 'c1', model: 'm', rawBody: '{}' }, { content: 'hi', calls: [] }, true).some((e) => e.includes('"usage"')));
+  assert.ok(completionEvents({ id: 'c1', model: 'm', promptChars: 2 }, { content: 'hi', calls: [] }, true).some((e) => e.includes('"usage"')));
   const server = await startStandIn();
   try {
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: 'null' });

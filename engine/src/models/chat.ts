@@ -67,7 +67,8 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: ModelOptions) {
     this.name = options.model;
     if (options.secretKey !== false) runSecrets.add(options.apiKey);
-    this.client = new (openAiChunk().OpenAI)({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+    const { OpenAI: Client, httpFetch } = openAiChunk();
+    this.client = new Client({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000, fetch: httpFetch });
   }
 
   /**

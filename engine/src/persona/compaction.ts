@@ -58,9 +58,11 @@ export interface CompactionNotes {
  */
 export function planCompaction(system: string, persona: readonly ChatMessage[], maxTokens: number, trimToTokens: number, notes: CompactionNotes): CompactionPlan | undefined {
   const base = countTextTokens(system) + 8;
-  const boundaryHead = base + countTextTokens(notes.atBoundary);
   const tokensBefore = base + countTokens(persona);
+  // The notes are counted only past the limit: they change with every grade, so a count on
+  // every turn would tokenize a new text each time, most of a stand-in run's counting.
   if (tokensBefore <= maxTokens) return undefined;
+  const boundaryHead = base + countTextTokens(notes.atBoundary);
   let suffix = 0;
   const tail: number[] = new Array<number>(persona.length + 1).fill(0);
   for (let i = persona.length - 1; i >= 0; i--) tail[i] = (suffix += messageTokens(persona[i]!));

@@ -8,7 +8,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { STAND_IN } from '../models/resolve';
 import { errorReplyOf, FaultInjector, faultyPersonaReply, type FaultKind, type FaultSettings } from './faults';
 import { isPersonaRequest, standInReply, type StandInRequest, type StandInResponse } from './reply';
-import { completionEvents, completionJson, errorBody, parseChatBody } from './wire';
+import { PrefixParser, type ParsedBody } from './prefixParse';
+import { chatRequestOf, completionEvents, completionJson, errorBody } from './wire';
 
 export type { FaultKind } from './faults';
 
@@ -45,10 +46,11 @@ interface StandInContext {
   options: StandInOptions;
   faults: FaultInjector;
   requests: number;
+  bodies: PrefixParser;
 }
 
 export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
-  const context: StandInContext = { options, faults: new FaultInjector(options.faults, options.hangMs), requests: 0 };
+  const context: StandInContext = { options, faults: new FaultInjector(options.faults, options.hangMs), requests: 0, bodies: new PrefixParser() };
   const sockets = new Set<Socket>();
   const server: Server = createServer((request, response) => {
     void route(context, request, response).catch((error: unknown) => send(response, 500, errorBody(String(error), 'server_error')));
@@ -90,7 +92,8 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   const rawBody = await readBody(request);
   context.requests++;
   if (rawBody === undefined) return send(response, 413, errorBody(`the body is over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error'));
-  const chat = parseChatBody(rawBody);
+  const parsed = parseBody(context, rawBody);
+  const chat = parsed && chatRequestOf(parsed.body);
   if (!chat) return send(response, 400, errorBody('the body is not a JSON object', 'invalid_request_error'));
   const fault = context.faults.draw();
   if (fault === 'hang') return context.faults.hang(() => response.destroy());
@@ -99,7 +102,7 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   const reply = personaFault(fault, chat) ?? standInReply(chat);
   const inflate = context.options.promptTokens;
   const frame = {
-    id: `chatcmpl-standin-${context.requests}`, model: chat.model ?? STAND_IN, rawBody,
+    id: `chatcmpl-standin-${context.requests}`, model: chat.model ?? STAND_IN, promptChars: parsed.chars,
     ...(inflate && chat.messages.length >= inflate.fromMessages ? { promptTokensAtLeast: inflate.atLeast } : {}),
   };
   if (!chat.stream) return send(response, 200, completionJson(frame, reply));
@@ -124,7 +127,7 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 }
 
 /** The body as text, or undefined when it grows past the limit (the rest is not read). */
-function readBody(request: IncomingMessage): Promise<string | undefined> {
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -132,7 +135,16 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
       size += part.length;
       if (size <= MAX_BODY_BYTES) parts.push(part);
     });
-    request.on('end', () => resolve(size <= MAX_BODY_BYTES ? Buffer.concat(parts).toString('utf8') : undefined));
+    request.on('end', () => resolve(size <= MAX_BODY_BYTES ? Buffer.concat(parts) : undefined));
     request.on('error', reject);
   });
+}
+
+/** The body parsed (through the prefix cache), or undefined when it is no JSON. */
+function parseBody(context: StandInContext, raw: Buffer): ParsedBody | undefined {
+  try {
+    return context.bodies.parse(raw);
+  } catch {
+    return undefined;
+  }
 }

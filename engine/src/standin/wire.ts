@@ -17,8 +17,8 @@ export interface WireRequest extends StandInRequest {
 export interface CompletionFrame {
   id: string;
   model: string;
-  /** The request's body as received: its size stands for the prompt's tokens. */
-  rawBody: string;
+  /** The length of the request's body in characters: its size stands for the prompt's tokens. */
+  promptChars: number;
   /** Reported prompt tokens are at least this many (StandInOptions.promptTokens). */
   promptTokensAtLeast?: number;
 }
@@ -43,6 +43,11 @@ export function parseChatBody(raw: string): WireRequest | undefined {
   } catch {
     return undefined;
   }
+  return chatRequestOf(body);
+}
+
+/** The request in a parsed body, or undefined when it is not a JSON object. */
+export function chatRequestOf(body: unknown): WireRequest | undefined {
   if (!isRecord(body)) return undefined;
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
@@ -66,7 +71,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Tokens as estimated from the text: the prompt's from the raw body, the completion's from what it says and calls. */
 export function usageOf(frame: CompletionFrame, reply: StandInResponse): Usage {
-  const prompt = Math.max(estimateTokens(frame.rawBody), frame.promptTokensAtLeast ?? 0);
+  const prompt = Math.max(Math.ceil(frame.promptChars / 4), frame.promptTokensAtLeast ?? 0);
   const completion = estimateTokens((reply.content ?? '') + reply.calls.map((call) => call.function.arguments).join(''));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }

@@ -19,7 +19,7 @@ import { PendingFailure } from '../failure';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../types';
 import { addUsage, type Usage } from '../../models/usage';
 import { NotesHistory } from './git';
-import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript } from './journal';
+import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript, type Entry } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
 import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from './protocol';
@@ -69,6 +69,7 @@ export class NotebookAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private virtual: { base: number; real: number } | undefined;
   private tokens = 0;
+  private contextCache: { entries: readonly Entry[]; length: number; messages: ChatMessage[] } | undefined;
 
   constructor(private readonly dir: string, private readonly model: ChatModel, private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS, private readonly now: () => Date = () => new Date()) {
     this.journal = new Journal(join(dir, 'journal.jsonl'));
@@ -192,7 +193,13 @@ export class NotebookAdapter implements AgentAdapter {
    * and the messages are the same objects turn after turn, so their tokens are counted once.
    */
   private context(): ChatMessage[] {
-    return [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())];
+    // Rebuilt only when the journal grew (it is append-only): a turn asks several times, and each
+    // rebuild walks the whole journal. A copy, since the tool loop appends to what it is given.
+    const { entries } = this.journal;
+    if (this.contextCache?.entries !== entries || this.contextCache.length !== entries.length) {
+      this.contextCache = { entries, length: entries.length, messages: [SYSTEM_MESSAGE(), ...contextMessages(this.journal.current())] };
+    }
+    return [...this.contextCache.messages];
   }
 
   private tools(): ToolContext {
@@ -218,27 +225,21 @@ export class NotebookAdapter implements AgentAdapter {
   private async turn(): Promise<void> {
     const fresh = this.journal.lastOfTurn()?.kind === 'user';
     if (fresh) await this.compactIfNeeded();
-    // At a turn's start every note there was committed by the turn that made it: git tracks them
-    // all. A resumed turn may have made notes before the stop: it commits them all (`add -A`).
-    const tracked = new Set(fresh ? this.notes.list() : []);
     const reply = await this.toolLoop(this.context(), (m) => this.journal.append({ kind: 'step', message: m }));
     const seq = this.journal.lastSeq() + 1;
     this.journal.append({ kind: 'reply', seq, text: reply, at: this.time().toISOString() });
-    await this.commitTurn(tracked);
+    await this.commitTurn();
     this.tokens = countTokens(this.context());
   }
 
   /**
-   * The turn's commit: none when it changed no note, one git process when it only edited or
-   * deleted notes git tracks, two (`add -A`, `commit`) when it created one. A resume commits
-   * whatever is left with the two (`createSession`).
+   * The turn's commit: none when it changed no note, else one, written without a git process. A
+   * resume commits whatever is left (`createSession`).
    */
-  private async commitTurn(tracked: ReadonlySet<string>): Promise<void> {
+  private async commitTurn(): Promise<void> {
     const commit = this.journal.turnCommit();
-    const changed = [...this.journal.turnChangedPaths()];
-    if (!commit || changed.length === 0) return;
-    if (changed.every((path) => tracked.has(path))) await this.history.commitTracked(commit.message, commit.at);
-    else await this.history.commit(commit.message, commit.at);
+    if (!commit || this.journal.turnChangedPaths().size === 0) return;
+    await this.history.commit(commit.message, commit.at);
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {

@@ -1,13 +1,15 @@
 /**
- * The edit history of the notebook's memory folder, kept by the `git` CLI in a repository beside
- * the folder (`memory.git/`), so the folder itself holds only notes and its snapshots stay clean.
- * Commits carry the agent's (virtual) time; no global or system git config is read or touched.
+ * The edit history of the notebook's memory folder, in a git repository beside the folder
+ * (`memory.git/`), so the folder itself holds only notes and its snapshots stay clean. The `git`
+ * CLI creates it and reads history; commits are written as objects (`gitObjects.ts`). Commits
+ * carry the agent's (virtual) time; no global or system git config is read or touched.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { GitMissingError } from '../../errors';
+import { LooseRepository } from './gitObjects';
 
 const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@marathonmembench.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
 
@@ -29,7 +31,11 @@ function mtimeMs(path: string): number {
 }
 
 export class NotesHistory {
-  constructor(private readonly gitDir: string, private readonly workTree: string) {}
+  private readonly loose: LooseRepository;
+
+  constructor(private readonly gitDir: string, private readonly workTree: string) {
+    this.loose = new LooseRepository(gitDir, workTree);
+  }
 
   /**
    * Creates the repository once; fails with what to do when git is not installed. In a repository
@@ -45,27 +51,16 @@ export class NotesHistory {
   }
 
   /**
-   * Commits every change of the folder, dated `at`; false when nothing changed. Two git processes:
-   * git itself says when there is nothing to commit, so no `status` is asked first.
+   * Commits every change of the folder (as `git add -A && git commit` would), dated `at`; false
+   * when nothing changed. No git process: the objects are written directly (`gitObjects.ts`),
+   * unless the branch's commit is packed, which only a git run by hand makes; then git commits.
    */
   async commit(message: string, at: Date): Promise<boolean> {
+    const made = this.loose.commitFolder(message, at);
+    if (!made.unreadable) return made.id !== undefined;
     await this.retried(['add', '-A']);
     try {
       await this.retried(['commit', '-q', '-m', message], at);
-      return true;
-    } catch (e) {
-      if (e instanceof NothingToCommit) return false;
-      throw e;
-    }
-  }
-
-  /**
-   * Commits the changes of notes git already tracks (edited or deleted, none created), dated `at`:
-   * one git process (`commit -a`); false when nothing changed.
-   */
-  async commitTracked(message: string, at: Date): Promise<boolean> {
-    try {
-      await this.retried(['commit', '-q', '-a', '-m', message], at);
       return true;
     } catch (e) {
       if (e instanceof NothingToCommit) return false;
