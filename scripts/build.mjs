@@ -26,15 +26,24 @@ const chunksApart = {
       args.importer.endsWith('chunks/load.ts') ? { path: `./chunk-${args.path.slice(2)}.js`, external: true } : undefined);
   },
 };
+// mmb's entry answers --help and --version from the option table alone and loads the rest of the
+// CLI, main.ts, only for a command: `./main` required by entry.ts is `./cli-main.js`.
+const cliMainApart = {
+  name: 'cli-main-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main$/ }, (args) => (args.importer.endsWith('cli/entry.ts') ? { path: './cli-main.js', external: true } : undefined));
+  },
+};
 const entries = [
   { entryPoints: { extension: 'extension/src/extension.ts' } },
   { entryPoints: { server: 'server/src/server.ts' } },
   // The CLI's first line listens for Ctrl-C: while the bundle loads (about 0.3 s), before main.ts
   // has its handler, Node's default would end the process silently with 130.
   {
-    entryPoints: { cli: 'engine/src/cli/main.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
-    plugins: [chunksApart],
+    entryPoints: { cli: 'engine/src/cli/entry.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
+    plugins: [cliMainApart],
   },
+  { entryPoints: { 'cli-main': 'engine/src/cli/main.ts' }, plugins: [chunksApart] },
   ...CHUNKS.map((chunk) => ({ entryPoints: { [`chunk-${chunk}`]: `engine/src/models/chunks/${chunk}.ts` } })),
   // The JS block sandbox's worker thread, beside the CLI that starts it: QuickJS with its
   // WebAssembly inlined, kept out of cli.js.

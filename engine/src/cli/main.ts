@@ -15,10 +15,10 @@ import { initCommand } from './init';
 import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
 import { conformanceCommand } from './conformance';
-import { COMMANDS, commandHelp, commandNamed, HELP_OPTIONS, parseArguments, usageText, VERSION_OPTIONS, type ParsedArguments } from './options';
+import { printHelpOrVersion } from './help';
+import { COMMANDS, commandNamed, parseArguments, usageText, type ParsedArguments } from './options';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
-import { packageVersion } from './version';
 import { viewCommand } from './view';
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
@@ -132,27 +132,6 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
   }
 }
 
-/** `mmb --help`, `mmb help [<command>]`, `mmb <command> --help`, `mmb --version`: the exit status once printed, else undefined. */
-function printHelpOrVersion(argv: readonly string[], io: Io): number | undefined {
-  const [command = '', ...rest] = argv;
-  const among = (names: readonly string[], argument: string) => names.includes(argument);
-  if (among(VERSION_OPTIONS, command)) {
-    io.out(`${packageVersion()}\n`);
-    return 0;
-  }
-  if (among(HELP_OPTIONS, command) || (command === 'help' && rest[0] === undefined)) {
-    io.out(usageText());
-    return 0;
-  }
-  if (command === 'help') {
-    io.out(commandHelp(commandNamed(rest[0]!)));
-    return 0;
-  }
-  if (!rest.some((argument) => among(HELP_OPTIONS, argument))) return undefined;
-  io.out(commandHelp(commandNamed(command)));
-  return 0;
-}
-
 /**
  * A usage or config problem: one line on stderr per problem, exit 2; for a command asked for
  * `--json`, `{"error": "<one line>"}` on stdout instead, so that a program reading it always gets JSON.
@@ -171,7 +150,8 @@ function usageProblem(message: string, argv: readonly string[], io: Io): number 
   return 2;
 }
 
-if (require.main === module) {
+/** The process's `mmb`: Ctrl-C, the masked terminal, the exit status. `entry.ts` calls it once this file has loaded. */
+export function startCli(): void {
   const controller = new AbortController();
   // A server's Ctrl-C is its normal end: there is no step to finish and no run to resume.
   const serving = ['view', 'stand-in'].includes(process.argv[2] ?? '');

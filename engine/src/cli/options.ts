@@ -4,7 +4,7 @@
  * `mmb run`'s options are the ones the editor's run requests produce (`protocol/runRequest.ts`;
  * a test round-trips them).
  */
-import { didYouMean, nearNames } from '../../../scenario/src';
+import { didYouMean, nearNames } from '../../../scenario/src/suggest';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { UsageError } from '../errors';
 import { MAX_REPEATS, RUN_OPTIONS } from '../protocol/runRequest';
