@@ -5,18 +5,18 @@
  * usage with `prompt_tokens_details.cached_tokens`) and `GET /v1/models`.
  *
  * Usage: node --import tsx scripts/real-model/server.ts --model FILE.gguf [--port N] [--context N]
- * It prints `listening http://127.0.0.1:PORT/v1` once the model is loaded.
+ *   [--threads N|auto] [--batch N] [--max-tokens N]
+ * It prints `listening http://127.0.0.1:PORT/v1` once the model is loaded, and on stderr the
+ * build's CPU features and the context's settings, then one line per request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { functionsOf, historyOf, toolCallInText, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
+import { boundedInteger, contextOptions, functionsOf, historyOf, SEQUENCES, toolCallsInText, type ContextOptions, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const MAX_COMPLETION_TOKENS = 1024;
-/** One sequence per distinct system prompt (the persona, the agent), so each keeps its prefix. */
-const SEQUENCES = 2;
 
 interface ChatResult {
   response: string;
@@ -31,11 +31,22 @@ interface LlamaChatInstance {
   generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
 }
 interface NodeLlamaCpp {
-  getLlama(options: { gpu: false; build: 'never'; logLevel: string }): Promise<{ loadModel(options: { modelPath: string }): Promise<Model> }>;
+  getLlama(options: { gpu: false; build: 'never'; logLevel: string; maxThreads: number }): Promise<Llama>;
   LlamaChat: new (options: { contextSequence: Sequence }) => LlamaChatInstance;
 }
+interface Llama {
+  readonly systemInfo: string;
+  loadModel(options: { modelPath: string }): Promise<Model>;
+}
 interface Model {
-  createContext(options: { contextSize: number; sequences: number }): Promise<{ getSequence(): Sequence }>;
+  createContext(options: ContextOptions): Promise<Context>;
+}
+interface Context {
+  readonly contextSize: number;
+  readonly batchSize: number;
+  readonly currentThreads: number;
+  readonly flashAttention: boolean;
+  getSequence(): Sequence;
 }
 
 interface Slot {
@@ -95,12 +106,15 @@ function serialized<T>(): (work: () => Promise<T>) => Promise<T> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '16384' } } });
+  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '8192' }, threads: { type: 'string', default: 'auto' }, batch: { type: 'string', default: '512' }, 'max-tokens': { type: 'string', default: '256' } } });
   if (!values.model) throw new Error('--model FILE.gguf is required');
+  const options = contextOptions(values, { cores: availableParallelism(), loadAverage: loadavg()[0] ?? 0 });
+  const maxCompletionTokens = boundedInteger('max-tokens', values['max-tokens'], 16, 4096);
   const library = await loadLibrary();
-  const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error', maxThreads: options.threads });
   const model = await llama.loadModel({ modelPath: values.model });
-  const context = await model.createContext({ contextSize: Number(values.context), sequences: SEQUENCES });
+  const context = await model.createContext(options);
+  process.stderr.write(`${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`);
   const slots: Slot[] = [];
   const modelName = basename(values.model, '.gguf');
 
@@ -130,7 +144,7 @@ async function main(): Promise<void> {
       } catch (error) {
         return sendJson(response, 400, { error: { message: (error as Error).message } });
       }
-      await queue(() => complete(body, slotFor(systemOf(body.messages)), response, modelName));
+      await queue(() => complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens }));
     })().catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: String((error as Error).message ?? error) } });
       else response.end();
@@ -147,12 +161,13 @@ function systemOf(messages: WireMessage[]): string {
   return first && (first.role === 'system' || first.role === 'developer') ? String(first.content ?? '') : '';
 }
 
-async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, modelName: string): Promise<void> {
+async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, settings: { modelName: string; maxCompletionTokens: number }): Promise<void> {
+  const { modelName, maxCompletionTokens } = settings;
   const started = Date.now();
   const meter = slot.sequence.tokenMeter;
   const inputBefore = meter.usedInputTokens;
   const outputBefore = meter.usedOutputTokens;
-  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? MAX_COMPLETION_TOKENS, MAX_COMPLETION_TOKENS);
+  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? maxCompletionTokens, maxCompletionTokens);
   const functions = functionsOf(body.tools);
   const id = `chatcmpl-${started.toString(36)}`;
   const streamed = body.stream === true;
@@ -171,9 +186,9 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
   const evaluated = meter.usedInputTokens - inputBefore;
   const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) } };
-  const written = result.functionCalls?.length ? undefined : toolCallInText(result.response, functions);
+  const written = result.functionCalls?.length ? undefined : toolCallsInText(result.response, functions);
   if (written) {
-    result.functionCalls = [{ functionName: written.name, params: written.params }];
+    result.functionCalls = written.map((call) => ({ functionName: call.name, params: call.params }));
     result.response = '';
   }
   const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
