@@ -17,6 +17,13 @@ import { parseArgs } from 'node:util';
 import { boundedInteger, contextOptions, functionsOf, historyOf, SEQUENCES, toolCallsInText, type ContextOptions, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * How often a waiting answer gets a byte. Node's fetch (undici, under the `openai` client) drops a
+ * response whose headers take over 300 s, or whose body stalls as long, whatever the client's own
+ * timeout: a first request of the 1.5B model on a busy CPU takes longer. So the headers go out at
+ * once and then a space (JSON allows it before the value) or an SSE comment every 15 s.
+ */
+const KEEP_ALIVE_MS = 15_000;
 
 interface ChatResult {
   response: string;
@@ -28,7 +35,7 @@ interface Sequence {
   readonly tokenMeter: { usedInputTokens: number; usedOutputTokens: number };
 }
 interface LlamaChatInstance {
-  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
+  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; signal: AbortSignal; stopOnAbortSignal: false; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
 }
 interface NodeLlamaCpp {
   getLlama(options: { gpu: false; build: 'never'; logLevel: string; maxThreads: number }): Promise<Llama>;
@@ -144,10 +151,19 @@ async function main(): Promise<void> {
       } catch (error) {
         return sendJson(response, 400, { error: { message: (error as Error).message } });
       }
-      await queue(() => complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens }));
+      // A client that gave up (a timeout, then its retry) is not answered: its work is dropped.
+      const gone = new AbortController();
+      response.on('close', () => {
+        if (!response.writableFinished) gone.abort();
+      });
+      await queue(async () => {
+        if (!gone.signal.aborted) await complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens, signal: gone.signal });
+      });
     })().catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String((error as Error).message ?? error) } });
-      else response.end();
+      const message = String((error as Error).message ?? error);
+      process.stderr.write(`${new Date().toISOString()} request failed: ${message.slice(0, 500)}\n`);
+      if (!response.headersSent) sendJson(response, 500, { error: { message } });
+      else if (!response.writableEnded) response.end(`${response.getHeader('content-type') === 'text/event-stream' ? 'data: ' : ''}${JSON.stringify({ error: { message } })}\n\n`);
     });
   });
   server.listen(Number(values.port), '127.0.0.1', () => {
@@ -161,8 +177,15 @@ function systemOf(messages: WireMessage[]): string {
   return first && (first.role === 'system' || first.role === 'developer') ? String(first.content ?? '') : '';
 }
 
-async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, settings: { modelName: string; maxCompletionTokens: number }): Promise<void> {
-  const { modelName, maxCompletionTokens } = settings;
+/** Headers now, then a byte every KEEP_ALIVE_MS until the answer; returns the stop. */
+function keepAlive(response: ServerResponse, streamed: boolean): () => void {
+  response.writeHead(200, streamed ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
+  const timer = setInterval(() => response.write(streamed ? ': waiting\n\n' : ' '), KEEP_ALIVE_MS);
+  return () => clearInterval(timer);
+}
+
+async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, settings: { modelName: string; maxCompletionTokens: number; signal: AbortSignal }): Promise<void> {
+  const { modelName, maxCompletionTokens, signal } = settings;
   const started = Date.now();
   const meter = slot.sequence.tokenMeter;
   const inputBefore = meter.usedInputTokens;
@@ -171,7 +194,7 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
   const functions = functionsOf(body.tools);
   const id = `chatcmpl-${started.toString(36)}`;
   const streamed = body.stream === true;
-  if (streamed) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const stopKeepAlive = keepAlive(response, streamed);
   const chunk = (delta: unknown, finish: string | null): void => {
     response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
   };
@@ -179,9 +202,11 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
     ...(functions ? { functions } : {}),
     maxTokens,
     temperature: body.temperature ?? 0.3,
+    signal,
+    stopOnAbortSignal: false,
     // With tools offered the text may turn out to be a call written as JSON: it is sent once read.
     ...(streamed && !functions ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
-  });
+  }).finally(stopKeepAlive);
   const completionTokens = meter.usedOutputTokens - outputBefore;
   const evaluated = meter.usedInputTokens - inputBefore;
   const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
@@ -202,14 +227,14 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
     response.end('data: [DONE]\n\n');
     return;
   }
-  sendJson(response, 200, {
+  response.end(JSON.stringify({
     id,
     object: 'chat.completion',
     created: Math.floor(started / 1000),
     model: modelName,
     choices: [{ index: 0, message: { role: 'assistant', content: result.response || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
     usage,
-  });
+  }));
 }
 
 main().catch((error: unknown) => {
