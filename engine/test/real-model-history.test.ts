@@ -3,6 +3,8 @@
  * history (scripts/real-model/history.ts): a wrong mapping would show the model a conversation
  * it never had, or tools it cannot call.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { autoThreads, contextOptions, functionsOf, historyOf, schemaSubset, toolCallsInText } from '../../scripts/real-model/history';
@@ -111,5 +113,33 @@ test('threads: every core on an idle machine, one on a busy one; a bad value is 
   assert.equal(autoThreads(0, 0), 1);
   for (const [name, text] of [['threads', '0'], ['threads', '2.5'], ['threads', ' 2'], ['context', '1e9'], ['batch', ''], ['context', '999999999']] as const) {
     assert.throws(() => contextOptions({ ...defaults, [name]: text }, idle), new RegExp(`--${name} must be a whole number`), `${name} "${text}"`);
+  }
+});
+
+test('a slow answer: headers at once, then keep-alive bytes that a JSON or SSE client reads past', async () => {
+  const { keepAlive } = await import('../../scripts/real-model/server');
+  let answered = false;
+  const server = createServer((request, response) => {
+    const streamed = request.url === '/sse';
+    answered = false;
+    const stop = keepAlive(response, streamed, 20);
+    setTimeout(() => {
+      stop();
+      answered = true;
+      response.end(streamed ? 'data: {"ok":true}\n\n' : '{"ok":true}');
+    }, 300);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const response = await fetch(`${base}/json`);
+    assert.equal(answered, false, 'the headers came before the answer');
+    const text = await response.text();
+    assert.match(text, /^ {3,}\{"ok":true\}$/, 'spaces while waiting, then the body');
+    assert.deepEqual(JSON.parse(text), { ok: true }, 'and it is still JSON');
+    const events = await (await fetch(`${base}/sse`)).text();
+    assert.match(events, /^(: waiting\n\n){3,}data: \{"ok":true\}\n\n$/, 'SSE comments, which a client skips');
+  } finally {
+    server.close();
   }
 });

@@ -57,6 +57,8 @@ interface Context {
 }
 
 interface Slot {
+  /** Its place among the context's sequences, in the order they were first used. */
+  index: number;
   system: string;
   sequence: Sequence;
   chat: LlamaChatInstance;
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
     let slot = slots.find((candidate) => candidate.system === system);
     if (!slot && slots.length < SEQUENCES) {
       const sequence = context.getSequence();
-      slot = { system, sequence, chat: new library.LlamaChat({ contextSequence: sequence }), usedAt: 0 };
+      slot = { index: slots.length, system, sequence, chat: new library.LlamaChat({ contextSequence: sequence }), usedAt: 0 };
       slots.push(slot);
     }
     // Past two system prompts, the least recently used sequence is taken over (its cache is lost).
@@ -177,10 +179,10 @@ function systemOf(messages: WireMessage[]): string {
   return first && (first.role === 'system' || first.role === 'developer') ? String(first.content ?? '') : '';
 }
 
-/** Headers now, then a byte every KEEP_ALIVE_MS until the answer; returns the stop. */
-function keepAlive(response: ServerResponse, streamed: boolean): () => void {
+/** Headers now, then a byte every `everyMs` until the answer; returns the stop. */
+export function keepAlive(response: ServerResponse, streamed: boolean, everyMs = KEEP_ALIVE_MS): () => void {
   response.writeHead(200, streamed ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
-  const timer = setInterval(() => response.write(streamed ? ': waiting\n\n' : ' '), KEEP_ALIVE_MS);
+  const timer = setInterval(() => response.write(streamed ? ': waiting\n\n' : ' '), everyMs);
   return () => clearInterval(timer);
 }
 
@@ -218,7 +220,7 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
   }
   const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
   const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'}\n`);
+  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'} sequence ${slot.index}\n`);
   if (streamed) {
     if (functions && !toolCalls.length && result.response) chunk({ content: result.response }, null);
     if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
@@ -237,7 +239,10 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
   }));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`real-model server: ${(error as Error).message ?? String(error)}\n`);
-  process.exit(1);
-});
+// Run as a program; imported (by the unit test of keepAlive), it only defines.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`real-model server: ${(error as Error).message ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -23,6 +23,8 @@ const MAX_TURNS = process.env.MMB_MAX_TURNS_PER_PHASE ?? '8';
 const NICE = process.env.MMB_REAL_MODEL_NICE;
 
 interface RequestLine {
+  /** The server's KV-cache sequence: one per system prompt, so the persona's or the agent's. */
+  sequence: number;
   ms: number;
   prompt: number;
   cached: number;
@@ -40,8 +42,8 @@ before(async () => {
   server = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr!.setEncoding('utf8').on('data', (text: string) => {
     for (const line of text.split('\n')) {
-      const match = /(\d+) ms prompt (\d+) \(cached (\d+)\) completion (\d+) (\S+)/.exec(line);
-      if (match) requests.push({ ms: Number(match[1]), prompt: Number(match[2]), cached: Number(match[3]), completion: Number(match[4]), kind: match[5]! });
+      const match = /(\d+) ms prompt (\d+) \(cached (\d+)\) completion (\d+) (\S+) sequence (\d+)/.exec(line);
+      if (match) requests.push({ ms: Number(match[1]), prompt: Number(match[2]), cached: Number(match[3]), completion: Number(match[4]), kind: match[5]!, sequence: Number(match[6]) });
       // Each request as it is answered: a run of many minutes shows where it is.
       if (line.trim()) process.stderr.write(`server: ${line}\n`);
     }
@@ -81,8 +83,8 @@ test('the starter benchmark\'s first phase, with a real model as the persona and
 
   const report = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', '--json'], { cwd: workspace, encoding: 'utf8' });
   const summary = (JSON.parse(report.stdout) as { runs: { run: string; status: string; error?: string; usage: Record<string, { requests: number; promptTokens: number; completionTokens: number }> }[] }).runs[0]!;
-  const state = JSON.parse(readFileSync(join(workspace, 'results', summary.run, 'state.json'), 'utf8')) as { status: string; error?: string; transcript?: { from: string; text: string }[]; misbehaviours?: Record<string, number> };
-  printFigures(wallSeconds, summary.usage, state);
+  const state = JSON.parse(readFileSync(join(workspace, 'results', summary.run, 'state.json'), 'utf8')) as { status: string; error?: string; transcript?: { from: string; text: string }[]; misbehaviours?: Record<string, number>; agentStatus?: { usage?: Record<string, Counted> } };
+  printFigures(wallSeconds, { persona: summary.usage, agent: state.agentStatus?.usage ?? {} }, state);
 
   // The phase ends as the engine's rules say: the persona called next_phase, or the turn cap
   // stopped a persona that did not (exit 1, the run crashed with the cap's message).
@@ -90,12 +92,16 @@ test('the starter benchmark\'s first phase, with a real model as the persona and
   if (summary.status === 'finished') assert.equal(run.code, 0, run.stderr.slice(-2000));
   else assert.match(state.error ?? '', capped, `the run ended otherwise: ${run.stderr.slice(-2000)}`);
 
-  const usage = summary.usage[MODEL_NAME];
-  assert.ok(usage, 'the usage is counted under the model\'s name');
-  // Every request the server answered is counted once, the persona's and the agent's alike.
-  assert.equal(usage.requests, requests.length, 'requests the engine counted = requests the server answered');
-  assert.equal(usage.promptTokens, requests.reduce((sum, request) => sum + request.prompt, 0), 'prompt tokens as the server reported them');
-  assert.equal(usage.completionTokens, requests.reduce((sum, request) => sum + request.completion, 0));
+  // Every request the server answered is counted once: the persona's in the run's usage, the
+  // chatbot's in the agent's status, both under the model's name.
+  const persona = summary.usage[MODEL_NAME];
+  const agent = state.agentStatus?.usage?.[MODEL_NAME];
+  assert.ok(persona && agent, `the usage is counted under the model's name: ${JSON.stringify({ persona: summary.usage, agent: state.agentStatus?.usage })}`);
+  const personaRequests = requests.filter((request) => request.sequence === requests[0]!.sequence);
+  const agentRequests = requests.filter((request) => request.sequence !== requests[0]!.sequence);
+  const sums = (list: RequestLine[]) => ({ requests: list.length, promptTokens: list.reduce((sum, request) => sum + request.prompt, 0), completionTokens: list.reduce((sum, request) => sum + request.completion, 0) });
+  assert.deepEqual(pick(persona), sums(personaRequests), 'the persona\'s usage = what the server answered on her sequence');
+  assert.deepEqual(pick(agent), sums(agentRequests), 'the agent\'s usage = what the server answered on its sequence');
   // The persona talks only through send_message: a reply of the agent in the conversation means
   // a tool call parsed from the real model's output reached the agent, and the agent answered.
   assert.ok(requests.some((request) => request.kind.split(',').includes('send_message')), 'a send_message call was parsed from the real persona\'s output');
@@ -105,6 +111,16 @@ test('the starter benchmark\'s first phase, with a real model as the persona and
   // A follow-up request of an append-only conversation reuses its prefix from the KV cache.
   assert.ok(requests.slice(1).some((request) => request.cached > 0 && request.cached > request.prompt / 2), 'a follow-up request took most of its prompt from the cache');
 });
+
+interface Counted {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+function pick(usage: Counted): Counted {
+  return { requests: usage.requests, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens };
+}
 
 function printFigures(wallSeconds: number, usage: Record<string, unknown>, state: { status: string; error?: string; misbehaviours?: Record<string, number> }): void {
   const prompt = requests.reduce((sum, request) => sum + request.prompt, 0);
@@ -116,7 +132,7 @@ function printFigures(wallSeconds: number, usage: Record<string, unknown>, state
       `real model ${MODEL_NAME}: ${requests.length} requests in ${wallSeconds.toFixed(0)} s (${busy.toFixed(0)} s generating); run ${state.status}${state.error ? `: ${state.error.slice(0, 200)}` : ''}`,
       `  prompt tokens ${prompt}, of them from the prefix cache ${cached} (${prompt ? ((100 * cached) / prompt).toFixed(1) : 0}%)`,
       `  completion tokens ${completion}`,
-      ...requests.map((request, index) => `  ${index + 1}. ${(request.ms / 1000).toFixed(1)} s prompt ${request.prompt} (cached ${request.cached}) completion ${request.completion} ${request.kind}`),
+      ...requests.map((request, index) => `  ${index + 1}. ${request.sequence === requests[0]!.sequence ? 'persona' : 'agent  '} ${(request.ms / 1000).toFixed(1)} s prompt ${request.prompt} (cached ${request.cached}) completion ${request.completion} ${request.kind}`),
       `  misbehaviours the engine counted: ${JSON.stringify(state.misbehaviours ?? {})}`,
       `  usage as the engine counted it: ${JSON.stringify(usage)}`,
     ].join('\n') + '\n',
