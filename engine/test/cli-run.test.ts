@@ -238,3 +238,12 @@ test('starting over: refused while a process runs the run; a partial run keeps i
     assert.match(r.stderr, /cannot be a folder name/);
   }
 });
+
+test('MMB_MAX_TURNS_PER_PHASE lowers the turn cap of mmb run; a value that is no whole number from 1 up is ignored', () => {
+  const dir = workspace({ persona: { model: 'stand-in:chaos?rate=1&behaviours=never-next-phase' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const capped = mmb(['run', 'a', '--from', 'chapter1.md:1', '--only'], dir, { MMB_MAX_TURNS_PER_PHASE: '4' });
+  assert.notEqual(capped.code, 0);
+  assert.match(capped.stdout + capped.stderr, /the persona took 4 turns in chapter1\.md, phase 1, without finishing it/);
+  const ignored = mmb(['run', 'a', '--from', 'chapter1.md:1', '--only'], dir, { MMB_MAX_TURNS_PER_PHASE: '0' });
+  assert.match(ignored.stdout + ignored.stderr, /the persona took 6\d turns in chapter1\.md, phase 1/, 'the engine\'s own cap');
+});

@@ -45,6 +45,50 @@ export interface JsonSchemaSubset {
 }
 
 const MAX_SCHEMA_DEPTH = 8;
+/** One sequence per distinct system prompt (the persona, the agent), so each keeps its prefix. */
+export const SEQUENCES = 2;
+
+/** The server's node-llama-cpp context settings. */
+export interface ContextOptions {
+  contextSize: number;
+  sequences: number;
+  threads: number;
+  batchSize: number;
+  flashAttention: boolean;
+}
+
+/** A whole-number option within bounds, or an error naming it. */
+export function boundedInteger(name: string, text: string, min: number, max: number): number {
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new Error(`--${name} must be a whole number from ${min} to ${max}, not "${text.slice(0, 40)}"`);
+  return value;
+}
+
+/**
+ * The threads for `--threads auto`: every core when the machine is otherwise idle, one when
+ * other work keeps its cores busy (the one-minute load average at least the number of cores).
+ * ggml's threads wait for each other at every step with a spin: on two cores shared with other
+ * jobs, two threads generated 0.3 tokens a second where one generated 2 (docs/real-model.md).
+ */
+export function autoThreads(cores: number, loadAverage: number): number {
+  return loadAverage >= cores ? 1 : Math.max(1, cores);
+}
+
+/**
+ * The server's settings from the command line. node-llama-cpp's own default is at least 4
+ * threads, which on two cores made prompt evaluation several times slower. 8,192 tokens per
+ * sequence hold a phase of the starter benchmark with room to spare; 256 completion tokens are
+ * a long chat message, and bound how long one rambling reply can take on a CPU.
+ */
+export function contextOptions(values: { context: string; threads: string; batch: string }, machine: { cores: number; loadAverage: number }): ContextOptions {
+  return {
+    contextSize: boundedInteger('context', values.context, 512, 131_072),
+    sequences: SEQUENCES,
+    threads: values.threads === 'auto' ? autoThreads(machine.cores, machine.loadAverage) : boundedInteger('threads', values.threads, 1, 256),
+    batchSize: boundedInteger('batch', values.batch, 32, 8192),
+    flashAttention: true,
+  };
+}
 
 export function textOf(content: WireMessage['content']): string {
   if (typeof content === 'string') return content;
@@ -134,24 +178,63 @@ export function functionsOf(tools: WireTool[] | undefined): FunctionDefinitions 
   return functions;
 }
 
-/**
- * A tool call the model wrote as text: a JSON object `{"name", "arguments"}` (or `parameters`),
- * bare or in a code fence, naming an offered tool. Small models often answer so instead of their
- * chat template's call syntax; servers such as llama.cpp's read it as a call, and so does this one.
- */
-export function toolCallInText(text: string, offered: FunctionDefinitions | undefined): { name: string; params: unknown } | undefined {
-  if (!offered) return undefined;
-  const body = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text)?.[1] ?? text.trim();
-  if (!body.startsWith('{') || body.length > 200_000) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return undefined;
+const MAX_WRITTEN_TEXT = 200_000;
+const MAX_WRITTEN_CALLS = 16;
+
+/** The index just past the JSON object that opens at `start`, or -1 if it never closes. */
+function endOfObject(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth++;
+    else if (char === '}' && --depth === 0) return index + 1;
   }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const call = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
-  if (typeof call.name !== 'string' || !Object.hasOwn(offered, call.name)) return undefined;
-  const params = call.arguments ?? call.parameters ?? {};
-  return typeof params === 'object' && params !== null ? { name: call.name, params } : undefined;
+  return -1;
+}
+
+/** The JSON objects a text is made of (whitespace between them), or undefined if it holds anything else. */
+function jsonObjectsOf(body: string): unknown[] | undefined {
+  const objects: unknown[] = [];
+  let index = 0;
+  for (;;) {
+    while (index < body.length && /\s/.test(body[index]!)) index++;
+    if (index === body.length) return objects.length ? objects : undefined;
+    if (body[index] !== '{' || objects.length === MAX_WRITTEN_CALLS) return undefined;
+    const end = endOfObject(body, index);
+    if (end < 0) return undefined;
+    try {
+      objects.push(JSON.parse(body.slice(index, end)));
+    } catch {
+      return undefined;
+    }
+    index = end;
+  }
+}
+
+/**
+ * The tool calls a model wrote as text: JSON objects `{"name", "arguments"}` (or `parameters`),
+ * bare, in code fences or in Qwen's `<tool_call>` tags, one after another, each naming an
+ * offered tool. Small models often answer so instead of their chat template's call syntax (the
+ * 0.5B model writes one object a line when it makes two calls); servers such as llama.cpp's
+ * read it as calls, and so does this one. Anything else in the text, or one unknown tool, and it
+ * all stays text: the engine then answers it as it answers any plain text.
+ */
+export function toolCallsInText(text: string, offered: FunctionDefinitions | undefined): { name: string; params: unknown }[] | undefined {
+  if (!offered || text.length > MAX_WRITTEN_TEXT) return undefined;
+  const objects = jsonObjectsOf(text.replace(/```(?:json)?|<\/?tool_call>/g, ' '));
+  const calls: { name: string; params: unknown }[] = [];
+  for (const parsed of objects ?? []) {
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const call = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
+    if (typeof call.name !== 'string' || !Object.hasOwn(offered, call.name)) return undefined;
+    const params = call.arguments ?? call.parameters ?? {};
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+    calls.push({ name: call.name, params });
+  }
+  return calls.length ? calls : undefined;
 }

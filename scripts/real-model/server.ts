@@ -5,18 +5,25 @@
  * usage with `prompt_tokens_details.cached_tokens`) and `GET /v1/models`.
  *
  * Usage: node --import tsx scripts/real-model/server.ts --model FILE.gguf [--port N] [--context N]
- * It prints `listening http://127.0.0.1:PORT/v1` once the model is loaded.
+ *   [--threads N|auto] [--batch N] [--max-tokens N]
+ * It prints `listening http://127.0.0.1:PORT/v1` once the model is loaded, and on stderr the
+ * build's CPU features and the context's settings, then one line per request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { functionsOf, historyOf, toolCallInText, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
+import { boundedInteger, contextOptions, functionsOf, historyOf, SEQUENCES, toolCallsInText, type ContextOptions, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const MAX_COMPLETION_TOKENS = 1024;
-/** One sequence per distinct system prompt (the persona, the agent), so each keeps its prefix. */
-const SEQUENCES = 2;
+/**
+ * How often a waiting answer gets a byte. Node's fetch (undici, under the `openai` client) drops a
+ * response whose headers take over 300 s, or whose body stalls as long, whatever the client's own
+ * timeout: a first request of the 1.5B model on a busy CPU takes longer. So the headers go out at
+ * once and then a space (JSON allows it before the value) or an SSE comment every 15 s.
+ */
+const KEEP_ALIVE_MS = 15_000;
 
 interface ChatResult {
   response: string;
@@ -28,17 +35,30 @@ interface Sequence {
   readonly tokenMeter: { usedInputTokens: number; usedOutputTokens: number };
 }
 interface LlamaChatInstance {
-  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
+  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; signal: AbortSignal; stopOnAbortSignal: false; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
 }
 interface NodeLlamaCpp {
-  getLlama(options: { gpu: false; build: 'never'; logLevel: string }): Promise<{ loadModel(options: { modelPath: string }): Promise<Model> }>;
+  getLlama(options: { gpu: false; build: 'never'; logLevel: string; maxThreads: number }): Promise<Llama>;
   LlamaChat: new (options: { contextSequence: Sequence }) => LlamaChatInstance;
 }
+interface Llama {
+  readonly systemInfo: string;
+  loadModel(options: { modelPath: string }): Promise<Model>;
+}
 interface Model {
-  createContext(options: { contextSize: number; sequences: number }): Promise<{ getSequence(): Sequence }>;
+  createContext(options: ContextOptions): Promise<Context>;
+}
+interface Context {
+  readonly contextSize: number;
+  readonly batchSize: number;
+  readonly currentThreads: number;
+  readonly flashAttention: boolean;
+  getSequence(): Sequence;
 }
 
 interface Slot {
+  /** Its place among the context's sequences, in the order they were first used. */
+  index: number;
   system: string;
   sequence: Sequence;
   chat: LlamaChatInstance;
@@ -95,12 +115,15 @@ function serialized<T>(): (work: () => Promise<T>) => Promise<T> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '16384' } } });
+  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '8192' }, threads: { type: 'string', default: 'auto' }, batch: { type: 'string', default: '512' }, 'max-tokens': { type: 'string', default: '256' } } });
   if (!values.model) throw new Error('--model FILE.gguf is required');
+  const options = contextOptions(values, { cores: availableParallelism(), loadAverage: loadavg()[0] ?? 0 });
+  const maxCompletionTokens = boundedInteger('max-tokens', values['max-tokens'], 16, 4096);
   const library = await loadLibrary();
-  const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error', maxThreads: options.threads });
   const model = await llama.loadModel({ modelPath: values.model });
-  const context = await model.createContext({ contextSize: Number(values.context), sequences: SEQUENCES });
+  const context = await model.createContext(options);
+  process.stderr.write(`${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`);
   const slots: Slot[] = [];
   const modelName = basename(values.model, '.gguf');
 
@@ -108,7 +131,7 @@ async function main(): Promise<void> {
     let slot = slots.find((candidate) => candidate.system === system);
     if (!slot && slots.length < SEQUENCES) {
       const sequence = context.getSequence();
-      slot = { system, sequence, chat: new library.LlamaChat({ contextSequence: sequence }), usedAt: 0 };
+      slot = { index: slots.length, system, sequence, chat: new library.LlamaChat({ contextSequence: sequence }), usedAt: 0 };
       slots.push(slot);
     }
     // Past two system prompts, the least recently used sequence is taken over (its cache is lost).
@@ -130,10 +153,19 @@ async function main(): Promise<void> {
       } catch (error) {
         return sendJson(response, 400, { error: { message: (error as Error).message } });
       }
-      await queue(() => complete(body, slotFor(systemOf(body.messages)), response, modelName));
+      // A client that gave up (a timeout, then its retry) is not answered: its work is dropped.
+      const gone = new AbortController();
+      response.on('close', () => {
+        if (!response.writableFinished) gone.abort();
+      });
+      await queue(async () => {
+        if (!gone.signal.aborted) await complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens, signal: gone.signal });
+      });
     })().catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String((error as Error).message ?? error) } });
-      else response.end();
+      const message = String((error as Error).message ?? error);
+      process.stderr.write(`${new Date().toISOString()} request failed: ${message.slice(0, 500)}\n`);
+      if (!response.headersSent) sendJson(response, 500, { error: { message } });
+      else if (!response.writableEnded) response.end(`${response.getHeader('content-type') === 'text/event-stream' ? 'data: ' : ''}${JSON.stringify({ error: { message } })}\n\n`);
     });
   });
   server.listen(Number(values.port), '127.0.0.1', () => {
@@ -147,16 +179,24 @@ function systemOf(messages: WireMessage[]): string {
   return first && (first.role === 'system' || first.role === 'developer') ? String(first.content ?? '') : '';
 }
 
-async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, modelName: string): Promise<void> {
+/** Headers now, then a byte every `everyMs` until the answer; returns the stop. */
+export function keepAlive(response: ServerResponse, streamed: boolean, everyMs = KEEP_ALIVE_MS): () => void {
+  response.writeHead(200, streamed ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
+  const timer = setInterval(() => response.write(streamed ? ': waiting\n\n' : ' '), everyMs);
+  return () => clearInterval(timer);
+}
+
+async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, settings: { modelName: string; maxCompletionTokens: number; signal: AbortSignal }): Promise<void> {
+  const { modelName, maxCompletionTokens, signal } = settings;
   const started = Date.now();
   const meter = slot.sequence.tokenMeter;
   const inputBefore = meter.usedInputTokens;
   const outputBefore = meter.usedOutputTokens;
-  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? MAX_COMPLETION_TOKENS, MAX_COMPLETION_TOKENS);
+  const maxTokens = Math.min(body.max_completion_tokens ?? body.max_tokens ?? maxCompletionTokens, maxCompletionTokens);
   const functions = functionsOf(body.tools);
   const id = `chatcmpl-${started.toString(36)}`;
   const streamed = body.stream === true;
-  if (streamed) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const stopKeepAlive = keepAlive(response, streamed);
   const chunk = (delta: unknown, finish: string | null): void => {
     response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
   };
@@ -164,21 +204,23 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
     ...(functions ? { functions } : {}),
     maxTokens,
     temperature: body.temperature ?? 0.3,
+    signal,
+    stopOnAbortSignal: false,
     // With tools offered the text may turn out to be a call written as JSON: it is sent once read.
     ...(streamed && !functions ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
-  });
+  }).finally(stopKeepAlive);
   const completionTokens = meter.usedOutputTokens - outputBefore;
   const evaluated = meter.usedInputTokens - inputBefore;
   const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) } };
-  const written = result.functionCalls?.length ? undefined : toolCallInText(result.response, functions);
+  const written = result.functionCalls?.length ? undefined : toolCallsInText(result.response, functions);
   if (written) {
-    result.functionCalls = [{ functionName: written.name, params: written.params }];
+    result.functionCalls = written.map((call) => ({ functionName: call.name, params: call.params }));
     result.response = '';
   }
   const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
   const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'}\n`);
+  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'} sequence ${slot.index}\n`);
   if (streamed) {
     if (functions && !toolCalls.length && result.response) chunk({ content: result.response }, null);
     if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
@@ -187,17 +229,20 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
     response.end('data: [DONE]\n\n');
     return;
   }
-  sendJson(response, 200, {
+  response.end(JSON.stringify({
     id,
     object: 'chat.completion',
     created: Math.floor(started / 1000),
     model: modelName,
     choices: [{ index: 0, message: { role: 'assistant', content: result.response || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
     usage,
-  });
+  }));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`real-model server: ${(error as Error).message ?? String(error)}\n`);
-  process.exit(1);
-});
+// Run as a program; imported (by the unit test of keepAlive), it only defines.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`real-model server: ${(error as Error).message ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -12,7 +12,7 @@ import { RunBusy } from '../errors';
 import { REPORT_FILE, resultsDir } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
-import { launchRuns, type LaunchRun, type RunOutcome } from '../workspace/launch';
+import { launchRuns, type LaunchRun, type RunOutcome, type RunTiming } from '../workspace/launch';
 import { Progress } from './progress';
 import { partialRun, type PartialRequest } from './partialRun';
 import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelection } from './runSelection';
@@ -204,15 +204,18 @@ function problemLine(o: RunOutcome): string | undefined {
 }
 
 /** Timing knobs for slow providers, or for tests that want failures fast. */
-function timingFromEnv(env: NodeJS.ProcessEnv): { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number } {
+function timingFromEnv(env: NodeJS.ProcessEnv): RunTiming {
   const n = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
-  const out: { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number } = {};
+  const out: RunTiming = {};
   const timeout = n('MMB_MODEL_TIMEOUT_MS');
   const backoff = n('MMB_BACKOFF_BASE_MS');
   const reply = n('MMB_REPLY_TIMEOUT_MS');
+  // A whole number of turns at least 1: anything else would end every phase at once or never.
+  const turns = n('MMB_MAX_TURNS_PER_PHASE');
   if (timeout !== undefined) out.modelTimeoutMs = timeout;
   if (backoff !== undefined) out.backoffBaseMs = backoff;
   if (reply !== undefined) out.replyTimeoutMs = reply;
+  if (turns !== undefined && Number.isInteger(turns) && turns >= 1) out.maxTurnsPerPhase = turns;
   return out;
 }
 

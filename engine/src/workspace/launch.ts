@@ -35,8 +35,17 @@ export interface LaunchOptions {
   onStart?: (run: string, benchmark: Benchmark, state: RunState | undefined) => void;
   signal?: AbortSignal;
   standIn?: StandInOptions;
-  /** Overrides for tests: model timeouts and backoff, agent reply limit. */
-  timing?: { modelTimeoutMs?: number; backoffBaseMs?: number; replyTimeoutMs?: number };
+  /** Overrides for tests: model timeouts and backoff, agent reply limit, turn cap. */
+  timing?: RunTiming;
+}
+
+/** Overrides of the engine's timing for slow providers and for tests (`MMB_*` variables). */
+export interface RunTiming {
+  modelTimeoutMs?: number;
+  backoffBaseMs?: number;
+  replyTimeoutMs?: number;
+  /** A lower turn cap per phase than the engine's own (a real model on a CPU is slow). */
+  maxTurnsPerPhase?: number;
 }
 
 /** A run of config.jsonc, or one made up for a phase run from the editor (some phases only). */
@@ -149,6 +158,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
         pollIntervalMs: o.config.time_master.poll_interval * 1000,
       },
       ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
+      ...(o.timing?.maxTurnsPerPhase ? { maxTurnsPerPhase: o.timing.maxTurnsPerPhase } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(run.phases ? { phases: run.phases } : {}),
       ...(run.filter ? { filter: run.filter } : {}),
