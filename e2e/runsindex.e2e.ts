@@ -92,6 +92,15 @@ e2e('the runs index from the palette lists the finished runs with their status, 
   await waitForRuns(index, [RUNS.again, RUNS.notebook, RUNS.chatbot], 'the run that just finished is listed first');
   await index.locator('.sub', { hasText: '3 runs in results/' }).waitFor({ timeout: 10_000 });
   await shot('runsindex-dark');
+  // What the first screenshots showed wrong: light checkboxes and date pickers in a dark editor, dates broken in two.
+  const look = await index.locator('body').evaluate(`(() => {
+    const scroll = document.querySelector('.table-scroll');
+    const [day, minute] = [...document.querySelectorAll('#mmb-rows td.when span')].map((span) => span.getBoundingClientRect().top);
+    return { scheme: getComputedStyle(document.querySelector('input[type=checkbox]')).colorScheme, cut: scroll.scrollWidth - scroll.clientWidth, oneLine: day === minute };
+  })()`) as { scheme: string; cut: number; oneLine: boolean };
+  assert.equal(look.scheme, 'dark', 'the controls are drawn for a dark page');
+  assert.ok(look.cut <= 1, `no column cut at 1,400 px (${look.cut} px hidden)`);
+  assert.equal(look.oneLine, true, 'the start\'s day and minute on one line');
 });
 
 e2e('the index filters by agent and by status, in the page', 'runsindex-filter', async () => {

@@ -31,18 +31,23 @@ ${date('from')} ${date('to')}
 </form>`;
 }
 
+/** The start's day and minute, each kept whole: a narrow column breaks between them, never inside a date. */
+function when(startedAt: string): string {
+  return `<span>${escapeHtml(startedAt.slice(0, 10))}</span> <span>${escapeHtml(startedAt.slice(11, 16))}</span>`;
+}
+
 function row(r: IndexRow, o: RenderOptions): string {
   const href = o.postMessageLinks ? '#' : runPath(r.id);
   const data = `data-run="${escapeHtml(r.id)}" data-benchmark="${escapeHtml(r.benchmark)}" data-agent="${escapeHtml(r.agent)}" data-status="${r.status}" data-day="${escapeHtml(r.startedAt.slice(0, 10))}"`;
   const status = `<span class="status st-${r.status}">${r.status}</span>${r.partial ? '<span class="tag">partial</span>' : ''}`;
   if (r.status === 'damaged') {
-    return `<tr ${data}><td></td><td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td><td colspan="3" class="note">${escapeHtml(r.problem ?? '')}</td><td>${status}</td><td></td><td></td><td></td></tr>`;
+    return `<tr ${data}><td></td><td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td><td colspan="3" class="note">${escapeHtml(r.problem ?? '')}</td><td class="state">${status}</td><td></td><td></td><td></td></tr>`;
   }
   return `<tr ${data}>
 <td><input type="checkbox" name="run" value="${escapeHtml(r.id)}" aria-label="select ${escapeHtml(r.id)}"></td>
 <td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td>
 <td>${escapeHtml(r.benchmark)}</td><td>${escapeHtml(r.agent)}</td><td class="models">${r.models.map(escapeHtml).join('<br>') || '—'}</td>
-<td>${status}</td><td>${escapeHtml(r.startedAt.slice(0, 16).replace('T', ' '))}</td>
+<td class="state">${status}</td><td class="when">${when(r.startedAt)}</td>
 <td class="num"><span class="grade ${gradeClass(r.average, o.passScore)}">${fmtGrade(r.average)}</span></td>
 <td class="num">${r.graded}/${r.planned ?? '?'}</td>
 </tr>`;
@@ -52,10 +57,10 @@ function table(index: RunsIndex, o: RenderOptions): string {
   if (index.total === 0) return '<p class="note empty">No runs yet: <code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key), <code>mmb run</code> the runs of config.jsonc.</p>';
   return `<form id="mmb-selection" method="get" action="/compare">
 <div class="toolbar"><button type="submit" formaction="/compare" data-action="compare">Compare</button><button type="submit" formaction="/trends" data-action="trends">Trends</button><span class="note">Compare: two runs or more of one benchmark. Trends: the full runs selected, or every one when none is.</span></div>
-<table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
+<div class="table-scroll"><table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
 <tbody id="mmb-rows">
 ${index.rows.map((r) => row(r, o)).join('\n')}
-</tbody></table>
+</tbody></table></div>
 <p class="note" id="mmb-none"${index.rows.length ? ' hidden' : ''}>No run matches these filters.</p>
 </form>`;
 }
