@@ -3,7 +3,8 @@
  * status and date with a plain GET form (it works with no script), each row linked to its run's
  * page, checkboxes and a GET form to `/compare?run=a&run=b` and `/trends?run=…`. A small nonce'd
  * script filters at once as a filter changes; in the editor's webview the links and buttons post
- * `IndexMessage`s instead (`protocol/messages.ts`).
+ * `IndexMessage`s instead (`protocol/messages.ts`), and the filters and ticks are kept in the
+ * webview's state across renders.
  */
 import { COMPARE_RUNS, OPEN_RUN, SHOW_TRENDS } from '../../protocol/messages';
 import type { IndexFilter, IndexRow, RunsIndex } from '../runsIndex';
@@ -91,14 +92,27 @@ const INDEX_SCRIPT = `(function () {
   if (form) form.addEventListener('change', apply);
   var vscode = window.mmbVscode;
   if (!vscode) return;
+  var selection = document.getElementById('mmb-selection');
+  var boxes = function () { return Array.prototype.slice.call(document.querySelectorAll('#mmb-rows input[name=run]')); };
+  // The editor renders the page again when a run changes, and a hidden tab loses its document:
+  // the filters and the ticked runs live in the webview's state, which outlasts both.
+  function remember() {
+    var filter = {};
+    if (form) new FormData(form).forEach(function (v, k) { if (v) filter[k] = v; });
+    vscode.setState({ filter: filter, ticked: boxes().filter(function (b) { return b.checked; }).map(function (b) { return b.value; }) });
+  }
+  var saved = vscode.getState() || {};
+  if (form && saved.filter) Object.keys(saved.filter).forEach(function (k) { var field = form.elements.namedItem(k); if (field && typeof saved.filter[k] === 'string') field.value = saved.filter[k]; });
+  if (Array.isArray(saved.ticked)) boxes().forEach(function (b) { b.checked = saved.ticked.indexOf(b.value) >= 0; });
+  if (form) { apply(); form.addEventListener('change', remember); }
+  if (selection) selection.addEventListener('change', remember);
   if (form) form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
   var clear = document.getElementById('mmb-clear');
-  if (clear) clear.addEventListener('click', function (e) { e.preventDefault(); form.reset(); form.querySelectorAll('select').forEach(function (s) { s.value = ''; }); form.querySelectorAll('input').forEach(function (i) { i.value = ''; }); apply(); });
+  if (clear) clear.addEventListener('click', function (e) { e.preventDefault(); form.reset(); form.querySelectorAll('select').forEach(function (s) { s.value = ''; }); form.querySelectorAll('input').forEach(function (i) { i.value = ''; }); apply(); remember(); });
   document.addEventListener('click', function (e) {
     var link = e.target.closest('[data-open-run]');
     if (link) { e.preventDefault(); vscode.postMessage({ type: '${OPEN_RUN}', run: link.getAttribute('data-open-run') }); }
   });
-  var selection = document.getElementById('mmb-selection');
   if (selection) selection.addEventListener('submit', function (e) {
     e.preventDefault();
     var runs = Array.prototype.map.call(selection.querySelectorAll('input[name=run]:checked'), function (i) { return i.value; });
