@@ -1,10 +1,12 @@
 /**
- * What the runs index looked like when first opened in a real VS Code, fixed: status and grade
+ * What the runs index did wrong when first opened in a real VS Code, fixed: status and grade
  * pills too faint to read, a dark editor's checkboxes and date pickers drawn for a light page,
- * dates broken inside their digits. The stylesheet's colours and rules, and the row's markup.
+ * dates broken inside their digits (the stylesheet's colours and rules, the row's markup), and
+ * filters and ticks lost whenever the editor drew the page again (its script, run in `node:vm`).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { test } from 'node:test';
 import { indexRow, renderRunsIndex, runsIndex } from '../src/report/html';
 import { STYLE } from '../src/report/html/style';
@@ -71,4 +73,61 @@ test('a row: its start as day and minute each kept whole, status, dates, models 
   assert.match(rule('.table-scroll'), /overflow-x: auto/);
   const narrow = STYLE.slice(STYLE.indexOf('@media (max-width: 860px)'));
   assert.match(narrow, /table\.runs td\.when, table\.runs td\.models \{ white-space: normal; \}/, 'a narrow editor may break between day and minute');
+});
+
+interface Field {
+  name: string;
+  value: string;
+}
+
+/**
+ * The index's script run against a stand-in for the webview's document: two rows, the filter
+ * form's fields and the run checkboxes, and the VS Code API's state.
+ */
+function runIndexScript(saved: unknown): { fields: Map<string, Field>; rows: Array<{ agent: string; hidden: boolean }>; boxes: Array<{ value: string; checked: boolean }>; states: unknown[]; fire: (target: 'filters' | 'selection') => void } {
+  const state: RunState = new FileRunStore(join(REPORTS, 'runs', 'chatbot-1')).load()!;
+  const html = renderRunsIndex(runsIndex([indexRow('a', state, 'finished', undefined), indexRow('b', { ...state, agent: 'notebook' }, 'finished', undefined)]), { nonce: 'n', postMessageLinks: true });
+  const script = [...html.matchAll(/<script nonce="n">([\s\S]*?)<\/script>/g)].at(-1)![1]!;
+  const fields = new Map(['benchmark', 'agent', 'status', 'from', 'to'].map((name) => [name, { name, value: '' }]));
+  const rows = [{ run: 'a', agent: 'chatbot', hidden: false }, { run: 'b', agent: 'notebook', hidden: false }];
+  const boxes = [{ value: 'a', checked: false }, { value: 'b', checked: false }];
+  const listeners = new Map<string, () => void>();
+  const states: unknown[] = [];
+  const element = (id: string) => ({ addEventListener: (type: string, listener: () => void) => listeners.set(`${id}:${type}`, listener), elements: { namedItem: (name: string) => fields.get(name) ?? null }, hidden: false });
+  const document = {
+    getElementById: (id: string) => element(id),
+    addEventListener: () => undefined,
+    querySelectorAll: (selector: string) => selector === '#mmb-rows tr'
+      ? rows.map((row) => Object.assign(row, { getAttribute: (name: string) => ({ 'data-agent': row.agent, 'data-benchmark': 'multiday', 'data-status': 'finished', 'data-day': '2026-11-29' } as Record<string, string>)[name] ?? null }))
+      : boxes,
+  };
+  class FormData {
+    forEach(callback: (value: string, key: string) => void): void {
+      for (const field of fields.values()) callback(field.value, field.name);
+    }
+    get(key: string): string | null {
+      return fields.get(key)?.value || null;
+    }
+  }
+  const window: Record<string, unknown> = { document, FormData, URLSearchParams, mmbVscode: { getState: () => saved, setState: (value: unknown) => states.push(value), postMessage: () => undefined } };
+  window.window = window;
+  runInNewContext(script, window);
+  return { fields, rows, boxes, states, fire: (target) => listeners.get(`${target === 'filters' ? 'mmb-filters' : 'mmb-selection'}:change`)?.() };
+}
+
+test('in the editor, the filters and ticked runs are kept in the webview\'s state and put back when the page is drawn again', () => {
+  const page = runIndexScript({ filter: { agent: 'notebook', status: 7 }, ticked: ['b', 'gone'] });
+  assert.equal(page.fields.get('agent')!.value, 'notebook', 'the saved filter is back in its field');
+  assert.equal(page.fields.get('status')!.value, '', 'a saved value that is no text is left out');
+  assert.deepEqual(page.rows.map((r) => r.hidden), [true, false], 'and applied: only the notebook run shows');
+  assert.deepEqual(page.boxes.map((b) => b.checked), [false, true], 'the ticked run is ticked again; a run that is gone is not');
+  page.boxes[0]!.checked = true;
+  page.fire('selection');
+  page.fields.get('status')!.value = 'finished';
+  page.fire('filters');
+  // The page's objects come from another realm: compared as JSON.
+  assert.deepEqual(JSON.parse(JSON.stringify(page.states.at(-1))), { filter: { agent: 'notebook', status: 'finished' }, ticked: ['a', 'b'] }, 'each change is saved');
+  const fresh = runIndexScript(undefined);
+  assert.deepEqual(fresh.rows.map((r) => r.hidden), [false, false], 'no state: every run shows');
+  assert.equal(fresh.states.length, 0, 'nothing saved before a change');
 });
