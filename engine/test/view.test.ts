@@ -146,7 +146,7 @@ test('the index: every run with benchmark, agent, models, true status, date, sco
   assert.match(chatbot2, /<td>multiday<\/td><td>chatbot<\/td><td class="models">stand-in<\/td>/);
   assert.match(chatbot2, /<span class="grade g-poor">2\.4<\/span>/);
   assert.match(chatbot2, /<td class="num">10\/10<\/td>/);
-  assert.match(chatbot2, /2026-\d\d-\d\d \d\d:\d\d/);
+  assert.match(chatbot2, /<td class="when"><span>2026-\d\d-\d\d<\/span> <span>\d\d:\d\d<\/span><\/td>/);
   assert.match(body, /<tr data-run="broken"[\s\S]*?is not valid JSON/);
   assert.match(body, /<form id="mmb-selection" method="get" action="\/compare">/);
   assert.match(body, /<button type="submit" formaction="\/trends" data-action="trends">Trends<\/button>/);

@@ -3,7 +3,8 @@
  * status and date with a plain GET form (it works with no script), each row linked to its run's
  * page, checkboxes and a GET form to `/compare?run=a&run=b` and `/trends?run=…`. A small nonce'd
  * script filters at once as a filter changes; in the editor's webview the links and buttons post
- * `IndexMessage`s instead (`protocol/messages.ts`).
+ * `IndexMessage`s instead (`protocol/messages.ts`), and the filters and ticks are kept in the
+ * webview's state across renders.
  */
 import { COMPARE_RUNS, OPEN_RUN, SHOW_TRENDS } from '../../protocol/messages';
 import type { IndexFilter, IndexRow, RunsIndex } from '../runsIndex';
@@ -31,18 +32,23 @@ ${date('from')} ${date('to')}
 </form>`;
 }
 
+/** The start's day and minute, each kept whole: a narrow column breaks between them, never inside a date. */
+function when(startedAt: string): string {
+  return `<span>${escapeHtml(startedAt.slice(0, 10))}</span> <span>${escapeHtml(startedAt.slice(11, 16))}</span>`;
+}
+
 function row(r: IndexRow, o: RenderOptions): string {
   const href = o.postMessageLinks ? '#' : runPath(r.id);
   const data = `data-run="${escapeHtml(r.id)}" data-benchmark="${escapeHtml(r.benchmark)}" data-agent="${escapeHtml(r.agent)}" data-status="${r.status}" data-day="${escapeHtml(r.startedAt.slice(0, 10))}"`;
   const status = `<span class="status st-${r.status}">${r.status}</span>${r.partial ? '<span class="tag">partial</span>' : ''}`;
   if (r.status === 'damaged') {
-    return `<tr ${data}><td></td><td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td><td colspan="3" class="note">${escapeHtml(r.problem ?? '')}</td><td>${status}</td><td></td><td></td><td></td></tr>`;
+    return `<tr ${data}><td></td><td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td><td colspan="3" class="note">${escapeHtml(r.problem ?? '')}</td><td class="state">${status}</td><td></td><td></td><td></td></tr>`;
   }
   return `<tr ${data}>
 <td><input type="checkbox" name="run" value="${escapeHtml(r.id)}" aria-label="select ${escapeHtml(r.id)}"></td>
 <td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td>
 <td>${escapeHtml(r.benchmark)}</td><td>${escapeHtml(r.agent)}</td><td class="models">${r.models.map(escapeHtml).join('<br>') || '—'}</td>
-<td>${status}</td><td>${escapeHtml(r.startedAt.slice(0, 16).replace('T', ' '))}</td>
+<td class="state">${status}</td><td class="when">${when(r.startedAt)}</td>
 <td class="num"><span class="grade ${gradeClass(r.average, o.passScore)}">${fmtGrade(r.average)}</span></td>
 <td class="num">${r.graded}/${r.planned ?? '?'}</td>
 </tr>`;
@@ -52,10 +58,10 @@ function table(index: RunsIndex, o: RenderOptions): string {
   if (index.total === 0) return '<p class="note empty">No runs yet: <code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key), <code>mmb run</code> the runs of config.jsonc.</p>';
   return `<form id="mmb-selection" method="get" action="/compare">
 <div class="toolbar"><button type="submit" formaction="/compare" data-action="compare">Compare</button><button type="submit" formaction="/trends" data-action="trends">Trends</button><span class="note">Compare: two runs or more of one benchmark. Trends: the full runs selected, or every one when none is.</span></div>
-<table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
+<div class="table-scroll"><table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
 <tbody id="mmb-rows">
 ${index.rows.map((r) => row(r, o)).join('\n')}
-</tbody></table>
+</tbody></table></div>
 <p class="note" id="mmb-none"${index.rows.length ? ' hidden' : ''}>No run matches these filters.</p>
 </form>`;
 }
@@ -86,14 +92,27 @@ const INDEX_SCRIPT = `(function () {
   if (form) form.addEventListener('change', apply);
   var vscode = window.mmbVscode;
   if (!vscode) return;
+  var selection = document.getElementById('mmb-selection');
+  var boxes = function () { return Array.prototype.slice.call(document.querySelectorAll('#mmb-rows input[name=run]')); };
+  // The editor renders the page again when a run changes, and a hidden tab loses its document:
+  // the filters and the ticked runs live in the webview's state, which outlasts both.
+  function remember() {
+    var filter = {};
+    if (form) new FormData(form).forEach(function (v, k) { if (v) filter[k] = v; });
+    vscode.setState({ filter: filter, ticked: boxes().filter(function (b) { return b.checked; }).map(function (b) { return b.value; }) });
+  }
+  var saved = vscode.getState() || {};
+  if (form && saved.filter) Object.keys(saved.filter).forEach(function (k) { var field = form.elements.namedItem(k); if (field && typeof saved.filter[k] === 'string') field.value = saved.filter[k]; });
+  if (Array.isArray(saved.ticked)) boxes().forEach(function (b) { b.checked = saved.ticked.indexOf(b.value) >= 0; });
+  if (form) { apply(); form.addEventListener('change', remember); }
+  if (selection) selection.addEventListener('change', remember);
   if (form) form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
   var clear = document.getElementById('mmb-clear');
-  if (clear) clear.addEventListener('click', function (e) { e.preventDefault(); form.reset(); form.querySelectorAll('select').forEach(function (s) { s.value = ''; }); form.querySelectorAll('input').forEach(function (i) { i.value = ''; }); apply(); });
+  if (clear) clear.addEventListener('click', function (e) { e.preventDefault(); form.reset(); form.querySelectorAll('select').forEach(function (s) { s.value = ''; }); form.querySelectorAll('input').forEach(function (i) { i.value = ''; }); apply(); remember(); });
   document.addEventListener('click', function (e) {
     var link = e.target.closest('[data-open-run]');
     if (link) { e.preventDefault(); vscode.postMessage({ type: '${OPEN_RUN}', run: link.getAttribute('data-open-run') }); }
   });
-  var selection = document.getElementById('mmb-selection');
   if (selection) selection.addEventListener('submit', function (e) {
     e.preventDefault();
     var runs = Array.prototype.map.call(selection.querySelectorAll('input[name=run]:checked'), function (i) { return i.value; });

@@ -11,7 +11,8 @@ export const STYLE = `
   --border: var(--vscode-panel-border, #d0d7de);
   --link: var(--vscode-textLink-foreground, #0969da);
   --grid: rgba(128, 128, 128, 0.22);
-  --good: #3a9d5d; --fair: #c98a1a; --poor: #d9534f;
+  /* White text on good, poor and running, dark text on fair: each at least 4.5:1. */
+  --good: #238636; --fair: #d29922; --poor: #cf222e; --on-fair: #1f2328; --poor-text: #cf222e;
   --flaky: #b8860b; --flaky-bg: rgba(237, 201, 72, 0.18);
   color-scheme: light dark;
 }
@@ -23,8 +24,12 @@ export const STYLE = `
     --card: var(--vscode-sideBar-background, #161b22);
     --border: var(--vscode-panel-border, #30363d);
     --link: var(--vscode-textLink-foreground, #4493f8);
+    --poor-text: #ff7b72;
   }
 }
+/* A webview's native controls (checkboxes, date pickers, selects) follow VS Code's theme, not the system's. */
+body.vscode-dark, body.vscode-high-contrast:not(.vscode-high-contrast-light) { color-scheme: dark; --poor-text: #ff7b72; }
+body.vscode-light, body.vscode-high-contrast-light { color-scheme: light; --poor-text: #cf222e; }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px 32px 48px; background: var(--bg); color: var(--fg);
   font: 14px/1.45 var(--vscode-font-family, system-ui, -apple-system, "Segoe UI", "Noto Sans", sans-serif); }
@@ -51,7 +56,7 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--bord
 th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
-.g-good { background: var(--good); } .g-fair { background: var(--fair); } .g-poor { background: var(--poor); }
+.g-good { background: var(--good); } .g-fair { background: var(--fair); color: var(--on-fair); } .g-poor { background: var(--poor); }
 .g-none { background: transparent; color: var(--muted); border: 1px dashed var(--border); }
 .tag { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--border); color: var(--muted); margin-left: 4px; }
 .answers { display: grid; gap: 10px; }
@@ -64,7 +69,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .answer dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .answer footer { font-size: 13px; color: var(--muted); display: flex; gap: 14px; flex-wrap: wrap; }
 .trap-link::before { content: "🪤 "; }
-.toolbar { display: flex; gap: 8px; margin: 6px 0 10px; }
+.toolbar { display: flex; gap: 8px; margin: 6px 0 10px; align-items: center; }
 button { background: var(--card); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 3px 10px; cursor: pointer; font: inherit; font-size: 12px; }
 details.chapter { border: 1px solid var(--border); border-radius: 6px; margin: 8px 0; background: var(--bg); }
 details.chapter > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; background: var(--card); border-radius: 6px; }
@@ -119,11 +124,19 @@ form.filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: cente
 form.filters label { color: var(--muted); font-size: 12px; }
 select, input[type="date"] { font: inherit; font-size: 13px; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 2px 4px; margin-left: 4px; }
 table.runs td { vertical-align: middle; }
+.table-scroll { overflow-x: auto; }
+table.runs td.when, table.runs td.when span, table.runs td.models, table.runs td.num, table.runs td.state { white-space: nowrap; }
+/* A narrow editor: the day and minute of a start, and a model's name, may take two lines; no column is cut. */
+@media (max-width: 860px) {
+  body { padding: 16px 14px 32px; }
+  table.runs th, table.runs td { padding: 5px 5px; }
+  table.runs td.when, table.runs td.models { white-space: normal; }
+}
 table.runs td.models { font-size: 12px; color: var(--muted); }
 table.runs tbody tr:hover td { background: var(--card); }
 .status { display: inline-block; font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; color: #fff; }
-.st-running { background: #4e79a7; } .st-finished { background: var(--good); } .st-crashed { background: var(--poor); }
-.st-stopped { background: var(--fair); } .st-damaged { background: transparent; color: var(--poor); border: 1px dashed var(--poor); }
+.st-running { background: #0969da; } .st-finished { background: var(--good); } .st-crashed { background: var(--poor); }
+.st-stopped { background: var(--fair); color: var(--on-fair); } .st-damaged { background: transparent; color: var(--poor-text); border: 1px dashed var(--poor-text); }
 .toolbar .note { align-self: center; }
 nav.back { font-size: 13px; margin: -8px 0 10px; }
 .problem { border-left: 4px solid var(--poor); padding: 6px 12px; background: var(--card); overflow-wrap: anywhere; }
