@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AGENTS, createAdapter } from '../engine/src/adapters/registry';
+import type { AgentToolCall } from '../engine/src/adapters/types';
 import { Clock } from '../engine/src/clock';
 import { startStandIn, type StandIn } from '../engine/src/standin/server';
 import { conformance } from '../engine/test/conformanceSuite';
@@ -32,7 +33,9 @@ test('a whole run of the starter benchmark through the real OpenClaw, resumable,
   });
   assert.equal(out.code, 0, out.text);
   assert.match(out.text, /^oc +finished +average [\d.]+\/10 +coverage 5\/5/m);
-  const state = JSON.parse(readFileSync(join(dir, 'results', 'oc', 'state.json'), 'utf8')) as { transcript: { from: string; text: string }[]; sessionSwitches: { ignored: boolean }[] };
+  const state = JSON.parse(readFileSync(join(dir, 'results', 'oc', 'state.json'), 'utf8')) as { transcript: { from: string; text: string; toolCalls?: AgentToolCall[] }[]; sessionSwitches: { ignored: boolean }[] };
+  const calls = state.transcript.flatMap((e) => e.toolCalls ?? []);
+  assert.ok(calls.some((c) => c.name === 'write' && c.arguments.includes('"path":"memory/') && c.result?.startsWith('Successfully wrote')), `the stand-in's memory notes, written with OpenClaw's write tool, are in the state with their results: ${JSON.stringify(calls.slice(0, 3))}`);
   assert.ok(state.transcript.filter((e) => e.from === 'agent').length >= 10, 'the agent answered every turn');
   assert.equal(state.sessionSwitches.filter((s) => !s.ignored).length, 1, 'the exam ran after sessions.reset');
   assert.ok(existsSync(join(dir, 'results', 'oc', 'memory')) && readdirSync(join(dir, 'results', 'oc', 'memory')).length >= 1, 'its workspace was snapshotted');

@@ -4,7 +4,8 @@
  * attaches to a running one by URL and token), points its model provider at the run's
  * `agent_model`, and talks over the gateway's WebSocket: `chat.send` with the engine's
  * idempotency key, `sessions.reset` for a new conversation (memory kept), `chat.history` and
- * `sessions.describe` for compactions and context size. A full reset stops the gateway and wipes
+ * `sessions.describe` for compactions and context size; a reply's tool calls are read from the
+ * turn's `chat.history` rows (openclawToolCalls.ts). A full reset stops the gateway and wipes
  * its state and workspace. OpenClaw has no virtual time.
  */
 import { type ChildProcess } from 'node:child_process';
@@ -14,11 +15,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelConfig } from '../../../scenario/src';
-import { maskSecrets, runSecrets } from '../secrets';
+import { maskSecrets, maskSecretsDeep, runSecrets } from '../secrets';
 import { ConfigError } from '../errors';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
+import { openclawToolCalls, rowsOfTurn } from './openclawToolCalls';
 import { PendingFailure } from './failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from './types';
 
 export interface OpenClawOptions {
   /** The `openclaw` command (needs Node 24). */
@@ -196,34 +198,45 @@ export class OpenClawAdapter implements AgentAdapter {
     if (event !== 'chat') return;
     const key = String(payload.runId ?? '');
     if (!this.inFlight.has(key)) return;
-    if (payload.state === 'final') this.answer(key, textOf(payload.message));
+    if (payload.state === 'final') void this.answerWithHistory(key, textOf(payload.message));
     else if (payload.state === 'error' || payload.state === 'aborted') {
       this.inFlight.delete(key);
       this.failure.set(new Error(`openclaw: the turn ended in ${String(payload.state)}: ${String(payload.errorMessage ?? '')}`));
     }
   }
 
-  private answer(key: string, text: string): void {
+  /**
+   * The `chat` events carry the final text only: the turn's tool calls are read from the history
+   * before the reply is kept, and a history that cannot be read leaves the reply without them.
+   */
+  private async answerWithHistory(key: string, text: string): Promise<void> {
+    const history = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({} as Record<string, unknown>));
+    this.answer(key, text, openclawToolCalls(historyRows(history), key));
+  }
+
+  private answer(key: string, text: string, toolCalls: AgentToolCall[] | undefined): void {
     this.inFlight.delete(key);
     if (this.saved.answered.includes(key)) return;
     this.saved.answered.push(key);
-    this.saved.replies.push({ seq: this.saved.replies.length + 1, text: maskSecrets(text), at: this.now().toISOString() });
+    const calls = toolCalls ? { toolCalls: maskSecretsDeep(toolCalls) } : {};
+    this.saved.replies.push({ seq: this.saved.replies.length + 1, text: maskSecrets(text), at: this.now().toISOString(), ...calls });
     this.save();
   }
 
   /** After a restart: replies to keys sent before it, read from the history; compactions too. */
   private async collectMissed(): Promise<void> {
     const h = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({} as Record<string, unknown>));
-    const rows = (h.messages ?? []) as { role: string; content: unknown; idempotencyKey?: string; __openclaw?: { kind?: string; tokensBefore?: number; tokensAfter?: number; recordTimestampMs?: number } }[];
-    rows.forEach((row, i) => {
+    const rows = historyRows(h) as { role: string; content: unknown; idempotencyKey?: string; __openclaw?: { kind?: string; tokensBefore?: number; tokensAfter?: number; recordTimestampMs?: number } }[];
+    rows.forEach((row) => {
       if (row.__openclaw?.kind === 'compaction') {
         const at = new Date(row.__openclaw.recordTimestampMs ?? Date.now()).toISOString();
         if (!this.saved.compactions.some((c) => c.at === at)) this.saved.compactions.push({ at, tokensBefore: row.__openclaw.tokensBefore, tokensAfter: row.__openclaw.tokensAfter });
       }
       const key = row.role === 'user' ? row.idempotencyKey?.replace(/:user$/, '') : undefined;
       if (!key || this.saved.answered.includes(key) || !this.saved.keys.includes(key)) return;
-      const reply = rows.slice(i + 1).find((r) => r.role === 'assistant');
-      if (reply) this.answer(key, textOf(reply));
+      // A turn that called tools has assistant rows before its answer: the answer is the last one, once it stopped calling.
+      const reply = rowsOfTurn(rows, key).filter((r) => r.role === 'assistant').at(-1);
+      if (reply && reply.stopReason !== 'toolUse' && textOf(reply)) this.answer(key, textOf(reply), openclawToolCalls(rows, key));
       else this.inFlight.add(key);
     });
     this.save();
@@ -233,6 +246,11 @@ export class OpenClawAdapter implements AgentAdapter {
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(this.file, JSON.stringify(this.saved));
   }
+}
+
+/** The rows of a `chat.history` answer: anything else than an array is none. */
+function historyRows(history: Record<string, unknown>): unknown[] {
+  return Array.isArray(history.messages) ? history.messages : [];
 }
 
 function textOf(message: unknown): string {

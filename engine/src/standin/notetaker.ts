@@ -6,12 +6,13 @@
  * the conversation history; the
  * consolidation pass adds to the notes what the transcript holds and they lack; a compaction
  * request gets the user's earlier messages, shortened. A request of the real Hermes (its `memory`
- * tool offered) goes to hermesMemory.ts.
+ * tool offered) goes to hermesMemory.ts, one of the real OpenClaw to openclawMemory.ts.
  */
 import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage, withoutState } from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { HERMES_MEMORY_TOOL, hermesReply } from './hermesMemory';
+import { isOpenClawRequest, openclawReply } from './openclawMemory';
 import { keywords, numbers } from './text';
 
 /** The note the stand-in keeps, one dated line per statement. */
@@ -28,6 +29,7 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
   const last = lastUser(messages);
   if (last?.content.startsWith(COMPACTION_MARKER)) return say(summarise(last.content));
   if (toolNames.includes(HERMES_MEMORY_TOOL) && !toolNames.includes(T.write)) return hermesReply(messages);
+  if (isOpenClawRequest(toolNames)) return openclawReply(messages);
   if (!toolNames.includes(T.search) || !toolNames.includes(T.write) || !last) return say(agentAnswer(messages));
   const after = messages.slice(last.index + 1);
   const results = after.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool').map((m) => m.content);
