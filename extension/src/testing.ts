@@ -1,7 +1,6 @@
 /**
  * The Test Explorer: benchmark → chapter → check, and each graded check as a passed or failed
- * test with expected and actual values, located at the trap writes aimed at it; a partial run's
- * failure that the lenses do not count against the agent is skipped, with why. The default
+ * test with expected and actual values, located at the trap writes aimed at it. The default
  * profile rehearses on the stand-in (no key, no cost); a profile per run of config.jsonc runs it
  * for real after asking once, naming the run and its models. Checks of a run that could not
  * start are errored with the engine's reason. Runs started elsewhere (the run view, a code
@@ -11,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
-import { asInRun, checkMark, checkVerdict, playedBefore, trapsAimedAt, type CheckVerdict } from './marks';
+import { asInRun, playedBefore, trapsAimedAt } from './marks';
 import { rerunStart, type LatestGrade } from './results';
 import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
 import { checkDurations, paidModels } from './runInfo';
@@ -196,8 +195,7 @@ export class BenchmarkTests implements vscode.Disposable {
   }
 
   /**
-   * Each check as passed or failed, with its own duration; a partial run's failure that is not
-   * counted against the agent (marks.ts) as skipped, with why; a check the run never graded is
+   * Each check as passed or failed, with its own duration; a check the run never graded is
    * errored when the run could not start or crashed (with the reason), else skipped.
    */
   private report(test: vscode.TestRun, b: Benchmark, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
@@ -218,16 +216,8 @@ export class BenchmarkTests implements vscode.Disposable {
         continue;
       }
       const duration = durations.get(id) ?? 0;
-      const latest = this.wb.results.grade(run, id);
-      // As the lenses decide: a partial run's failure that did not play the trap writes aimed at the check is not the agent's.
-      const verdict: CheckVerdict = latest ? checkVerdict(checkMark(b, located, latest, pass)) : { outcome: passes(g.effective, pass) ? 'passed' : 'failed' };
-      const score = `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}`;
-      if (verdict.outcome === 'passed') test.passed(item, duration);
-      else if (verdict.outcome === 'skipped') {
-        test.skipped(item);
-        // A skipped test takes no message: the reason goes to the run's output, attached to the check.
-        test.appendOutput(`❓ ${id} ${score}: ${verdict.why}\r\n`, undefined, item);
-      } else test.failed(item, this.messages(b, located, latest, g.answer, `${score}: ${g.comment}`), duration);
+      if (passes(g.effective, pass)) test.passed(item, duration);
+      else test.failed(item, this.messages(b, located, this.wb.results.grade(run, id), g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
     }
     if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
   }
