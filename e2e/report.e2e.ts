@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { assertClean, guardedPage, type GuardedPage as Opened } from './guardedPage';
 
 const ROOT = join(__dirname, '..');
 const ARTIFACTS = join(ROOT, '.e2e', 'artifacts');
@@ -38,35 +39,11 @@ after(async () => {
   await browser?.close();
 });
 
-interface Opened {
-  page: Page;
-  /** Every request that was not for the page's own file. */
-  blocked: string[];
-  errors: string[];
-  dialogs: string[];
-}
-
 /** Opens a results page with the network cut off: any request other than the file itself is aborted and recorded. */
 async function open(relativePath: string): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
-  // A load the CSP stops never reaches the router: count those too.
-  await context.addInitScript({ content: "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));" });
-  const page = await context.newPage();
   const url = `file://${join(workspace, 'results', relativePath)}`;
-  const opened: Opened = { page, blocked: [], errors: [], dialogs: [] };
-  await page.route('**/*', (route) => {
-    if (route.request().url() === url) return route.continue();
-    opened.blocked.push(route.request().url());
-    return route.abort();
-  });
-  page.on('pageerror', (e) => opened.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') opened.errors.push(m.text());
-  });
-  page.on('dialog', (d) => {
-    opened.dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const opened = await guardedPage(browser, (asked) => asked === url, { offline: true });
+  const { page } = opened;
   await page.goto(url);
   await page.waitForFunction('Array.isArray(window.mmbCharts)');
   return opened;
@@ -87,10 +64,7 @@ async function paintedCharts(page: Page): Promise<{ charts: number; painted: num
 }
 
 async function clean(o: Opened): Promise<void> {
-  assert.deepEqual(o.blocked, [], 'the page asked for nothing beyond its own file');
-  assert.deepEqual(await o.page.evaluate('window.cspViolations'), [], 'nothing broke the CSP');
-  assert.deepEqual(o.errors, []);
-  assert.deepEqual(o.dialogs, [], 'no script from an answer ran');
+  await assertClean(o);
 }
 
 test('the run report renders offline: charts drawn, imperfect answers with their trap links, the conversation folds', { skip }, async () => {
@@ -173,23 +147,8 @@ async function startView(): Promise<{ url: string; origin: string; root: string;
 
 test('mmb view in chromium, the network cut off but its loopback server: the index filters, two runs selected open their comparison, light and dark', { skip }, async () => {
   const view = await startView();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript({ content: "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));" });
-  const page = await context.newPage();
-  const opened: Opened = { page, blocked: [], errors: [], dialogs: [] };
-  await page.route('**/*', (route) => {
-    if (new URL(route.request().url()).origin === view.origin) return route.continue();
-    opened.blocked.push(route.request().url());
-    return route.abort();
-  });
-  page.on('pageerror', (e) => opened.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') opened.errors.push(m.text());
-  });
-  page.on('dialog', (d) => {
-    opened.dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const opened = await guardedPage(browser, (asked) => new URL(asked).origin === view.origin);
+  const { page } = opened;
   try {
     await page.goto(view.url);
     assert.equal(page.url(), `${view.origin}/`, 'the token became a cookie and left the address');
@@ -237,7 +196,7 @@ test('mmb view in chromium, the network cut off but its loopback server: the ind
     await page.screenshot({ path: join(ARTIFACTS, 'view-run-dark.png') });
     await clean(opened);
   } finally {
-    await context.close();
+    await opened.close();
     await view.stop();
   }
 });

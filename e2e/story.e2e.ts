@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { assertClean, guardedPage, type GuardedPage as Opened } from './guardedPage';
 import type { RunState } from '../engine/src/api';
 
 const ROOT = join(__dirname, '..');
@@ -63,43 +64,18 @@ after(async () => {
   await browser?.close();
 });
 
-interface Opened {
-  page: Page;
-  blocked: string[];
-  errors: string[];
-  dialogs: string[];
-}
-
 /** A results page with every request but its own file aborted and recorded, CSP violations and dialogs counted. */
 async function open(relativePath: string): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
-  await context.addInitScript({ content: "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));" });
-  const page = await context.newPage();
   const url = `file://${join(workspace, 'results', relativePath)}`;
-  const opened: Opened = { page, blocked: [], errors: [], dialogs: [] };
-  await page.route('**/*', (route) => {
-    if (route.request().url().split('#')[0] === url) return route.continue();
-    opened.blocked.push(route.request().url());
-    return route.abort();
-  });
-  page.on('pageerror', (e) => opened.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') opened.errors.push(m.text());
-  });
-  page.on('dialog', (d) => {
-    opened.dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const opened = await guardedPage(browser, (asked) => asked.split('#')[0] === url, { offline: true });
+  const { page } = opened;
   await page.goto(url);
   await page.waitForFunction('Array.isArray(window.mmbCharts)');
   return opened;
 }
 
 async function clean(o: Opened): Promise<void> {
-  assert.deepEqual(o.blocked, [], 'the page asked for nothing beyond its own file');
-  assert.deepEqual(await o.page.evaluate('window.cspViolations'), [], 'nothing broke the CSP');
-  assert.deepEqual(o.errors, []);
-  assert.deepEqual(o.dialogs, [], 'no script from a tool call ran');
+  await assertClean(o);
 }
 
 /** The computed background of the first element matching `selector`, as `rgb(…)`/`rgba(…)`. */
