@@ -1,4 +1,5 @@
 /** A real VS Code (code-server) with the packaged extension installed, driven by Debian's chromium. */
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -124,6 +125,25 @@ export async function command(page: Page, title: string): Promise<void> {
   await page.waitForTimeout(400);
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
+}
+
+/**
+ * Reloads the window the way *Developer: Reload Window* does: the workbench waits for its state
+ * (open editors, webview states) to be saved before the page goes. A browser reload only starts
+ * that save, so what comes back depended on when the workbench had last saved on its own.
+ */
+export async function reloadWindow(page: Page): Promise<void> {
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 });
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type('Developer: Reload Window');
+  // Enter only on that command: under load the list can still show another (a browser reload by
+  // another path saves nothing).
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: /^Developer: Reload Window/ }).waitFor({ timeout: 10_000 });
+  assert.doesNotMatch(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /Extensions/, 'the focused command is Reload Window');
+  await page.keyboard.press('Enter');
+  await navigated;
+  await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
 }
 
 /**

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { requestedRunName } from '../engine/src/api';
-import { command, useVsCode } from './codeServer';
+import { command, reloadWindow, useVsCode } from './codeServer';
 
 const { vs: session, shot, e2e } = useVsCode();
 
@@ -144,8 +144,7 @@ e2e('the run view at 1,400 and at 600 px wide, dark and light: a finished rehear
 
 e2e('after a window reload, the run view and the conversation come back on the same run', 'reload', async () => {
   const { page } = session();
-  await page.reload();
-  await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
+  await reloadWindow(page);
   await conversation().locator(`.head[data-run="${REHEARSAL}"] .status`, { hasText: 'finished' }).waitFor({ timeout: 60_000 });
   await row(page, REHEARSAL).waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('.tab', { hasText: `Run: ${REHEARSAL}` }).count(), 1, 'one conversation tab, no empty group');
