@@ -28,6 +28,8 @@ const BENCHMARKS = join(ROOT, 'benchmarks');
 const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-runs-'));
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 let runs = 0;
+/** What the agent's own model was asked in the last run of each agent: requests and prompt tokens. */
+const agentUsage = new Map<string, { requests: number; promptTokens: number }>();
 
 /** One run as `mmb run` makes it, with config.jsonc's defaults and everything on the stand-in; its wall time in ms. */
 async function shippedRun(benchmark: string, agent: string): Promise<number> {
@@ -36,6 +38,8 @@ async function shippedRun(benchmark: string, agent: string): Promise<number> {
   return timed(async () => {
     const [outcome] = await launchRuns({ root: scratch, benchmarksDir: BENCHMARKS, config, runs: [run], env: {} });
     if (outcome?.state?.status !== 'finished') console.log(`  (${run.name}: ${outcome?.problem ?? outcome?.state?.status})`);
+    const usage = Object.values(outcome?.state?.agentStatus?.usage ?? {});
+    if (benchmark === 'max') agentUsage.set(agent, { requests: usage.reduce((n, u) => n + u.requests, 0), promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0) });
   });
 }
 
@@ -120,7 +124,11 @@ void (async () => {
   console.log(`  Max, chatbot:      ${summary(max.map((ms) => ms / 1000), 's', 2)}`);
   console.log(`  multiday, chatbot: ${summary(multiday.map((ms) => ms / 1000), 's', 2)}`);
   const pair = await interleaved(3, () => shippedRun('max', 'notebook'), () => shippedRun('max', 'chatbot'));
-  console.log(`  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(pair.a.map((ms) => ms / 1000), 's', 2)})`);
+  console.log(`  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(pair.a.map((ms) => ms / 1000), 's', 2)}, chatbot ${summary(pair.b.map((ms) => ms / 1000), 's', 2)})`);
+  const [notebook, chatbot] = [agentUsage.get('notebook'), agentUsage.get('chatbot')];
+  if (notebook && chatbot) {
+    console.log(`  what each agent asked of its model in Max: notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} (${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`);
+  }
   await notebookPrefixShare();
   const cli = join(ROOT, 'dist', 'cli.js');
   const help = await interleaved(15, () => cliStart([cli, '--help']), () => cliStart(['-e', '0']));

@@ -11,18 +11,7 @@ import { generate } from '../../scripts/generate';
 import {
   BenchmarkValidation, flattenDiagnostics, loadBenchmark, updateBenchmark, validateBenchmark, type Benchmark, type Diagnostic, type ParseCache,
 } from '../src';
-
-/** A small seeded generator (mulberry32): the same edits on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './helpers';
 
 type Files = Map<string, string>;
 interface Editor { files: Files; pick: <T>(list: readonly T[]) => T; number: (below: number) => number }

@@ -51,8 +51,15 @@ export class Journal {
   }
 
   append<E extends Entry>(entry: E): E {
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    const line = `${JSON.stringify(entry)}\n`;
+    // The folder is made when the first append finds it missing, not checked at every append.
+    try {
+      appendFileSync(this.file, line);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendFileSync(this.file, line);
+    }
     this.entries.push(entry);
     return entry;
   }

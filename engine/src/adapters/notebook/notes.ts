@@ -132,8 +132,9 @@ export class Notes {
 
   private confine(existing: string, shown: string): void {
     if (!existsSync(existing) || !existsSync(this.dir)) return;
-    const root = realpathSync(this.dir);
-    const real = realpathSync(existing);
+    // realpath(3) in one call: the JS realpath walks the path with an lstat per part.
+    const root = realpathSync.native(this.dir);
+    const real = realpathSync.native(existing);
     const rel = relative(root, real);
     if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw new NoteError(`${shown} leads outside the memory folder (through a symbolic link): notes live only inside it.`);
   }
