@@ -123,7 +123,7 @@ void (async () => {
   }
   console.log(`  Max, chatbot:      ${summary(max.map((ms) => ms / 1000), 's', 2)}`);
   console.log(`  multiday, chatbot: ${summary(multiday.map((ms) => ms / 1000), 's', 2)}`);
-  const pair = await interleaved(3, () => shippedRun('max', 'notebook'), () => shippedRun('max', 'chatbot'));
+  const pair = await interleaved(5, () => shippedRun('max', 'notebook'), () => shippedRun('max', 'chatbot'));
   console.log(`  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(pair.a.map((ms) => ms / 1000), 's', 2)}, chatbot ${summary(pair.b.map((ms) => ms / 1000), 's', 2)})`);
   const [notebook, chatbot] = [agentUsage.get('notebook'), agentUsage.get('chatbot')];
   if (notebook && chatbot) {

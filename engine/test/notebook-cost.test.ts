@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
@@ -125,5 +125,46 @@ test('the tree written is the very tree git makes of the folder: subfolders sort
   repo('add', '-A');
   assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), repo('write-tree').trim(), "git's own tree of the folder");
   assert.equal(repo('log', '-1', '--format=%s|%ad', '--date=iso-strict').trim(), 'first|2026-03-01T10:00:00+00:00');
+  repo('fsck', '--strict', '--no-dangling');
+});
+
+test('a commit naming the changed notes reads only those, and its tree is still the very tree git makes of the folder', () => {
+  const dir = tempDir('mmb-nb-changed-');
+  const work = join(dir, 'memory');
+  const gitDir = join(dir, 'memory.git');
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(work, path)), { recursive: true });
+    writeFileSync(join(work, path), text);
+  };
+  for (const [path, text] of [['MEMORY.md', '# Memory\n'], ['people/anna.md', 'Anna\n'], ['people/lena.md', 'Lena\n'], ['topics/move.md', 'Move\n']] as const) put(path, text);
+  execFileSync('git', ['--git-dir', gitDir, 'init', '-q', '--initial-branch=main']);
+  const repo = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], { encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') } });
+  const gitTree = () => {
+    repo('add', '-A');
+    return repo('write-tree').trim();
+  };
+  const history = new LooseRepository(gitDir, work);
+  assert.ok(history.commitFolder('first', new Date('2026-03-01T10:00:00Z')).id);
+  const steps: [string, () => void, string[]][] = [
+    ['a note rewritten', () => put('people/anna.md', 'Anna, 37, a doctor\n'), ['people/anna.md']],
+    ['a new note in a new folder, named as the model wrote it', () => put('places/home/flat.md', 'Flat\n'), ['./places//home/flat.md']],
+    ['the last note of a folder deleted: the folder goes too', () => rmSync(join(work, 'topics', 'move.md')), ['topics/move.md']],
+    ['a note made executable', () => chmodSync(join(work, 'people', 'lena.md'), 0o755), ['people/lena.md']],
+    ['a path outside the folder: the whole folder is read', () => put('MEMORY.md', '# Memory\n\n- Anna\n'), ['../elsewhere.md']],
+  ];
+  for (const [what, change, changed] of steps) {
+    change();
+    const made = history.commitFolder(what, new Date('2026-03-01T11:00:00Z'), changed);
+    assert.ok(made.id, `${what}: committed`);
+    assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), gitTree(), `${what}: git's own tree of the folder`);
+  }
+  // Only the named notes are read: a note changed behind the notebook's back waits for a full read.
+  put('people/lena.md', 'Lena, edited by hand\n');
+  put('people/anna.md', 'Anna, 38\n');
+  history.commitFolder('anna', new Date('2026-03-01T12:00:00Z'), ['people/anna.md']);
+  assert.equal(repo('show', 'HEAD:people/lena.md'), 'Lena\n', 'the unnamed note is as it was');
+  assert.equal(repo('show', 'HEAD:people/anna.md'), 'Anna, 38\n');
+  history.commitFolder('everything', new Date('2026-03-01T12:01:00Z'));
+  assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), gitTree(), 'a commit naming no paths reads the whole folder');
   repo('fsck', '--strict', '--no-dangling');
 });

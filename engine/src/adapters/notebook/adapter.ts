@@ -238,8 +238,9 @@ export class NotebookAdapter implements AgentAdapter {
    */
   private async commitTurn(): Promise<void> {
     const commit = this.journal.turnCommit();
-    if (!commit || this.journal.turnChangedPaths().size === 0) return;
-    await this.history.commit(commit.message, commit.at);
+    const changed = this.journal.turnChangedPaths();
+    if (!commit || changed.size === 0) return;
+    await this.history.commit(commit.message, commit.at, changed);
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {

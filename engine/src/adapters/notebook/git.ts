@@ -43,6 +43,7 @@ export class NotesHistory {
    * mid-commit) are removed: the run's lock says no other engine uses this repository.
    */
   async init(): Promise<void> {
+    this.loose.forget();
     if (existsSync(this.gitDir)) {
       await this.removeStaleLocks();
       return;
@@ -52,12 +53,15 @@ export class NotesHistory {
 
   /**
    * Commits every change of the folder (as `git add -A && git commit` would), dated `at`; false
-   * when nothing changed. No git process: the objects are written directly (`gitObjects.ts`),
-   * unless the branch's commit is packed, which only a git run by hand makes; then git commits.
+   * when nothing changed. `changed`: the only notes that can have changed since the last commit
+   * made here (a turn's writes, from the journal), which are then the only ones read again. No git
+   * process: the objects are written directly (`gitObjects.ts`), unless the branch's commit is
+   * packed, which only a git run by hand makes; then git commits.
    */
-  async commit(message: string, at: Date): Promise<boolean> {
-    const made = this.loose.commitFolder(message, at);
+  async commit(message: string, at: Date, changed?: Iterable<string>): Promise<boolean> {
+    const made = this.loose.commitFolder(message, at, changed);
     if (!made.unreadable) return made.id !== undefined;
+    this.loose.forget();
     await this.retried(['add', '-A']);
     try {
       await this.retried(['commit', '-q', '-m', message], at);

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
 /** The branch `git init --initial-branch=main` makes and HEAD names. */
@@ -21,19 +21,45 @@ interface TreeEntry {
   id: string;
 }
 
+/** A file of the tree: its mode and blob id, by its path in the work tree (`/` separators). */
+type Files = Map<string, { mode: string; id: string }>;
+
 export class LooseRepository {
+  /** The files of the last tree this repository wrote: a commit of a few changed paths re-reads only those. */
+  private files: Files | undefined;
+  /** Object folders (`objects/ab/`) known to exist, so each is made once. */
+  private readonly objectDirs = new Set<string>();
+
   constructor(private readonly gitDir: string, private readonly workTree: string) {}
+
+  /** Forgets what it knew of the tree and the object folders (a new repository, or one git changed). */
+  forget(): void {
+    this.files = undefined;
+    this.objectDirs.clear();
+  }
 
   /**
    * The commit id, or undefined when the folder's tree is the branch's already (nothing to commit).
    * Undefined is also returned, with `unreadable` true, when the branch's commit is not a loose
    * object this file can read (a packed repository): the caller then commits with git itself.
+   * `changed`: the only paths that can differ from the tree this repository wrote last (the notes a
+   * turn's tool calls wrote); without it, or before a first tree, the whole folder is read.
    */
-  commitFolder(message: string, at: Date): { id?: string; unreadable?: boolean } {
+  commitFolder(message: string, at: Date, changed?: Iterable<string>): { id?: string; unreadable?: boolean } {
     const parent = this.branchHead();
     const parentTree = parent === undefined ? undefined : this.treeOf(parent);
     if (parent !== undefined && parentTree === undefined) return { unreadable: true };
-    const tree = this.writeTree('');
+    let files: Files;
+    let tree: string;
+    try {
+      files = (changed && this.files && this.updated(this.files, changed)) || this.scan('', new Map());
+      tree = this.writeTrees(files);
+    } catch (e) {
+      // A commit cut short (a full disk) leaves changes the next turn's paths do not name.
+      this.forget();
+      throw e;
+    }
+    this.files = files;
     if (tree === parentTree) return {};
     const stamp = `${Math.floor(at.getTime() / 1000)} +0000`;
     const body = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : []), `author ${IDENTITY} ${stamp}`, `committer ${IDENTITY} ${stamp}`, '', `${cleanMessage(message)}\n`].join('\n');
@@ -65,25 +91,68 @@ export class LooseRepository {
     return raw.subarray(raw.indexOf(0) + 1);
   }
 
-  /** The tree of a folder of the work tree (relative path, '' for its top), its blobs and subtrees written. */
-  private writeTree(rel: string): string {
-    const entries: TreeEntry[] = [];
+  /** Every file of a folder of the work tree (relative path, '' for its top) into `files`, each blob written. */
+  private scan(rel: string, files: Files): Files {
     const dir = join(this.workTree, rel);
     for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-      const path = join(dir, name);
-      const stat = lstatSync(path);
-      if (stat.isDirectory()) {
-        const id = this.writeTree(rel ? `${rel}/${name}` : name);
-        // git keeps no empty folders: a tree with nothing in it is left out, as `git add -A` does.
-        if (id !== EMPTY_TREE) entries.push({ mode: '40000', name, id });
-      } else if (stat.isFile()) {
-        entries.push({ mode: stat.mode & 0o111 ? '100755' : '100644', name, id: this.writeObject('blob', readFileSync(path)) });
-      }
+      const path = rel ? `${rel}/${name}` : name;
+      const stat = lstatSync(join(dir, name));
+      if (stat.isDirectory()) this.scan(path, files);
+      else if (stat.isFile()) files.set(path, this.blob(path, stat.mode));
     }
-    // git's order: by name as bytes, a folder's name compared as if it ended in '/'.
-    const key = (entry: TreeEntry) => Buffer.from(entry.mode === '40000' ? `${entry.name}/` : entry.name);
-    entries.sort((a, b) => Buffer.compare(key(a), key(b)));
-    return this.writeObject('tree', Buffer.concat(entries.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')]))));
+    return files;
+  }
+
+  /**
+   * The last tree's files with the changed paths read again (a deleted one dropped); undefined when
+   * a path is not a plain note path of the work tree, and the whole folder must be read.
+   */
+  private updated(last: Files, changed: Iterable<string>): Files | undefined {
+    const files: Files = new Map(last);
+    for (const raw of changed) {
+      const path = relative(this.workTree, resolve(this.workTree, raw)).split(sep).join('/');
+      if (!path || path.startsWith('..') || isAbsolute(path)) return undefined;
+      const stat = lstatSync(join(this.workTree, path), { throwIfNoEntry: false });
+      if (stat?.isDirectory()) return undefined;
+      if (stat?.isFile()) files.set(path, this.blob(path, stat.mode));
+      else files.delete(path);
+    }
+    return files;
+  }
+
+  private blob(path: string, mode: number): { mode: string; id: string } {
+    return { mode: mode & 0o111 ? '100755' : '100644', id: this.writeObject('blob', readFileSync(join(this.workTree, path))) };
+  }
+
+  /**
+   * The trees of the files (git keeps no empty folders: a folder without files has no tree), each
+   * written; the top tree's id.
+   */
+  private writeTrees(files: Files): string {
+    const folders = new Map<string, TreeEntry[]>([['', []]]);
+    const entriesOf = (dir: string): TreeEntry[] => {
+      let entries = folders.get(dir);
+      if (!entries) {
+        entries = [];
+        folders.set(dir, entries);
+        const cut = dir.lastIndexOf('/');
+        entriesOf(cut < 0 ? '' : dir.slice(0, cut)).push({ mode: '40000', name: dir.slice(cut + 1), id: '' });
+      }
+      return entries;
+    };
+    for (const [path, file] of files) {
+      const cut = path.lastIndexOf('/');
+      entriesOf(cut < 0 ? '' : path.slice(0, cut)).push({ mode: file.mode, name: path.slice(cut + 1), id: file.id });
+    }
+    const write = (dir: string): string => {
+      const entries = folders.get(dir)!;
+      for (const entry of entries) if (entry.mode === '40000') entry.id = write(dir ? `${dir}/${entry.name}` : entry.name);
+      // git's order: by name as bytes, a folder's name compared as if it ended in '/'.
+      const key = (entry: TreeEntry) => Buffer.from(entry.mode === '40000' ? `${entry.name}/` : entry.name);
+      entries.sort((a, b) => Buffer.compare(key(a), key(b)));
+      return this.writeObject('tree', Buffer.concat(entries.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')]))));
+    };
+    return write('');
   }
 
   /** Writes an object unless it is there already (same content, same name); its id. */
@@ -93,9 +162,13 @@ export class LooseRepository {
     const dir = join(this.gitDir, 'objects', id.slice(0, 2));
     const path = join(dir, id.slice(2));
     if (existsSync(path)) return id;
-    mkdirSync(dir, { recursive: true });
+    if (!this.objectDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.objectDirs.add(dir);
+    }
     const tmp = join(dir, `tmp_obj_${process.pid}`);
-    writeFileSync(tmp, deflateSync(whole));
+    // Level 1, as git's core.looseCompression allows: notes are small, and speed is what a turn waits on.
+    writeFileSync(tmp, deflateSync(whole, { level: 1 }));
     renameSync(tmp, path);
     return id;
   }
@@ -133,9 +206,6 @@ export class LooseRepository {
     }
   }
 }
-
-/** The empty tree's id: git never stores it in a tree entry. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** The message as `git commit -m` keeps it: trailing spaces of each line, and blank lines around it, removed. */
 function cleanMessage(message: string): string {
