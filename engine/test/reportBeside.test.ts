@@ -125,7 +125,7 @@ test('compare: a differing check links to its trap and names its type; the trap 
   const html = renderComparison(c, { nonce: 'x' });
   const cell = /<tr class="differs" data-check="15\.4">[\s\S]*?<\/tr>/.exec(html)?.[0] ?? '';
   assert.ok(cell.includes('<a class="story-link" href="#trap-0" data-trap="0">🪤 &lt;b&gt;LATE&lt;/b&gt;</a>'));
-  assert.ok(html.includes('<tr id="trap-0" data-trap="0" data-trap-type="&lt;b&gt;LATE&lt;/b&gt;"><td>🪤 &lt;b&gt;LATE&lt;/b&gt;</td>'), 'the anchor it leads to');
+  assert.ok(html.includes('<tr id="trap-0" data-trap="0" data-trap-type="&lt;b&gt;LATE&lt;/b&gt;"><td class="trap-type">🪤 &lt;b&gt;LATE&lt;/b&gt;</td>'), 'the anchor it leads to');
   assert.ok(!/<tr class="" data-check="15\.1">[\s\S]*?story-link/.exec(html.split('Graded the same')[1] ?? '')?.[0], 'a check graded the same links nothing');
   const page = renderRunReport(runView(run('chatbot-2'), benchmark), { nonce: 'x' });
   assert.match(page, /<tr class="trap-caught" id="trap-0" data-trap="0"/, 'the run page\'s trap story has the same anchors');

@@ -50,10 +50,12 @@ test('the status and grade pills: their text at 4.5:1 or more against their colo
     ['poor (crashed, a poor grade)', '#ffffff', variable('--poor')],
     ['running', '#ffffff', running],
     ['fair (stopped, a fair grade)', variable('--on-fair'), variable('--fair')],
+    ['the flaky verdict (compare, trends)', variable('--on-fair'), variable('--flaky')],
   ];
   for (const [what, text, background] of pills) assert.ok(contrast(text, background) >= 4.5, `${what}: ${text} on ${background} is ${contrast(text, background).toFixed(2)}:1`);
   assert.match(STYLE, /\.g-fair \{ background: var\(--fair\); color: var\(--on-fair\); \}/, 'a fair grade is written in the dark text');
   assert.match(STYLE, /\.st-stopped \{ background: var\(--fair\); color: var\(--on-fair\); \}/, 'so is a stopped run');
+  assert.match(STYLE, /\.v-flaky \{ background: var\(--flaky\); color: var\(--on-fair\); \}/, 'and the flaky verdict');
   // A damaged run is red text on the page itself: a lighter red where the page is dark.
   assert.ok(contrast('#ff7b72', '#1f1f1f') >= 4.5 && /body\.vscode-dark[^{]*\{[^}]*--poor-text: #ff7b72/.test(STYLE), 'damaged reads in a dark editor');
   assert.ok(contrast(variable('--poor-text'), '#ffffff') >= 4.5, 'damaged reads on a light page');

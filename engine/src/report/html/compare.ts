@@ -70,7 +70,7 @@ ${note}`;
 function trapSection(c: Comparison, o: RenderOptions): string {
   if (!c.traps.length) return '';
   const head = c.runs.map((r) => `<th class="run">${escapeHtml(r.run)}</th>`).join('');
-  const rows = c.traps.map((t) => `<tr id="trap-${t.index}" data-trap="${t.index}" data-trap-type="${escapeHtml(t.type)}"><td>🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${t.checks.map(escapeHtml).join(', ')}</td>${t.results.map((result) => `<td class="run"><span class="verdict ${RESULT_CLASS[result]}">${result}</span></td>`).join('')}</tr>`);
+  const rows = c.traps.map((t) => `<tr id="trap-${t.index}" data-trap="${t.index}" data-trap-type="${escapeHtml(t.type)}"><td class="trap-type">🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${t.checks.map(escapeHtml).join(', ')}</td>${t.results.map((result) => `<td class="run"><span class="verdict ${RESULT_CLASS[result]}">${result}</span></td>`).join('')}</tr>`);
   return `<h2 id="traps">The traps of the differing checks</h2>
 <table class="traps"><thead><tr><th>trap</th><th>the write</th><th>differing checks</th>${head}</tr></thead><tbody>
 ${rows.join('\n')}

@@ -23,7 +23,7 @@ ${rows.join('\n')}
 
 function trapRow(t: TrapStory, index: number, o: RenderOptions): string {
   const checks = t.checks.length ? t.checks.map((c) => trapCheck(c, o)).join('') : '<div class="note">no check of this run</div>';
-  return `<tr class="trap-${t.result.replace(' ', '-')}" id="trap-${index}" data-trap="${index}" data-trap-type="${escapeHtml(t.type)}"><td>🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${checks}</td><td><span class="verdict ${RESULT_CLASS[t.result]}">${t.result}</span></td></tr>`;
+  return `<tr class="trap-${t.result.replace(' ', '-')}" id="trap-${index}" data-trap="${index}" data-trap-type="${escapeHtml(t.type)}"><td class="trap-type">🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${checks}</td><td><span class="verdict ${RESULT_CLASS[t.result]}">${t.result}</span></td></tr>`;
 }
 
 function trapCheck(c: TrapCheck, o: RenderOptions): string {

@@ -89,8 +89,9 @@ tr.flaky td { background: var(--flaky-bg); }
 tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bottom: none; }
 .run { text-align: center; }
 .got { text-align: left; margin-top: 3px; font-size: 12px; color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; max-width: 28em; }
+.trap-type { white-space: nowrap; }
 .verdict { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; }
-.v-flaky { background: var(--flaky); color: #fff; }
+.v-flaky { background: var(--flaky); color: var(--on-fair); }
 .v-failing { background: var(--poor); color: #fff; }
 .v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }

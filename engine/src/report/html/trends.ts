@@ -91,7 +91,7 @@ function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): s
   const grades = (list: (number | null)[]) => list.map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x, o.passScore)}">${fmtGrade(x)}</span>`}</td>`).join('');
   const head = `${runHeads}<th class="num">mean</th><th class="num">range</th><th class="num">std dev</th><th>verdict</th>`;
   const checkRows = g.checks.map((c) => `<tr class="${c.verdict}" data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td>${grades(c.grades)}${statCells(c.stats, o.passScore)}<td><span class="verdict v-${c.verdict}">${c.verdict}</span></td></tr>`);
-  const trapRows = g.traps.map((x) => `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td>🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats, o.passScore)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`);
+  const trapRows = g.traps.map((x) => `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td class="trap-type">🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats, o.passScore)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`);
   const flaky = g.checks.filter((c) => c.verdict === 'flaky').length;
   const failing = g.checks.filter((c) => c.verdict === 'failing').length;
   const avg = g.average;
