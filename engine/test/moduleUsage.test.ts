@@ -1,12 +1,14 @@
 /**
  * A module agent's reported usage of its own model reaches the run's state, where the report
  * prices it as the agent's, as the chatbot's and the notebook's does; what the module reports is
- * untrusted: only non-negative whole counts under bounded names, a bounded number of models.
+ * untrusted: only non-negative whole counts under bounded names, a bounded number of models; its
+ * compactions dated, their counts whole, a bounded number of them.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { parseCompactions, parseStatus } from '../src/adapters/processProtocol';
 import { reportedUsage } from '../src/models/usage';
 import { benchmarkFrom, runOnStandIn, tempDir } from './helpers';
 
@@ -28,7 +30,13 @@ export default function createAgent(context) {
     async getResponses(after) { return replies.filter((r) => r.seq > after); },
     async getStatus() {
       const usage = { ...hostile, 'own-model': { requests: replies.length, promptTokens: 10 * replies.length, completionTokens: 5 * replies.length } };
-      return { state: 'idle', compactions: [], contextTokens: null, usage };
+      const compactions = [
+        { at: '2026-03-01T10:00:00+01:00', tokensBefore: 100_000, tokensAfter: 41_000.4 },
+        { at: 12 }, { at: 'not a date' }, null, 'text', { at: 'x'.repeat(100_000) },
+        { at: '2026-03-01T11:00:00Z', tokensBefore: Infinity, tokensAfter: -5 },
+        ...Array.from({ length: 20_000 }, () => ({ at: '2026-03-01T12:00:00Z' })),
+      ];
+      return { state: 'idle', compactions, contextTokens: null, usage };
     },
     async destroySession() { replies.length = 0; },
   };
@@ -50,6 +58,13 @@ test('a module agent\'s reported usage is tallied in the run\'s state, the hosti
   const turns = state.transcript.filter((entry) => entry.from === 'agent').length;
   assert.ok(turns >= 1);
   assert.deepEqual(usage['own-model'], { requests: turns, promptTokens: 10 * turns, completionTokens: 5 * turns });
+  // Its compactions too: dated ones only, counts whole and not negative, a bounded number.
+  const compactions = state.agentStatus?.compactions ?? [];
+  assert.deepEqual(compactions.slice(0, 2), [
+    { at: '2026-03-01T09:00:00.000Z', tokensBefore: 100_000, tokensAfter: 41_000 },
+    { at: '2026-03-01T11:00:00.000Z', tokensAfter: 0 },
+  ]);
+  assert.ok(compactions.length <= 10_000, `bounded (${compactions.length})`);
 });
 
 test('reportedUsage: non-negative whole counts only, names bounded, models bounded, __proto__ a model like any other', () => {
@@ -66,4 +81,14 @@ test('reportedUsage: non-negative whole counts only, names bounded, models bound
   const many = reportedUsage(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`m${i}`, ok])));
   assert.equal(Object.keys(many ?? {}).length, 100);
   assert.deepEqual(reportedUsage({ m: { ...ok, extra: 'ignored' } }), { m: ok }, 'only the three counts are copied');
+});
+
+test('a process agent\'s status: its compactions and context size checked the same way', () => {
+  const status = parseStatus({
+    state: 'thinking', context_tokens: 1234.6,
+    compactions: [{ at: '2026-03-01T10:00:00Z', tokens_before: 9e3, tokens_after: Number.NaN }, { at: '' }, { tokens_before: 1 }],
+  });
+  assert.deepEqual(status, { state: 'thinking', contextTokens: 1235, compactions: [{ at: '2026-03-01T10:00:00.000Z', tokensBefore: 9000 }] });
+  assert.deepEqual(parseStatus({ state: 'asleep', context_tokens: -3, compactions: 'many' }), { state: 'unknown', contextTokens: 0, compactions: null });
+  assert.equal(parseCompactions(Array.from({ length: 5000 }, () => ({ at: '2026-03-01T10:00:00Z' })), { before: 'b', after: 'a' })?.length, 1000);
 });

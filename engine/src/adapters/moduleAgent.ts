@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { isModuleAgent } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { reportedUsage } from '../models/usage';
-import { parseMessages, parseStatus } from './processProtocol';
+import { parseCompactions, parseMessages, parseStatus } from './processProtocol';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 /** What a module's factory is given. */
@@ -92,7 +92,8 @@ export class ModuleAdapter implements AgentAdapter {
     const usage = reportedUsage(status.usage);
     return {
       ...parseStatus({ state: status.state, context_tokens: status.contextTokens }),
-      compactions: Array.isArray(status.compactions) ? status.compactions : null,
+      // The module's own objects: bounded and checked as the process protocol's JSON is.
+      compactions: parseCompactions(status.compactions, { before: 'tokensBefore', after: 'tokensAfter' }),
       ...(usage ? { usage } : {}),
     };
   }

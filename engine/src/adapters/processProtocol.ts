@@ -64,20 +64,34 @@ function parseToolCalls(value: unknown): AgentToolCall[] | undefined {
   return boundedToolCalls(value);
 }
 
+/** A whole number of tokens: a finite number, rounded, at least 0; undefined for anything else. */
+function tokenCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : undefined;
+}
+
+/**
+ * An agent's reported compactions, bounded: at most `MAX_MESSAGES`, each with a date and its token
+ * counts when they are numbers; an entry without a date is dropped. `keys`: the names of the two
+ * counts (`tokens_before` in the process protocol's JSON, `tokensBefore` from a module agent).
+ */
+export function parseCompactions(value: unknown, keys: { before: string; after: string }): AgentStatus['compactions'] {
+  if (!Array.isArray(value)) return null;
+  return value.slice(0, MAX_MESSAGES).flatMap((entry) => {
+    const compaction = object(entry);
+    if (!compaction || typeof compaction.at !== 'string' || compaction.at.length > 64 || Number.isNaN(Date.parse(compaction.at))) return [];
+    const out: { at: string; tokensBefore?: number; tokensAfter?: number } = { at: new Date(compaction.at).toISOString() };
+    const before = tokenCount(compaction[keys.before]);
+    const after = tokenCount(compaction[keys.after]);
+    if (before !== undefined) out.tokensBefore = before;
+    if (after !== undefined) out.tokensAfter = after;
+    return [out];
+  });
+}
+
 /** A `status` answer: `{"state", "compactions"?, "context_tokens"?}`. */
 export function parseStatus(value: unknown): AgentStatus {
   const result = object(value) ?? {};
   const state = result.state === 'idle' || result.state === 'thinking' ? result.state : 'unknown';
-  const tokens = typeof result.context_tokens === 'number' && Number.isFinite(result.context_tokens) ? Math.max(0, Math.round(result.context_tokens)) : null;
-  const compactions = Array.isArray(result.compactions)
-    ? result.compactions.slice(0, MAX_MESSAGES).flatMap((entry) => {
-      const compaction = object(entry);
-      if (!compaction || typeof compaction.at !== 'string' || Number.isNaN(Date.parse(compaction.at))) return [];
-      const out: { at: string; tokensBefore?: number; tokensAfter?: number } = { at: new Date(compaction.at).toISOString() };
-      if (typeof compaction.tokens_before === 'number') out.tokensBefore = compaction.tokens_before;
-      if (typeof compaction.tokens_after === 'number') out.tokensAfter = compaction.tokens_after;
-      return [out];
-    })
-    : null;
-  return { state, compactions, contextTokens: tokens };
+  const compactions = parseCompactions(result.compactions, { before: 'tokens_before', after: 'tokens_after' });
+  return { state, compactions, contextTokens: tokenCount(result.context_tokens) ?? null };
 }
