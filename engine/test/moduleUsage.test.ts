@@ -92,3 +92,16 @@ test('a process agent\'s status: its compactions and context size checked the sa
   assert.deepEqual(parseStatus({ state: 'asleep', context_tokens: -3, compactions: 'many' }), { state: 'unknown', contextTokens: 0, compactions: null });
   assert.equal(parseCompactions(Array.from({ length: 5000 }, () => ({ at: '2026-03-01T10:00:00Z' })), { before: 'b', after: 'a' })?.length, 1000);
 });
+
+test('a process agent\'s status may carry its model\'s usage, in the protocol\'s snake case, checked as a module\'s', () => {
+  const status = parseStatus(JSON.parse(`{"state": "idle", "usage": {
+    "gpt-x": {"requests": 3, "prompt_tokens": 300, "completion_tokens": 20},
+    "bad": {"requests": -1, "prompt_tokens": 1, "completion_tokens": 1},
+    "camel": {"requests": 1, "promptTokens": 1, "completionTokens": 1},
+    "__proto__": {"requests": 1, "prompt_tokens": 2, "completion_tokens": 3}}}`));
+  assert.deepEqual(Object.keys(status.usage ?? {}), ['gpt-x', '__proto__']);
+  assert.deepEqual(status.usage?.['gpt-x'], { requests: 3, promptTokens: 300, completionTokens: 20 });
+  assert.equal(Object.getPrototypeOf(status.usage), Object.prototype, 'no prototype set from the agent\'s JSON');
+  assert.equal(parseStatus({ state: 'idle', usage: [1, 2] }).usage, undefined);
+  assert.equal('usage' in parseStatus({ state: 'idle' }), false, 'no usage: no field');
+});

@@ -3,6 +3,7 @@
  * agent's program in its handshake and its replies. Everything here is untrusted: shapes are
  * checked, texts and lists bounded, and a wrong answer is one error line naming what to fix.
  */
+import { reportedUsage } from '../models/usage';
 import { boundedToolCalls } from './toolCalls';
 import type { AgentMessage, AgentStatus, AgentToolCall } from './types';
 
@@ -88,10 +89,26 @@ export function parseCompactions(value: unknown, keys: { before: string; after: 
   });
 }
 
-/** A `status` answer: `{"state", "compactions"?, "context_tokens"?}`. */
+/**
+ * A `status` answer's `usage`: `{"<model>": {"requests", "prompt_tokens", "completion_tokens"}}`,
+ * what the agent's own model used so far, checked as a module agent's is (`reportedUsage`).
+ */
+function parseUsage(value: unknown): AgentStatus['usage'] {
+  const models = object(value);
+  if (!models) return undefined;
+  const entries = Object.entries(models).slice(0, MAX_MESSAGES).map(([model, entry]) => {
+    const counts = object(entry);
+    return [model, counts ? { requests: counts.requests, promptTokens: counts.prompt_tokens, completionTokens: counts.completion_tokens } : null] as const;
+  });
+  // fromEntries defines own properties: a model named __proto__ stays a model.
+  return reportedUsage(Object.fromEntries(entries));
+}
+
+/** A `status` answer: `{"state", "compactions"?, "context_tokens"?, "usage"?}`. */
 export function parseStatus(value: unknown): AgentStatus {
   const result = object(value) ?? {};
   const state = result.state === 'idle' || result.state === 'thinking' ? result.state : 'unknown';
   const compactions = parseCompactions(result.compactions, { before: 'tokens_before', after: 'tokens_after' });
-  return { state, compactions, contextTokens: tokenCount(result.context_tokens) ?? null };
+  const usage = parseUsage(result.usage);
+  return { state, compactions, contextTokens: tokenCount(result.context_tokens) ?? null, ...(usage ? { usage } : {}) };
 }
