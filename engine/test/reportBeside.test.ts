@@ -99,7 +99,7 @@ test('stale values: a trap note\'s old value, the text a fact edit replaced, a n
   assert.deepEqual(staleTokens(old, named, '15.4', '5 km.'), ['tuesday', '10']);
 });
 
-test('beside a failed answer the memory lines holding a stale value are marked apart from the expected ones, with a legend', () => {
+test('beside a failed answer (in the conversation and in its card) the memory lines holding a stale value are marked apart from the expected ones, with a legend', () => {
   const dir = tempDir('mmb-stale-');
   mkdirSync(join(dir, 'memory', '2'), { recursive: true });
   writeFileSync(join(dir, 'memory', '2', 'runs.md'), '# Runs\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km\n');
@@ -112,6 +112,10 @@ test('beside a failed answer the memory lines holding a stale value are marked a
   assert.ok(card.includes('<span class="mem-line hit">expected</span> the expected value <span class="mem-line stale">stale</span> a value a trap write replaced (8)'), 'the legend');
   const other = /<div class="grade-inline failed" data-check="15\.1"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(!other.includes('stale'), 'a check whose traps replaced nothing marks nothing stale');
+  // The same snapshot in the check's card under Imperfect answers.
+  const imperfect = /<article class="answer[^"]*" data-check="15\.2">[\s\S]*?<\/article>/.exec(html)?.[0] ?? '';
+  assert.ok(imperfect.includes('<span class="mem-line stale">Wed 11 Mar: 8 km along the harbourside</span>'), 'the card shows the memory too');
+  assert.ok(imperfect.includes('1 file, 1 line holding the expected value, 1 line holding a stale value'));
 });
 
 test('compare: a differing check links to its trap and names its type; the trap with its result in each run, on the page', () => {

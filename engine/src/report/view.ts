@@ -40,6 +40,8 @@ export interface CheckResult {
   staleTokens?: string[];
   /** For an imperfect answer on the run page: the agent's tool calls in the turn it answered in. */
   toolCalls?: AgentToolCall[];
+  /** For an imperfect answer: the conversation it was answered in (1 = the first), whose memory snapshot shows beside it. */
+  conversation?: number;
 }
 
 /** Grades of a set of checks: by type or by chapter. */
@@ -145,7 +147,10 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     summary: summarize(state, benchmark, o.status),
     title: benchmark.title,
     checks,
-    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => ({ ...c, toolCalls: turnToolCalls(state, state.grades[c.id]?.at(-1)?.at ?? '') })),
+    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => {
+      const at = state.grades[c.id]?.at(-1)?.at ?? '';
+      return { ...c, toolCalls: turnToolCalls(state, at), conversation: conversationAt(state, at) };
+    }),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, path, checks),
@@ -162,9 +167,13 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
   return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
     const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
     const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
-    const conversation = state.sessionSwitches.filter((x) => !x.ignored && x.at <= g.at).length + 1;
-    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation, toolCalls: turnToolCalls(state, g.at) } };
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation: conversationAt(state, g.at), toolCalls: turnToolCalls(state, g.at) } };
   }));
+}
+
+/** The conversation (1 = the first) the agent was in at `at`: one more for each session switch it took before. */
+function conversationAt(state: RunState, at: string): number {
+  return state.sessionSwitches.filter((x) => !x.ignored && x.at <= at).length + 1;
 }
 
 /**

@@ -38,7 +38,7 @@ ${chartBox('chart-chapters', 'Average by chapter')}
 <div>${groupTable('Chapter', v.byChapter, o.passScore)}</div>
 </div>
 <h2 id="imperfect">Imperfect answers (${v.imperfect.length})</h2>
-${v.imperfect.length ? `<div class="answers">${v.imperfect.map((c) => answer(c, o)).join('\n')}</div>` : `<p class="note">${graded ? 'Every graded answer was perfect.' : 'No answer was graded.'}</p>`}
+${v.imperfect.length ? `<div class="answers">${v.imperfect.map((c) => answer(c, v.memory, o)).join('\n')}</div>` : `<p class="note">${graded ? 'Every graded answer was perfect.' : 'No answer was graded.'}</p>`}
 ${s.coverage.missing.length ? `<p class="note">Not graded: ${s.coverage.missing.map(escapeHtml).join(', ')}</p>` : ''}
 <h2 id="conversation">Conversation</h2>
 ${conversation(v.conversation, v.memory, o)}
@@ -90,14 +90,14 @@ function groupTable(what: string, groups: GradeGroup[], passScore: number | unde
   return `<table><thead><tr><th>${what}</th><th class="num">graded</th><th class="num">perfect</th><th class="num">average</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function answer(c: CheckResult, o: RenderOptions): string {
+function answer(c: CheckResult, memory: readonly MemorySnapshot[], o: RenderOptions): string {
   const g = c.grade!;
   const traps = c.traps.map((t) => `${sourceLink(t, o, `${t.type} ${t.file.split('/').pop()}:${t.line}`, 'src trap-link')}${t.note ? ` — ${escapeHtml(t.note)}` : ''}`);
   return `<article class="answer ${g.effective > 0 ? 'partial' : ''}" data-check="${escapeHtml(c.id)}">
 <header><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}/10</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : '<span class="tag">1st attempt</span>'}<span class="tag">${escapeHtml(c.type)}</span> <span class="q">(${escapeHtml(c.id)}) ${escapeHtml(c.question)}</span></header>
 <dl><dt>expected</dt><dd>${escapeHtml(c.expected)}</dd><dt>got</dt><dd class="got-text">${escapeHtml(g.got)}</dd><dt>comment</dt><dd>${escapeHtml(g.comment || '—')}</dd></dl>
 <footer><span>check ${sourceLink(c.source, o)}</span>${traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>'}</footer>
-${toolCallsBlock(c.toolCalls ?? [], ' in the turn it answered in')}</article>`;
+${toolCallsBlock(c.toolCalls ?? [], ' in the turn it answered in')}${c.conversation ? memoryAt(memory, c.conversation, c.expected, c.staleTokens) : ''}</article>`;
 }
 
 function conversation(chapters: ConversationChapter[], memory: readonly MemorySnapshot[], o: RenderOptions): string {
