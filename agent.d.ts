@@ -22,6 +22,20 @@ export interface AgentMessage {
   text: string;
   /** ISO time the adapter saw it. */
   at: string;
+  /** The tools the agent called while it worked on this message, in order, when the adapter sees them. */
+  toolCalls?: AgentToolCall[];
+}
+
+/**
+ * One tool call of the agent, as the report shows it beside the reply. The engine bounds every
+ * part (50 calls a message, 2 KiB of arguments, 1 KiB of result) before it is journaled.
+ */
+export interface AgentToolCall {
+  name: string;
+  /** The arguments as the agent's model wrote them, usually JSON text. */
+  arguments: string;
+  /** The start of what the tool gave back, when the adapter saw it. */
+  result?: string;
 }
 
 export interface AgentStatus {
@@ -56,6 +70,12 @@ export interface AgentAdapter {
   memoryDir?(): string | undefined;
   /** Releases processes and handles; the agent's saved state stays. */
   close?(): Promise<void>;
+  /**
+   * An agent in the engine's own process (a module agent is): resolves when it is idle (its turn
+   * over, replied or failed). The engine awaits it instead of polling, so a reply costs no sleep;
+   * it still ends the turn at the turn's time limit.
+   */
+  whenSettled?(): Promise<void>;
   /** With no status, the turn ends after this long without a new message. */
   readonly quietPeriodMs: number;
   /** How often to poll for replies. */

@@ -11,7 +11,8 @@ import type { AgentFactory, AgentModuleContext } from '../src/adapters/moduleAge
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../src/adapters/types';
 import { ROOT } from './helpers';
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Exactly the same type: an optional member one side lacks, or a different modifier, makes them differ. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const same: [
   Same<Published.AgentAdapter, AgentAdapter>, Same<Published.AgentMessage, AgentMessage>, Same<Published.AgentStatus, AgentStatus>,
   Same<Published.SendOptions, SendOptions>, Same<Published.AgentModuleContext, AgentModuleContext>, Same<Published.AgentFactory, AgentFactory>,

@@ -26,7 +26,12 @@ export default function createAgent(context) {
   return {
     quietPeriodMs: 100, pollIntervalMs: 10,
     async createSession() {},
-    async sendMessage(text) { replies.push({ seq: replies.length + 1, text: 'noted: ' + text, at: context.now().toISOString() }); },
+    async sendMessage(text) {
+      const toolCalls = [{ name: 'remember', arguments: { note: 'x'.repeat(5000) }, result: 'saved' }];
+      replies.push({ seq: replies.length + 1, text: 'noted: ' + text, at: context.now().toISOString(), toolCalls });
+    },
+    settled: 0,
+    async whenSettled() { this.settled++; },
     async getResponses(after) { return replies.filter((r) => r.seq > after); },
     async getStatus() {
       const usage = { ...hostile, 'own-model': { requests: replies.length, promptTokens: 10 * replies.length, completionTokens: 5 * replies.length } };
@@ -36,14 +41,14 @@ export default function createAgent(context) {
         { at: '2026-03-01T11:00:00Z', tokensBefore: Infinity, tokensAfter: -5 },
         ...Array.from({ length: 20_000 }, () => ({ at: '2026-03-01T12:00:00Z' })),
       ];
-      return { state: 'idle', compactions, contextTokens: null, usage };
+      return { state: 'idle', compactions, contextTokens: this.settled, usage };
     },
     async destroySession() { replies.length = 0; },
   };
 }
 `;
 
-test('a module agent\'s reported usage is tallied in the run\'s state, the hostile entries left out', async () => {
+test('a module agent\'s reported usage and its replies\' tool calls reach the run\'s state, the hostile entries left out', async () => {
   const ws = tempDir('mmb-usage-');
   mkdirSync(join(ws, 'agents'));
   writeFileSync(join(ws, 'agents', 'usage.mjs'), USAGE_AGENT);
@@ -52,6 +57,12 @@ test('a module agent\'s reported usage is tallied in the run\'s state, the hosti
     'one.md': '## Phase 1\nTell the assistant your boat is called Wren.\n\n❓ 1.1 What is the boat called? → Wren\n',
   });
   const { state } = await runOnStandIn(benchmark, { agent: './agents/usage.mjs', dir: join(ws, 'results', 'r') });
+  // Its replies' tool calls, bounded as any agent's.
+  const calls = state.transcript.filter((entry) => entry.from === 'agent').map((entry) => entry.toolCalls);
+  assert.ok(calls.length > 0 && calls.every((c) => c?.length === 1 && c[0]!.name === 'remember' && c[0]!.result === 'saved'), 'each reply keeps its tool call');
+  const args = calls[0]![0]!.arguments;
+  assert.ok(args.startsWith('{"note":"xxx') && args.endsWith(' more characters]') && args.length < 2100, 'the arguments written out and cut');
+  assert.ok((state.agentStatus?.contextTokens ?? 0) > 0, 'the engine awaited the module\'s whenSettled (it counts its calls in contextTokens)');
   const usage = state.agentStatus?.usage;
   assert.ok(usage, 'the usage reached the run\'s state');
   assert.deepEqual(Object.keys(usage), ['own-model'], 'only the well-formed entry is kept');

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { isModuleAgent } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { reportedUsage } from '../models/usage';
-import { parseCompactions, parseMessages, parseStatus } from './processProtocol';
+import { MAX_MESSAGES, parseCompactions, parseMessages, parseStatus } from './processProtocol';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
 /** What a module's factory is given. */
@@ -70,7 +70,19 @@ export class ModuleAdapter implements AgentAdapter {
   }
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
-    return parseMessages({ messages: await (await this.agent()).getResponses(afterSeq) }, afterSeq);
+    const messages: unknown = await (await this.agent()).getResponses(afterSeq);
+    // A module's messages are AgentMessage objects: their `toolCalls` are checked as a program's `tool_calls`.
+    const asProtocol = Array.isArray(messages)
+      ? messages.slice(0, MAX_MESSAGES).map((m: unknown) => (typeof m === 'object' && m !== null && 'toolCalls' in m ? { ...m, tool_calls: (m as AgentMessage).toolCalls } : m))
+      : messages;
+    return parseMessages({ messages: asProtocol }, afterSeq);
+  }
+
+  /** The module's own `whenSettled`, when it has one: the engine then awaits its turn instead of polling. */
+  get whenSettled(): (() => Promise<void>) | undefined {
+    const inner = this.inner;
+    const settled = inner?.whenSettled;
+    return settled ? async () => { await settled.call(inner); } : undefined;
   }
 
   async destroySession(): Promise<void> {

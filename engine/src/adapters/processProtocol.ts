@@ -11,7 +11,7 @@ export const PROTOCOL_VERSION = 1;
 /** The methods a program may leave out; it lists those it implements in its handshake. */
 export const OPTIONAL_METHODS = ['new_conversation', 'set_time', 'status'] as const;
 /** Messages one `responses` answer may hold, and the characters of one. */
-const MAX_MESSAGES = 1000;
+export const MAX_MESSAGES = 1000;
 const MAX_TEXT = 200_000;
 
 export interface Handshake {
