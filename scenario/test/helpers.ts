@@ -26,14 +26,5 @@ export function where(diagnostics: readonly Diagnostic[]): string[] {
 
 export const FAMILY = '# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena\'s birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n';
 
-/** A small seeded generator (mulberry32): the same sequence on every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The engine's seeded generator (mulberry32): the same sequence on every run. */
+export { seededRandom as random } from '../../engine/src/random';
