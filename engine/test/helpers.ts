@@ -20,6 +20,24 @@ export const STARTER = join(ROOT, 'benchmarks', 'starter');
 /** Fixed runs for the report tests (scripts/report-fixtures.ts): the multiday benchmark and runs/<id>/state.json. */
 export const REPORTS = join(__dirname, 'fixtures', 'reports');
 
+/** A fixed run of the report fixtures (`runs/<id>/state.json`), loaded afresh. */
+export const reportRun = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
+
+/** The report fixtures' multiday benchmark, loaded afresh. */
+export const reportMultiday = (): Benchmark => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
+
+/** The multiday benchmark with check 15.4 asking about templated dates, and chatbot-2's state with its own expansion of one. */
+export function templatedRun(): { benchmark: Benchmark; state: RunState } {
+  const benchmark = reportMultiday();
+  const check = benchmark.checks.find((c) => c.check.id === '15.4')!.check;
+  check.question = 'What did I plan for {{FUTURE:3:weeks}}?';
+  check.answer = 'Hiking on {{FUTURE:3:weeks}}, for a week, back by {{PAST:2:days}}.';
+  const state = reportRun('chatbot-2');
+  state.templates = { '{{FUTURE:3:weeks}}': '22 March 2026' };
+  state.startTime = '2026-03-01 09:00';
+  return { benchmark, state };
+}
+
 export function starter(): Benchmark {
   return loadBenchmark(readBenchmarkFolder(STARTER));
 }

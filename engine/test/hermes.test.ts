@@ -18,7 +18,7 @@ import { hermesOptions } from '../src/adapters/hermes/options';
 import { ConfigError } from '../src/errors';
 import { hermesMemoryEntries, hermesReply } from '../src/standin/hermesMemory';
 import { startStandIn } from '../src/standin/server';
-import { HERMES_FIXTURES, recordedEvents, startFakeHermes } from './hermesServer';
+import { afterLostReply, HERMES_FIXTURES, recordedEvents, startFakeHermes } from './hermesServer';
 import { tempDir } from './helpers';
 
 const KEY = 'hermes-key-abcdef123456';
@@ -137,14 +137,7 @@ test('a turn whose reply was lost is taken from the session after a restart, nev
   const fake = await startFakeHermes(KEY, tempDir(), { cutNextStream: true });
   try {
     const dir = tempDir();
-    const first = new HermesAdapter(dir, attached(fake.url));
-    await first.createSession('run');
-    await first.sendMessage('My boat is moored in Bristol.', { idempotencyKey: 'k1' });
-    while ((await first.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
-    await assert.rejects(first.getResponses(0), /hermes: POST .*chat\/stream/);
-    const second = new HermesAdapter(dir, attached(fake.url));
-    await second.createSession('run');
-    while ((await second.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await afterLostReply(dir, attached(fake.url), 'My boat is moored in Bristol.');
     assert.deepEqual((await second.getResponses(0)).map((m) => m.text), ['Noted, and saved to memory.']);
     assert.equal(fake.chats, 1, 'Hermes played the turn once');
     const saved = JSON.parse(readFileSync(join(dir, 'hermes.json'), 'utf8')) as { turns: { key: string; afterId: number }[] };

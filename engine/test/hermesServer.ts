@@ -12,6 +12,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { HermesAdapter } from '../src/adapters/hermes/adapter';
+import type { HermesOptions } from '../src/adapters/hermes/options';
 import type { ChatMessage } from '../src/models/messages';
 import { hermesReply } from '../src/standin/hermesMemory';
 
@@ -174,4 +177,25 @@ function readBody(request: IncomingMessage): Promise<Json> {
     request.on('data', (chunk: Buffer) => { text += chunk.toString(); });
     request.on('end', () => resolve(text ? JSON.parse(text) as Json : {}));
   });
+}
+
+/** Waits until the adapter has said all it will. */
+export async function settled(adapter: HermesAdapter): Promise<void> {
+  while ((await adapter.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * A turn whose streamed reply is lost (the fake started with `cutNextStream`): the first adapter's
+ * `getResponses` fails, and a second one on the same folder, as after a restart, is returned idle.
+ */
+export async function afterLostReply(dir: string, options: HermesOptions, text: string): Promise<HermesAdapter> {
+  const first = new HermesAdapter(dir, options);
+  await first.createSession('run');
+  await first.sendMessage(text, { idempotencyKey: 'k1' });
+  await settled(first);
+  await assert.rejects(first.getResponses(0), /hermes: POST .*chat\/stream/);
+  const second = new HermesAdapter(dir, options);
+  await second.createSession('run');
+  await settled(second);
+  return second;
 }

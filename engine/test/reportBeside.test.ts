@@ -8,20 +8,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import { noteChange, staleTokens, turnToolCalls } from '../src/report/beside';
 import { compareRuns, renderComparison, renderRunReport, runView } from '../src/report/html';
 import { junitDocument } from '../src/report/junit';
 import { lineHolds, readMemorySnapshots } from '../src/report/memory';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
-import { FileRunStore } from '../src/run/store';
 import { applyEvent, type RunState } from '../src/state/runState';
-import { readBenchmarkFolder } from '../src/workspace/folders';
-import { REPORTS, tempDir } from './helpers';
+import { reportMultiday as multiday, reportRun as run, tempDir, templatedRun } from './helpers';
 
-const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
-const multiday = (): Benchmark => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
 const when = new Date(2026, 11, 1, 12, 0);
 
 /** chatbot-2 with tool calls on two agent replies of the exam: the one that answered 15.2 (graded 0) and the one before it. */
@@ -136,15 +131,9 @@ test('compare: a differing check links to its trap and names its type; the trap 
 });
 
 test('JUnit names a check and gives its expected answer with the dates the run expanded', () => {
-  const benchmark = multiday();
-  const check = benchmark.checks.find((c) => c.check.id === '15.4')!.check;
-  check.question = 'What did I plan for {{FUTURE:3:weeks}}?';
-  check.answer = 'Hiking on {{FUTURE:3:weeks}}, back by {{PAST:2:days}}.';
-  const state = run('chatbot-2');
-  state.templates = { '{{FUTURE:3:weeks}}': '22 March 2026' };
-  state.startTime = '2026-03-01 09:00';
+  const { benchmark, state } = templatedRun();
   const xml = junitDocument([{ kind: 'played', state, benchmark }]);
   assert.ok(xml.includes('name="15.4 [RECALL] What did I plan for 22 March 2026?"'));
-  assert.ok(xml.includes('expected: Hiking on 22 March 2026, back by 27 February 2026.'));
+  assert.ok(xml.includes('expected: Hiking on 22 March 2026, for a week, back by 27 February 2026.'));
   assert.ok(!xml.includes('{{'), 'no template left raw');
 });

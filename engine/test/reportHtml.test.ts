@@ -1,16 +1,9 @@
 /** The HTML views as strings: a strict CSP with the nonce on every script and style, escaped user text, source links, nothing fetched. */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadBenchmark } from '../../scenario/src';
 import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
-import type { RunState } from '../src/state/runState';
-import { FileRunStore } from '../src/run/store';
-import { readBenchmarkFolder } from '../src/workspace/folders';
-import { REPORTS } from './helpers';
+import { reportMultiday as multiday, reportRun as run } from './helpers';
 
-const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
-const multiday = () => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
 
 function pages(nonce: string): { run: string; compare: string; trends: string } {
   const b = multiday();

@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
 import { comparisonText as comparisonTextOf } from '../src/report/compare';
 import { trendsText } from '../src/report/trends';
@@ -13,25 +12,10 @@ import { readMemorySnapshots } from '../src/report/memory';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { applyEvent, type RunState } from '../src/state/runState';
-import { FileRunStore } from '../src/run/store';
-import { readBenchmarkFolder } from '../src/workspace/folders';
-import { REPORTS } from './helpers';
+import { reportMultiday as multiday, reportRun as run, templatedRun as templated } from './helpers';
 
-const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
-const multiday = () => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
 const when = new Date(2026, 11, 1, 12, 0);
 
-/** The benchmark with check 15.4 asking about a templated date, and the run's own expansion of it. */
-function templated(): { benchmark: Benchmark; state: RunState } {
-  const benchmark = multiday();
-  const check = benchmark.checks.find((c) => c.check.id === '15.4')!.check;
-  check.question = 'What did I plan for {{FUTURE:3:weeks}}?';
-  check.answer = 'Hiking on {{FUTURE:3:weeks}}, for a week, back by {{PAST:2:days}}.';
-  const state = run('chatbot-2');
-  state.templates = { '{{FUTURE:3:weeks}}': '22 March 2026' };
-  state.startTime = '2026-03-01 09:00';
-  return { benchmark, state };
-}
 
 test('date templates read as the run expanded them: report.md, the run page and the comparison', () => {
   const { benchmark, state } = templated();

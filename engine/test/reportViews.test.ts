@@ -1,19 +1,12 @@
 /** The report's view models on fixed state files: grades by type and chapter, trap links, conversation, cost, comparison, trends. */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadBenchmark } from '../../scenario/src';
 import { compareRuns, comparisonText } from '../src/report/compare';
 import { estimateCosts, priceOf, totalCost } from '../src/report/cost';
 import { computeTrends, stats, trendsText, verdict } from '../src/report/trends';
 import { runView } from '../src/report/view';
-import type { RunState } from '../src/state/runState';
-import { FileRunStore } from '../src/run/store';
-import { readBenchmarkFolder } from '../src/workspace/folders';
-import { REPORTS, runOnStandIn, starter } from './helpers';
+import { reportMultiday as multiday, reportRun as run, runOnStandIn, starter } from './helpers';
 
-const run = (id: string): RunState => new FileRunStore(join(REPORTS, 'runs', id)).load()!;
-const multiday = () => loadBenchmark(readBenchmarkFolder(join(REPORTS, 'benchmarks', 'multiday')));
 
 test('a run view: grades by check type and by chapter, imperfect answers linked to their trap writes', () => {
   const v = runView(run('chatbot-2'), multiday());

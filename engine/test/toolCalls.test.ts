@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { HermesAdapter } from '../src/adapters/hermes/adapter';
 import { hermesOptions } from '../src/adapters/hermes/options';
 import { Journal } from '../src/adapters/notebook/journal';
 import { parseMessages } from '../src/adapters/processProtocol';
@@ -17,7 +16,7 @@ import { agentTurn } from '../src/run/agentTurn';
 import { FileRunStore } from '../src/run/store';
 import { runSecrets } from '../src/secrets';
 import { emptyState } from '../src/state/runState';
-import { HERMES_FIXTURES, recordedEvents, startFakeHermes } from './hermesServer';
+import { afterLostReply, HERMES_FIXTURES, recordedEvents, settled, startFakeHermes } from './hermesServer';
 import { tempDir } from './helpers';
 
 const KEY = 'hermes-key-abcdef123456';
@@ -60,23 +59,15 @@ test('the notebook gives each reply the calls of its own turn, and none to a tur
 test('Hermes: a turn streamed, and a turn found again in the session after a lost reply, both carry the memory call', async () => {
   const fake = await startFakeHermes(KEY, tempDir(), { cutNextStream: true });
   try {
-    const dir = tempDir();
-    const first = new HermesAdapter(dir, attached(fake.url));
-    await first.createSession('run');
-    await first.sendMessage('My boat is moored in Bristol.', { idempotencyKey: 'k1' });
-    while ((await first.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
-    await assert.rejects(first.getResponses(0));
-    const second = new HermesAdapter(dir, attached(fake.url));
-    await second.createSession('run');
-    while ((await second.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await afterLostReply(tempDir(), attached(fake.url), 'My boat is moored in Bristol.');
     const recovered = (await second.getResponses(0))[0];
     assert.deepEqual(recovered?.toolCalls?.map((c) => [c.name, JSON.parse(c.arguments).content, c.result]), [['memory', 'My boat is moored in Bristol.', '{"success": true, "done": true, "target": "memory"}']], 'from the session rows');
     await second.sendMessage('My sister lives in Leeds.', { idempotencyKey: 'k2' });
-    while ((await second.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
+    await settled(second);
     const streamed = (await second.getResponses(1))[0];
     assert.deepEqual(streamed?.toolCalls?.map((c) => JSON.parse(c.arguments).content), ['My sister lives in Leeds.'], 'from run.completed: this turn\'s call only');
     await second.sendMessage('Where is my boat?', { idempotencyKey: 'k3' });
-    while ((await second.getStatus()).state === 'thinking') await new Promise((resolve) => setTimeout(resolve, 5));
+    await settled(second);
     assert.equal((await second.getResponses(2))[0]?.toolCalls, undefined, 'a question answered from memory calls nothing');
   } finally {
     await fake.close();
