@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { focusEditor, openFile, ROOT, useVsCode } from './codeServer';
+import { focusEditor, openFile, ROOT, theme as switchTheme, useVsCode } from './codeServer';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FULL = 'notes';
@@ -58,18 +58,9 @@ function assertOneIconPerLine(icons: readonly Icon[]): void {
   assert.equal(new Set(tops).size, tops.length, `two icons on one line: ${icons.map((i) => `${i.icon}@${i.top}`).join(', ')}`);
 }
 
-/** Switches the colour theme from its picker (its entries read `Light Modern`, `Dark Modern`) and waits until the workbench wears it. */
+/** The theme switched, and a moment for the semantic tokens (a check's continuation lines) to be styled again. */
 async function theme(page: Page, name: 'Light Modern' | 'Dark Modern'): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-  await page.keyboard.type('Preferences: Color Theme');
-  // The same words match "Browse Color Themes in Marketplace", which has no network here.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-  await page.keyboard.type(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(`document.querySelector('.monaco-workbench').classList.contains('${name === 'Light Modern' ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
-  // The semantic tokens (a check's continuation lines) are styled again a moment after the theme.
+  await switchTheme(page, name);
   await page.waitForTimeout(2500);
 }
 

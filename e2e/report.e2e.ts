@@ -5,19 +5,15 @@
  * `mmb view`'s pages from its loopback server, everything else cut off.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { assertClean, guardedPage, type GuardedPage as Opened } from './guardedPage';
+import type { Browser, Page } from 'playwright-core';
+import { assertClean, guardedPage, launchChromium, noChromium as skip, openResultsPage, reportWorkspace, type GuardedPage as Opened } from './guardedPage';
 
 const ROOT = join(__dirname, '..');
 const ARTIFACTS = join(ROOT, '.e2e', 'artifacts');
-const CHROMIUM = '/usr/bin/chromium';
-const FIXTURES = join(ROOT, 'engine', 'test', 'fixtures', 'reports');
-const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM}: scripts/e2e-setup.sh installs it`;
 
 let browser: Browser;
 let workspace: string;
@@ -25,14 +21,8 @@ let workspace: string;
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  workspace = mkdtempSync(join(tmpdir(), 'mmb-report-e2e-'));
-  cpSync(join(FIXTURES, 'benchmarks'), join(workspace, 'benchmarks'), { recursive: true });
-  cpSync(join(FIXTURES, 'runs'), join(workspace, 'results'), { recursive: true });
-  for (const args of [['chatbot-2', '--html'], ['--compare', 'chatbot-1', 'in-context', 'chatbot-2'], ['--trends']]) {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', ...args], { cwd: workspace, encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  workspace = reportWorkspace('mmb-report-e2e-', [['chatbot-2', '--html'], ['--compare', 'chatbot-1', 'in-context', 'chatbot-2'], ['--trends']]);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -40,13 +30,8 @@ after(async () => {
 });
 
 /** Opens a results page with the network cut off: any request other than the file itself is aborted and recorded. */
-async function open(relativePath: string): Promise<Opened> {
-  const url = `file://${join(workspace, 'results', relativePath)}`;
-  const opened = await guardedPage(browser, (asked) => asked === url, { offline: true });
-  const { page } = opened;
-  await page.goto(url);
-  await page.waitForFunction('Array.isArray(window.mmbCharts)');
-  return opened;
+function open(relativePath: string): Promise<Opened> {
+  return openResultsPage(browser, workspace, relativePath);
 }
 
 /** How many canvases the page's charts drew on, each counted when it has painted pixels. */
@@ -121,13 +106,12 @@ test('the trends page renders offline: a group per configuration, the flaky chec
 
 /** `mmb view` started by the built CLI on a copy of the fixture runs plus a stopped one; its printed URL, and a stop. */
 async function startView(): Promise<{ url: string; origin: string; root: string; stop: () => Promise<void> }> {
-  const root = mkdtempSync(join(tmpdir(), 'mmb-view-e2e-'));
-  cpSync(join(FIXTURES, 'benchmarks'), join(root, 'benchmarks'), { recursive: true });
-  cpSync(join(FIXTURES, 'runs'), join(root, 'results'), { recursive: true });
-  writeFileSync(join(root, 'config.jsonc'), '{}');
-  const state = JSON.parse(readFileSync(join(FIXTURES, 'runs', 'chatbot-1', 'state.json'), 'utf8')) as Record<string, unknown>;
-  mkdirSync(join(root, 'results', 'stopped-1'));
-  writeFileSync(join(root, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...state, run: 'stopped-1', status: 'running', finishedAt: undefined }));
+  const root = reportWorkspace('mmb-view-e2e-', [], (ws) => {
+    writeFileSync(join(ws, 'config.jsonc'), '{}');
+    const state = JSON.parse(readFileSync(join(ws, 'results', 'chatbot-1', 'state.json'), 'utf8')) as Record<string, unknown>;
+    mkdirSync(join(ws, 'results', 'stopped-1'));
+    writeFileSync(join(ws, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...state, run: 'stopped-1', status: 'running', finishedAt: undefined }));
+  });
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'view'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { command, reloadWindow, ROOT, useVsCode } from './codeServer';
+import { command, reloadWindow, ROOT, theme as switchTheme, useVsCode } from './codeServer';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const RUNS = { chatbot: 'chatbot-1', again: 'chatbot-2', notebook: 'notebook-1' };
@@ -47,25 +47,10 @@ async function waitForRuns(frame: FrameLocator, expected: string[], what: string
   assert.deepEqual(shown, expected, what);
 }
 
-/** Switches the colour theme through its picker, and waits for the workbench and the index to wear it. */
+/** The theme switched, and the index's webview wearing it too. */
 async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-    await page.keyboard.type('Preferences: Color Theme');
-    // Not "Browse Color Themes in Marketplace", which the same words match.
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-    await page.keyboard.type(name);
-    const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
-    if (found) break;
-    await page.keyboard.press('Escape');
-    assert.ok(attempt < 5, `the theme picker lists ${name}`);
-    await page.waitForTimeout(2000);
-  }
-  await page.keyboard.press('Enter');
-  const light = name.startsWith('Light');
-  await page.waitForFunction(`document.querySelector('.monaco-workbench').classList.contains('${light ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
-  await webview(page).locator(`body.${light ? 'vscode-light' : 'vscode-dark'}`).waitFor({ timeout: 15_000 });
+  await switchTheme(page, name);
+  await webview(page).locator(`body.${name.startsWith('Light') ? 'vscode-light' : 'vscode-dark'}`).waitFor({ timeout: 15_000 });
   await page.waitForTimeout(500);
 }
 

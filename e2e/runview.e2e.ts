@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { requestedRunName } from '../engine/src/api';
-import { command, reloadWindow, useVsCode } from './codeServer';
+import { command, reloadWindow, theme as switchTheme, useVsCode } from './codeServer';
 
 const { vs: session, shot, e2e } = useVsCode();
 
@@ -27,25 +27,9 @@ function writeConfig(config: unknown): void {
   writeFileSync(join(session().workspace, 'config.jsonc'), JSON.stringify(config, null, 2));
 }
 
-/** Switches the colour theme through its picker, and waits for the workbench to wear it. */
+/** The theme switched, and a moment for the webviews to redraw in it. */
 async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  // Right after start the picker may list no theme yet: try again.
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-    await page.keyboard.type('Preferences: Color Theme');
-    // Not "Browse Color Themes in Marketplace", which the same words match.
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-    await page.keyboard.type(name);
-    const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
-    if (found) break;
-    await page.keyboard.press('Escape');
-    assert.ok(attempt < 5, `the theme picker lists ${name}`);
-    await page.waitForTimeout(2000);
-  }
-  await page.keyboard.press('Enter');
-  // The page's own code, as text: this file is compiled without the DOM's types.
-  await page.waitForFunction(`document.querySelector('.monaco-workbench').classList.contains('${name.startsWith('Light') ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
+  await switchTheme(page, name);
   await page.waitForTimeout(800);
 }
 

@@ -6,20 +6,15 @@
  * screenshots in .e2e/artifacts/; and the comparison's link from a differing check to its trap.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { assertClean, guardedPage, type GuardedPage as Opened } from './guardedPage';
+import type { Browser, Page } from 'playwright-core';
+import { assertClean, launchChromium, noChromium as skip, openResultsPage, reportWorkspace, type GuardedPage as Opened } from './guardedPage';
 import type { RunState } from '../engine/src/api';
 
 const ROOT = join(__dirname, '..');
 const ARTIFACTS = join(ROOT, '.e2e', 'artifacts');
-const CHROMIUM = '/usr/bin/chromium';
-const FIXTURES = join(ROOT, 'engine', 'test', 'fixtures', 'reports');
-const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM}: scripts/e2e-setup.sh installs it`;
 
 /** The colours a VS Code dark theme gives a webview, which the pages' stylesheet reads first. */
 const DARK_THEME: Record<string, string> = {
@@ -31,7 +26,7 @@ let browser: Browser;
 let workspace: string;
 
 /** chatbot-2 as an agent with tools would have left it: calls on the reply that answered 15.2, a snapshot of its notes. */
-function prepareRun(): void {
+function prepareRun(workspace: string): void {
   const file = join(workspace, 'results', 'chatbot-2', 'state.json');
   const state = JSON.parse(readFileSync(file, 'utf8')) as RunState;
   const graded = state.grades['15.2']!.at(-1)!.at;
@@ -49,15 +44,8 @@ function prepareRun(): void {
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  workspace = mkdtempSync(join(tmpdir(), 'mmb-story-e2e-'));
-  cpSync(join(FIXTURES, 'benchmarks'), join(workspace, 'benchmarks'), { recursive: true });
-  cpSync(join(FIXTURES, 'runs'), join(workspace, 'results'), { recursive: true });
-  prepareRun();
-  for (const args of [['chatbot-2', '--html'], ['--compare', 'chatbot-1', 'chatbot-2']]) {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', ...args], { cwd: workspace, encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  workspace = reportWorkspace('mmb-story-e2e-', [['chatbot-2', '--html'], ['--compare', 'chatbot-1', 'chatbot-2']], prepareRun);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -65,13 +53,8 @@ after(async () => {
 });
 
 /** A results page with every request but its own file aborted and recorded, CSP violations and dialogs counted. */
-async function open(relativePath: string): Promise<Opened> {
-  const url = `file://${join(workspace, 'results', relativePath)}`;
-  const opened = await guardedPage(browser, (asked) => asked.split('#')[0] === url, { offline: true });
-  const { page } = opened;
-  await page.goto(url);
-  await page.waitForFunction('Array.isArray(window.mmbCharts)');
-  return opened;
+function open(relativePath: string): Promise<Opened> {
+  return openResultsPage(browser, workspace, relativePath);
 }
 
 async function clean(o: Opened): Promise<void> {
