@@ -96,6 +96,13 @@ test('a failed answer with its tool calls and its memory, expected and stale lin
   await page.evaluate(`(() => { const theme = ${JSON.stringify(DARK_THEME)}; for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value); })()`);
   assert.deepEqual(await background(page, 'body'), [30, 30, 30], 'the dark theme applied');
   await card.screenshot({ path: join(ARTIFACTS, 'story-failed-answer-dark.png') });
+  // Its card under Imperfect answers holds the same memory, unfolded on demand.
+  const answer = page.locator('article.answer[data-check="15.2"]');
+  await answer.locator('details').evaluateAll((all) => all.forEach((d) => d.setAttribute('open', '')));
+  assert.deepEqual(await answer.locator('.mem-file .mem-line.stale').allInnerTexts(), ['Wed 11 Mar: 8 km along the harbourside']);
+  assert.deepEqual(await answer.locator('.mem-file .mem-line.hit').allInnerTexts(), ['Wed 11 Mar, synced: 8.4 km']);
+  await answer.scrollIntoViewIfNeeded();
+  await answer.screenshot({ path: join(ARTIFACTS, 'story-imperfect-card-dark.png') });
   await clean(o);
 });
 
