@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
 import { LooseRepository } from '../src/adapters/notebook/gitObjects';
-import { contextMessages, type Entry } from '../src/adapters/notebook/journal';
+import { contextMessages, Journal, type Entry } from '../src/adapters/notebook/journal';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';
 import { startStandIn, type StandIn } from '../src/standin/server';
@@ -167,4 +167,13 @@ test('a commit naming the changed notes reads only those, and its tree is still 
   history.commitFolder('everything', new Date('2026-03-01T12:01:00Z'));
   assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), gitTree(), 'a commit naming no paths reads the whole folder');
   repo('fsck', '--strict', '--no-dangling');
+});
+
+test('the journal makes its folder at the first append, and again when the folder went away', () => {
+  const dir = join(tempDir('mmb-nb-journal-'), 'agent', 'deep');
+  const journal = new Journal(join(dir, 'journal.jsonl'));
+  journal.append({ kind: 'time', iso: '2026-03-01T10:00:00.000Z' });
+  rmSync(dirname(dir), { recursive: true });
+  journal.append({ kind: 'time', iso: '2026-03-01T11:00:00.000Z' });
+  assert.deepEqual(readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { iso: string }).iso), ['2026-03-01T11:00:00.000Z']);
 });
