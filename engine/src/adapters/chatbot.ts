@@ -17,7 +17,19 @@ type Entry =
   | { kind: 'reply'; seq: number; text: string; at: string; usage?: { promptTokens: number; completionTokens: number } }
   | { kind: 'new-conversation' };
 
-const SYSTEM = 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.';
+const SYSTEM_MESSAGE: ChatMessage = { role: 'system', content: 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.' };
+
+/** Each entry's message, one object per entry, so that a request encodes only its new messages (`models/requestBody.ts`). */
+const messages = new WeakMap<Entry, ChatMessage[]>();
+
+function messageOf(e: Entry): ChatMessage[] {
+  let m = messages.get(e);
+  if (m === undefined) {
+    m = e.kind === 'user' ? [{ role: 'user', content: e.text }] : e.kind === 'reply' ? [{ role: 'assistant', content: e.text }] : [];
+    messages.set(e, m);
+  }
+  return m;
+}
 
 export class ChatbotAdapter implements AgentAdapter {
   readonly quietPeriodMs = 500;
@@ -81,8 +93,7 @@ export class ChatbotAdapter implements AgentAdapter {
   /** The messages of the current conversation, as the model sees them. */
   private conversation(): ChatMessage[] {
     const start = this.entries.map((e) => e.kind).lastIndexOf('new-conversation') + 1;
-    return [{ role: 'system', content: SYSTEM }, ...this.entries.slice(start).flatMap((e): ChatMessage[] =>
-      e.kind === 'user' ? [{ role: 'user', content: e.text }] : e.kind === 'reply' ? [{ role: 'assistant', content: e.text }] : [])];
+    return [SYSTEM_MESSAGE, ...this.entries.slice(start).flatMap((e) => messageOf(e))];
   }
 
   private startReply(): void {

@@ -1,7 +1,9 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
 import type OpenAI from 'openai';
+import type { Stream } from 'openai/streaming';
 import { openAiChunk } from './chunks/load';
 import type { ChatMessage, ToolCall } from './messages';
+import { chatRequestBody } from './requestBody';
 import { maskSecrets, runSecrets } from '../secrets';
 import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';
 
@@ -60,6 +62,9 @@ export interface ModelOptions {
   onRetry?: (notice: RetryNotice) => void;
 }
 
+const COMPLETIONS = '/chat/completions';
+const JSON_BODY = { 'content-type': 'application/json' };
+
 export class OpenAIChatModel implements ChatModel {
   private readonly client: OpenAI;
   readonly name: string;
@@ -95,17 +100,21 @@ export class OpenAIChatModel implements ChatModel {
     }
   }
 
+  /**
+   * What `chat.completions.create` would send, as bytes with each message encoded once
+   * (`requestBody.ts`); the SDK's `post` sends bytes as they are, with the same auth and retries off.
+   */
+  private body(request: ChatRequest, stream: boolean): Buffer {
+    return chatRequestBody({ model: this.options.model, messages: request.messages, ...(request.tools ? { tools: request.tools } : {}), stream });
+  }
+
   /** The URL every request goes to, as errors name it. */
   private get endpoint(): string {
     return `${this.options.baseURL.replace(/\/+$/, '')}/chat/completions`;
   }
 
   private async plain(request: ChatRequest): Promise<ChatResponse> {
-    const r = await this.client.chat.completions.create({
-      model: this.options.model,
-      messages: request.messages as OpenAI.ChatCompletionMessageParam[],
-      ...(request.tools?.length ? { tools: request.tools } : {}),
-    });
+    const r = await this.client.post<OpenAI.ChatCompletion>(COMPLETIONS, { body: this.body(request, false), headers: JSON_BODY });
     const choice = r.choices[0];
     if (!choice) throw new EmptyResponseError('the response has no choices');
     const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function').map((c): ToolCall => ({
@@ -118,13 +127,7 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private async streamed(request: ChatRequest): Promise<ChatResponse> {
-    const stream = await this.client.chat.completions.create({
-      model: this.options.model,
-      messages: request.messages as OpenAI.ChatCompletionMessageParam[],
-      ...(request.tools?.length ? { tools: request.tools } : {}),
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+    const stream = await this.client.post<Stream<OpenAI.ChatCompletionChunk>>(COMPLETIONS, { body: this.body(request, true), headers: JSON_BODY, stream: true });
     let content = '';
     let sawChoice = false;
     const calls: ToolCall[] = [];

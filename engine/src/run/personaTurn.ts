@@ -11,7 +11,7 @@ import { MAX_MESSAGE_CHARS } from './tools/types';
 import { agentTurn } from './agentTurn';
 import { replyText, type RunContext } from './context';
 import type { RunState } from '../state/runState';
-import type { ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../models/messages';
 
 /** What the loop keeps between turns: how many echoing turns in a row were dropped. */
 export interface TurnCounters {
@@ -25,10 +25,23 @@ const MAX_CONTENT_CHARS = 64 * 1024;
 /** Tool calls of one turn past this many are dropped from the turn: no phase needs more at once. */
 export const MAX_CALLS_PER_TURN = 32;
 
+const systemMessages = new WeakMap<RunContext, ChatMessage>();
+
+/** The system message, the same object while its text stays the same, so that its JSON is encoded once (`models/requestBody.ts`). */
+function systemMessage(run: RunContext): ChatMessage {
+  const content = run.systemPrompt();
+  let message = systemMessages.get(run);
+  if (message?.content !== content) {
+    message = { role: 'system', content };
+    systemMessages.set(run, message);
+  }
+  return message;
+}
+
 export async function personaTurn(run: RunContext, counters: TurnCounters): Promise<void> {
   const { state, options } = run;
   compactIfDue(run);
-  const response = await options.persona.complete({ messages: [{ role: 'system', content: run.systemPrompt() }, ...state.persona], tools: offeredToolSpecs(run) }, {
+  const response = await options.persona.complete({ messages: [systemMessage(run), ...state.persona], tools: offeredToolSpecs(run) }, {
     onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
   });
   run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });

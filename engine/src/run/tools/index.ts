@@ -53,8 +53,11 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set(Object.keys(PERSONA_TOOLS
  * single-day benchmark `wait` would sleep in real time (up to 36 hours) for nothing.
  */
 export function offeredToolSpecs(run: Pick<RunContext, 'offersWait'>): ToolSpec[] {
-  return run.offersWait ? TOOL_SPECS : TOOL_SPECS.filter((spec) => spec.function.name !== 'wait');
+  return run.offersWait ? TOOL_SPECS : TOOL_SPECS_WITHOUT_WAIT;
 }
+
+/** One array for every request, so that its JSON is encoded once (`models/requestBody.ts`). */
+const TOOL_SPECS_WITHOUT_WAIT = TOOL_SPECS.filter((spec) => spec.function.name !== 'wait');
 
 /** Parses a tool call's arguments: an object of the types the tool declares, or an error the model can act on. */
 export function parseArgs(name: string, raw: unknown, offered: ReadonlySet<string> = TOOL_NAMES): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
