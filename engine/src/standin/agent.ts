@@ -35,11 +35,11 @@ export function agentAnswer(messages: readonly ChatMessage[]): string {
 }
 
 /** The answer to `question` from `statements` (oldest first): the best matches quoted, or "You never told me that." */
-export function recall(question: string, statements: readonly string[]): string {
+export function recall(question: string, statements: readonly string[], population = statements.length): string {
   const candidates = statements.map((text, index) => ({ text, index, terms: terms(text) }));
   const asked = [...terms(question)];
   const df = (w: string) => candidates.filter((c) => c.terms.has(w)).length;
-  const idf = new Map(asked.map((w) => [w, df(w) === 0 ? UNSEEN_WEIGHT : Math.log((candidates.length + 1) / df(w))]));
+  const idf = new Map(asked.map((w) => [w, df(w) === 0 ? UNSEEN_WEIGHT : Math.log((Math.max(population, candidates.length) + 1) / df(w))]));
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
   const scored = candidates
     .map((c) => ({ ...c, score: asked.filter((w) => c.terms.has(w)).reduce((a, w) => a + (idf.get(w) ?? 0), 0) }))

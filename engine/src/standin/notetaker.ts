@@ -62,8 +62,11 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
   const asked = after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function.name) : []));
   if (round === 0) return { content: null, calls: [call(T.search, { query })] };
   if (asked.at(-1) === T.search) {
-    // Open the notes the search found, as a reader would, and answer from them whole.
-    const files = [...new Set(hits(results.at(-1) ?? '').map((h) => h.name))].slice(0, 3);
+    // The lines found answer, as they would a reader; else open the notes they are in and answer from them whole.
+    const found = hits(results.at(-1) ?? '');
+    const answer = recall(text, found.flatMap((h) => noteText(h.text)), Math.max(0, ...found.map((h) => h.line)));
+    if (answer !== NEVER_TOLD) return say(answer);
+    const files = [...new Set(found.map((h) => h.name))].slice(0, 3);
     if (files.length) return { content: null, calls: files.map((path, i) => call(T.read, { path }, i)) };
   } else if (asked.at(-1) === T.read) {
     const read = results.slice(-asked.filter((n) => n === T.read).length).filter((r) => !r.startsWith('Error'));
