@@ -1,9 +1,10 @@
 /**
  * The stand-in model behind the `notebook` agent: a simple, deterministic note-taker that drives
  * the agent's real tool loop. A statement is appended to `notes.md`, dated (and `MEMORY.md` gets
- * a line about that note once); a question is searched in the notes, the notes found are read,
- * and it is answered from them with the same recall as the plain agent, or else from a search of
- * the conversation history; the
+ * a line about that note once); a question is searched in the notes and answered from the lines
+ * found with the same recall as the plain agent (the note's length, as the hits' line numbers show
+ * it, weighing rare words); when they do not answer, the notes found are read and it is answered
+ * from them whole, or else from a search of the conversation history; the
  * consolidation pass adds to the notes what the transcript holds and they lack; a compaction
  * request gets the user's earlier messages, shortened. A request of the real Hermes (its `memory`
  * tool offered) goes to hermesMemory.ts, one of the real OpenClaw to openclawMemory.ts.
