@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
 import { NotebookAdapter, notebookOptions } from '../src/adapters/notebook/adapter';
 import { NotesHistory } from '../src/adapters/notebook/git';
-import { findConflicts, injectedIndex, Notes } from '../src/adapters/notebook/notes';
+import { contentHash, findConflicts, injectedIndex, Notes } from '../src/adapters/notebook/notes';
 import { runTool, type ToolContext } from '../src/adapters/notebook/tools';
 import { adapterUsesStandIn, createAdapter } from '../src/adapters/registry';
 import type { AgentAdapter } from '../src/adapters/types';
@@ -238,6 +238,31 @@ describe('the notebook on the stand-in', () => {
     await again.sendMessage('My boat is called Wren.', { idempotencyKey: 'k1' });
     assert.equal((await again.getResponses(0)).length, 1, 'the key journaled before the stop is still known');
     await again.close();
+  });
+
+  test('killed inside a note write, after the note was removed or with the new text cut: the restart finishes it or makes the call again, once', async () => {
+    const call = { id: 'call_cut', type: 'function' as const, function: { name: 'write_note', arguments: '{"path":"notes.md","content":"- My boat is called Wren.","append":true}' } };
+    const before = '- My car is blue.\n';
+    const after = `${before}- My boat is called Wren.\n`;
+    for (const [what, partial, noteLeft] of [['the note removed, the new text whole beside it', after, undefined], ['the new text cut, the note as it was', after.slice(0, -9), before]] as const) {
+      const dir = tempDir('mmb-nb-');
+      const first = new NotebookAdapter(dir, model());
+      await first.createSession();
+      await first.close();
+      const change = { kind: 'change', call: call.id, path: 'notes.md', after: contentHash(after), done: 'Appended to notes.md.' };
+      appendFileSync(join(dir, 'journal.jsonl'), [{ kind: 'user', key: 'k1', text: 'My boat is called Wren.', at: '2026-03-01T20:30:00.000Z' }, { kind: 'step', message: { role: 'assistant', content: null, tool_calls: [call] } }, change].map((e) => `${JSON.stringify(e)}\n`).join(''));
+      if (noteLeft !== undefined) writeFileSync(join(dir, 'memory', 'notes.md'), noteLeft);
+      writeFileSync(join(dir, '.memory.partial'), partial);
+      const recording = new Recording(model());
+      const again = new NotebookAdapter(dir, recording);
+      await again.createSession();
+      for (const deadline = Date.now() + 10_000; (await again.getResponses(0)).length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
+      assert.deepEqual((await again.getResponses(0)).map((m) => m.text), ['Noted.'], what);
+      assert.equal(readFileSync(join(dir, 'memory', 'notes.md'), 'utf8'), after, `${what}: the line written once`);
+      assert.equal(existsSync(join(dir, '.memory.partial')), false, `${what}: nothing left beside the folder`);
+      assert.equal(recording.requests.length, 1, `${what}: the model is asked only for the reply after the call`);
+      await again.close();
+    }
   });
 
   test('a model that never stops calling tools fails the turn with what to do', async () => {

@@ -79,9 +79,9 @@ export class NotebookAdapter implements AgentAdapter {
 
   async createSession(): Promise<void> {
     mkdirSync(this.notes.dir, { recursive: true });
-    rmSync(this.notes.partialFile(), { force: true });
     await this.history.init();
     this.journal.load();
+    this.notes.finishPartial(this.journal.entries.findLast((e): e is Extract<Entry, { kind: 'change' }> => e.kind === 'change'));
     if (this.journal.entries.length === 0) {
       if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
       await this.history.commit('the notebook starts', this.time());

@@ -74,7 +74,10 @@ export class Notes {
 
   /**
    * Sets a note to `text`, or deletes it (null). A kill at any moment leaves the note whole, as it
-   * was or as it is now: the text goes to a file beside the folder first and is renamed over it.
+   * was or as it is now: the text goes whole to a file beside the folder first, then the note is
+   * removed and the file renamed to its name. Renamed over the note instead, ext4 would write the
+   * data out at once (`auto_da_alloc`): 0.2 ms a write against 0.03. Killed between the two steps,
+   * the note is missing and the file whole: `finishPartial` renames it when the engine starts again.
    */
   put(path: string, text: string | null): void {
     const full = this.resolve(path);
@@ -85,7 +88,30 @@ export class Notes {
     mkdirSync(dirname(full), { recursive: true });
     this.confine(dirname(full), path);
     writeFileSync(this.partialFile(), text);
+    rmSync(full, { force: true });
     renameSync(this.partialFile(), full);
+  }
+
+  /**
+   * At a start: the write a kill interrupted is finished when the file beside the folder holds the
+   * whole text of the last journaled change (the note may already be gone), and dropped otherwise
+   * (cut, or of a change that was made): the note is then as it was, and the call is made again.
+   */
+  finishPartial(last: { path: string; after: string | null } | undefined): void {
+    const partial = this.partialFile();
+    if (!existsSync(partial)) return;
+    try {
+      if (last?.after && contentHash(readFileSync(partial, 'utf8')) === last.after) {
+        const full = this.resolve(last.path);
+        mkdirSync(dirname(full), { recursive: true });
+        this.confine(dirname(full), last.path);
+        renameSync(partial, full);
+        return;
+      }
+    } catch {
+      // A path that no longer resolves inside the folder: the write is dropped, and the call made again.
+    }
+    rmSync(partial, { force: true });
   }
 
   /** The SHA-256 of a note's text, null when it does not exist: what a journaled change is checked against. */
