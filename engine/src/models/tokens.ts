@@ -6,9 +6,15 @@
 import { tokenizerChunk } from './chunks/load';
 import type { ChatMessage } from './messages';
 
+/**
+ * Special tokens (`<|endoftext|>`) are counted as the text they are: by default the tokenizer
+ * throws on one, and any message (a benchmark's, an agent's reply) may hold one.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** The tokenizer is loaded on the first count (`chunks/load.ts`): most commands count nothing. */
-function encode(text: string): number[] {
-  return tokenizerChunk().encode(text);
+function count(text: string): number {
+  return tokenizerChunk().countTokens(text, AS_TEXT);
 }
 
 const counted = new WeakMap<ChatMessage, number>();
@@ -56,7 +62,44 @@ export function countTextTokens(text: string): number {
   return counted;
 }
 
+/**
+ * A text is counted line by line, each line looked up first: an agent reads the same note again
+ * and again (the notebook's `notes.md` grows by a line a turn), and a line's tokens do not depend
+ * on the lines around it. A line starts after a line feed that a character other than white space
+ * or `/` follows: no pre-token of the GPT tokenizers' split spans such a place (a letter or number
+ * run never holds a line feed; a punctuation run ends with line feeds and slashes only; a white
+ * space run holds no other character), so the sum is the count of the whole text, exactly.
+ */
+const lineCounts = new Map<string, number>();
+const LINE_COUNTS = 20_000;
+/** Texts shorter than this are counted whole; shorter lines are joined with the next. */
+const MIN_LINE_CHARS = 48;
+
 function countUnremembered(text: string): number {
+  if (text.length < 2 * MIN_LINE_CHARS) return countWhole(text);
+  let total = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (i + 1 - start < MIN_LINE_CHARS || isSpace(next) || next === 0x2f) continue;
+    total += countLine(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  return total + countLine(text.slice(start));
+}
+
+function countLine(line: string): number {
+  let n = lineCounts.get(line);
+  if (n === undefined) {
+    n = countWhole(line);
+    if (lineCounts.size >= LINE_COUNTS) lineCounts.clear();
+    lineCounts.set(line, n);
+  }
+  return n;
+}
+
+/** Tokens of a text as one piece, long runs without a change of white space counted in slices. */
+export function countWhole(text: string): number {
   let total = 0;
   let countedTo = 0;
   let runStart = 0;
@@ -65,14 +108,14 @@ function countUnremembered(text: string): number {
     const space = i < text.length && isSpace(text.charCodeAt(i));
     if (i < text.length && space === runIsSpace) continue;
     if (i - runStart > LONG_RUN) {
-      total += encode(text.slice(countedTo, runStart)).length;
-      for (let at = runStart; at < i; at += LONG_RUN) total += encode(text.slice(at, Math.min(i, at + LONG_RUN))).length;
+      total += count(text.slice(countedTo, runStart));
+      for (let at = runStart; at < i; at += LONG_RUN) total += count(text.slice(at, Math.min(i, at + LONG_RUN)));
       countedTo = i;
     }
     runStart = i;
     runIsSpace = space;
   }
-  return total + encode(text.slice(countedTo)).length;
+  return total + count(text.slice(countedTo));
 }
 
 /** The characters `\s` matches, without a regular expression per character. */

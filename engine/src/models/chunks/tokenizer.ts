@@ -1,2 +1,2 @@
 /** The GPT tokenizer (2.9 MB bundled), a chunk of its own: loaded on the first token count. */
-export { encode } from 'gpt-tokenizer';
+export { countTokens } from 'gpt-tokenizer';
