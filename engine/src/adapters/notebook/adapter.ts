@@ -69,6 +69,7 @@ export class NotebookAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private virtual: { base: number; real: number } | undefined;
   private tokens = 0;
+  private statusTally: { entries: readonly Entry[]; length: number; compactions: NonNullable<AgentStatus['compactions']>; usage: Record<string, Usage> } | undefined;
   private contextCache: { entries: readonly Entry[]; length: number; messages: ChatMessage[] } | undefined;
 
   constructor(private readonly dir: string, private readonly model: ChatModel, private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS, private readonly now: () => Date = () => new Date()) {
@@ -114,10 +115,16 @@ export class NotebookAdapter implements AgentAdapter {
   }
 
   async getStatus(): Promise<AgentStatus> {
-    const compactions = this.journal.entries.flatMap((e) => (e.kind === 'compaction' ? [{ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter }] : []));
-    const usage: Record<string, Usage> = {};
-    for (const e of this.journal.entries) if (e.kind === 'usage') addUsage(usage, this.model.name, e);
-    return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens: this.tokens, usage };
+    // Tallied from the entries appended since the last call: the engine asks at every poll, and the journal only grows.
+    const { entries } = this.journal;
+    let tally = this.statusTally;
+    if (tally?.entries !== entries || tally.length > entries.length) tally = this.statusTally = { entries, length: 0, compactions: [], usage: {} };
+    for (; tally.length < entries.length; tally.length++) {
+      const e = entries[tally.length]!;
+      if (e.kind === 'compaction') tally.compactions.push({ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter });
+      else if (e.kind === 'usage') addUsage(tally.usage, this.model.name, e);
+    }
+    return { state: this.busy ? 'thinking' : 'idle', compactions: [...tally.compactions], contextTokens: this.tokens, usage: structuredClone(tally.usage) };
   }
 
   async setVirtualTime(iso: string): Promise<void> {
