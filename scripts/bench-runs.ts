@@ -29,7 +29,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-runs-'));
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 let runs = 0;
 /** What the agent's own model was asked in the last run of each agent: requests and prompt tokens. */
-const agentUsage = new Map<string, { requests: number; promptTokens: number }>();
+const agentUsage = new Map<string, { requests: number; promptTokens: number; runRequests: number }>();
 
 /** One run as `mmb run` makes it, with config.jsonc's defaults and everything on the stand-in; its wall time in ms. */
 async function shippedRun(benchmark: string, agent: string): Promise<number> {
@@ -39,7 +39,9 @@ async function shippedRun(benchmark: string, agent: string): Promise<number> {
     const [outcome] = await launchRuns({ root: scratch, benchmarksDir: BENCHMARKS, config, runs: [run], env: {} });
     if (outcome?.state?.status !== 'finished') console.log(`  (${run.name}: ${outcome?.problem ?? outcome?.state?.status})`);
     const usage = Object.values(outcome?.state?.agentStatus?.usage ?? {});
-    if (benchmark === 'max') agentUsage.set(agent, { requests: usage.reduce((n, u) => n + u.requests, 0), promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0) });
+    const requests = usage.reduce((n, u) => n + u.requests, 0);
+    const persona = Object.values(outcome?.state?.usage ?? {}).reduce((n, u) => n + u.requests, 0);
+    if (benchmark === 'max') agentUsage.set(agent, { requests, promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0), runRequests: requests + persona });
   });
 }
 
@@ -128,6 +130,9 @@ void (async () => {
   const [notebook, chatbot] = [agentUsage.get('notebook'), agentUsage.get('chatbot')];
   if (notebook && chatbot) {
     console.log(`  what each agent asked of its model in Max: notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} (${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`);
+    // Each pair's time over the model requests of its run (the persona's and the agent's): what a run costs per request.
+    const perRequest = pair.a.map((a, i) => (a / notebook.runRequests) / (pair.b[i]! / chatbot.runRequests));
+    console.log(`  the run's time per model request (persona's and agent's: notebook ${notebook.runRequests}, chatbot ${chatbot.runRequests}), notebook ÷ chatbot: ${summary(perRequest, '×', 2)} (${(notebook.runRequests / chatbot.runRequests).toFixed(2)}× the requests)`);
   }
   await notebookPrefixShare();
   const cli = join(ROOT, 'dist', 'cli.js');
