@@ -34,11 +34,27 @@ function withToolCalls(): RunState {
   return state;
 }
 
+test('a turn of more calls than are kept: the count says how many it made, how many are listed, and names the rest', () => {
+  const state = withToolCalls();
+  const graded = state.grades['15.2']!.at(-1)!.at;
+  const answering = state.transcript.filter((e) => e.from === 'agent' && e.at < graded).at(-1)!;
+  answering.toolCalls = Array.from({ length: 50 }, (_, i) => ({ name: i % 2 ? 'read_note' : 'search_notes', arguments: `{"n":${i}}` }));
+  answering.toolCallsLeftOut = 23;
+  const html = renderRunReport(runView(state, multiday()), { nonce: 'x' });
+  const card = /<div class="grade-inline failed" data-check="15\.2"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
+  assert.ok(card.includes('🔧 73 tool calls in the turn it answered in, 50 listed: search_notes, read_note'), card.slice(0, 400));
+  assert.ok(card.includes('and 23 more calls in the same turn, not kept'), 'the rest named at the end of the list');
+  assert.ok(html.includes('<summary>🔧 73 tool calls, 50 listed: search_notes, read_note</summary>'), 'under the reply in the conversation');
+  assert.equal(summarize(state, multiday()).toolCalls?.calls, 73 + 1, 'counted in the summary with the earlier turn\'s call');
+  answering.toolCallsLeftOut = -1e9;
+  assert.ok(!renderRunReport(runView(state, multiday()), { nonce: 'x' }).includes('more calls'), 'a count from a damaged state is no count');
+});
+
 test('tool calls: folded under the agent\'s reply, beside the failed answer they belong to, escaped; counted but not listed in report.md', () => {
   const state = withToolCalls();
   const view = runView(state, multiday());
   const graded = state.grades['15.2']!.at(-1)!.at;
-  assert.deepEqual(turnToolCalls(state, graded).map((c) => c.name), ['search_notes', 'read_note'], 'the calls of the turn that answered, not the one before');
+  assert.deepEqual(turnToolCalls(state, graded).calls.map((c) => c.name), ['search_notes', 'read_note'], 'the calls of the turn that answered, not the one before');
   const html = renderRunReport(view, { nonce: 'x' });
   const card = /<div class="grade-inline failed" data-check="15\.2"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(card.includes('🔧 2 tool calls in the turn it answered in: search_notes, read_note'), 'beside the failed answer');

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { hermesOptions } from '../src/adapters/hermes/options';
 import { Journal } from '../src/adapters/notebook/journal';
 import { parseMessages } from '../src/adapters/processProtocol';
-import { boundedToolCalls, MAX_ARGUMENT_CHARS, MAX_TOOL_CALLS, toolCallsFromChat } from '../src/adapters/toolCalls';
+import { boundedToolCalls, leftOutCount, leftOutToolCalls, MAX_ARGUMENT_CHARS, MAX_COUNTED_TOOL_CALLS, MAX_TOOL_CALLS, toolCallsFromChat } from '../src/adapters/toolCalls';
 import type { AgentAdapter, AgentMessage } from '../src/adapters/types';
 import { agentTurn } from '../src/run/agentTurn';
 import { FileRunStore } from '../src/run/store';
@@ -115,4 +115,25 @@ test('a reply is journaled with its calls bounded and its keys masked, and the s
   const plain = emptyState();
   await agentTurn(plain, answering({ text: 'Hi.' }), 't1-0', 'Hello.', { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(plain, event) });
   assert.equal('toolCalls' in plain.transcript.find((e) => e.from === 'agent')!, false, 'a reply without calls carries no field');
+});
+
+test('a reply of more calls than are kept: 50 journaled with the count of the rest; the notebook and Hermes give every call, bounded', async () => {
+  const state = emptyState();
+  state.run = 'r';
+  const store = new FileRunStore(tempDir());
+  const calls = Array.from({ length: 73 }, (_, i) => ({ name: `tool-${i}`, arguments: '{}' }));
+  await agentTurn(state, answering({ text: 'Done.', toolCalls: [...calls, { arguments: 'no name' }] as AgentMessage['toolCalls'] }), 't1-0', 'Go.', { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(state, event) });
+  const entry = state.transcript.find((e) => e.from === 'agent')!;
+  assert.equal(entry.toolCalls?.length, MAX_TOOL_CALLS);
+  assert.equal(entry.toolCallsLeftOut, 23, 'the calls past the 50 kept are counted, a call without a name is not');
+  const chat = Array.from({ length: 3 }, (_, m) => [
+    { role: 'assistant', content: null, tool_calls: Array.from({ length: 40 }, (_, i) => ({ id: `c${m}-${i}`, type: 'function', function: { name: 'search_notes', arguments: `{"q":"${m}-${i}"}` } })) },
+    ...Array.from({ length: 40 }, (_, i) => ({ role: 'tool', tool_call_id: `c${m}-${39 - i}`, content: `result ${m}-${39 - i} ${'r'.repeat(3000)}` })),
+  ]).flat();
+  const read = toolCallsFromChat(chat);
+  assert.equal(read.length, 120, 'every call of the turn, for the engine to count');
+  assert.ok(read.every((c) => c.result?.startsWith(`result ${JSON.parse(c.arguments).q} `) && c.result.length < 1100), 'each with its own result, cut');
+  assert.equal(leftOutToolCalls(read), 70);
+  assert.equal(leftOutToolCalls(Array.from({ length: 20_000 }, () => ({ name: 'x' }))), MAX_COUNTED_TOOL_CALLS - MAX_TOOL_CALLS, 'counted up to a bound');
+  assert.deepEqual([leftOutCount(-5), leftOutCount(1e12), leftOutCount('7'), leftOutCount(2.5), leftOutCount(7)], [0, MAX_COUNTED_TOOL_CALLS, 0, 0, 7], 'a count read from disk is bounded');
 });

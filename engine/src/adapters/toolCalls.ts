@@ -34,6 +34,15 @@ function argumentText(value: unknown): string {
   }
 }
 
+/** A call with a name, its parts cut to their bounds; undefined for anything else. */
+function boundedCall(item: unknown): AgentToolCall | undefined {
+  const call = record(item);
+  if (!call || typeof call.name !== 'string' || !call.name) return undefined;
+  const bounded: AgentToolCall = { name: cut(call.name, MAX_NAME), arguments: cut(argumentText(call.arguments), MAX_ARGUMENT_CHARS) };
+  if (typeof call.result === 'string') bounded.result = cut(call.result, MAX_RESULT_CHARS);
+  return bounded;
+}
+
 /**
  * Each call with a name, its parts cut to their bounds, at most `MAX_TOOL_CALLS`; undefined when
  * none is left, so that a reply without calls carries no field.
@@ -42,40 +51,62 @@ export function boundedToolCalls(value: unknown): AgentToolCall[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const calls: AgentToolCall[] = [];
   for (const item of value.slice(0, MAX_TOOL_CALLS * 4)) {
-    const call = record(item);
-    if (!call || typeof call.name !== 'string' || !call.name) continue;
-    const bounded: AgentToolCall = { name: cut(call.name, MAX_NAME), arguments: cut(argumentText(call.arguments), MAX_ARGUMENT_CHARS) };
-    if (typeof call.result === 'string') bounded.result = cut(call.result, MAX_RESULT_CHARS);
-    calls.push(bounded);
+    const bounded = boundedCall(item);
+    if (bounded) calls.push(bounded);
     if (calls.length === MAX_TOOL_CALLS) break;
   }
   return calls.length ? calls : undefined;
 }
 
+/** Calls counted in one reply: past this many, the count says "at least". */
+export const MAX_COUNTED_TOOL_CALLS = 10_000;
+
+/** How many calls with a name `boundedToolCalls` leaves out of `value` (of its first `MAX_COUNTED_TOOL_CALLS` items). */
+export function leftOutToolCalls(value: unknown): number {
+  if (!Array.isArray(value)) return 0;
+  let named = 0;
+  for (const item of value.slice(0, MAX_COUNTED_TOOL_CALLS)) {
+    const call = record(item);
+    if (call && typeof call.name === 'string' && call.name) named++;
+  }
+  return Math.max(0, named - (boundedToolCalls(value)?.length ?? 0));
+}
+
+/** A count of left-out calls read from a state on disk: a whole number up to `MAX_COUNTED_TOOL_CALLS`, else 0. */
+export function leftOutCount(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, MAX_COUNTED_TOOL_CALLS) : 0;
+}
+
 /**
  * The tool calls in chat messages (`{role: 'assistant', tool_calls: [{id, function: {name,
  * arguments}}]}`, then `{role: 'tool', tool_call_id, content}`), each with its result: by its
- * id, or, for a result without one, the earliest call still waiting for one.
+ * id, or, for a result without one, the earliest call still waiting for one. Each is bounded, and
+ * up to `MAX_COUNTED_TOOL_CALLS` of them are given, so that the engine can say how many it left out.
  */
 export function toolCallsFromChat(messages: readonly unknown[]): AgentToolCall[] {
   const calls: AgentToolCall[] = [];
-  const ids: (string | undefined)[] = [];
+  const byId = new Map<string, AgentToolCall>();
+  let waiting = 0;
   for (const item of messages.slice(0, 10_000)) {
     const message = record(item);
     if (message?.role === 'assistant' && Array.isArray(message.tool_calls)) {
-      for (const entry of message.tool_calls.slice(0, MAX_TOOL_CALLS)) {
+      for (const entry of message.tool_calls.slice(0, MAX_COUNTED_TOOL_CALLS - calls.length)) {
         const call = record(entry);
         const fn = record(call?.function);
-        if (typeof fn?.name !== 'string') continue;
-        calls.push({ name: fn.name, arguments: argumentText(fn.arguments) });
-        ids.push(typeof call?.id === 'string' ? call.id : undefined);
+        const bounded = boundedCall({ name: fn?.name, arguments: fn?.arguments });
+        if (!bounded) continue;
+        calls.push(bounded);
+        if (typeof call?.id === 'string' && !byId.has(call.id)) byId.set(call.id, bounded);
       }
     } else if (message?.role === 'tool' && typeof message.content === 'string') {
       const id = message.tool_call_id;
-      const byId = typeof id === 'string' ? calls[ids.indexOf(id)] : undefined;
-      const answered = byId ?? calls.find((c) => c.result === undefined);
-      if (answered && answered.result === undefined) answered.result = message.content;
+      let answered = typeof id === 'string' ? byId.get(id) : undefined;
+      if (!answered) {
+        while (waiting < calls.length && calls[waiting]!.result !== undefined) waiting++;
+        answered = calls[waiting];
+      }
+      if (answered && answered.result === undefined) answered.result = cut(message.content, MAX_RESULT_CHARS);
     }
   }
-  return boundedToolCalls(calls) ?? [];
+  return calls;
 }

@@ -4,7 +4,7 @@
  * replaced, so that the memory lines still holding them can be marked apart from the expected.
  */
 import type { Benchmark, LocatedTrap } from '../../../scenario/src';
-import { boundedToolCalls } from '../adapters/toolCalls';
+import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
 import type { AgentToolCall } from '../adapters/types';
 import type { FactEdit, RunState, TranscriptEntry } from '../state/runState';
 import { expectedTokens } from './memory';
@@ -15,18 +15,28 @@ export function entryToolCalls(entry: TranscriptEntry): AgentToolCall[] {
   return entry.from === 'agent' ? boundedToolCalls(entry.toolCalls) ?? [] : [];
 }
 
-/** The tool calls of the agent's replies to the last message the persona sent before `at`: the turn a grade at `at` judges. */
-export function turnToolCalls(state: RunState, at: string): AgentToolCall[] {
+/** How many more calls than those kept an entry's reply made, read bounded from the state. */
+export function entryLeftOut(entry: TranscriptEntry): number {
+  return entry.from === 'agent' ? leftOutCount(entry.toolCallsLeftOut) : 0;
+}
+
+/**
+ * The tool calls of the agent's replies to the last message the persona sent before `at`: the
+ * turn a grade at `at` judges; and how many more calls than those its replies made.
+ */
+export function turnToolCalls(state: RunState, at: string): { calls: AgentToolCall[]; leftOut: number } {
   const transcript = state.transcript;
   let end = transcript.length;
   while (end > 0 && transcript[end - 1]!.at > at) end--;
   const calls: AgentToolCall[] = [];
+  let leftOut = 0;
   for (let i = end - 1; i >= 0; i--) {
     const entry = transcript[i]!;
     if (entry.from === 'persona') break;
     calls.unshift(...entryToolCalls(entry));
+    leftOut += entryLeftOut(entry);
   }
-  return calls;
+  return { calls, leftOut };
 }
 
 /**

@@ -3,7 +3,7 @@ import { expandTemplatesIn, startMoment, type Benchmark } from '../../../scenari
 import type { PhaseRange, RunState, TrueStatus } from '../state/runState';
 import type { Usage } from '../models/usage';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
-import { boundedToolCalls } from '../adapters/toolCalls';
+import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
 
 export interface ImperfectAnswer {
   id: string;
@@ -53,7 +53,7 @@ export interface Summary {
   unanswered: number;
   retries: number;
   usage: Record<string, Usage>;
-  /** The agent's tool calls its replies carried, and how many replies carried any; absent when none did. */
+  /** The agent's tool calls its replies carried (those past the 50 a reply keeps included), and how many replies carried any; absent when none did. */
   toolCalls?: { calls: number; replies: number };
 }
 
@@ -165,7 +165,7 @@ function countToolCalls(state: RunState): { calls: number; replies: number } {
   let calls = 0;
   let replies = 0;
   for (const entry of state.transcript) {
-    const n = entry.from === 'agent' ? boundedToolCalls(entry.toolCalls)?.length ?? 0 : 0;
+    const n = entry.from === 'agent' ? (boundedToolCalls(entry.toolCalls)?.length ?? 0) + leftOutCount(entry.toolCallsLeftOut) : 0;
     calls += n;
     if (n) replies++;
   }

@@ -5,7 +5,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { AgentToolCall } from '../adapters/types';
 import type { Position, RunState, TrueStatus } from '../state/runState';
-import { entryToolCalls, staleTokens, turnToolCalls } from './beside';
+import { entryLeftOut, entryToolCalls, staleTokens, turnToolCalls } from './beside';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage, type Usage } from '../models/usage';
 import type { MemorySnapshot } from './memory';
@@ -40,6 +40,8 @@ export interface CheckResult {
   staleTokens?: string[];
   /** For an imperfect answer on the run page: the agent's tool calls in the turn it answered in. */
   toolCalls?: AgentToolCall[];
+  /** How many more calls the agent made in that turn than are listed (50 are kept a reply). */
+  toolCallsLeftOut?: number;
   /** For an imperfect answer: the conversation it was answered in (1 = the first), whose memory snapshot shows beside it. */
   conversation?: number;
 }
@@ -57,10 +59,10 @@ export interface GradeGroup {
 export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction' | 'time' | 'note';
 
 export type ConversationItem =
-  | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string; toolCalls?: AgentToolCall[] }
+  | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string; toolCalls?: AgentToolCall[]; toolCallsLeftOut?: number }
   | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
   /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
-  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number; toolCalls: AgentToolCall[] };
+  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number; toolCalls: AgentToolCall[]; toolCallsLeftOut: number };
 
 export interface ConversationChapter {
   chapter: string;
@@ -149,7 +151,8 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     checks,
     imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => {
       const at = state.grades[c.id]?.at(-1)?.at ?? '';
-      return { ...c, toolCalls: turnToolCalls(state, at), conversation: conversationAt(state, at) };
+      const turn = turnToolCalls(state, at);
+      return { ...c, toolCalls: turn.calls, ...(turn.leftOut ? { toolCallsLeftOut: turn.leftOut } : {}), conversation: conversationAt(state, at) };
     }),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
@@ -167,7 +170,8 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
   return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
     const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
     const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
-    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation: conversationAt(state, g.at), toolCalls: turnToolCalls(state, g.at) } };
+    const turn = turnToolCalls(state, g.at);
+    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation: conversationAt(state, g.at), toolCalls: turn.calls, toolCallsLeftOut: turn.leftOut } };
   }));
 }
 
@@ -231,7 +235,8 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
 /** A message of the conversation; an agent's with its tool calls, when it made any. */
 function messageItem(entry: RunState['transcript'][number]): ConversationItem {
   const toolCalls = entryToolCalls(entry);
-  return { kind: 'message', from: entry.from === 'agent' ? 'agent' : 'persona', text: entry.text, at: entry.at, ...(toolCalls.length ? { toolCalls } : {}) };
+  const leftOut = entryLeftOut(entry);
+  return { kind: 'message', from: entry.from === 'agent' ? 'agent' : 'persona', text: entry.text, at: entry.at, ...(toolCalls.length ? { toolCalls } : {}), ...(leftOut ? { toolCallsLeftOut: leftOut } : {}) };
 }
 
 function hours(ms: number): string {

@@ -1,5 +1,5 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
-import { boundedToolCalls } from '../adapters/toolCalls';
+import { boundedToolCalls, leftOutToolCalls } from '../adapters/toolCalls';
 import type { AgentAdapter, AgentStatus } from '../adapters/types';
 import type { RunEvent, RunState } from '../state/runState';
 
@@ -44,7 +44,8 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     for (const m of messages) {
       if (m.seq <= state.agentCursor) continue;
       const toolCalls = boundedToolCalls(m.toolCalls);
-      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text), ...(toolCalls ? { toolCalls } : {}) });
+      const leftOut = leftOutToolCalls(m.toolCalls);
+      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text), ...(toolCalls ? { toolCalls } : {}), ...(leftOut ? { toolCallsLeftOut: leftOut } : {}) });
       lastNew = Date.now();
     }
     const replies = repliesToLastSend(state);

@@ -58,6 +58,8 @@ export interface TranscriptEntry {
   seq?: number;
   /** The agent's tool calls for this reply, bounded (absent: none seen, or a state from before they were kept). */
   toolCalls?: AgentToolCall[];
+  /** Calls the agent made beyond those kept (`adapters/toolCalls.ts` keeps 50 a reply). */
+  toolCallsLeftOut?: number;
 }
 
 /** A fact's text before and after one edit (`—` after: deleted), cut to 2,000 characters each. */
@@ -87,8 +89,8 @@ export type RunEvent = { at: string } & (
   | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[]; misbehaviour?: Misbehaviour }
   | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
   | { type: 'sent'; callId: string; key: string; text: string }
-  /** `toolCalls`: the agent's, bounded by `adapters/toolCalls.ts`; absent when it made or showed none. */
-  | { type: 'reply'; seq: number; text: string; toolCalls?: AgentToolCall[] }
+  /** `toolCalls`: the agent's, bounded by `adapters/toolCalls.ts`; absent when it made or showed none. `toolCallsLeftOut`: how many more it made. */
+  | { type: 'reply'; seq: number; text: string; toolCalls?: AgentToolCall[]; toolCallsLeftOut?: number }
   | { type: 'unanswered'; callId: string; waitedMs: number }
   | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
   /**
@@ -228,7 +230,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'reply':
       s.agentCursor = Math.max(s.agentCursor, e.seq);
-      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
+      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}), ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}) });
       break;
     case 'unanswered':
       s.unanswered++;

@@ -97,14 +97,14 @@ function answer(c: CheckResult, memory: readonly MemorySnapshot[], o: RenderOpti
 <header><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}/10</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : '<span class="tag">1st attempt</span>'}<span class="tag">${escapeHtml(c.type)}</span> <span class="q">(${escapeHtml(c.id)}) ${escapeHtml(c.question)}</span></header>
 <dl><dt>expected</dt><dd>${escapeHtml(c.expected)}</dd><dt>got</dt><dd class="got-text">${escapeHtml(g.got)}</dd><dt>comment</dt><dd>${escapeHtml(g.comment || '—')}</dd></dl>
 <footer><span>check ${sourceLink(c.source, o)}</span>${traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>'}</footer>
-${toolCallsBlock(c.toolCalls ?? [], ' in the turn it answered in')}${c.conversation ? memoryAt(memory, c.conversation, c.expected, c.staleTokens) : ''}</article>`;
+${toolCallsBlock(c.toolCalls ?? [], ' in the turn it answered in', c.toolCallsLeftOut)}${c.conversation ? memoryAt(memory, c.conversation, c.expected, c.staleTokens) : ''}</article>`;
 }
 
 function conversation(chapters: ConversationChapter[], memory: readonly MemorySnapshot[], o: RenderOptions): string {
   if (!chapters.length) return '<p class="note">No conversation yet.</p>';
   const parts = chapters.map((c) => {
     const items = c.items.map((i) => {
-      if (i.kind === 'message') return `<div class="msg ${i.from}" title="${escapeHtml(i.at)}"><div class="who">${i.from === 'persona' ? 'persona' : 'agent'}</div>${escapeHtml(i.text)}${toolCallsBlock(i.toolCalls ?? [])}</div>`;
+      if (i.kind === 'message') return `<div class="msg ${i.from}" title="${escapeHtml(i.at)}"><div class="who">${i.from === 'persona' ? 'persona' : 'agent'}</div>${escapeHtml(i.text)}${toolCallsBlock(i.toolCalls ?? [], '', i.toolCallsLeftOut)}</div>`;
       if (i.kind === 'grade') return gradeInline(i, memory, o);
       return `<div class="marker m-${i.marker}">${MARKER_ICONS[i.marker] ?? '•'} ${escapeHtml(i.text)}${i.source ? ` · ${sourceLink(i.source, o)}` : ''}</div>`;
     });
@@ -123,7 +123,7 @@ function gradeInline(i: Extract<ConversationItem, { kind: 'grade' }>, memory: re
   const link = i.check.source.file ? sourceLink(i.check.source, o, i.check.id) : escapeHtml(i.check.id);
   const detail = failed ? `<dl><dt>expected</dt><dd>${escapeHtml(i.check.expected || '—')}</dd><dt>got</dt><dd>${escapeHtml(i.grade.got || '—')}</dd><dt>comment</dt><dd>${escapeHtml(i.grade.comment || '—')}</dd></dl>` : '';
   const replaced = i.standing ? '' : '<span class="tag">replaced by a later grade</span>';
-  const beside = failed ? `${toolCallsBlock(i.toolCalls, ' in the turn it answered in')}${memoryAt(memory, i.conversation, i.check.expected, i.check.staleTokens)}` : '';
+  const beside = failed ? `${toolCallsBlock(i.toolCalls, ' in the turn it answered in', i.toolCallsLeftOut)}${memoryAt(memory, i.conversation, i.check.expected, i.check.staleTokens)}` : '';
   return `<div class="grade-inline${failed ? ' failed' : ''}" data-check="${escapeHtml(i.check.id)}" title="${escapeHtml(i.at)}"><span class="grade ${gradeClass(i.grade.effective, o.passScore)}">${fmtGrade(i.grade.effective)}/10</span>${i.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${replaced} graded ${link}<span class="tag">${escapeHtml(i.check.type)}</span> ${escapeHtml(i.check.question)}${detail}${beside}</div>`;
 }
 

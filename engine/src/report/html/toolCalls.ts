@@ -2,13 +2,20 @@
 import type { AgentToolCall } from '../../adapters/types';
 import { escapeHtml } from './page';
 
-/** A folded list of the calls, each its name, its arguments and the start of its result; empty without a call. `where` follows the count. */
-export function toolCallsBlock(calls: readonly AgentToolCall[], where = ''): string {
-  if (!calls.length) return '';
+/**
+ * A folded list of the calls, each its name, its arguments and the start of its result; empty
+ * without a call. `where` follows the count; `leftOut` calls the agent made beyond those kept are
+ * counted in it and named at the list's end.
+ */
+export function toolCallsBlock(calls: readonly AgentToolCall[], where = '', leftOut = 0): string {
+  if (!calls.length && !leftOut) return '';
   const items = calls.map((call) => {
     const result = call.result === undefined ? '' : `<div class="tool-result"><span class="note">result</span><pre>${escapeHtml(call.result)}</pre></div>`;
     return `<li><code class="tool-name">${escapeHtml(call.name)}</code><pre class="tool-args">${escapeHtml(call.arguments)}</pre>${result}</li>`;
   });
-  const summary = `${calls.length} tool call${calls.length === 1 ? '' : 's'}${where}: ${[...new Set(calls.map((call) => call.name))].slice(0, 5).join(', ')}`;
-  return `<details class="tool-calls"><summary>🔧 ${escapeHtml(summary)}</summary><ol>${items.join('')}</ol></details>`;
+  const made = calls.length + leftOut;
+  const names = [...new Set(calls.map((call) => call.name))].slice(0, 5).join(', ');
+  const summary = `${made.toLocaleString('en-US')} tool call${made === 1 ? '' : 's'}${where}${leftOut ? `, ${calls.length} listed` : ''}${names ? `: ${names}` : ''}`;
+  const rest = leftOut ? `<p class="note">and ${leftOut.toLocaleString('en-US')} more call${leftOut === 1 ? '' : 's'} in the same turn, not kept: the report keeps the first 50 of a reply</p>` : '';
+  return `<details class="tool-calls"><summary>🔧 ${escapeHtml(summary)}</summary><ol>${items.join('')}</ol>${rest}</details>`;
 }
