@@ -132,6 +132,8 @@ test('a reply of more calls than are kept: 50 journaled with the count of the re
   ]).flat();
   const read = toolCallsFromChat(chat);
   assert.equal(read.length, 120, 'every call of the turn, for the engine to count');
+  const [processReply] = parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, arguments: { i } })) }] }, 0);
+  assert.deepEqual([processReply?.toolCalls?.length, leftOutToolCalls(processReply?.toolCalls)], [60, 10], 'a process agent\'s calls too');
   assert.ok(read.every((c) => c.result?.startsWith(`result ${JSON.parse(c.arguments).q} `) && c.result.length < 1100), 'each with its own result, cut');
   assert.equal(leftOutToolCalls(read), 70);
   assert.equal(leftOutToolCalls(Array.from({ length: 20_000 }, () => ({ name: 'x' }))), MAX_COUNTED_TOOL_CALLS - MAX_TOOL_CALLS, 'counted up to a bound');

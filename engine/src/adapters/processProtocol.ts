@@ -4,7 +4,7 @@
  * checked, texts and lists bounded, and a wrong answer is one error line naming what to fix.
  */
 import { reportedUsage } from '../models/usage';
-import { boundedToolCalls } from './toolCalls';
+import { eachToolCallBounded } from './toolCalls';
 import type { AgentMessage, AgentStatus, AgentToolCall } from './types';
 
 export const PROTOCOL_VERSION = 1;
@@ -62,7 +62,8 @@ function parseToolCalls(value: unknown): AgentToolCall[] | undefined {
     const call = object(item);
     if (!call || typeof call.name !== 'string' || !call.name || (call.result !== undefined && typeof call.result !== 'string')) throw new Error(wrong);
   }
-  return boundedToolCalls(value);
+  const calls = eachToolCallBounded(value);
+  return calls.length ? calls : undefined;
 }
 
 /** A whole number of tokens: a finite number, rounded, at least 0; undefined for anything else. */

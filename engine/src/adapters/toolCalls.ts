@@ -61,6 +61,16 @@ export function boundedToolCalls(value: unknown): AgentToolCall[] | undefined {
 /** Calls counted in one reply: past this many, the count says "at least". */
 export const MAX_COUNTED_TOOL_CALLS = 10_000;
 
+/** Every call with a name, each bounded, up to `MAX_COUNTED_TOOL_CALLS`: what an adapter gives, for the engine to keep 50 and count the rest. */
+export function eachToolCallBounded(value: readonly unknown[]): AgentToolCall[] {
+  const calls: AgentToolCall[] = [];
+  for (const item of value.slice(0, MAX_COUNTED_TOOL_CALLS)) {
+    const bounded = boundedCall(item);
+    if (bounded) calls.push(bounded);
+  }
+  return calls;
+}
+
 /** How many calls with a name `boundedToolCalls` leaves out of `value` (of its first `MAX_COUNTED_TOOL_CALLS` items). */
 export function leftOutToolCalls(value: unknown): number {
   if (!Array.isArray(value)) return 0;
