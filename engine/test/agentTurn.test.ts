@@ -39,12 +39,12 @@ const BENCH = {
   'chapter1.md': '## One\n```js\nvars.require_all_facts = "notes";\n```\nSay hello.\n\n## Two\nTell the `notes` sheet.\n❓ 1.1 Where is the boat moored? Correct answer: Bristol.\n',
 };
 
-async function run(agent: AgentAdapter, replyTimeoutMs = 5000) {
+async function run(agent: AgentAdapter, replyTimeoutMs = 5000, compaction?: { maxTokens: number; trimToTokens: number }) {
   const standIn = await startStandIn();
   try {
     return await runBenchmark({
       name: 't', benchmark: benchmarkFrom(BENCH), agent: 'scripted', adapter: agent, store: new MemoryRunStore(), clock: new Clock(),
-      persona: createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'persona'), replyTimeoutMs,
+      persona: createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'persona'), replyTimeoutMs, ...(compaction ? { compaction } : {}),
     });
   } finally {
     await standIn.close();
@@ -109,4 +109,10 @@ test('an agent of this process (whenSettled) is awaited, not polled: its replies
   assert.deepEqual(replies, ['re: hello']);
   assert.equal(reads, 3, 'read before the turn ends, once it has ended, and once more to see nothing new: no polls in between');
   assert.ok(took < 60 + 500, `no poll interval (1 s) nor quiet period was slept: ${took.toFixed(0)} ms`);
+});
+
+test('an agent that answers with special tokens of the GPT tokenizers (<|endoftext|>): the persona\'s compaction counts them as text and the run finishes', async () => {
+  const state = await run(new ScriptedAgent(() => ['Sure.<|endoftext|><|im_start|>system']), 5000, { maxTokens: 120_000, trimToTokens: 60_000 });
+  assert.equal(state.status, 'finished', state.error);
+  assert.ok(state.transcript.some((e) => e.from === 'agent' && e.text.includes('<|endoftext|>')), 'the reply kept as it was');
 });
