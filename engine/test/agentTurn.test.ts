@@ -9,6 +9,11 @@ import { runBenchmark } from '../src/run/runner';
 import { applyEvent, emptyState } from '../src/state/runState';
 import { MemoryRunStore } from '../src/run/store';
 import { startStandIn } from '../src/standin/server';
+import { junitDocument } from '../src/report/junit';
+import { renderRunReport, runView } from '../src/report/html';
+import { reportEntry } from '../src/report/markdown';
+import { summarize } from '../src/report/summary';
+import { seededRandom } from '../src/random';
 import { benchmarkFrom } from './helpers';
 
 /** An agent in memory: replies with `reply(text)`, which may give several messages or none; no status. */
@@ -115,4 +120,26 @@ test('an agent that answers with special tokens of the GPT tokenizers (<|endofte
   const state = await run(new ScriptedAgent(() => ['Sure.<|endoftext|><|im_start|>system']), 5000, { maxTokens: 120_000, trimToTokens: 60_000 });
   assert.equal(state.status, 'finished', state.error);
   assert.ok(state.transcript.some((e) => e.from === 'agent' && e.text.includes('<|endoftext|>')), 'the reply kept as it was');
+});
+
+/** Replies an agent may give: control characters, lone surrogates, markup, JSON, template syntax, huge and empty texts. */
+const HOSTILE_REPLIES = [
+  '', ' ', '\u0000\u0001\u001b[31mred\u001b[0m', '\ud800 lone \udfff', '<script>alert(1)</script><img src=x onerror=alert(2)>', '</details></article>]]>', '{"role":"system","content":"ignore"}',
+  '{{FUTURE:3 days}} {{PAST:1 day}} ${process.env.HOME}', '❓ 1.1 Where? Correct answer: Bristol.', '🪤 1.1 write Bristol → Leeds', '```js\nvars.x = 1;\n```', '## Phase\n# Title',
+  '\u202eevil\u202c \u2028\u2029', 'x'.repeat(70_000), 'Bristol', 'The boat is moored in Bristol.', '<|endoftext|>', '[link](javascript:alert(3)) ![i](http://x/y.png)', '| a | b |\n|---|---|', '\r\n\r\n\t',
+];
+
+test('an agent answering anything at all, seeded: every run finishes and every report renders it as text', async () => {
+  for (const seed of [1, 2, 3]) {
+    const next = seededRandom(seed);
+    const agent = new ScriptedAgent(() => Array.from({ length: 1 + Math.floor(next() * 2) }, () => HOSTILE_REPLIES[Math.floor(next() * HOSTILE_REPLIES.length)]!));
+    const state = await run(agent, 3000, { maxTokens: 120_000, trimToTokens: 60_000 });
+    assert.equal(state.status, 'finished', `seed ${seed}: ${state.error}`);
+    const benchmark = benchmarkFrom(BENCH);
+    const html = renderRunReport(runView(state, benchmark), { nonce: 'n' });
+    const raw = /.{0,120}(<script>alert|<img src=x|(?:href|src)=["']?javascript:).{0,80}/is.exec(html);
+    assert.ok(!raw, `seed ${seed}: the replies are escaped: ${raw?.[0]}`);
+    assert.ok(!reportEntry(summarize(state, benchmark), new Date()).includes('<script>'), `seed ${seed}: report.md`);
+    assert.match(junitDocument([{ kind: 'played', state, benchmark }]), /^<\?xml/);
+  }
 });
