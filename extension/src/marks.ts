@@ -71,15 +71,6 @@ export function notCountedReason(mark: CheckMark): string | undefined {
   return `Not counted against the agent: the run did not play ${what} aimed at this check (${mark.unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ')}).`;
 }
 
-/** A graded check in the Test Explorer, as the lenses show it: a failure its run cannot be blamed for is skipped, saying why. */
-export type CheckVerdict = { outcome: 'passed' } | { outcome: 'failed' } | { outcome: 'skipped'; why: string };
-
-export function checkVerdict(mark: CheckMark): CheckVerdict {
-  if (mark.passed) return { outcome: 'passed' };
-  const why = notCountedReason(mark);
-  return why === undefined ? { outcome: 'failed' } : { outcome: 'skipped', why };
-}
-
 /** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */
 export function chapterMarks(b: Benchmark, file: string, latest: ReadonlyMap<string, LatestGrade>, passScore: number): { checks: CheckMark[]; traps: TrapMark[] } {
   const checks: CheckMark[] = [];

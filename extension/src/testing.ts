@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
-import { asInRun, playedBefore, trapsAimedAt } from './marks';
+import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './marks';
 import { rerunStart, type LatestGrade } from './results';
 import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
 import { checkDurations, paidModels } from './runInfo';
@@ -216,8 +216,15 @@ export class BenchmarkTests implements vscode.Disposable {
         continue;
       }
       const duration = durations.get(id) ?? 0;
-      if (passes(g.effective, pass)) test.passed(item, duration);
-      else test.failed(item, this.messages(b, located, this.wb.results.grade(run, id), g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`), duration);
+      if (passes(g.effective, pass)) {
+        test.passed(item, duration);
+        continue;
+      }
+      // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why, as the lens does.
+      const latest = this.wb.results.grade(run, id);
+      const why = latest ? notCountedReason(checkMark(b, located, latest, pass)) : undefined;
+      const messages = this.messages(b, located, latest, g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`);
+      test.failed(item, why ? [...messages, new vscode.TestMessage(why)] : messages, duration);
     }
     if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
   }

@@ -7,7 +7,7 @@ import { loadBenchmark } from '../../scenario/src';
 import { bench } from '../../scenario/test/helpers';
 import { readBenchmarkFolder, type PhaseRange, type Position } from '../../engine/src/api';
 import { STARTER, tempDir } from '../../engine/test/helpers';
-import { asInRun, chapterMarks, checkVerdict, playedRange, withChapterText } from '../src/marks';
+import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText } from '../src/marks';
 import { checkCause, type LatestGrade } from '../src/results';
 
 const starter = () => loadBenchmark(readBenchmarkFolder(STARTER));
@@ -48,21 +48,21 @@ test('a partial run of the exam alone blames nothing: its failures are unplayed,
   assert.equal(playedRange(only(2)), 'only chapter3.md phase 1');
 });
 
-test('the Test Explorer\'s verdicts follow the lenses: a partial run\'s not-counted failure is skipped, saying why', () => {
+test('a partial run\'s failure it cannot be blamed for says why (the hover, and a message of the Test Explorer\'s failure)', () => {
   const verdicts = (grades: Record<string, LatestGrade>) => chapterMarks(starter(), 'chapter3.md', new Map(Object.entries(grades)), 8).checks
-    .map((m) => [m.located.check.id, checkVerdict(m)]);
+    .map((m) => [m.located.check.id, m.passed ? 'passed' : notCountedReason(m) ?? 'failed']);
   const only = (score: number) => graded('starter.phase-chapter3-1', score, { from: exam, to: exam });
   assert.deepEqual(verdicts({ '3.2': only(2), '3.4': only(10), '3.5': only(0) }), [
-    ['3.2', { outcome: 'skipped', why: 'Not counted against the agent: the run did not play the trap write aimed at this check (chapter2.md:12).' }],
-    ['3.4', { outcome: 'passed' }],
+    ['3.2', 'Not counted against the agent: the run did not play the trap write aimed at this check (chapter2.md:12).'],
+    ['3.4', 'passed'],
     // No trap write aims at 3.5: a partial run may have skipped the phases that told its facts.
-    ['3.5', { outcome: 'skipped', why: 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.' }],
+    ['3.5', 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.'],
   ]);
   // The same failures in a full run, which played the trap writes, are the agent's.
-  assert.deepEqual(verdicts({ '3.2': graded('notes', 2), '3.4': graded('notes', 10) }), [['3.2', { outcome: 'failed' }], ['3.4', { outcome: 'passed' }]]);
-  // A run from a later phase is blamed for what it played, skipped for what it did not.
+  assert.deepEqual(verdicts({ '3.2': graded('notes', 2), '3.4': graded('notes', 10) }), [['3.2', 'failed'], ['3.4', 'passed']]);
+  // A run from a later phase is blamed for what it played, not counted for what it did not.
   const fromCorrection = (score: number) => graded('from-correction', score, { from: at('chapter2.md', 1, 2), to: exam });
-  assert.deepEqual(verdicts({ '3.1': fromCorrection(1), '3.2': fromCorrection(1) }).map(([id, v]) => `${id}:${(v as { outcome: string }).outcome}`), ['3.1:failed', '3.2:skipped']);
+  assert.deepEqual(verdicts({ '3.1': fromCorrection(1), '3.2': fromCorrection(1) }).map(([id, v]) => `${id}:${v === 'failed' ? 'failed' : 'not counted'}`), ['3.1:failed', '3.2:not counted']);
 });
 
 test('a run from a later phase is blamed for the traps it played, not for the ones before its start', () => {
