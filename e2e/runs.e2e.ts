@@ -85,6 +85,10 @@ e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\
   assert.ok(await failed.count() >= 1, 'the failed checks carry the failed icon');
   assert.ok(await page.locator('.test-explorer .monaco-list-row', { hasText: '❓ 3.2' }).count() === 1);
   await shot('runs-test-explorer');
+  // The rehearsal of the exam alone played no trap write: its failures say they are not counted against the agent.
+  await command(page, 'Testing: Focus on Test Results View');
+  await page.locator('.monaco-list-row', { hasText: 'Not counted against the agent' }).first().waitFor({ timeout: 20_000 });
+  await shot('runs-test-results-not-counted');
 });
 
 e2e('from a failed check to the trap write that caught it', 'cause', async () => {
