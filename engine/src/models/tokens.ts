@@ -72,6 +72,7 @@ export function countTextTokens(text: string): number {
  */
 const lineCounts = new Map<string, number>();
 const LINE_COUNTS = 20_000;
+const MAX_KEPT_LINE = 2048;
 /** Texts shorter than this are counted whole; shorter lines are joined with the next. */
 const MIN_LINE_CHARS = 48;
 
@@ -89,6 +90,8 @@ function countUnremembered(text: string): number {
 }
 
 function countLine(line: string): number {
+  // A line longer than a note's is counted, not kept: the cache holds at most LINE_COUNTS × MAX_KEPT_LINE characters.
+  if (line.length > MAX_KEPT_LINE) return countWhole(line);
   let n = lineCounts.get(line);
   if (n === undefined) {
     n = countWhole(line);
