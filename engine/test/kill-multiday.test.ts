@@ -134,7 +134,8 @@ async function campaign(combination: Combination, signal: 'SIGINT' | 'SIGKILL', 
     assert.ok(!/internal error|is damaged|Please report/.test(result.output), `${context}: stop ${i + 1} at event ${moment + i}: ${result.output}`);
     if (signal === 'SIGINT' && result.signalled) assert.ok(result.status === 130 || result.status === 0, `${context}: a Ctrl-C stop exits 130, not ${result.status}: ${result.output}`);
   }
-  assert.ok(stops >= KILLS - 2, `${context}: the run was stopped ${stops} times of ${KILLS}`);
+  // A run of 0.2 s may end within one poll of a moment near its end, more often on a busy machine: most moments must stop it.
+  assert.ok(stops >= KILLS - 5, `${context}: the run was stopped ${stops} times of ${KILLS}`);
   const last = await runToEnd(dir);
   assert.equal(last.status, 0, `${context}: ${last.output}`);
   const got = finalState(dir);
