@@ -1,11 +1,14 @@
 /** The stand-in's parts: one pure reply for both transports, faults from a seeded sequence, the wire format. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { NOTEBOOK_TOOLS } from '../src/adapters/notebook/protocol';
 import { OpenAIChatModel } from '../src/models/chat';
+import type { ChatMessage } from '../src/models/messages';
 import { phaseMessage } from '../src/persona/protocol';
 import { TOOL_SPECS } from '../src/run/tools';
 import { FaultInjector, faultyPersonaReply } from '../src/standin/faults';
 import { InProcessStandIn } from '../src/standin/inProcess';
+import { agentReply } from '../src/standin/notetaker';
 import { standInReply } from '../src/standin/reply';
 import { startStandIn } from '../src/standin/server';
 import { completionEvents, parseChatBody } from '../src/standin/wire';
@@ -69,4 +72,20 @@ test('the wire: mistyped fields read as empty, a body that is no object is refus
   } finally {
     await server.close();
   }
+});
+
+test('the note-taker answers from the search hits that hold the answer, and reads the note when they do not', () => {
+  const tools = Object.values(NOTEBOOK_TOOLS);
+  const asked = (question: string, hits: string): ChatMessage[] => [
+    { role: 'system', content: 'You are the notebook.' },
+    { role: 'user', content: question },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: NOTEBOOK_TOOLS.search, arguments: '{"query":"boat moor"}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: hits },
+  ];
+  const found = agentReply(asked('Where is my boat moored?', 'notes.md:7: - (Sunday 1 March 2026, 20:30) My boat is moored in Bristol.\nnotes.md:2: - (Sunday 1 March 2026, 20:00) My boat is called Wren.'), tools);
+  assert.deepEqual(found.calls, [], 'no note read');
+  assert.match(found.content ?? '', /^From what you told me: .*moored in Bristol/);
+  const partial = agentReply(asked('Where is my boat moored?', 'notes.md:2: - (Sunday 1 March 2026, 20:00) My boat is called Wren.'), tools);
+  assert.equal(partial.content, null);
+  assert.deepEqual(partial.calls.map((c) => [c.function.name, c.function.arguments]), [[NOTEBOOK_TOOLS.read, '{"path":"notes.md"}']], 'the lines found do not answer: the note is read');
 });
