@@ -110,7 +110,7 @@ export class OpenAIChatModel implements ChatModel {
 
   /** The URL every request goes to, as errors name it. */
   private get endpoint(): string {
-    return `${this.options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+    return `${this.options.baseURL.replace(/\/+$/, '')}${COMPLETIONS}`;
   }
 
   private async plain(request: ChatRequest): Promise<ChatResponse> {
