@@ -59,7 +59,7 @@ function assertAllowListed(env: Record<string, string>, dump: string, what: stri
   assert.equal(env.MMB_AGENT_PROTOCOL, '1');
   assert.ok(env.PATH, `${what}: PATH, to start an interpreter`);
   const expected = new Set([...BASELINE, 'MMB_TEST_LISTED', 'MMB_TEST_PFX_ONE', 'MMB_TEST_PFX_TWO', 'MY_AGENT_MODE', 'ENV_DUMP',
-    'MMB_AGENT_HOME', 'MMB_AGENT_PROTOCOL', 'MMB_MODEL_BASE_URL', 'MMB_MODEL', 'MMB_MODEL_API_KEY']);
+    'MMB_AGENT_HOME', 'MMB_AGENT_PROTOCOL', 'MMB_AGENT_GROUP', 'MMB_MODEL_BASE_URL', 'MMB_MODEL', 'MMB_MODEL_API_KEY']);
   // Node itself may add a variable or two of its own; every other one must be on the allow-list.
   const extra = Object.keys(env).filter((name) => !expected.has(name) && !name.startsWith('LC_') && name !== 'NODE_CHANNEL_FD');
   assert.deepEqual(extra, [], `${what}: nothing else of the engine's environment (npm's, the shell's)`);

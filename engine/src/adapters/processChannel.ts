@@ -5,9 +5,12 @@
  * dies or stays silent fails every pending request with one clear line instead of a hang.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { AGENT_GROUP_VARIABLE, endAgentGroup, newAgentGroupMark, registerAgentGroup, type AgentGroup } from './agentProcesses';
 
 /** A protocol line longer than this is a broken or hostile agent. */
 export const MAX_PROTOCOL_LINE = 1_048_576;
+/** How long a program has to exit on its own after `shutdown` and its stdin's end, before its group is ended. */
+const SHUTDOWN_GRACE_MS = 1000;
 /** Lines of stderr (and `log` events) kept to explain a failure. */
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 300;
@@ -37,11 +40,20 @@ export class ProcessChannel {
   private nextId = 1;
   private buffer = '';
   private failure: Error | undefined;
+  private readonly group: AgentGroup | undefined;
 
   constructor(private readonly options: ChannelOptions) {
     const [program, ...args] = options.command;
     if (!program) throw new Error('the agent\'s command is empty');
-    this.child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const mark = newAgentGroupMark();
+    // A group of its own (detached), so that ending it ends the daemons it started; the mark finds those that left it.
+    this.child = spawn(program, args, {
+      cwd: options.cwd, env: { ...options.env, [AGENT_GROUP_VARIABLE]: mark }, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
+    });
+    if (this.child.pid !== undefined) {
+      this.group = { pid: this.child.pid, mark };
+      registerAgentGroup(this.group);
+    }
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
@@ -66,21 +78,29 @@ export class ProcessChannel {
     });
   }
 
-  /** Stops the child: a polite `shutdown` first, then SIGTERM, then SIGKILL. */
+  /**
+   * Stops the program and everything it started: a polite `shutdown` first and its stdin closed, then its group
+   * and marked processes SIGTERM and SIGKILL (agentProcesses.ts). Its pipes are destroyed last, so that a daemon
+   * holding them open never keeps the engine waiting.
+   */
   async close(): Promise<void> {
-    if (this.child.pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => {
-      this.child.once('exit', () => resolve());
-      // Past SIGKILL there is nothing left to wait for: close never hangs on a child that will not say it exited.
-      setTimeout(resolve, 5000).unref();
-    });
-    await Promise.race([this.request('shutdown', {}, 2000).catch(() => undefined), exited]);
-    this.child.stdin.end();
-    const killed = setTimeout(() => this.child.kill('SIGTERM'), 1000);
-    const forced = setTimeout(() => this.child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(killed);
-    clearTimeout(forced);
+    if (this.running()) {
+      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+      await Promise.race([this.request('shutdown', {}, 2000).catch(() => undefined), exited]);
+      this.child.stdin.end();
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+    }
+    if (this.group) await endAgentGroup(this.group);
+    this.release();
+  }
+
+  private running(): boolean {
+    return this.child.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  private release(): void {
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+    this.child.unref();
   }
 
   private onStdout(chunk: string): void {

@@ -1,5 +1,7 @@
 /** The `mmb` command: dispatch to each command's handler, by the option table of `options.ts`. */
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { endAllAgentGroups } from '../adapters/agentProcesses';
 import { dirname, join, resolve } from 'node:path';
 import { DISK_FULL_EXIT, diskFullMessage, isDiskFull } from '../diskFull';
 import { ConfigError, UsageError } from '../errors';
@@ -160,6 +162,13 @@ export function startCli(): void {
     if (!serving) process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
     controller.abort();
   });
+  // Not a stop after the step, but at once: the journal is the truth, and a run resumes from any kill; the agents' processes go first.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (!serving) process.stderr.write(`\nmmb: ${signal}: stopping now; the run resumes where it stopped.\n`);
+      void endAllAgentGroups().finally(() => process.exit(128 + constants.signals[signal]));
+    });
+  }
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
   const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, columns: process.stdout.columns, env: process.env, signal: controller.signal };
   // After the loop's first turn, which hands over a Ctrl-C pressed while the CLI loaded: main sees it aborted.

@@ -1,0 +1,110 @@
+/**
+ * A process agent's processes end with the run. Through the built CLI, an agent starts two daemons that sleep
+ * for ten minutes holding its stdin and stdout open, one in its process group and one that left it with
+ * `setsid`: `mmb run` returns long before they would wake (the test's own timeout is a minute), and afterwards
+ * no process carries the agent's mark (MMB_AGENT_GROUP); the same when the engine gets SIGTERM mid-run.
+ * Before, `mmb run` waited for the daemons to close the pipes, and they outlived it.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLI, ROOT, tempDir, workspace } from './helpers';
+
+/** The example agent behind two daemons: `sleep 600` in its group, and one in a session of its own (Node's detached is setsid). */
+const DAEMON_AGENT = `import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+const hold = ['inherit', 'inherit', 'ignore'];
+const inGroup = spawn('sleep', ['600'], { stdio: hold });
+const escaped = spawn('sleep', ['600'], { stdio: hold, detached: true });
+inGroup.unref();
+escaped.unref();
+appendFileSync(process.env.DAEMONS_FILE, JSON.stringify({ mark: process.env.MMB_AGENT_GROUP, pids: [inGroup.pid, escaped.pid] }) + '\\n');
+await import('./my-agent.mjs');
+`;
+
+interface Started {
+  mark: string;
+  pids: number[];
+}
+
+function daemonWorkspace(daemonsFile: string): string {
+  const dir = workspace({
+    runs: { daemons: { benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/daemon-agent.mjs'], env_set: { DAEMONS_FILE: daemonsFile } } },
+  });
+  mkdirSync(join(dir, 'agents'));
+  copyFileSync(join(ROOT, 'examples', 'agents', 'my-agent.mjs'), join(dir, 'agents', 'my-agent.mjs'));
+  writeFileSync(join(dir, 'agents', 'daemon-agent.mjs'), DAEMON_AGENT);
+  return dir;
+}
+
+function startMmb(args: string[], cwd: string): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; output: string }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  // 'close', not 'exit': the test too would wait on pipes a daemon held.
+  const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })));
+  return { child, done };
+}
+
+function starts(file: string): Started[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Started);
+}
+
+/** The pids of living processes (not zombies) whose environment carries the mark, read from /proc here, not by the engine's code. */
+function livingMarked(mark: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      const state = /\) (\S)/.exec(readFileSync(`/proc/${entry}/stat`, 'latin1'))?.[1];
+      if (environ.includes(`MMB_AGENT_GROUP=${mark}`) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // Gone while we looked, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function living(pid: number): boolean {
+  try {
+    return !/\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL is on its way when `mmb` exits; the kernel takes a moment to deliver it. */
+async function assertAllEnded(started: Started[]): Promise<void> {
+  assert.ok(started.length >= 1, 'the agent started its daemons');
+  const remaining = () => started.flatMap((s) => [...livingMarked(s.mark), ...s.pids.filter(living)]);
+  for (let tries = 0; tries < 100 && remaining().length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(remaining(), [], 'no process of the agent outlives the run, the daemon that called setsid included');
+}
+
+const linuxOnly = process.platform === 'linux' ? {} : { skip: 'reads /proc' };
+
+test('a run ends while the agent\'s daemons hold its pipes: mmb run returns, and they end with it', { timeout: 60_000, ...linuxOnly }, async () => {
+  const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
+  const { done } = startMmb(['run', 'daemons'], daemonWorkspace(daemonsFile));
+  const result = await done;
+  assert.equal(result.code, 0, result.output);
+  await assertAllEnded(starts(daemonsFile));
+});
+
+test('SIGTERM to the engine mid-run ends the agent\'s processes too', { timeout: 60_000, ...linuxOnly }, async () => {
+  const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
+  const dir = daemonWorkspace(daemonsFile);
+  const { child, done } = startMmb(['run', 'daemons'], dir);
+  let finished = false;
+  void done.then(() => { finished = true; });
+  while (starts(daemonsFile).length === 0 && !finished) await new Promise((resolve) => setTimeout(resolve, 50));
+  child.kill('SIGTERM');
+  const result = await done;
+  assert.equal(result.code, 143, result.output);
+  assert.match(result.output, /mmb: SIGTERM: stopping now; the run resumes where it stopped\./);
+  await assertAllEnded(starts(daemonsFile));
+});
