@@ -24,6 +24,11 @@ export class SecretMasker {
     for (const key of keys) this.add(key);
   }
 
+  /** The keys added, for a masker made of them and more. */
+  get knownKeys(): string[] {
+    return [...this.keys];
+  }
+
   /** Whether any key has been added; with none, masking returns its input as it is. */
   get empty(): boolean {
     return this.keys.size === 0;

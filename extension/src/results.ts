@@ -3,11 +3,11 @@
  * (by their lock), how far each got, and the latest grade of every check. No VS Code here, so
  * that it is tested on plain folders; the panel, lenses, decorations and tests all read this.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshots, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type MemorySnapshot,
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotNumbers, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshot, readMemorySnapshots, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type MemorySnapshot,
   type PhaseRange, type RunState,
 } from '../../engine/src/api';
 import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
@@ -172,10 +172,9 @@ export class ResultsFolder {
 
   /** The newest memory snapshot of a run (`results/<id>/memory/<n>/`), if its agent keeps a memory folder. */
   latestSnapshot(run: string): string | undefined {
-    const dir = memorySnapshotsDir(runDir(this.root, run));
-    if (!existsSync(dir)) return undefined;
-    const n = readdirSync(dir).filter((d) => /^\d+$/.test(d)).map(Number).sort((a, b) => b - a)[0];
-    return n === undefined ? undefined : join(dir, String(n));
+    // Only a real folder inside results/: a planted link out of it is never shown.
+    const n = memorySnapshotNumbers(runDir(this.root, run)).at(-1);
+    return n === undefined ? undefined : join(memorySnapshotsDir(runDir(this.root, run)), String(n));
   }
 
   /** Every memory snapshot of a run, bounded, for its report page (as `mmb report --html` reads them). */
@@ -251,14 +250,14 @@ export function checkCause(b: Benchmark, checkId: string, snapshot: string | und
     }
     for (const v of distinctive(read(t.trap.note ?? ''))) if (!expected.includes(v)) stale.add(v);
   }
-  for (const file of walk(snapshot)) {
-    const lines = readFileSync(file, 'utf8').split('\n');
+  for (const file of snapshotTextFiles(snapshot)) {
+    const lines = file.text.split('\n');
     lines.forEach((text, line) => {
       const lower = text.toLowerCase();
       const hit = (values: Iterable<string>, kind: 'expected' | 'stale') => {
         for (const value of values) {
           if (lower.includes(value.toLowerCase())) {
-            cause.memory.push({ file: relative(snapshot, file), line, kind, value, text: text.trim().slice(0, 200) });
+            cause.memory.push({ file: file.name, line, kind, value, text: text.trim().slice(0, 200) });
             return;
           }
         }
@@ -284,13 +283,13 @@ export function distinctive(text: string): string[] {
 
 const COMMON = new Set(['the', 'she', 'her', 'his', 'and', 'what', 'which', 'when', 'where', 'who', 'how', 'yes', 'not', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 
-function* walk(dir: string): Generator<string> {
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (d.name === '.git') continue;
-    const path = join(dir, d.name);
-    if (d.isDirectory()) yield* walk(path);
-    else if (/\.(md|txt|json|jsonl|ya?ml)$/i.test(d.name)) yield path;
-  }
+/**
+ * The notes of a snapshot (`results/<id>/memory/<n>`) as the engine's reader gives them: bounded,
+ * masked, no link followed, nothing outside results/.
+ */
+function snapshotTextFiles(snapshot: string): { name: string; text: string }[] {
+  const files = readMemorySnapshot(dirname(dirname(snapshot)), Number(basename(snapshot)))?.files ?? [];
+  return files.filter((file) => /\.(md|txt|json|jsonl|ya?ml)$/i.test(file.name));
 }
 
 /**

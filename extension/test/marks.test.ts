@@ -96,7 +96,8 @@ test('templates read as in the run the grade came from, and What caught it searc
   const full: LatestGrade = { ...graded('notes', 2), templates: { '{{FUTURE:3:weeks}}': '20 August 2026' }, grade: { ...graded('notes', 2).grade, position: at('chapter2.md', 1, 0) } };
   assert.equal(asInRun(b.checks[0]!.check.answer, full), '20 August 2026.', 'the run\'s own expansion wins');
   assert.equal(asInRun(b.checks[0]!.check.question, full), 'When does Anna visit, as of 29 July 2026?', 'others from its start');
-  const snapshot = tempDir('mmb-snapshot-');
+  // A snapshot where the engine writes one: What caught it reads nothing else.
+  const snapshot = join(tempDir('mmb-snapshot-'), 'results', 'notes', 'memory', '2');
   mkdirSync(join(snapshot, 'notes'), { recursive: true });
   writeFileSync(join(snapshot, 'notes', 'anna.md'), 'visit on 12 Aug\nmoved to 20 Aug 2026\n');
   const cause = checkCause(b, '1.1', snapshot, full);

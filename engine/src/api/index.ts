@@ -20,7 +20,7 @@ export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
-export { readMemorySnapshots, type MemorySnapshot } from '../report/memory';
+export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type MemorySnapshot } from '../report/memory';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
 

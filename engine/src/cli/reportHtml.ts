@@ -17,12 +17,16 @@ import { loadConfig, type Io } from './run';
 import { reportCommand } from './reportList';
 import { mergeCommand } from './reportMerge';
 import { ciOutputsOf, ciReportCommand } from './ci';
+import { maskSecrets } from '../secrets';
+import { registerWorkspaceSecrets } from '../workspaceSecrets';
 
 /** Bytes of a file name that every common file system takes (255), with room to spare. */
 const MAX_FILE_NAME = 240;
 
 /** `mmb report` with its flags: the text report, or one of the HTML views. */
 export function reportViews(words: string[], flags: string[], option: (name: string) => string | undefined, ws: ReportWorkspace, io: Io): number {
+  // The reports hold text agents wrote (their memory snapshots): masked with every key of this process and of config.jsonc.
+  registerWorkspaceSecrets(ws.configPath, io.env);
   const out = option('--out');
   const views = ['--html', '--compare', '--trends'].filter((f) => flags.includes(f));
   if (views.length > 1) throw new UsageError(`${views.join(' and ')} do not go together: pick one view.`);
@@ -56,7 +60,7 @@ function prices(ws: ReportWorkspace): Record<string, Price> {
 
 function write(ws: ReportWorkspace, file: string, html: (linkBase: string) => string, io: Io): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, html(posix(relative(dirname(file), ws.root)) || '.'));
+  writeFileSync(file, maskSecrets(html(posix(relative(dirname(file), ws.root)) || '.')));
   io.out(`Wrote ${shown(file)}\n`);
 }
 

@@ -7,6 +7,7 @@ import { resultsDir } from '../protocol/layout';
 import { LOOPBACK_HOSTS, startViewServer, type ViewServer } from '../view/server';
 import { shown, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, type Io } from './run';
+import { registerWorkspaceSecrets } from '../workspaceSecrets';
 
 export interface ViewCommandInput {
   ws: ReportWorkspace;
@@ -53,6 +54,8 @@ function openBrowser(url: string, io: Io): void {
 }
 
 export async function viewCommand(input: ViewCommandInput, io: Io): Promise<number> {
+  // What it prints is masked with the workspace's keys too (the pages are, in the server).
+  registerWorkspaceSecrets(input.ws.configPath, io.env);
   const port = portOf(input.port);
   const host = hostOf(input.host);
   let server: ViewServer;

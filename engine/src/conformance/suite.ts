@@ -4,12 +4,14 @@
  * `mmb conformance <run-id>` prints them; engine/test/conformanceSuite.ts asserts them for every
  * registered agent, so the built-in adapters and the user's are held to the same list.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { AgentAdapter, AgentMessage } from '../adapters/types';
 import type { Clock } from '../clock';
+import { copyMemoryFolder } from '../run/memorySnapshot';
+import { runSecrets } from '../secrets';
 
 /** One requirement's outcome: `skip` when it does not apply (no memory folder, no virtual time). */
 export interface RequirementResult {
@@ -172,7 +174,8 @@ async function snapshotCheck(adapter: AgentAdapter, memory: ConformanceSubject['
   if (!existsSync(dir)) return;
   const copy = mkdtempSync(join(tmpdir(), 'mmb-snapshot-'));
   try {
-    cpSync(dir, join(copy, '1'), { recursive: true });
+    // As a run copies it: its text files, masked, no link followed.
+    copyMemoryFolder(dir, join(copy, '1'), runSecrets);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

@@ -1,11 +1,17 @@
 /**
  * The agent's memory snapshots of a run (`results/<id>/memory/<n>/`, the memory after
  * conversation n), read bounded, for the report to show beside a failed answer with the lines
- * that hold the expected value marked. The agent wrote these files: every count and size is capped.
+ * that hold the expected value marked. The agent wrote these files and anyone may have planted
+ * more: every count and size is capped, only what the engine writes is read (real folders and
+ * regular files inside results/, never a link: lstat, realpath, O_NOFOLLOW), and the text is
+ * masked again with the keys of this process, which an older engine or another machine may not
+ * have known.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Dirent } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { memorySnapshotsDir } from '../protocol/layout';
+import type { SecretMasker } from '../secrets';
+import { workspaceMasker } from '../workspaceSecrets';
 
 export interface MemoryFile {
   /** The path inside the snapshot, `/`-separated. */
@@ -24,22 +30,67 @@ const MAX_SNAPSHOTS = 50;
 const MAX_FILES = 100;
 const MAX_FILE_CHARS = 20_000;
 const MAX_DEPTH = 4;
+/** A link is never followed (ELOOP), and a FIFO planted in place of a file never blocks the reader. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** The snapshots of the run in `dirOfRun`, by conversation; none when the agent keeps no memory folder. */
-export function readMemorySnapshots(dirOfRun: string): MemorySnapshot[] {
+/**
+ * The snapshots of the run in `dirOfRun` (`<root>/results/<id>`), by conversation; none when the
+ * agent keeps no memory folder. `masker` defaults to the keys of this process and of
+ * `<root>/config.jsonc` (`workspaceMasker`).
+ */
+export function readMemorySnapshots(dirOfRun: string, masker?: SecretMasker): MemorySnapshot[] {
+  const numbers = memorySnapshotNumbers(dirOfRun);
+  if (numbers.length === 0) return [];
+  const keys = masker ?? defaultMasker(dirOfRun);
+  return numbers.flatMap((conversation) => readMemorySnapshot(dirOfRun, conversation, keys) ?? []);
+}
+
+/** The numbers of the run's snapshot folders that are real folders inside results/, ascending, the last MAX_SNAPSHOTS. */
+export function memorySnapshotNumbers(dirOfRun: string): number[] {
   const root = memorySnapshotsDir(dirOfRun);
+  const results = realFolder(dirname(dirOfRun));
+  if (!results || !isRealFolderInside(root, results)) return [];
   let names: string[];
   try {
     names = readdirSync(root);
   } catch {
     return [];
   }
-  const numbers = names.filter((n) => /^\d{1,6}$/.test(n)).map(Number).sort((a, b) => a - b).slice(-MAX_SNAPSHOTS);
-  return numbers.map((conversation) => ({ conversation, files: readFiles(join(root, String(conversation))) }));
+  const numbers = names.filter((n) => /^\d{1,6}$/.test(n)).map(Number).sort((a, b) => a - b);
+  return numbers.filter((n) => isRealFolderInside(join(root, String(n)), results)).slice(-MAX_SNAPSHOTS);
 }
 
-/** Text files under `dir`, depth-bounded and without following links out (stat, not a symlink walk), sorted by name. */
-function readFiles(dir: string): MemoryFile[] {
+/** One snapshot of the run, bounded and masked; undefined when it is missing, a link, or leads out of results/. */
+export function readMemorySnapshot(dirOfRun: string, conversation: number, masker?: SecretMasker): MemorySnapshot | undefined {
+  const folder = join(memorySnapshotsDir(dirOfRun), String(conversation));
+  const results = realFolder(dirname(dirOfRun));
+  if (!results || !isRealFolderInside(memorySnapshotsDir(dirOfRun), results) || !isRealFolderInside(folder, results)) return undefined;
+  return { conversation, files: readFiles(folder, masker ?? defaultMasker(dirOfRun)) };
+}
+
+function defaultMasker(dirOfRun: string): SecretMasker {
+  return workspaceMasker(join(dirname(dirname(dirOfRun)), 'config.jsonc'), process.env);
+}
+
+function realFolder(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` is a folder and no link (lstat), and its real path lies inside `results` (no link above it leads out). */
+function isRealFolderInside(path: string, results: string): boolean {
+  try {
+    return lstatSync(path).isDirectory() && realpathSync(path).startsWith(results + sep);
+  } catch {
+    return false;
+  }
+}
+
+/** Text files under `dir`, depth-bounded, no link followed (Dirent types are lstat's), no dot entry, sorted by name. */
+function readFiles(dir: string, masker: SecretMasker): MemoryFile[] {
   const files: MemoryFile[] = [];
   const queue: { path: string; name: string; depth: number }[] = [{ path: dir, name: '', depth: 0 }];
   while (queue.length && files.length < MAX_FILES) {
@@ -51,26 +102,29 @@ function readFiles(dir: string): MemoryFile[] {
       continue;
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.')) continue;
       const path = join(current.path, entry.name);
       const name = current.name ? `${current.name}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && current.depth < MAX_DEPTH && !entry.name.startsWith('.')) queue.push({ path, name, depth: current.depth + 1 });
-      else if (entry.isFile() && files.length < MAX_FILES) files.push(readOne(path, name));
+      if (entry.isDirectory() && current.depth < MAX_DEPTH) queue.push({ path, name, depth: current.depth + 1 });
+      else if (entry.isFile() && files.length < MAX_FILES) files.push(readOne(path, name, masker));
     }
   }
   return files.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The start of a file: at most 4 bytes a character are read, so a huge file is never loaded whole. */
-function readOne(path: string, name: string): MemoryFile {
-  const shown = name.slice(0, 300);
+/** The start of a regular file, masked: at most 4 bytes a character are read, so a huge file is never loaded whole. */
+function readOne(path: string, name: string, masker: SecretMasker): MemoryFile {
+  const shown = masker.mask(name.slice(0, 300));
   let handle: number | undefined;
   try {
-    const size = statSync(path).size;
-    const buffer = Buffer.alloc(Math.min(size, MAX_FILE_CHARS * 4));
-    handle = openSync(path, 'r');
+    handle = openSync(path, READ_FLAGS);
+    const stat = fstatSync(handle);
+    if (!stat.isFile()) return { name: shown, text: '', cut: false };
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_FILE_CHARS * 4));
     const read = readSync(handle, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, read).toString('utf8');
-    return { name: shown, text: text.slice(0, MAX_FILE_CHARS), cut: text.length > MAX_FILE_CHARS || size > buffer.length };
+    // Masked before it is cut: a key at the cut is still seen whole.
+    const text = masker.mask(buffer.subarray(0, read).toString('utf8'));
+    return { name: shown, text: text.slice(0, MAX_FILE_CHARS), cut: text.length > MAX_FILE_CHARS || stat.size > buffer.length };
   } catch {
     return { name: shown, text: '', cut: false };
   } finally {

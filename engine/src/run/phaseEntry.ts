@@ -2,11 +2,13 @@
  * Entering a phase and ending the run: the phase's JS block with its session switch, the agent's
  * memory snapshots, and the events that journal both.
  */
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { phaseMessage } from '../persona/protocol';
 import { runJsBlock } from '../persona/sandbox';
+import { runSecrets } from '../secrets';
 import type { RunContext } from './context';
+import { copyMemoryFolder } from './memorySnapshot';
 import { expandTemplates, indexOf, phaseText, type PlayPhase } from './phases';
 import type { Effect } from '../state/runState';
 
@@ -63,6 +65,7 @@ export function finishRun(run: RunContext): void {
  * Copies the agent's memory folder to `memory/<n>/`, n the number of the conversation that just
  * ended (the session switches so far, plus one), so a resume that copies again after a stop
  * writes the same folder. The copy is made beside it and renamed: a kill leaves no half folder.
+ * It holds the folder's text files only, masked with the run's keys (memorySnapshot.ts).
  */
 function snapshotMemory(run: RunContext): void {
   const { snapshotDir, adapter } = run.options;
@@ -72,7 +75,7 @@ function snapshotMemory(run: RunContext): void {
   const target = join(snapshotDir, String(number));
   const partial = join(snapshotDir, `.${number}.partial`);
   rmSync(partial, { recursive: true, force: true });
-  cpSync(from, partial, { recursive: true });
+  copyMemoryFolder(from, partial, runSecrets);
   rmSync(target, { recursive: true, force: true });
   renameSync(partial, target);
 }

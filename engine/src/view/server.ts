@@ -3,7 +3,7 @@
  * must name the server by its loopback host and port (a page of another site that points a name
  * at 127.0.0.1, DNS rebinding, gets 403) and carry the token of the printed URL (the first visit
  * turns it into a cookie, HttpOnly and SameSite=Strict). GET and HEAD only; no CORS headers;
- * every page under the CSP of the report pages, its body bounded.
+ * every page under the CSP of the report pages, its body bounded and masked (no key of this process or of config.jsonc).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { pageCsp } from '../report/html/page';
 import { renderProblem } from '../report/html/runsIndex';
 import { MAX_EVENT_CLIENTS, RunEvents } from './events';
 import { pageAt, type ViewContext } from './pages';
+import { workspaceMasker } from '../workspaceSecrets';
 
 /** The hosts `mmb view` listens on: loopback only, since the pages have no login but the token. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'] as const;
@@ -60,6 +61,11 @@ function baseHeaders(contentType: string): Record<string, string> {
 function plain(response: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
   response.writeHead(status, { ...baseHeaders('text/plain; charset=utf-8'), 'Content-Security-Policy': "default-src 'none'", ...extra });
   response.end(`${text}\n`);
+}
+
+/** A page, the agents' memory snapshots in it, masked with the keys of this process and of config.jsonc, read afresh for each page. */
+function maskedPage(html: string, configPath: string): Buffer {
+  return Buffer.from(workspaceMasker(configPath, process.env).mask(html));
 }
 
 /** Starts the server; it answers until `close()`. */
@@ -113,7 +119,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       status = 500;
       html = renderProblem('This page cannot be shown', String((e as Error).message ?? e).split('\n')[0]!.slice(0, 300), { nonce });
     }
-    let body = Buffer.from(html);
+    let body = maskedPage(html, options.ws.configPath);
     if (body.length > MAX_PAGE_BYTES) {
       status = 500;
       body = Buffer.from(renderProblem('This page is too large', `it would be ${Math.round(body.length / 1048576)} MiB, more than the ${MAX_PAGE_BYTES / 1048576} MiB served: use mmb report --html.`, { nonce }));

@@ -17,6 +17,7 @@ import { AgentRetries } from '../run/agentRetries';
 import type { RunEvent, RunState } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { registerRunSecrets } from '../secrets';
+import { registerCredentialEnvironment } from '../workspaceSecrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
@@ -75,6 +76,8 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
 
 export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   registerRunSecrets({ persona: o.config.persona, runs: o.runs }, o.env);
+  // A memory snapshot is masked with these too: an agent may have read any variable of the user's.
+  registerCredentialEnvironment(o.env);
   const benchmarks = new Map<string, Benchmark>();
   for (const run of o.runs) {
     if (benchmarks.has(benchmarkKey(run))) continue;

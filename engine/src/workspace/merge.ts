@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { UsageError } from '../errors';
 import { JOURNAL_FILE, MEMORY_DIR, PARTIAL_FILE, RESULTS_DIR, resultsDir, STATE_FILE } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
+import { copyMemoryFolder } from '../run/memorySnapshot';
 import { FileRunStore } from '../run/store';
+import { runSecrets } from '../secrets';
 import type { RunState } from '../state/runState';
 import { shown } from './results';
 
@@ -149,10 +151,21 @@ function copyRun(run: Incoming, target: string): void {
   rmSync(aside, { recursive: true, force: true });
   try {
     mkdirSync(aside);
-    for (const name of run.entries) cpSync(join(run.from, name), join(aside, name), { recursive: true });
+    for (const name of run.entries) {
+      if (name === MEMORY_DIR) copySnapshots(join(run.from, name), join(aside, name));
+      else cpSync(join(run.from, name), join(aside, name), { recursive: true });
+    }
     renameSync(aside, join(target, run.id));
   } finally {
     rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+/** The memory snapshots as a run writes them: text files only, masked with this process's keys, which the other machine's engine may not have known. */
+function copySnapshots(from: string, to: string): void {
+  mkdirSync(to);
+  for (const name of readdirSync(from)) {
+    if (/^\d{1,6}$/.test(name)) copyMemoryFolder(join(from, name), join(to, name), runSecrets);
   }
 }
 
