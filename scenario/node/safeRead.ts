@@ -17,6 +17,8 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 
 /** A file's text, or why it was not read (a clause: "it is a link that leads out of the folder"). */
 export type FolderFile = { text: string } | { refused: string };
+/** A file's bytes, or why it was not read. */
+export type FolderBytes = { bytes: Buffer } | { refused: string };
 
 /** Never follow a link while opening, and never wait on a FIFO swapped in after the check. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -26,6 +28,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * read only when its real path lies inside that folder and is a regular file itself.
  */
 export function readFolderFile(realFolder: string, name: string): FolderFile {
+  const read = readFolderBytes(realFolder, name);
+  return 'refused' in read ? read : { text: read.bytes.toString('utf8') };
+}
+
+/** `readFolderFile`'s bytes, undecoded, for a reader that decides the encoding itself (config.jsonc). */
+export function readFolderBytes(realFolder: string, name: string): FolderBytes {
   const path = join(realFolder, name);
   let info: Stats;
   try {
@@ -53,7 +61,7 @@ export function readFolderFile(realFolder: string, name: string): FolderFile {
 }
 
 /** Opens without following links, checks the opened file again, and reads at most the cap. */
-function readRegularFile(path: string): FolderFile {
+function readRegularFile(path: string): FolderBytes {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -72,7 +80,7 @@ function readRegularFile(path: string): FolderFile {
       length += read;
       if (length > MAX_FILE_BYTES) return { refused: tooLarge(length) };
     }
-    return { text: buffer.toString('utf8', 0, length) };
+    return { bytes: buffer.subarray(0, length) };
   } catch (e) {
     return { refused: `it cannot be read (${fsReason(e)})` };
   } finally {

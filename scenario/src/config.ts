@@ -5,7 +5,7 @@ import { diagnostic, type Diagnostic } from './diagnostics';
 import { didYouMean, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
 import { checkRunKeys, SHARED_RUN_KEYS } from './runKeys';
-import { comparePositions, type Range } from './text';
+import { comparePositions, lineRange, type Range } from './text';
 
 export interface ModelConfig {
   /** `stand-in` is the built-in deterministic model; anything else goes to `base_url`. */
@@ -38,6 +38,7 @@ export interface Config {
 }
 
 export const CONFIG_FILE = 'config.jsonc';
+const BOM = '\uFEFF';
 
 export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   persona: { model: 'stand-in' },
@@ -56,8 +57,14 @@ export const MAX_NAME_LENGTH = 100;
 
 /** Parses config.jsonc, filling defaults; never throws. */
 export function parseConfig(text: string, file = CONFIG_FILE): { config: Config; diagnostics: Diagnostic[] } {
+  // One byte order mark is how some editors save UTF-8; a second is damage, and is refused before anything reads on.
+  if (text.startsWith(`${BOM}${BOM}`)) {
+    const message = `${file} starts with more than one byte order mark (U+FEFF): save it as UTF-8 with one or none.`;
+    return { config: { ...DEFAULT_CONFIG, runs: [] }, diagnostics: [diagnostic('invalid-config', file, lineRange(0, 0, 0), message)] };
+  }
   const doc = new JsoncDocument(text, file, 'invalid-config');
   const top = JsoncDocument.properties(doc.root);
+  doc.reportDuplicateKeys();
   reportCredentials(doc);
   doc.unknownKeys(doc.root, [...TOP_KEYS, ...[...top.keys()].filter(isCredentialKey)], file, 'unknown-config-key');
 

@@ -1,53 +1,104 @@
-/** Credentials written into config.jsonc: refused wherever they appear, since the file is shared and copied. */
-import type { Node } from 'jsonc-parser';
-import type { JsoncDocument } from './jsonc';
-
 /**
- * Keys that hold a credential: `api_key`, `apikey`, `token`, `*_token` (but not `*_token_env`,
- * which names a variable), `authorization`, `password`, `secret`, `key`, case-insensitive.
+ * Credentials written into config.jsonc: refused wherever they stand (a key's name, a value, a
+ * URL, a comment), since the file is shared and copied. The rule itself is `credentialRule.ts`;
+ * this walks a parsed document and reports each finding on one line that names the key's path and
+ * never quotes the secret.
  */
-const CREDENTIAL_KEY = /^(?:(?:.*[_-])?(?:api[_-]?key|token|password|passwd|secret|authorization|credentials?)|key|bearer|cookie)$/i;
-/** A URL with a user name or password before its host: `https://user:pass@host`. */
-const URL_WITH_USERINFO = /^\s*[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
+import { createScanner, type Node, type SyntaxKind } from 'jsonc-parser';
+import type { JsoncDocument } from './jsonc';
+import { isCredentialKey, isKeyShaped, isProjectRunKey, urlCredential } from './credentialRule';
+
+export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentialRule';
+
 const MAX_SHOWN_KEY = 60;
+/** The keys directly under these are names the user chose (runs, model names), not settings: only their shape counts. */
+const NAMING_OBJECTS = new Set(['runs', 'prices']);
+const ENV_ADVICE = 'set it in the environment and list its name in `env`';
+const GENERIC_ADVICE = 'keep it in an environment variable and name that variable in an `*_env` key (such as `api_key_env`)';
 
-export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEY.test(key);
+interface Pending {
+  node: Node;
+  path: string;
+  /** The key this node is the value of, as written. */
+  key?: string;
+  parentKey?: string;
+  /** The key was refused already: its value is not reported again, so one secret is one line. */
+  keyRefused?: boolean;
 }
 
-export function hasUrlUserinfo(text: string): boolean {
-  return URL_WITH_USERINFO.test(text);
-}
-
-/** Reports every credential key and every URL with userinfo, at any depth; the value is never quoted. */
+/** Reports every credential at any depth, and every key-shaped comment; the value is never quoted. */
 export function reportCredentials(doc: JsoncDocument): void {
+  reportComments(doc, doc.text);
   // A walk with a stack, not recursion: the file is the user's and may nest as deep as it likes.
-  const pending: { node: Node; path: string }[] = doc.root ? [{ node: doc.root, path: '' }] : [];
+  const pending: Pending[] = doc.root ? [{ node: doc.root, path: '' }] : [];
   while (pending.length) {
-    const { node, path } = pending.pop()!;
-    if (node.type === 'string' && typeof node.value === 'string' && hasUrlUserinfo(node.value)) {
-      doc.report(doc.rangeOf(node), `\`${path}\` has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in \`api_key_env\`.`);
-    }
-    if (node.type === 'array') (node.children ?? []).forEach((child, i) => pending.push({ node: child, path: `${path}[${i}]` }));
+    const item = pending.pop()!;
+    const { node, path } = item;
+    if (node.type === 'string' && typeof node.value === 'string' && !item.keyRefused) reportStringValue(doc, node, path || '(the file)', node.value);
+    if (node.type === 'array') (node.children ?? []).forEach((child, i) => pending.push({ node: child, path: `${path}[${i}]`, parentKey: item.key }));
     if (node.type !== 'object') continue;
     for (const property of node.children ?? []) {
       const [key, value] = property.children ?? [];
       if (!key || typeof key.value !== 'string') continue;
-      // The key is shown on one line of a message, bounded, whatever characters the file gave it.
-      const flat = key.value.replace(/[\s`]+/g, ' ');
-      const name = flat.length > MAX_SHOWN_KEY ? `${flat.slice(0, MAX_SHOWN_KEY)}…` : flat;
-      const inner = path ? `${path}.${name}` : name;
-      if (isCredentialKey(key.value)) {
-        // Under a process agent's `env_set` the key is a variable's name: the advice is to hand it over from the environment.
-        const advice = path.endsWith('.env_set') ? 'set it in the environment and list its name in `env`' : `set the key in an environment variable and name it in \`${envKeyFor(key.value)}\``;
-        doc.report(doc.rangeOf(key), `\`${inner}\` would put a secret in a file: ${advice}.`);
-      }
-      if (value) pending.push({ node: value, path: inner });
+      const inner = path ? `${path}.${shownKey(key.value)}` : shownKey(key.value);
+      const problem = keyProblem(key.value, value, item.key, path);
+      if (problem) doc.report(doc.rangeOf(key), `\`${inner}\` ${problem}.`);
+      if (value) pending.push({ node: value, path: inner, key: key.value, parentKey: item.key, keyRefused: problem !== undefined });
     }
   }
 }
 
-/** The `*_env` key that names the variable in place of this credential. */
+/** Why a key would put a secret in the file, as the end of a sentence after its path; undefined when it would not. */
+function keyProblem(name: string, value: Node | undefined, parentKey: string | undefined, parentPath: string): string | undefined {
+  if (isKeyShaped(name)) return `is a name shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
+  if (parentKey !== undefined && NAMING_OBJECTS.has(parentKey) && !parentPath.includes('.')) return undefined;
+  if (!isCredentialKey(name)) return undefined;
+  // Under a process agent's `env_set` the key is a variable's name: refused whatever it is set to.
+  if (parentKey === 'env_set') return `would put a secret in a file: ${ENV_ADVICE}`;
+  // A number or a truth value is a setting named like a credential (`auth: false`, `max_token: 5`), never a secret.
+  if (value && (value.type === 'number' || value.type === 'boolean' || value.type === 'null')) return undefined;
+  // Where the project reads an `*_env` key (the top, a model object, a run), the message names it.
+  const envKey = /^(?:|persona|runs\.[^.]+(?:\.agent_model)?)$/.test(parentPath) ? envKeyFor(name) : undefined;
+  return `would put a secret in a file: ${envKey ? `set the key in an environment variable and name it in \`${envKey}\`` : GENERIC_ADVICE}`;
+}
+
+function reportStringValue(doc: JsoncDocument, node: Node, path: string, value: string): void {
+  const url = urlCredential(value);
+  if (url?.kind === 'userinfo') {
+    doc.report(doc.rangeOf(node), `\`${path}\` has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in \`api_key_env\`.`);
+  } else if (url?.kind === 'query') {
+    doc.report(doc.rangeOf(node), `\`${path}\` has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}.`);
+  } else if (isKeyShaped(value)) {
+    doc.report(doc.rangeOf(node), `\`${path}\` holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}.`);
+  }
+}
+
+// jsonc-parser's `SyntaxKind` is a const enum, which isolated modules cannot read: its values, as it declares them.
+const LINE_COMMENT = 12 as SyntaxKind;
+const BLOCK_COMMENT = 13 as SyntaxKind;
+const END_OF_FILE = 17 as SyntaxKind;
+
+/** A key or token pasted into a comment is in the file as much as one in a value. */
+function reportComments(doc: JsoncDocument, text: string): void {
+  const scanner = createScanner(text, false);
+  for (let kind = scanner.scan(); kind !== END_OF_FILE; kind = scanner.scan()) {
+    if (kind !== LINE_COMMENT && kind !== BLOCK_COMMENT) continue;
+    const comment = scanner.getTokenValue();
+    if (isKeyShaped(comment) || urlCredential(comment.replace(/^\/[/*]|\*\/$/g, '').trim())?.kind === 'userinfo') {
+      const offset = scanner.getTokenOffset();
+      doc.report(doc.lines.rangeOf(offset, offset + scanner.getTokenLength()), `A comment of ${doc.file} holds what looks like a key or token, which would put a secret in a file: delete it and ${GENERIC_ADVICE}.`);
+    }
+  }
+}
+
+/** A key as a message shows it: on one line, bounded, and never a key-shaped name itself. */
+function shownKey(key: string): string {
+  if (isKeyShaped(key)) return '<a key-shaped name>';
+  const flat = key.replace(/[\s`]+/g, ' ');
+  return flat.length > MAX_SHOWN_KEY ? `${flat.slice(0, MAX_SHOWN_KEY)}…` : flat;
+}
+
+/** The `*_env` key that names the variable in place of this credential: its own (`openclaw_token_env`) if an agent declares one. */
 function envKeyFor(key: string): string {
-  return /(?:^|[_-])token$/i.test(key) && key.length > 'token'.length ? `${key.toLowerCase()}_env` : 'api_key_env';
+  return isProjectRunKey(`${key}_env`) ? `${key}_env` : 'api_key_env';
 }

@@ -3,7 +3,7 @@
  * of their names and values, shared by `mmb check`, the editor and the engine, so that a name a
  * run would refuse is an error at its line before anything starts.
  */
-import { hasUrlUserinfo, isCredentialKey } from './credentials';
+import { hasUrlUserinfo, isCredentialKey, isKeyShaped, urlCredential } from './credentialRule';
 
 /** A variable's name: what POSIX shells accept, and bounded. */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -48,5 +48,6 @@ export function envValueProblem(value: string): string | undefined {
 export function envSecretProblem(name: string, value: string): string | undefined {
   if (isCredentialKey(name)) return 'it is named like a credential, which would put a secret in a file: set it in the environment and list its name in `env`';
   if (hasUrlUserinfo(value)) return 'its value is a URL with a user name or password, which would put a secret in a file: set it in the environment and list its name in `env`';
+  if (urlCredential(value) || isKeyShaped(value)) return 'its value looks like a key or token, which would put a secret in a file: set it in the environment and list its name in `env`';
   return undefined;
 }

@@ -20,5 +20,6 @@ export { BenchmarkValidation, type Validated } from './incremental';
 export { updateBenchmark } from './revise';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
-export { hasUrlUserinfo, isCredentialKey } from './credentials';
+export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentials';
+export { configBytesProblem, decodeConfigBytes } from './configText';
 export * from './envVars';

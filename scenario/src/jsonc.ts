@@ -30,11 +30,14 @@ const MAX_SHOWN_KEY = 80;
 /** A parsed JSONC document and the means to report on its nodes. */
 export class JsoncDocument {
   readonly lines: LineIndex;
+  /** The text parsed: the source without its byte order mark, so that offsets match `lines`. */
+  readonly text: string;
   readonly root: Node | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(source: string, readonly file: string, private readonly code: DiagnosticCode) {
     const text = stripBom(source);
+    this.text = text;
     this.lines = new LineIndex(text);
     // jsonc-parser recurses once per level of nesting: deep input would overflow the stack.
     const tooDeep = jsonDepthExceeded(text);
@@ -92,6 +95,32 @@ export class JsoncDocument {
     const suggestions = nearNames(name, known);
     const consequence = code === 'unknown-key' ? '; it is ignored.' : `${explain}.`;
     this.report(this.rangeOf(key), `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`, code, suggestions.map((s) => JSON.stringify(s)));
+  }
+
+  /**
+   * Reports every key given twice in one object, at any depth: JSON parsers keep the last one
+   * silently, so a second `"persona"` below the first would run a model the reader did not see.
+   */
+  reportDuplicateKeys(code: DiagnosticCode = this.code): void {
+    // A stack, not recursion: nesting is bounded before parsing, but the walk need not rely on it.
+    const pending: { node: Node; path: string }[] = this.root ? [{ node: this.root, path: '' }] : [];
+    while (pending.length) {
+      const { node, path } = pending.pop()!;
+      if (node.type === 'array') (node.children ?? []).forEach((child, i) => pending.push({ node: child, path: `${path}[${i}]` }));
+      if (node.type !== 'object') continue;
+      const seen = new Set<string>();
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        if (!key || typeof key.value !== 'string') continue;
+        const shown = key.value.length > MAX_SHOWN_KEY ? `${key.value.slice(0, MAX_SHOWN_KEY)}…` : key.value;
+        const inner = path ? `${path}.${shown}` : shown;
+        if (seen.has(key.value)) {
+          this.report(this.rangeOf(key), `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; only one may stand (the last would win unseen): delete the other.`, code);
+        }
+        seen.add(key.value);
+        if (value) pending.push({ node: value, path: inner });
+      }
+    }
   }
 
   /** The value if it has the wanted JSON type; otherwise reports it and returns undefined. */

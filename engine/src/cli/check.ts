@@ -1,14 +1,13 @@
 /** `mmb check`: validate benchmark folders (and config.jsonc) like a compiler would. */
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
-  checkRunBenchmarks, coverage, diagnostic, lineRange, loadBenchmark, parseConfig, validateBenchmark, CONFIG_FILE,
+  checkRunBenchmarks, coverage, loadBenchmark, validateBenchmark, CONFIG_FILE,
   type Benchmark, type Coverage, type Diagnostic,
 } from '../../../scenario/src';
 import { auditBenchmark } from '../audit/answerAudit';
-import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, shownPath } from '../workspace/folders';
+import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, readConfigFile, shownPath } from '../workspace/folders';
 import { UsageError } from '../errors';
-import { readFolderFile, type FolderFile } from '../../../scenario/node/safeRead';
 import { formatCoverage } from './coverageText';
 
 export interface CheckOptions {
@@ -108,17 +107,12 @@ function checkBenchmark(path: string, target: string, withCoverage: boolean): Ch
 function checkConfig(path: string, target: string): Checked {
   const folder = dirname(target) === '.' ? '' : dirname(target);
   const file = basename(target);
-  let read: FolderFile;
   try {
     lstatSync(path);
-    read = readFolderFile(realpathSync(dirname(path)), basename(path));
   } catch (e) {
     throw new UsageError(`cannot read ${shownPath(target)}: ${describeFsError(e)}`);
   }
-  if ('refused' in read) {
-    return { folder, shown: target, diagnostics: [diagnostic('unsafe-file', file, lineRange(0, 0, 0), `\`${file}\` is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`)] };
-  }
-  const { config, diagnostics } = parseConfig(read.text, file);
+  const { config, diagnostics } = readConfigFile(path, target, file);
   diagnostics.push(...checkRunBenchmarks(config, findBenchmarkFolders(dirname(path)).map((p) => basename(p)), file));
   return { folder, diagnostics, shown: target };
 }

@@ -1,11 +1,11 @@
 /** `mmb run` and `mmb demo`: runs from config.jsonc, played, and one result line each. */
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseConfig, type Config, type RunConfig } from '../../../scenario/src';
+import { CONFIG_FILE, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
 import type { Summary } from '../report/summary';
-import { findBenchmarkFolders, readConfigText } from '../workspace/folders';
+import { findBenchmarkFolders, readConfigFile } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { clearRun } from '../workspace/lock';
 import { RunBusy } from '../errors';
@@ -38,8 +38,7 @@ export function loadConfig(path: string): Config {
   } catch {
     throw new UsageError(`no ${shown}: \`mmb init\` writes one with a key-free rehearsal run beside the bundled benchmarks (or try \`mmb demo\`).`);
   }
-  const text = readConfigText(path, shown);
-  const { config, diagnostics } = parseConfig(text);
+  const { config, diagnostics } = readConfigFile(path, shown, CONFIG_FILE);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     // Every error stops the run (a typo would otherwise run something else); the first few say why, one line each.

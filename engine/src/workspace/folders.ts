@@ -2,8 +2,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors';
-import { MANIFEST_FILE, stripBom, type BenchmarkFiles } from '../../../scenario/src';
-import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile, type FolderFile, type FolderRead } from '../../../scenario/node/safeRead';
+import { decodeConfigBytes, diagnostic, lineRange, MANIFEST_FILE, parseConfig, type BenchmarkFiles, type Config, type Diagnostic } from '../../../scenario/src';
+import { isBenchmarkFileName, readBenchmarkFiles, readFolderBytes, type FolderBytes, type FolderRead } from '../../../scenario/node/safeRead';
 
 /** The folder of a workspace (beside config.jsonc) that holds the benchmarks runs play. */
 export const BENCHMARKS_DIR = 'benchmarks';
@@ -29,19 +29,51 @@ export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
 
 export { isBenchmarkFileName };
 
+/** config.jsonc as read: its settings and diagnostics, exactly as `mmb check` lists them. */
+export interface ConfigRead {
+  config: Config;
+  diagnostics: Diagnostic[];
+}
+
 /**
- * Reads a workspace's config.jsonc by the same rule as benchmark files: a regular file of its
- * folder, under the size cap, not a link that leaves the folder. A refusal is a usage problem.
+ * Reads and parses a workspace's config.jsonc: the one reader of `mmb check` and `mmb run`, so
+ * that both refuse the same files with the same line. The file is read by the rule of benchmark
+ * files (a regular file of its folder, under the size cap, not a link that leaves it; else an
+ * `unsafe-file` error), decoded as UTF-8 with at most one byte order mark (else an
+ * `invalid-config` error), then parsed. Throws a UsageError only when nothing can be read at all.
  */
-export function readConfigText(path: string, shown: string): string {
-  let file: FolderFile;
+export function readConfigFile(path: string, shown: string, file = basename(path)): ConfigRead {
+  let read: FolderBytes;
   try {
-    file = readFolderFile(realpathSync(dirname(path)), basename(path));
+    read = readFolderBytes(realpathSync(dirname(path)), basename(path));
   } catch (e) {
     throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}`);
   }
-  if ('refused' in file) throw new UsageError(`${shown} is not read: ${file.refused}.`);
-  return stripBom(file.text);
+  const refusal = (code: 'unsafe-file' | 'invalid-config', message: string) => ({
+    config: parseConfig('{}').config,
+    diagnostics: [diagnostic(code, file, lineRange(0, 0, 0), message)],
+  });
+  if ('refused' in read) return refusal('unsafe-file', `${file} is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`);
+  const decoded = decodeConfigBytes(read.bytes);
+  if ('problem' in decoded) return refusal('invalid-config', `${file} is not read: ${decoded.problem}.`);
+  return parseConfig(decoded.text, file);
+}
+
+/**
+ * A workspace's config.jsonc as text, for readers that parse it themselves (the editor's results
+ * view): the same checks as `readConfigFile`, a refusal thrown as a UsageError.
+ */
+export function readConfigText(path: string, shown: string): string {
+  let read: FolderBytes;
+  try {
+    read = readFolderBytes(realpathSync(dirname(path)), basename(path));
+  } catch (e) {
+    throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}`);
+  }
+  if ('refused' in read) throw new UsageError(`${shown} is not read: ${read.refused}.`);
+  const decoded = decodeConfigBytes(read.bytes);
+  if ('problem' in decoded) throw new UsageError(`${shown} is not read: ${decoded.problem}.`);
+  return decoded.text;
 }
 
 /**
