@@ -10,17 +10,21 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { probeSandbox } from '../src/adapters/agentSandbox';
 import { CLI, ROOT, tempDir, workspace } from './helpers';
 
 /** The example agent behind two daemons: `sleep 600` in its group, and one in a session of its own (Node's detached is setsid). */
 const DAEMON_AGENT = `import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 const hold = ['inherit', 'inherit', 'ignore'];
 const inGroup = spawn('sleep', ['600'], { stdio: hold });
 const escaped = spawn('sleep', ['600'], { stdio: hold, detached: true });
 inGroup.unref();
 escaped.unref();
-appendFileSync(process.env.DAEMONS_FILE, JSON.stringify({ mark: process.env.MMB_AGENT_GROUP, pids: [inGroup.pid, escaped.pid] }) + '\\n');
+const record = JSON.stringify({ mark: process.env.MMB_AGENT_GROUP, pids: [inGroup.pid, escaped.pid] }) + '\\n';
+if (process.env.DAEMONS_FILE) appendFileSync(process.env.DAEMONS_FILE, record);
+// In the sandbox only its own folder is writable, and the run's reset empties it: written again and again.
+else setInterval(() => writeFileSync(process.env.MMB_AGENT_HOME + '/daemons.jsonl', record), 100).unref();
 await import('./my-agent.mjs');
 `;
 
@@ -29,9 +33,11 @@ interface Started {
   pids: number[];
 }
 
-function daemonWorkspace(daemonsFile: string): string {
+/** Without the sandbox, the daemons write where the test says; in it, in the agent's own folder, the one it may write. */
+function daemonWorkspace(where: { daemonsFile: string } | 'sandboxed'): string {
+  const run = { benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/daemon-agent.mjs'] };
   const dir = workspace({
-    runs: { daemons: { benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/daemon-agent.mjs'], env_set: { DAEMONS_FILE: daemonsFile } } },
+    runs: { daemons: where === 'sandboxed' ? { ...run, agent_sandbox: true } : { ...run, agent_sandbox: false, env_set: { DAEMONS_FILE: where.daemonsFile } } },
   });
   mkdirSync(join(dir, 'agents'));
   copyFileSync(join(ROOT, 'examples', 'agents', 'my-agent.mjs'), join(dir, 'agents', 'my-agent.mjs'));
@@ -89,15 +95,26 @@ const linuxOnly = process.platform === 'linux' ? {} : { skip: 'reads /proc' };
 
 test('a run ends while the agent\'s daemons hold its pipes: mmb run returns, and they end with it', { timeout: 60_000, ...linuxOnly }, async () => {
   const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
-  const { done } = startMmb(['run', 'daemons'], daemonWorkspace(daemonsFile));
+  const { done } = startMmb(['run', 'daemons'], daemonWorkspace({ daemonsFile }));
   const result = await done;
   assert.equal(result.code, 0, result.output);
   await assertAllEnded(starts(daemonsFile));
 });
 
+const probe = probeSandbox();
+const sandboxed = process.platform !== 'linux' ? { skip: 'reads /proc' } : probe.works ? {} : { skip: `no sandbox here: ${probe.reason}` };
+
+test('the same in the sandbox: mmb run returns, and nothing carrying the mark lives on', { timeout: 60_000, ...sandboxed }, async () => {
+  const dir = daemonWorkspace('sandboxed');
+  const result = await startMmb(['run', 'daemons'], dir).done;
+  assert.equal(result.code, 0, result.output);
+  // Pids inside the sandbox are its namespace's: only the mark is looked for out here.
+  await assertAllEnded(starts(join(dir, 'results', 'daemons', 'agent', 'daemons.jsonl')).map(({ mark }) => ({ mark, pids: [] })));
+});
+
 test('SIGTERM to the engine mid-run ends the agent\'s processes too', { timeout: 60_000, ...linuxOnly }, async () => {
   const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
-  const dir = daemonWorkspace(daemonsFile);
+  const dir = daemonWorkspace({ daemonsFile });
   const { child, done } = startMmb(['run', 'daemons'], dir);
   let finished = false;
   void done.then(() => { finished = true; });

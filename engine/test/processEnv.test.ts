@@ -85,6 +85,8 @@ describe('a process agent gets an allow-listed environment', () => {
           env: ['MMB_TEST_LISTED', 'MMB_TEST_PFX_*', 'MMB_TEST_PERSONA*'],
           env_set: { ENV_DUMP: dump, MY_AGENT_MODE: 'quiet' },
           agent_model: model('agent-model', 'MMB_TEST_AGENT_KEY'),
+          // The dump goes outside the agent's folder, which the sandbox keeps read-only; bwrap passes the environment as it is.
+          agent_sandbox: false,
         },
       },
     });

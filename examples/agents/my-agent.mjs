@@ -5,7 +5,7 @@
 // model the engine names (MMB_MODEL_BASE_URL: the stand-in in a rehearsal) with the notes of
 // earlier conversations in front. Its state lives in MMB_AGENT_HOME, so a restarted engine finds
 // its replies again.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -59,7 +59,12 @@ const methods = {
   responses: (params) => ({ messages: state.replies.filter((r) => r.seq > params.after) }),
   new_conversation: () => { state.conversation = []; save(state); return null; },
   status: () => ({ state: 'idle', context_tokens: state.conversation.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0) }),
-  destroy: () => { rmSync(HOME, { recursive: true, force: true }); state = load(); return null; },
+  // Empties the home rather than removing it: in the sandbox it is a mount point, which cannot be removed.
+  destroy: () => {
+    for (const entry of existsSync(HOME) ? readdirSync(HOME) : []) rmSync(join(HOME, entry), { recursive: true, force: true });
+    state = load();
+    return null;
+  },
   shutdown: () => null,
 };
 

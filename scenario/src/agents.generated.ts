@@ -56,6 +56,7 @@ export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, Age
     "process_timeout": {"type":"integer","minimum":1,"maximum":3600},
     "env": {"type":"env-names"},
     "env_set": {"type":"env-values"},
+    "agent_sandbox": {"type":"boolean"},
   },
   "openai-http": {
     "http_base_url": {"type":"string"},

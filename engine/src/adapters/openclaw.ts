@@ -31,6 +31,8 @@ export interface OpenClawOptions {
   model: { baseUrl: string; apiKey: string; id: string };
   compaction?: Record<string, unknown>;
   sessionKey: string;
+  /** The variable of the persona's key, left out of the environment of a gateway it starts. */
+  personaKeyEnv?: string;
 }
 
 interface Saved {
@@ -43,7 +45,9 @@ interface Saved {
   compactions: { at: string; tokensBefore?: number; tokensAfter?: number }[];
 }
 
-export function openclawOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined): OpenClawOptions {
+export function openclawOptions(
+  options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined, personaKeyEnv?: string,
+): OpenClawOptions {
   const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
   const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;
   if (!baseUrl) throw new ConfigError(`the openclaw agent's model "${model.model}" needs a base_url.`);
@@ -53,6 +57,7 @@ export function openclawOptions(options: Record<string, unknown>, env: NodeJS.Pr
   const out: OpenClawOptions = { bin: str('openclaw_bin') ?? 'openclaw', model: { baseUrl, apiKey, id: model.model }, sessionKey: str('openclaw_session_key') ?? 'agent:main:main' };
   const nodeBin = str('openclaw_node_bin');
   if (nodeBin) out.nodeBin = nodeBin;
+  if (personaKeyEnv) out.personaKeyEnv = personaKeyEnv;
   const url = str('openclaw_url');
   if (url) {
     const tokenEnv = str('openclaw_token_env') ?? 'OPENCLAW_GATEWAY_TOKEN';
@@ -127,6 +132,7 @@ export class OpenClawAdapter implements AgentAdapter {
       this.gateway = startGatewayProcess({
         bin: this.o.bin, port, logFile: join(this.dir, 'gateway.log'),
         ...(this.o.nodeBin ? { nodeBin: this.o.nodeBin } : {}),
+        ...(this.o.personaKeyEnv ? { personaKeyEnv: this.o.personaKeyEnv } : {}),
         env: { HOME: join(this.dir, 'home'), OPENCLAW_STATE_DIR: join(this.dir, 'state'), OPENCLAW_CONFIG_PATH: config },
       });
       if (this.gateway.pid) this.saved.gatewayPid = this.gateway.pid;

@@ -9,6 +9,7 @@ import { openSync } from 'node:fs';
 import type WebSocket from 'ws';
 import { wsChunk } from '../models/chunks/load';
 import { GatewayError } from '../errors';
+import { environmentWithoutPersonaKey } from './processEnv';
 
 export interface GatewayProcessOptions {
   bin: string;
@@ -17,13 +18,15 @@ export interface GatewayProcessOptions {
   port: number;
   env: Record<string, string>;
   logFile: string;
+  /** The variable of the persona's key: the gateway gets the engine's environment less that. */
+  personaKeyEnv?: string;
 }
 
 export function startGatewayProcess(o: GatewayProcessOptions): ChildProcess {
   const log = openSync(o.logFile, 'a');
   return spawn(o.bin, ['gateway', 'run', '--port', String(o.port), '--bind', 'loopback'], {
     env: {
-      ...process.env,
+      ...environmentWithoutPersonaKey(process.env, o.personaKeyEnv),
       ...(o.nodeBin ? { PATH: `${o.nodeBin}:${process.env.PATH ?? ''}` } : {}),
       OPENCLAW_DISABLE_BONJOUR: '1', OPENCLAW_SKIP_CHANNELS: '1', OPENCLAW_NO_RESPAWN: '1', OPENCLAW_EXEC_SHELL_SNAPSHOT: '0',
       ...o.env,

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors';
 import { modelOption, STAND_IN, MIN_KEY_LENGTH } from '../models/resolve';
 import { runSecrets } from '../secrets';
+import { probeSandbox } from './agentSandbox';
 import { ModuleAdapter, modulePath } from './moduleAgent';
 import { OpenAiHttpAdapter, openAiHttpOptions } from './openaiHttp';
 import { ProcessAdapter, processCommand } from './process';
@@ -44,12 +45,32 @@ function processEnv(ctx: AdapterContext): Record<string, string> {
   });
 }
 
+/** `agent_sandbox`: on by default where bwrap works; asked for where it does not, a config error. */
+function processSandbox(ctx: AdapterContext): { bwrap: string } | 'none' {
+  if (ctx.options.agent_sandbox === false) return 'none';
+  const probe = probeSandbox();
+  if (probe.works) return { bwrap: probe.bwrap };
+  if (ctx.options.agent_sandbox === true) {
+    throw new ConfigError(`the run key \`agent_sandbox\` is true, but the sandbox does not work here: ${probe.reason}; or set "agent_sandbox": false.`);
+  }
+  return 'none';
+}
+
+/** The one-line notice of a run whose program runs without the sandbox only because it does not work here. */
+function sandboxNotices(options: Record<string, unknown>): string[] {
+  if (options.agent_sandbox !== undefined) return [];
+  const probe = probeSandbox();
+  return probe.works ? [] : [`its program runs without a sandbox (${probe.reason}): it can read the engine's environment (docs/agent-protocol.md).`];
+}
+
 export const PROCESS_ENTRY: AgentEntry = {
   summary: 'Any program that speaks the agent protocol (docs/agent-protocol.md) over its stdio, in any language.',
   create: (ctx) => new ProcessAdapter(join(ctx.runDir, 'agent'), ctx.runDir, {
     command: processCommand(ctx.options.command), cwd: workspaceOf(ctx), env: processEnv(ctx),
     timeoutMs: (typeof ctx.options.process_timeout === 'number' ? ctx.options.process_timeout : 300) * 1000,
+    sandbox: processSandbox(ctx),
   }),
+  notices: sandboxNotices,
   runKeys: {
     command: { type: 'strings', doc: 'The program and its arguments, run in the workspace, e.g. ["python3", "agents/my_agent.py"].' },
     // The program gets it as MMB_MODEL_BASE_URL, MMB_MODEL and MMB_MODEL_API_KEY (docs/agent-protocol.md).
@@ -58,6 +79,11 @@ export const PROCESS_ENTRY: AgentEntry = {
     // The program gets no other variable of the engine's than PATH, HOME, LANG, LC_*, TZ, TMPDIR, TERM and Windows' own (processEnv.ts).
     env: { type: 'env-names', doc: 'Variables of the engine\'s environment handed to the program, by name or as a prefix ending in *, e.g. ["OPENAI_API_KEY", "MY_AGENT_*"].' },
     env_set: { type: 'env-values', doc: 'Variables set for the program, not secrets (those go in the environment and in `env`), e.g. { "MY_AGENT_MODE": "quiet" }.' },
+    agent_sandbox: {
+      type: 'boolean',
+      doc: 'Runs the program in a bubblewrap sandbox: its own pid namespace (the engine\'s environment out of reach), '
+        + 'only its MMB_AGENT_HOME writable. On by default where bwrap works; off, with a notice, where it does not.',
+    },
   },
   usesStandIn: agentModelIsStandIn,
   rehearsal: onStandInModel,

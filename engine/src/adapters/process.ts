@@ -9,7 +9,8 @@ import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { loadJsonLinesForAppend } from '../jsonl';
-import { AgentProtocolError, ProcessChannel } from './processChannel';
+import { programFound, sandboxedCommand } from './agentSandbox';
+import { AgentProtocolError, cannotStart, ProcessChannel } from './processChannel';
 import { parseHandshake, parseMessages, parseStatus, PROTOCOL_VERSION, type Handshake } from './processProtocol';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
@@ -20,6 +21,8 @@ export interface ProcessOptions {
   /** What the program gets besides MMB_AGENT_HOME and MMB_AGENT_PROTOCOL: the allow-list of processEnv.ts, never the engine's whole environment. */
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
+  /** In the sandbox of agentSandbox.ts, by this bwrap (its home writable, the engine's processes out of view); `none`: as the user. */
+  sandbox: { bwrap: string } | 'none';
 }
 
 /** The `command` run key: a program and its arguments, each a bounded string. */
@@ -121,7 +124,11 @@ export class ProcessAdapter implements AgentAdapter {
   private async start(): Promise<ProcessChannel> {
     mkdirSync(this.home, { recursive: true });
     const env = { ...this.options.env, MMB_AGENT_HOME: this.home, MMB_AGENT_PROTOCOL: String(PROTOCOL_VERSION) };
-    const channel = new ProcessChannel({ command: this.options.command, cwd: this.options.cwd, env, timeoutMs: this.options.timeoutMs });
+    const { cwd, sandbox } = this.options;
+    const program = this.options.command[0] ?? '';
+    if (sandbox !== 'none' && !programFound(program, cwd, this.options.env.PATH)) throw new Error(cannotStart(program, `spawn ${program} ENOENT`));
+    const command = sandbox === 'none' ? this.options.command : sandboxedCommand(sandbox.bwrap, this.options.command, { home: this.home, workspace: cwd });
+    const channel = new ProcessChannel({ command, cwd, env, timeoutMs: this.options.timeoutMs });
     try {
       this.handshake = parseHandshake(await channel.request('initialize', { protocol: PROTOCOL_VERSION, home: this.home }, Math.min(this.options.timeoutMs, 30_000)));
     } catch (e) {

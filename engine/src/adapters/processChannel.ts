@@ -58,7 +58,7 @@ export class ProcessChannel {
     this.child.stderr.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
     this.child.stderr.on('data', (chunk: string) => this.remember(chunk));
-    this.child.on('error', (error) => this.fail(`the agent's command ${JSON.stringify(program)} could not start: ${error.message}`));
+    this.child.on('error', (error) => this.fail(cannotStart(program, error.message)));
     this.child.on('exit', (code, signal) => this.fail(`the agent's program exited (${signal ?? `code ${code}`})`));
     // A child that closed its stdin: the write error arrives here, and the exit explains it.
     this.child.stdin.on('error', () => undefined);
@@ -164,6 +164,11 @@ export class ProcessChannel {
     const last = this.tail.slice(-3).join(' | ');
     return last ? `; it last logged: ${last}` : '';
   }
+}
+
+/** The line of a program that did not start: the spawn's own error, or the same error the sandbox would hide. */
+export function cannotStart(program: string, reason: string): string {
+  return `the agent's command ${JSON.stringify(program)} could not start: ${reason}`;
 }
 
 function errorText(error: unknown): string {

@@ -67,3 +67,18 @@ export function agentEnvironment(request: EnvironmentRequest, sources: Environme
   }
   return out;
 }
+
+/**
+ * The engine's environment for a program that is handed all of it (the Hermes and OpenClaw gateways, which run
+ * the user's installation as it is), less the persona's key: its variable, and any other that holds the same key.
+ */
+export function environmentWithoutPersonaKey(env: NodeJS.ProcessEnv, personaKeyEnv: string | undefined): Record<string, string> {
+  const fold = (name: string) => (process.platform === 'win32' ? name.toUpperCase() : name);
+  const personaKey = personaKeyEnv === undefined ? undefined : env[personaKeyEnv];
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || (personaKeyEnv !== undefined && fold(name) === fold(personaKeyEnv)) || (personaKey && value === personaKey)) continue;
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

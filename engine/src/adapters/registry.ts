@@ -78,6 +78,8 @@ export interface AgentEntry {
    */
   clock: 'virtual' | 'real';
   conformance: ConformanceSetup;
+  /** What a run of it with these options should say on stderr before it starts, one line each (without the run's name). */
+  notices?(options: Record<string, unknown>): string[];
 }
 
 const agentDir = (ctx: AdapterContext): string => join(ctx.runDir, 'agent');
@@ -122,7 +124,7 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   openclaw: {
     summary: 'The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run\'s own state, or attached to.',
-    create: (ctx) => new OpenClawAdapter(agentDir(ctx), openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl), () => ctx.clock.now()),
+    create: (ctx) => new OpenClawAdapter(agentDir(ctx), openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
       openclaw_bin: { type: 'string', default: 'openclaw', doc: 'The openclaw command (on PATH by default).' },
@@ -140,7 +142,7 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   hermes: {
     summary: 'The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run\'s own $HERMES_HOME, or attached to by URL.',
-    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl), () => ctx.clock.now()),
+    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
       hermes_bin: { type: 'string', default: 'hermes', doc: 'The hermes command of the venv it is installed in (on PATH by default).' },
@@ -208,6 +210,20 @@ export function createAdapter(name: string, ctx: AdapterContext): AgentAdapter {
 /** Whether a run's adapter needs the stand-in model; an unknown agent needs none (its run fails on its own). */
 export function adapterUsesStandIn(agent: string, options: Record<string, unknown>): boolean {
   return lookUp(agent)?.usesStandIn(options) ?? false;
+}
+
+/**
+ * What a run should say on stderr before it starts, one line each: that its agent is handed the persona's key
+ * (its `agent_model.api_key_env` names the persona's variable: allowed, and common with one provider for both),
+ * and its entry's own notices. `personaKeyEnv` is the persona's variable when she runs on a real model.
+ */
+export function startNotices(agent: string, options: Record<string, unknown>, personaKeyEnv: string | undefined): string[] {
+  const model = options.agent_model;
+  const keyEnv = typeof model === 'object' && model !== null ? (model as { api_key_env?: unknown }).api_key_env : undefined;
+  const shared = personaKeyEnv !== undefined && keyEnv === personaKeyEnv && !agentModelIsStandIn(options);
+  const keyNotice = `its agent is handed the persona's key: \`agent_model.api_key_env\` names ${personaKeyEnv}, the persona's own variable `
+    + '(give the agent a key of its own to keep them apart).';
+  return [...(shared ? [keyNotice] : []), ...(lookUp(agent)?.notices?.(options) ?? [])];
 }
 
 /** The agent and options a rehearsal of this run plays. */

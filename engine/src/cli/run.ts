@@ -4,6 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
+import { startNotices } from '../adapters/registry';
+import { usesStandIn } from '../models/resolve';
 import type { Summary } from '../report/summary';
 import { findBenchmarkFolders, readConfigFile } from '../workspace/folders';
 import { UsageError } from '../errors';
@@ -154,6 +156,7 @@ const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
  * disk), so that a script reading stdout reads results only.
  */
 async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io, ci?: CiOutputs): Promise<number> {
+  printStartNotices(config, runs, io);
   let progressShown = false;
   const progress = new Progress((text) => {
     progressShown = true;
@@ -182,6 +185,14 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   }
   const code = exitStatus(outcomes);
   return ci ? finishRunForCi(code, outcomes, runs, benchmarksDir, ci, io) : code;
+}
+
+/** Before anything else: a run whose agent is handed the persona's key, or whose program runs without its sandbox, says so. */
+function printStartNotices(config: Config, runs: readonly LaunchRun[], io: Io): void {
+  const personaKeyEnv = usesStandIn(config.persona) ? undefined : config.persona.api_key_env;
+  for (const run of runs) {
+    for (const notice of startNotices(run.agent, run.options, personaKeyEnv)) io.err(`mmb: notice: run "${clipName(run.name, 120)}": ${notice}\n`);
+  }
 }
 
 function exitStatus(outcomes: readonly RunOutcome[]): number {

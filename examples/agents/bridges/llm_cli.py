@@ -52,7 +52,7 @@ def handle(method, params, state):
     if method == "new_conversation": state["cid"] = None; save(state); return None
     if method == "status": return {"state": "idle"}
     if method == "destroy":
-        shutil.rmtree(HOME, ignore_errors=True); os.makedirs(HOME); state.clear(); state.update(load()); configure(); return None
+        shutil.rmtree(HOME, ignore_errors=True); os.makedirs(HOME, exist_ok=True); state.clear(); state.update(load()); configure(); return None
     if method == "shutdown": return None
     raise ValueError("unknown method " + method)
 

@@ -1,12 +1,13 @@
 /**
  * A Hermes gateway the adapter starts: `hermes gateway run` in the foreground, in a process
  * group of its own (stopping it stops its children too), its API server on a loopback port of
- * its own, its model's key in its environment only.
+ * its own, its model's key in its environment only (the persona's never).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, writeFileSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { environmentWithoutPersonaKey } from '../processEnv';
 import { HermesApi } from './api';
 import { managedConfig, MODEL_KEY_VARIABLE } from './home';
 import type { HermesCompression, HermesManaged } from './options';
@@ -39,7 +40,8 @@ export async function startGateway(home: string, managed: HermesManaged, compres
   const log = openSync(logFile, 'a');
   const child = spawn(managed.bin, ['gateway', 'run'], {
     env: {
-      ...process.env,
+      // The user's installation as it is, with the engine's environment, but never the persona's key.
+      ...environmentWithoutPersonaKey(process.env, managed.personaKeyEnv),
       // Its own HOME too: Hermes and the tools it runs read ~/.config and the like.
       HOME: home,
       HERMES_HOME: home,

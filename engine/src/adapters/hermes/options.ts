@@ -32,6 +32,8 @@ export interface HermesManaged {
   model: { baseUrl: string; apiKey: string; name: string; contextLength: number };
   /** A key made for this gateway only: it never leaves the machine. */
   apiKey: string;
+  /** The variable of the persona's key, left out of the gateway's environment (it gets the engine's, less that). */
+  personaKeyEnv?: string;
 }
 
 export interface HermesOptions {
@@ -65,8 +67,13 @@ function reader(options: Record<string, unknown>): Reader {
   };
 }
 
-/** Reads the run keys into options; `standInUrl` is where the stand-in model listens, when it runs. */
-export function hermesOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined): HermesOptions {
+/**
+ * Reads the run keys into options; `standInUrl` is where the stand-in model listens, when it runs; `personaKeyEnv` the
+ * variable of the persona's key, which a gateway it starts is not handed.
+ */
+export function hermesOptions(
+  options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined, personaKeyEnv?: string,
+): HermesOptions {
   const read = reader(options);
   const compression: HermesCompression = {};
   const threshold = read.num('hermes_compression_threshold');
@@ -81,7 +88,7 @@ export function hermesOptions(options: Record<string, unknown>, env: NodeJS.Proc
   };
   const url = read.str('hermes_url');
   if (url) out.attach = attachOptions(read, url, env);
-  else out.managed = managedOptions(read, env, model, standInUrl);
+  else out.managed = { ...managedOptions(read, env, model, standInUrl), ...(personaKeyEnv ? { personaKeyEnv } : {}) };
   return out;
 }
 
