@@ -24,6 +24,11 @@ export interface AgentMessage {
   at: string;
   /** The tools the agent called while it worked on this message, in order, when the adapter sees them. */
   toolCalls?: AgentToolCall[];
+  /**
+   * The idempotency key of the message this one answers (optional). With it, a resumed run whose
+   * journal lost its tail matches the replies the agent kept to the sends it makes again.
+   */
+  replyTo?: string;
 }
 
 /**

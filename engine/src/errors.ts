@@ -17,11 +17,20 @@ export class RunBusy extends Error {}
 /** Thrown when a run is stopped on request (Ctrl-C): the run is not finished, only paused. */
 export class RunStopped extends Error {}
 
-/** The disk is full (ENOSPC, EDQUOT): the store stopped writing with its files left consistent; the run resumes once space is back. */
+/**
+ * The disk is full (ENOSPC, EDQUOT) or read-only (EROFS): the writer stopped with its files left
+ * consistent (a half-written line cut off again); the run resumes once space is back.
+ */
 export class DiskFull extends Error {
-  constructor(readonly path: string, options?: ErrorOptions) {
-    super(`no space left on the disk writing ${path}`, options);
+  /** `bytes`: the size of the write that failed, when known. */
+  constructor(readonly path: string, options?: ErrorOptions & { bytes?: number; readOnly?: boolean }) {
+    super(`${options?.readOnly ? 'a read-only disk' : 'no space left on the disk'} writing ${path}`, options);
+    this.bytes = options?.bytes;
+    this.readOnly = options?.readOnly ?? false;
   }
+
+  readonly bytes: number | undefined;
+  readonly readOnly: boolean;
 }
 
 /** A phase's JS block failed or overstayed; the message names its chapter and line. */

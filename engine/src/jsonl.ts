@@ -5,7 +5,9 @@
  * A bad line before the last one is damage; the reader names the first such and reads on, and
  * each caller decides what damage means (the run journal refuses it, an agent's log skips it).
  */
-import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { isDiskFull } from './diskFull';
+import { DiskFull } from './errors';
 
 export interface JsonLines<T> {
   /** The values of the whole lines, in order, with their 1-based line numbers. */
@@ -68,4 +70,32 @@ export function loadJsonLinesForAppend<T>(file: string): T[] {
   }
   if (whole < bytes.length) truncateSync(file, whole);
   return entries;
+}
+
+/**
+ * Appends `value` to `file` as one whole line. On a full or read-only disk, whatever part of the
+ * line reached the file is cut off again (the file keeps its length from before, or is removed if
+ * it was new), so that the next append never lands on half a line; the error is `DiskFull` naming
+ * the file.
+ */
+export function appendLine(file: string, value: unknown): void {
+  const line = `${JSON.stringify(value)}\n`;
+  let before: number | undefined;
+  try {
+    before = statSync(file).size;
+  } catch {
+    before = undefined;
+  }
+  try {
+    appendFileSync(file, line);
+  } catch (e) {
+    if (!isDiskFull(e)) throw e;
+    try {
+      if (before === undefined) rmSync(file, { force: true });
+      else truncateSync(file, before);
+    } catch {
+      // Left for the next load (`loadJsonLinesForAppend`) to cut off.
+    }
+    throw new DiskFull(file, { cause: e, bytes: Buffer.byteLength(line) });
+  }
 }

@@ -80,19 +80,22 @@ export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak
   const dir = o.dir ?? tempDir('mmb-run-');
   const models = { standInUrl: standIn.url, env: {}, timeoutMs: 400, backoffBaseMs: 5 };
   const clock = new Clock();
+  const adapter = o.agent
+    ? createAdapter(o.agent, { runDir: dir, options: o.options ?? {}, models, clock })
+    : new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true));
   try {
     const state = await runBenchmark({
       name: 'test-run', benchmark, agent: o.agent ?? 'chatbot',
       persona: createModel({ model: 'stand-in' }, models, 'persona'),
-      adapter: o.agent
-        ? createAdapter(o.agent, { runDir: dir, options: o.options ?? {}, models, clock })
-        : new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true)),
+      adapter,
       store: o.store ?? new FileRunStore(dir), clock, ignoreSessionBreak: o.ignoreSessionBreak ?? false,
       ...(o.agent ? { snapshotDir: join(dir, 'memory') } : {}),
       ...o.extra,
     });
     return { state, dir };
   } finally {
+    // A process agent's program ends with the run, as `mmb run` ends it.
+    await adapter.close?.();
     await standIn.close();
   }
 }

@@ -3,12 +3,12 @@
  * baseline). A new conversation forgets everything. Its conversation is journaled in its own
  * folder, so it survives a crash of the engine like a real agent's state would.
  */
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
 import type { ChatMessage } from '../models/messages';
 import { PendingFailure } from './failure';
-import { loadJsonLinesForAppend } from '../jsonl';
+import { appendLine, loadJsonLinesForAppend } from '../jsonl';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from './types';
 import { addUsage, type Usage } from '../models/usage';
 
@@ -57,9 +57,16 @@ export class ChatbotAdapter implements AgentAdapter {
     this.startReply();
   }
 
+  /** Each reply after `afterSeq`, with the key of the message it answers (the user entry before it). */
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
     this.failure.throwIfAny();
-    return this.entries.flatMap((e) => (e.kind === 'reply' && e.seq > afterSeq ? [{ seq: e.seq, text: e.text, at: e.at }] : []));
+    const out: AgentMessage[] = [];
+    let replyTo: string | undefined;
+    for (const e of this.entries) {
+      if (e.kind === 'user') replyTo = e.key;
+      else if (e.kind === 'reply' && e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(replyTo !== undefined ? { replyTo } : {}) });
+    }
+    return out;
   }
 
   async getStatus(): Promise<AgentStatus> {
@@ -100,7 +107,13 @@ export class ChatbotAdapter implements AgentAdapter {
     const messages = this.conversation();
     this.busy = this.model.complete({ messages }).then((r) => {
       const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
-      this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
+      try {
+        this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
+      } catch (e) {
+        // A reply that could not be kept (a full disk) is not given: the engine's next call stops the run with
+        // this error, and the resumed run asks the model again for the message left without a reply.
+        this.failure.set(e instanceof Error ? e : new Error(String(e)));
+      }
     }, (e: unknown) => {
       this.failure.set(new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`));
     }).finally(() => {
@@ -108,9 +121,10 @@ export class ChatbotAdapter implements AgentAdapter {
     });
   }
 
+  /** Journals the entry as one whole line (a full disk leaves none of it), then keeps it. */
   private append(entry: Entry): void {
     mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    appendLine(this.file, entry);
     this.entries.push(entry);
   }
 }

@@ -5,10 +5,11 @@
  * The keys of the messages it accepted are journaled in the run's folder, so a resumed run never
  * sends one twice even when the program forgets.
  */
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { ConfigError } from '../errors';
-import { loadJsonLinesForAppend } from '../jsonl';
+import { isDiskFullCode } from '../diskFull';
+import { ConfigError, DiskFull } from '../errors';
+import { appendLine, loadJsonLinesForAppend } from '../jsonl';
 import { programFound, sandboxedCommand } from './agentSandbox';
 import { AgentProtocolError, cannotStart, ProcessChannel } from './processChannel';
 import { parseHandshake, parseMessages, parseStatus, PROTOCOL_VERSION, type Handshake } from './processProtocol';
@@ -55,7 +56,7 @@ export class ProcessAdapter implements AgentAdapter {
   async sendMessage(text: string, options: SendOptions): Promise<void> {
     if (this.keys.has(options.idempotencyKey)) return;
     await this.call('send', { text, key: options.idempotencyKey });
-    appendFileSync(this.keysFile, `${JSON.stringify({ key: options.idempotencyKey })}\n`);
+    appendLine(this.keysFile, { key: options.idempotencyKey });
     this.keys.add(options.idempotencyKey);
   }
 
@@ -111,6 +112,8 @@ export class ProcessAdapter implements AgentAdapter {
     } catch (e) {
       // A dead program is started again at the next call: a resumed run attaches to its saved state.
       if (!(e instanceof AgentProtocolError)) await this.close().catch(() => undefined);
+      // The program's own disk is full (it answered with the system's code): the run stops to resume, as for the engine's.
+      if (e instanceof AgentProtocolError && isDiskFullCode(e.agentCode)) throw new DiskFull(this.home, { cause: e, readOnly: e.agentCode === 'EROFS' });
       throw e;
     }
   }

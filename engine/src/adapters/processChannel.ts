@@ -30,8 +30,12 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/** An error the agent returned as data: `{"id", "error": {"code", "message"}}`. */
-export class AgentProtocolError extends Error {}
+/** An error the agent returned as data: `{"id", "error": {"code", "message"}}`; `agentCode` its `code` (bounded), if a string. */
+export class AgentProtocolError extends Error {
+  constructor(message: string, readonly agentCode?: string) {
+    super(message);
+  }
+}
 
 export class ProcessChannel {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -132,7 +136,7 @@ export class ProcessChannel {
     if (!pending) return this.broken(`answered an id it was never sent (${JSON.stringify(record.id)})`);
     this.pending.delete(record.id as number);
     clearTimeout(pending.timer);
-    if (record.error !== undefined) pending.reject(new AgentProtocolError(`the agent refused \`${pending.method}\`: ${errorText(record.error)}`));
+    if (record.error !== undefined) pending.reject(new AgentProtocolError(`the agent refused \`${pending.method}\`: ${errorText(record.error)}`, errorCode(record.error)));
     else pending.resolve(record.result ?? null);
   }
 
@@ -179,4 +183,10 @@ function errorText(error: unknown): string {
     return typeof code === 'string' ? `${code.slice(0, 60)}: ${text}` : text;
   }
   return String(error).slice(0, 500);
+}
+
+/** The `code` of an error the agent returned, when it is a short string (`ENOSPC`: its disk is full). */
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code.slice(0, 60) : undefined;
 }

@@ -13,6 +13,8 @@ export const OPTIONAL_METHODS = ['new_conversation', 'set_time', 'status'] as co
 /** Messages one `responses` answer may hold, and the characters of one. */
 export const MAX_MESSAGES = 1000;
 const MAX_TEXT = 200_000;
+/** The longest `reply_to` kept: the engine's keys are the run's name and a number. */
+const MAX_KEY_CHARS = 1000;
 
 export interface Handshake {
   name: string;
@@ -34,7 +36,7 @@ export function parseHandshake(value: unknown): Handshake {
   return handshake;
 }
 
-/** A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?}]}`, only those after the cursor, oldest first. */
+/** A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?, "reply_to"?}]}`, only those after the cursor, oldest first. */
 export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] {
   const list = object(value)?.messages;
   if (!Array.isArray(list)) throw new Error('the agent answered `responses` without a `messages` list: reply {"messages": [{"seq": 1, "text": "…"}]}');
@@ -48,7 +50,9 @@ export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] 
     if (seq <= afterSeq) continue;
     const at = typeof message.at === 'string' && !Number.isNaN(Date.parse(message.at)) ? new Date(message.at).toISOString() : new Date().toISOString();
     const toolCalls = parseToolCalls(message.tool_calls);
-    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at, ...(toolCalls ? { toolCalls } : {}) });
+    // Optional: the key of the message it answers, as `send` gave it; anything else is left out.
+    const replyTo = typeof message.reply_to === 'string' && message.reply_to.length <= MAX_KEY_CHARS ? message.reply_to : undefined;
+    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at, ...(toolCalls ? { toolCalls } : {}), ...(replyTo !== undefined ? { replyTo } : {}) });
   }
   return out.sort((a, b) => a.seq - b.seq);
 }

@@ -9,6 +9,12 @@ export interface AgentMessage {
   at: string;
   /** The tools the agent called while it worked on this message, in order, when the adapter sees them. */
   toolCalls?: AgentToolCall[];
+  /**
+   * The idempotency key of the message this one answers, when the agent keeps it. A resumed run
+   * whose journal lost its tail (the agent's own record ahead of it) matches these to the sends
+   * it makes again, instead of taking every reply the agent kept as an answer to the first.
+   */
+  replyTo?: string;
 }
 
 /**

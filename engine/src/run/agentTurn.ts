@@ -1,6 +1,6 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
 import { boundedToolCalls, leftOutToolCalls } from '../adapters/toolCalls';
-import type { AgentAdapter, AgentStatus } from '../adapters/types';
+import type { AgentAdapter, AgentMessage, AgentStatus } from '../adapters/types';
 import type { RunEvent, RunState } from '../state/runState';
 
 /** An agent's reply is kept, and handed to the persona, up to this many characters. */
@@ -29,9 +29,10 @@ export function repliesToLastSend(state: RunState): string[] {
  * collects the replies. Returns them, or an empty list when the agent did not answer in time.
  */
 export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: string, text: string, o: TurnOptions): Promise<string[]> {
-  const key = `${state.run}/${callId}`;
+  const key = state.sends[callId]?.key ?? sendKey(state);
   if (!state.sends[callId]) o.record({ type: 'sent', at: o.now(), callId, key, text });
   await adapter.sendMessage(text, { idempotencyKey: key });
+  const sentKeys = new Set(Object.values(state.sends).map((send) => send.key));
   const started = Date.now();
   let lastNew = Date.now();
   // Quick agents answer in milliseconds: poll fast at first, then every pollIntervalMs.
@@ -40,9 +41,8 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
   let awaitSettled = adapter.whenSettled !== undefined;
   let settledOnce = false;
   for (;;) {
-    const messages = await adapter.getResponses(state.agentCursor);
+    const messages = answersSoFar(await adapter.getResponses(state.agentCursor), state.agentCursor, sentKeys);
     for (const m of messages) {
-      if (m.seq <= state.agentCursor) continue;
       const toolCalls = boundedToolCalls(m.toolCalls);
       const leftOut = leftOutToolCalls(m.toolCalls);
       o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text), ...(toolCalls ? { toolCalls } : {}), ...(leftOut ? { toolCallsLeftOut: leftOut } : {}) });
@@ -68,6 +68,30 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(adapter.pollIntervalMs, delay * 2);
   }
+}
+
+/**
+ * The key of the run's next send: its number among the run's sends, so that a send made again
+ * after a resume whose journal lost its tail has the key it had the first time, and the agent,
+ * which kept it, knows it (the persona's call ids count events, and the resume is one more).
+ */
+function sendKey(state: RunState): string {
+  return `${state.run}/send-${Object.keys(state.sends).length + 1}`;
+}
+
+/**
+ * The agent's messages after the cursor, oldest first, up to the first that answers a message
+ * the journal has not sent yet: the agent's own record ahead of a cut journal. Those wait for
+ * their sends, made again as the run replays, instead of all landing in this turn.
+ */
+function answersSoFar(messages: readonly AgentMessage[], cursor: number, sentKeys: ReadonlySet<string>): AgentMessage[] {
+  const out: AgentMessage[] = [];
+  for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
+    if (m.seq <= cursor) continue;
+    if (m.replyTo !== undefined && !sentKeys.has(m.replyTo)) break;
+    out.push(m);
+  }
+  return out;
 }
 
 /** The adapter's `whenSettled`, or the rest of the turn's time, whichever comes first. */

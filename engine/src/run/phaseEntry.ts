@@ -3,6 +3,8 @@
  * memory snapshots, and the events that journal both.
  */
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import { isDiskFull } from '../diskFull';
+import { DiskFull } from '../errors';
 import { join } from 'node:path';
 import { phaseMessage } from '../persona/protocol';
 import { runJsBlock } from '../persona/sandbox';
@@ -75,7 +77,12 @@ function snapshotMemory(run: RunContext): void {
   const target = join(snapshotDir, String(number));
   const partial = join(snapshotDir, `.${number}.partial`);
   rmSync(partial, { recursive: true, force: true });
-  copyMemoryFolder(from, partial, runSecrets);
+  try {
+    copyMemoryFolder(from, partial, runSecrets);
+  } catch (e) {
+    rmSync(partial, { recursive: true, force: true });
+    throw isDiskFull(e) ? new DiskFull(target, { cause: e }) : e;
+  }
   rmSync(target, { recursive: true, force: true });
   renameSync(partial, target);
 }

@@ -44,15 +44,31 @@ async function startAndPlay(run: RunContext, loaded: boolean): Promise<RunState>
     await openConversation(run, continuing);
     await playUntilFinished(run);
   } catch (e) {
-    if (e instanceof RunStopped || isDiskFull(e)) throw e;
+    if (e instanceof RunStopped || isDiskFull(e)) {
+      // The snapshot is a saving, not a need (the journal holds every event): on a full disk it
+      // fails too, and the first file that failed is the one to name.
+      flushUnlessDiskFull(run);
+      throw e;
+    }
     // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
     // agent's child processes too): the run is paused, not crashed.
-    if (options.signal?.aborted) throw new RunStopped('stopped on request', { cause: e });
+    if (options.signal?.aborted) {
+      flushUnlessDiskFull(run);
+      throw new RunStopped('stopped on request', { cause: e });
+    }
     run.record({ type: 'finish', at: run.now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
-  } finally {
-    options.store.flush(run.state);
   }
+  options.store.flush(run.state);
   return run.state;
+}
+
+/** Writes the snapshot of a run that is stopping anyway; a full disk leaves the journal to hold it. */
+function flushUnlessDiskFull(run: RunContext): void {
+  try {
+    run.options.store.flush(run.state);
+  } catch (e) {
+    if (!isDiskFull(e)) throw e;
+  }
 }
 
 /** Hands the persona the phase she starts in: at the start, or after the phases a finished run has gained. */

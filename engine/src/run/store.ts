@@ -5,16 +5,16 @@
  * stays linear. A process killed at any moment loses at most the event it was writing, and that
  * cut line is dropped before the next append.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDiskFull } from '../diskFull';
+import { isDiskFull, makeFolder } from '../diskFull';
 import { DiskFull } from '../errors';
 import { JOURNAL_FILE, STATE_FILE } from '../protocol/layout';
 import { maskSecretsDeep } from '../secrets';
 import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';
 
 export interface RunStore {
-  /** The saved state, or undefined for a run never started. */
+  /** The saved state, or undefined for a run never started (no snapshot, and no whole event in the journal). */
   load(): RunState | undefined;
   /** Saves the event, then applies it to the state; on failure the state is left as it was. */
   append(state: RunState, event: RunEvent): void;
@@ -75,6 +75,9 @@ export class FileRunStore implements RunStore {
     this.journalBytes = 0;
     this.journalCut = false;
     if (existsSync(journalPath)) this.replayJournal(state, journalPath);
+    // A journal with no whole event (a full disk on its first line, a file emptied) and no
+    // snapshot: the run never started, whatever is on disk, and starts afresh.
+    if (state.events === 0 && !existsSync(statePath)) return undefined;
     return state;
   }
 
@@ -104,10 +107,10 @@ export class FileRunStore implements RunStore {
 
   append(state: RunState, unmasked: RunEvent): void {
     const event = maskSecretsDeep(unmasked);
-    if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true });
+    if (!existsSync(this.dir)) makeFolder(this.dir);
     const path = join(this.dir, JOURNAL_FILE);
     const line = `${JSON.stringify({ n: state.events + 1, ...event })}\n`;
-    this.write(path, () => {
+    this.write(path, Buffer.byteLength(line), () => {
       // A cut line left by a kill is dropped first, or the next event would land on it.
       if (this.journalCut) this.fs.truncateSync(path, this.journalBytes);
       this.journalCut = false;
@@ -128,10 +131,10 @@ export class FileRunStore implements RunStore {
   }
 
   flush(state: RunState): void {
-    mkdirSync(this.dir, { recursive: true });
+    makeFolder(this.dir);
     const text = JSON.stringify(state);
     const tmp = join(this.dir, `${STATE_FILE}.tmp`);
-    this.write(tmp, () => {
+    this.write(tmp, Buffer.byteLength(text), () => {
       this.fs.writeFileSync(tmp, text);
       this.fs.renameSync(tmp, join(this.dir, STATE_FILE));
     }, () => rmSync(tmp, { force: true }));
@@ -143,13 +146,13 @@ export class FileRunStore implements RunStore {
   }
 
   /** Runs a write; a full disk becomes `DiskFull` after `undo` put the files back as they were. */
-  private write(path: string, action: () => void, undo: () => void): void {
+  private write(path: string, bytes: number, action: () => void, undo: () => void): void {
     try {
       action();
     } catch (e) {
       if (!isDiskFull(e)) throw e;
       undo();
-      throw new DiskFull(path, { cause: e });
+      throw new DiskFull(path, { cause: e, bytes });
     }
   }
 

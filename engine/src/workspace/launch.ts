@@ -2,7 +2,7 @@
  * Starting runs from a workspace: validate the benchmark, build the models and the adapter, run,
  * then write the report entry and summary.json. Shared by `mmb run` and `mmb demo`.
  */
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type RunConfig } from '../../../scenario/src';
 import { adapterUsesStandIn, createAdapter, preWakeDelayMs } from '../adapters/registry';
@@ -11,7 +11,7 @@ import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
 import { ConfigError, DiskFull, RunStopped, UsageError } from '../errors';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { diskFullMessage, isDiskFull } from '../diskFull';
+import { diskFullMessage, isDiskFull, makeFolder } from '../diskFull';
 import { runBenchmark } from '../run/runner';
 import { AgentRetries } from '../run/agentRetries';
 import type { RunEvent, RunState } from '../state/runState';
@@ -184,7 +184,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
 /** summary.json of the run, and its entry appended to results/report.md. */
 export function writeResults(root: string, summary: Summary): void {
   const dir = join(resultsDir(root), summary.run);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const report = join(resultsDir(root), REPORT_FILE);
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
   naming(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));

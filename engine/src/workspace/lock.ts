@@ -7,8 +7,9 @@
  * pid alone is checked. The lock file is always whole: it is written aside and linked into place.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolder } from '../diskFull';
 import { RunBusy } from '../errors';
 import { LOCK_FILE } from '../protocol/layout';
 
@@ -145,7 +146,7 @@ function claim(path: string, mine: string, depth: number): { ok: true } | { ok: 
  */
 export function acquireLock(dir: string): { ok: true; release: () => void } | { ok: false; holder: RunLock } {
   const created = !existsSync(dir);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const path = join(dir, LOCK_FILE);
   const started = processStartTime(process.pid);
   const token = randomBytes(8).toString('hex');

@@ -5,10 +5,11 @@
  * carry the agent's (virtual) time; no global or system git config is read or touched.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
-import { GitMissingError } from '../../errors';
+import { isDiskFull } from '../../diskFull';
+import { DiskFull, GitMissingError } from '../../errors';
 import { LooseRepository } from './gitObjects';
 
 const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@marathonmembench.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
@@ -21,6 +22,13 @@ class NothingToCommit extends Error {}
 
 /** The lock files a killed git can leave in a repository like this one (one branch, no remotes). */
 const STALE_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'refs/heads/main.lock', 'ORIG_HEAD.lock'];
+
+/** How git (run with LC_ALL=C) says the disk is full or read-only, and the system's code for it. */
+const DISK_ERRORS = [
+  { text: /No space left on device/i, code: 'ENOSPC' },
+  { text: /Disk quota exceeded/i, code: 'EDQUOT' },
+  { text: /Read-only file system/i, code: 'EROFS' },
+];
 
 function mtimeMs(path: string): number {
   try {
@@ -48,7 +56,11 @@ export class NotesHistory {
       await this.removeStaleLocks();
       return;
     }
-    await this.git(['init', '-q', '--initial-branch=main']);
+    // Made aside and renamed into place: a `git init` cut short (a full disk) leaves no half repository behind.
+    const fresh = `${this.gitDir}.init`;
+    rmSync(fresh, { recursive: true, force: true });
+    await this.git(['init', '-q', '--initial-branch=main'], undefined, fresh);
+    renameSync(fresh, this.gitDir);
   }
 
   /**
@@ -59,7 +71,12 @@ export class NotesHistory {
    * packed, which only a git run by hand makes; then git commits.
    */
   async commit(message: string, at: Date, changed?: Iterable<string>): Promise<boolean> {
-    const made = this.loose.commitFolder(message, at, changed);
+    let made: ReturnType<LooseRepository['commitFolder']>;
+    try {
+      made = this.loose.commitFolder(message, at, changed);
+    } catch (e) {
+      throw isDiskFull(e) ? new DiskFull(this.gitDir, { cause: e }) : e;
+    }
     if (!made.unreadable) return made.id !== undefined;
     this.loose.forget();
     await this.retried(['add', '-A']);
@@ -113,7 +130,7 @@ export class NotesHistory {
     return this.git(['log', '-p', '--follow', '--date=format:%Y-%m-%d %H:%M', '--format=commit %h, %ad: %s', '--', path]);
   }
 
-  private git(args: string[], at?: Date): Promise<string> {
+  private git(args: string[], at?: Date, gitDir = this.gitDir): Promise<string> {
     const date = at ? `${at.toISOString().slice(0, 19)}Z` : undefined;
     // Only what git needs: no API key of the parent's environment reaches the child.
     const env: NodeJS.ProcessEnv = {
@@ -121,13 +138,15 @@ export class NotesHistory {
       ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
     };
     return new Promise((resolve, reject) => {
-      execFile('git', ['--git-dir', this.gitDir, '--work-tree', this.workTree, ...IDENTITY, ...args], { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      execFile('git', ['--git-dir', gitDir, '--work-tree', this.workTree, ...IDENTITY, ...args], { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
         if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
           reject(new GitMissingError('the notebook agent keeps its notes\' edit history with git, which is not installed or not on PATH: install git (e.g. `apt-get install git`) and run again.'));
         } else if (error) {
           const killed = (error as { signal?: NodeJS.Signals | null }).signal;
           const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
-          if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
+          const disk = DISK_ERRORS.find((known) => known.text.test(stderr));
+          if (disk) reject(new DiskFull(gitDir, { cause: Object.assign(new Error(message), { code: disk.code }), readOnly: disk.code === 'EROFS' }));
+          else if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
           else reject(killed ? new GitKilled(message) : new Error(message));
         } else {
           resolve(stdout);

@@ -168,7 +168,12 @@ export class LooseRepository {
     }
     const tmp = join(dir, `tmp_obj_${process.pid}`);
     // Level 1, as git's core.looseCompression allows: notes are small, and speed is what a turn waits on.
-    writeFileSync(tmp, deflateSync(whole, { level: 1 }));
+    try {
+      writeFileSync(tmp, deflateSync(whole, { level: 1 }));
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
     renameSync(tmp, path);
     return id;
   }
@@ -196,6 +201,11 @@ export class LooseRepository {
     try {
       writeFileSync(lock, line, { flag: 'wx' });
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        // Made by this write and cut short (a full disk): removed, so the next commit can take the lock.
+        rmSync(lock, { force: true });
+        throw e;
+      }
       throw new Error(`git commit failed: ${lock} exists: another git is writing this repository`, { cause: e });
     }
     try {

@@ -3,9 +3,9 @@
  * conversations. The context the model sees is rebuilt from it (the current conversation, with
  * compactions applied), so the agent resumes exactly where it was after the engine restarts.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { loadJsonLinesForAppend } from '../../jsonl';
+import { appendLine, loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
 import { stampMessage, withoutState, withState } from './protocol';
@@ -50,15 +50,15 @@ export class Journal {
     this.entries = loadJsonLinesForAppend<Entry>(this.file);
   }
 
+  /** Journals the entry as one whole line: a full disk leaves none of it, and throws `DiskFull`. */
   append<E extends Entry>(entry: E): E {
-    const line = `${JSON.stringify(entry)}\n`;
     // The folder is made when the first append finds it missing, not checked at every append.
     try {
-      appendFileSync(this.file, line);
+      appendLine(this.file, entry);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, line);
+      appendLine(this.file, entry);
     }
     this.entries.push(entry);
     return entry;
@@ -87,16 +87,18 @@ export class Journal {
     return this.entries.some((e) => e.kind === 'user' && e.key === key);
   }
 
-  /** The replies after `afterSeq`, each with the tool calls of its turn (the steps since the message it answers). */
+  /** The replies after `afterSeq`, each with the tool calls of its turn (the steps since the message it answers) and that message's key. */
   replies(afterSeq: number): AgentMessage[] {
     const out: AgentMessage[] = [];
     let steps: ChatMessage[] = [];
+    let replyTo: string | undefined;
     for (const e of this.entries) {
       if (e.kind === 'user' || e.kind === 'new-conversation') steps = [];
+      if (e.kind === 'user') replyTo = e.key;
       else if (e.kind === 'step') steps.push(e.message);
       else if (e.kind === 'reply') {
         const toolCalls = e.seq > afterSeq ? toolCallsFromChat(steps) : [];
-        if (e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(toolCalls.length ? { toolCalls } : {}) });
+        if (e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(toolCalls.length ? { toolCalls } : {}), ...(replyTo !== undefined ? { replyTo } : {}) });
         steps = [];
       }
     }

@@ -4,9 +4,10 @@
  * `MEMORY.md`), and one fact stored in two places with different values is caught.
  */
 import { createHash } from 'node:crypto';
+import { isDiskFull } from '../../diskFull';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { NoteError } from '../../errors';
+import { DiskFull, NoteError } from '../../errors';
 
 export const INDEX_MAX_LINES = 200;
 export const INDEX_MAX_BYTES = 25 * 1024;
@@ -87,7 +88,11 @@ export class Notes {
     }
     mkdirSync(dirname(full), { recursive: true });
     this.confine(dirname(full), path);
-    writeFileSync(this.partialFile(), text);
+    try {
+      writeFileSync(this.partialFile(), text);
+    } catch (e) {
+      throw isDiskFull(e) ? new DiskFull(full, { cause: e, bytes: Buffer.byteLength(text) }) : e;
+    }
     rmSync(full, { force: true });
     renameSync(this.partialFile(), full);
   }

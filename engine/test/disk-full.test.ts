@@ -1,0 +1,223 @@
+/**
+ * Every stop resumes to the same end, whatever the disk did. Runs of the starter benchmark on the
+ * stand-in, for the chatbot, the notebook and a process agent (examples/agents/my-agent.mjs), each
+ * with `results/` on a real tmpfs of a size that fills during the run: each stops with exit 75 and
+ * one line naming the file and the space free; with the tmpfs grown, it resumes to the grades and
+ * the transcript of an uninterrupted run. Also: a journal cut at half with the agent's own record
+ * ahead of it, an empty journal, and a read-only `results/`. Mounting needs root (CI runs as root).
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DiskFull } from '../src/errors';
+import { JOURNAL_FILE } from '../src/protocol/layout';
+import { FileRunStore, type StoreFileSystem } from '../src/run/store';
+import type { RunState } from '../src/state/runState';
+import { CLI, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
+
+const AGENT_SCRIPT = join(ROOT, 'examples', 'agents', 'my-agent.mjs');
+const RUNS = {
+  c: { benchmark: 'starter', agent: 'chatbot' },
+  n: { benchmark: 'starter', agent: 'notebook' },
+  p: { benchmark: 'starter', agent: 'process', command: [process.execPath, AGENT_SCRIPT] },
+};
+type RunId = keyof typeof RUNS;
+/** A turn the agent cannot answer shows up as `unanswered` within this, instead of the default 300 s. */
+const ENV = { MMB_REPLY_TIMEOUT_MS: '8000' };
+const RUNS_AT_ONCE = 4;
+
+/**
+ * Sizes of the tmpfs in KiB, each below the run's footprint (chatbot about 48 KiB, the process
+ * agent about 100 KiB, the notebook about 480 KiB with its git objects), ten per agent.
+ */
+const SIZES: Record<RunId, number[]> = {
+  c: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40],
+  p: [8, 16, 24, 32, 40, 48, 56, 64, 72, 80],
+  n: [16, 52, 88, 124, 160, 196, 232, 268, 304, 340],
+};
+
+/** Why mounting cannot be tested here, or undefined when a tmpfs mounts. */
+function mountProblem(): string | undefined {
+  const dir = tempDir('mmb-mount-');
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { encoding: 'utf8' });
+  if (mounted.status !== 0) return `mounting a tmpfs is not permitted here (${(mounted.stderr || String(mounted.error)).trim()})`;
+  spawnSync('umount', [dir]);
+  return undefined;
+}
+const skip = mountProblem() ?? false;
+
+function mount(dir: string, options: string): void {
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+}
+
+function remount(dir: string, options: string): void {
+  const r = spawnSync('mount', ['-o', `remount,${options}`, dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+}
+
+function umount(dir: string): void {
+  spawnSync('umount', [dir]);
+}
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI, asynchronously, so that several runs go at once. */
+function mmbAsync(args: string[], cwd: string): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...ENV } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `jobs` with at most `limit` at once. */
+async function inParallel<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array<T>(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < jobs.length; i = next++) out[i] = await jobs[i]!();
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return out;
+}
+
+const WALL_CLOCK_STAMP = /\((Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d{1,2} \w+ \d{4}, \d\d:\d\d\)/g;
+
+/** What must be the same after any stop: the standing grades, and every message of the transcript. */
+function outcome(state: RunState) {
+  return {
+    status: state.status,
+    grades: Object.fromEntries(Object.entries(state.grades).map(([id, g]) => [id, g.at(-1)?.effective])),
+    // The chatbot stamps each message with the wall clock's minute, which a later run may not share.
+    transcript: state.transcript.map((e) => `${e.from}: ${e.text.replace(WALL_CLOCK_STAMP, '(stamp)')}`),
+    agentReplies: state.transcript.filter((e) => e.from === 'agent').length,
+    unanswered: state.unanswered,
+  };
+}
+
+function loadRun(dir: string, id: RunId): RunState {
+  const state = new FileRunStore(join(dir, 'results', id)).load();
+  assert.ok(state, `results/${id} holds a run`);
+  return state;
+}
+
+const DISK_FULL_LINE = (id: string) => new RegExp(`^mmb: the disk is full \\(writing results/${id}/\\S+, \\d+ KiB free\\): free at least \\d+ KiB and run \`mmb run ${id}\` again to resume where it stopped\\.\\n$`);
+
+test('a full disk at 30 sizes across the runs of three agents: each stops with exit 75 and one line, and resumes to the uninterrupted end', { skip }, async () => {
+  const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+  const expected = new Map<RunId, ReturnType<typeof outcome>>();
+  await inParallel((Object.keys(RUNS) as RunId[]).map((id) => async () => {
+    const ran = await mmbAsync(['run', id], reference);
+    assert.equal(ran.code, 0, ran.stderr);
+    expected.set(id, outcome(loadRun(reference, id)));
+  }), RUNS_AT_ONCE);
+  const cases = (Object.keys(SIZES) as RunId[]).flatMap((id) => SIZES[id].map((size) => ({ id, size })));
+  assert.equal(cases.length, 30);
+  const failures = await inParallel(cases.map(({ id, size }) => async (): Promise<string[]> => {
+    const dir = workspace({ persona: { model: 'stand-in' }, runs: { [id]: RUNS[id] } });
+    const results = join(dir, 'results');
+    mkdirSync(results);
+    mount(results, `size=${size}k`);
+    try {
+      const stopped = await mmbAsync(['run', id], dir);
+      const problems: string[] = [];
+      if (stopped.code !== 75) problems.push(`${id} at ${size} KiB: exit ${stopped.code}, not 75: ${stopped.stderr.slice(0, 400)}`);
+      else if (!DISK_FULL_LINE(id).test(stopped.stderr)) problems.push(`${id} at ${size} KiB: not one disk-full line: ${stopped.stderr.slice(0, 400)}`);
+      remount(results, 'size=8m');
+      const resumed = await mmbAsync(['run', id], dir);
+      if (resumed.code !== 0) problems.push(`${id} at ${size} KiB: the resume exits ${resumed.code}: ${resumed.stderr.slice(0, 400)}`);
+      else assert.deepEqual(outcome(loadRun(dir, id)), expected.get(id), `${id} at ${size} KiB resumes to the uninterrupted end`);
+      return problems;
+    } finally {
+      umount(results);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }), RUNS_AT_ONCE);
+  assert.deepEqual(failures.flat(), []);
+});
+
+/** The store's writes with every snapshot refused for want of space: the journal keeps every event of the run. */
+const NO_SNAPSHOTS: StoreFileSystem = {
+  appendFileSync: (path, data) => appendFileSync(path, data),
+  writeFileSync: (path) => {
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', path });
+  },
+  renameSync: () => undefined,
+  truncateSync: (path, length) => truncateSync(path, length),
+};
+
+for (const agent of ['chatbot', 'notebook', 'process'] as const) {
+  test(`${agent}: a journal cut at half, the agent's own record ahead of it, resumes to the uninterrupted end: each reply matched to its send`, async () => {
+    const options = agent === 'process' ? { command: [process.execPath, AGENT_SCRIPT] } : {};
+    const chosen = agent === 'chatbot' ? {} : { agent, options };
+    const quick = { replyTimeoutMs: 8000 };
+    const reference = await runOnStandIn(starter(), { ...chosen, extra: quick });
+    assert.equal(reference.state.status, 'finished');
+    const dir = tempDir('mmb-cut-');
+    await assert.rejects(runOnStandIn(starter(), { ...chosen, dir, store: new FileRunStore(dir, NO_SNAPSHOTS), extra: quick }), DiskFull);
+    const journal = join(dir, JOURNAL_FILE);
+    truncateSync(journal, Math.floor(readFileSync(journal).length / 2));
+    const resumed = await runOnStandIn(starter(), { ...chosen, dir, extra: quick });
+    assert.deepEqual(outcome(resumed.state), outcome(reference.state));
+  });
+}
+
+test('an empty journal, or one whose only line is cut, starts the run afresh; the end is an uninterrupted run\'s', { skip }, async () => {
+  const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+  assert.equal((await mmbAsync(['run', 'c'], reference)).code, 0);
+  for (const journal of ['', '{"n":1,"type":"start","at":"2026-']) {
+    const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+    mkdirSync(join(dir, 'results', 'c'), { recursive: true });
+    writeFileSync(join(dir, 'results', 'c', JOURNAL_FILE), journal);
+    const ran = await mmbAsync(['run', 'c'], dir);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.stderr, '');
+    assert.deepEqual(outcome(loadRun(dir, 'c')), outcome(loadRun(reference, 'c')));
+  }
+});
+
+test('a read-only results/: mmb run, --junit and the report files say so in one line (exit 75), no stack', { skip }, async () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+  const results = join(dir, 'results');
+  mkdirSync(results);
+  assert.equal((await mmbAsync(['run', 'c'], dir)).code, 0);
+  const saved = tempDir('mmb-ro-');
+  spawnSync('cp', ['-a', `${results}/.`, saved]);
+  mount(results, 'size=4m');
+  try {
+    spawnSync('cp', ['-a', `${saved}/.`, results]);
+    remount(results, 'ro');
+    const readOnly = /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and (run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/;
+    for (const args of [['run', 'n'], ['run', 'c', '--restart'], ['report', '--html', 'c'], ['report', '--trends'], ['report', '--compare', 'c', 'c']]) {
+      const ran = await mmbAsync(args, dir);
+      assert.equal(ran.code, 75, `${args.join(' ')}: ${ran.stderr}`);
+      assert.match(ran.stderr, readOnly, args.join(' '));
+    }
+  } finally {
+    umount(results);
+  }
+  // A report written elsewhere, into a read-only folder, after a run that has its results.
+  spawnSync('cp', ['-a', `${saved}/.`, results]);
+  const elsewhere = join(dir, 'reports');
+  mkdirSync(elsewhere);
+  mount(elsewhere, 'size=64k,ro');
+  try {
+    for (const [args, file] of [[['run', 'c', '--junit', 'reports/junit.xml'], 'junit.xml'], [['report', '--html', 'c', '--out', 'reports/c.html'], 'c.html']] as const) {
+      const ran = await mmbAsync([...args], dir);
+      assert.equal(ran.code, 75, ran.stderr);
+      assert.equal(ran.stderr, `mmb: the disk is read-only (writing reports/${file}): make it writable and run the command again.\n`);
+    }
+  } finally {
+    umount(elsewhere);
+  }
+});
