@@ -2,8 +2,10 @@
  * The engine's error classes, below every folder, so any folder can throw or catch one. The first
  * three stop a command because of what the user asked for, as opposed to problems found inside a
  * benchmark (those are diagnostics): the CLI prints each as one message on stderr and exits 2,
- * without a stack trace. The others are the run's own ends and the agents' failures.
+ * without a stack trace. The others are the run's own ends and the agents' failures. Each class
+ * has its exit status in `cli/exitStatus.ts`; exit 70 is left to the project's own bugs.
  */
+import { maskSecrets } from './secrets';
 
 /** A problem with what the user asked for: a path, a name, an option. */
 export class UsageError extends Error {}
@@ -48,3 +50,29 @@ export class NoteError extends Error {}
 
 /** The notebook needs the `git` CLI, and there is none on PATH. */
 export class GitMissingError extends Error {}
+
+/** Lines of the agent's stderr an AgentStartFailure keeps, and the characters of each. */
+const START_FAILURE_STDERR_LINES = 5;
+const START_FAILURE_LINE_CHARS = 300;
+
+/**
+ * An agent that could not start or shake hands: its command failed to spawn, it printed something
+ * that is not the protocol, it speaks another protocol version, it never answered, or its module
+ * threw as it loaded. The run journals it as its crash. The message is one line and ends with the
+ * agent's last lines on stderr, when it wrote any, with every key the process read masked.
+ */
+export class AgentStartFailure extends Error {
+  readonly stderr: readonly string[];
+
+  constructor(reason: string, options?: ErrorOptions & { stderr?: readonly string[] }) {
+    const lines = options?.stderr ?? [];
+    const stderr = lines.slice(-START_FAILURE_STDERR_LINES).map((line) => maskSecrets(oneLine(line).slice(0, START_FAILURE_LINE_CHARS)));
+    const said = stderr.length ? `; its last lines on stderr: ${stderr.join(' | ')}` : '';
+    super(maskSecrets(`the agent did not start: ${oneLine(reason)}${said}`), options);
+    this.stderr = stderr;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}

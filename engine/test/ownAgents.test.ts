@@ -37,7 +37,7 @@ describe('the process adapter against a misbehaving program', () => {
 
   test('a program that dies: the exit and its last stderr line', async () => {
     const agent = programAgent("console.error('missing OPENAI_API_KEY'); process.exit(3);");
-    await assert.rejects(agent.createSession('x'), /the agent's program exited \(code 3\); it last logged: missing OPENAI_API_KEY/);
+    await assert.rejects(agent.createSession('x'), /the agent did not start: the agent's program exited \(code 3\); its last lines on stderr: missing OPENAI_API_KEY$/);
   });
 
   test('a program that never answers: a timeout naming the method, not a hang', async () => {

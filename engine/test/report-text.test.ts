@@ -86,7 +86,8 @@ test('mmb report lists every run with its true status (running, stopped, crashed
   assert.match(whole.stdout, new RegExp(`^${long} +multiday`, 'm'), 'off a terminal with no COLUMNS, ids stay whole');
   const narrow = mmb(['report'], dir, { COLUMNS: '72' });
   const lines = narrow.stdout.trimEnd().split('\n');
-  assert.equal(lines.length, 6);
+  assert.equal(lines.length, 8, 'the header, five runs, and below them why the crashed one crashed');
+  assert.equal(lines.at(-1), 'in-context crashed: boom');
   for (const line of lines) assert.ok(textWidth(line) <= 72, `fits 72 columns: ${line}`);
   assert.match(narrow.stdout, /^a-run-with-a-name-much… {2}multiday +chatbot +finished +2\.00 +10\/10$/m, 'the long id cut, the other columns whole');
   assert.match(narrow.stdout, /^chatbot-2 +multiday +chatbot +stopped +2\.40 +10\/10$/m);

@@ -8,10 +8,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isDiskFullCode } from '../diskFull';
-import { ConfigError, DiskFull } from '../errors';
+import { AgentStartFailure, ConfigError, DiskFull } from '../errors';
 import { appendLine, loadJsonLinesForAppend } from '../jsonl';
 import { programFound, sandboxedCommand } from './agentSandbox';
-import { AgentProtocolError, cannotStart, ProcessChannel } from './processChannel';
+import { AgentChannelFailure, AgentProtocolError, cannotStart, ProcessChannel } from './processChannel';
 import { parseHandshake, parseMessages, parseStatus, PROTOCOL_VERSION, type Handshake } from './processProtocol';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
 
@@ -129,16 +129,23 @@ export class ProcessAdapter implements AgentAdapter {
     const env = { ...this.options.env, MMB_AGENT_HOME: this.home, MMB_AGENT_PROTOCOL: String(PROTOCOL_VERSION) };
     const { cwd, sandbox } = this.options;
     const program = this.options.command[0] ?? '';
-    if (sandbox !== 'none' && !programFound(program, cwd, this.options.env.PATH)) throw new Error(cannotStart(program, `spawn ${program} ENOENT`));
+    if (sandbox !== 'none' && !programFound(program, cwd, this.options.env.PATH)) throw new AgentStartFailure(cannotStart(program, `spawn ${program} ENOENT`));
     const command = sandbox === 'none' ? this.options.command : sandboxedCommand(sandbox.bwrap, this.options.command, { home: this.home, workspace: cwd });
     const channel = new ProcessChannel({ command, cwd, env, timeoutMs: this.options.timeoutMs });
     try {
       this.handshake = parseHandshake(await channel.request('initialize', { protocol: PROTOCOL_VERSION, home: this.home }, Math.min(this.options.timeoutMs, 30_000)));
     } catch (e) {
       this.channel = undefined;
+      // Closed first: its stderr is then read to the end, so the failure ends with its last words.
       await channel.close().catch(() => undefined);
-      throw e;
+      throw startFailure(e, channel.lastLogged());
     }
     return channel;
   }
+}
+
+/** A failed spawn or handshake as the run's crash: the reason, and the program's last lines on stderr. */
+function startFailure(error: unknown, stderr: readonly string[]): AgentStartFailure {
+  const reason = error instanceof AgentChannelFailure ? error.reason : error instanceof Error ? error.message : String(error);
+  return new AgentStartFailure(reason, { cause: error, stderr });
 }

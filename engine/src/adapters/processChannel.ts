@@ -14,6 +14,8 @@ const SHUTDOWN_GRACE_MS = 1000;
 /** Lines of stderr (and `log` events) kept to explain a failure. */
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 300;
+/** How long a stopped program's stderr may take to be read to its end before its pipes are destroyed. */
+const STDERR_DRAIN_MS = 500;
 
 export interface ChannelOptions {
   command: readonly string[];
@@ -37,6 +39,16 @@ export class AgentProtocolError extends Error {
   }
 }
 
+/**
+ * A failure of the channel itself: the program did not start, died, broke the protocol or did not
+ * answer in time. `reason` is the message without the agent's last log lines the message ends with.
+ */
+export class AgentChannelFailure extends Error {
+  constructor(readonly reason: string, explained: string) {
+    super(`${reason}${explained}`);
+  }
+}
+
 export class ProcessChannel {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending = new Map<number, Pending>();
@@ -45,6 +57,7 @@ export class ProcessChannel {
   private buffer = '';
   private failure: Error | undefined;
   private readonly group: AgentGroup | undefined;
+  private readonly stderrClosed: Promise<void>;
 
   constructor(private readonly options: ChannelOptions) {
     const [program, ...args] = options.command;
@@ -60,6 +73,7 @@ export class ProcessChannel {
     }
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');
+    this.stderrClosed = new Promise((resolve) => this.child.stderr.once('close', () => resolve()));
     this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
     this.child.stderr.on('data', (chunk: string) => this.remember(chunk));
     this.child.on('error', (error) => this.fail(cannotStart(program, error.message)));
@@ -75,7 +89,7 @@ export class ProcessChannel {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error(`the agent did not answer \`${method}\` within ${Math.round(timeoutMs / 1000)} s${this.explained()}`));
+        reject(new AgentChannelFailure(`the agent did not answer \`${method}\` within ${Math.round(timeoutMs / 1000)} s`, this.explained()));
       }, timeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
@@ -95,6 +109,8 @@ export class ProcessChannel {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     }
     if (this.group) await endAgentGroup(this.group);
+    // What it wrote before it ended is read before its pipes go: a failure to start ends with its last words.
+    await this.stderrDrained(STDERR_DRAIN_MS);
     this.release();
   }
 
@@ -105,6 +121,21 @@ export class ProcessChannel {
   private release(): void {
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
     this.child.unref();
+  }
+
+  /** The agent's last lines on stderr (and `log` events), oldest first, each bounded. */
+  lastLogged(): readonly string[] {
+    return [...this.tail];
+  }
+
+  /** Resolves once the program's stderr has closed (all it wrote is read), or after `timeoutMs` (a process that left its group may hold the pipe). */
+  private async stderrDrained(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([this.stderrClosed, waited]);
+    clearTimeout(timer);
   }
 
   private onStdout(chunk: string): void {
@@ -147,7 +178,7 @@ export class ProcessChannel {
 
   private fail(message: string): void {
     if (this.failure) return;
-    this.failure = new Error(`${message}${this.explained()}`);
+    this.failure = new AgentChannelFailure(message, this.explained());
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
       pending.reject(this.failure);

@@ -26,7 +26,8 @@ export async function conformanceCommand(input: ConformanceInput, io: Io): Promi
   const config = loadConfig(input.configPath);
   const run = config.runs.find((r) => r.name === input.runId);
   if (!run) throw new UsageError(`config.jsonc has no run "${input.runId.slice(0, 80)}": its runs are ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
-  registerRunSecrets({ persona: { model: 'stand-in' }, runs: [run] }, io.env);
+  // The persona's key too: an agent may print what it read of the engine's environment.
+  registerRunSecrets({ persona: config.persona, runs: [run] }, io.env);
   const standIn = adapterUsesStandIn(run.agent, run.options) ? await startStandIn() : undefined;
   try {
     const subject = conformanceSubject({

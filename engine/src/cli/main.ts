@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { endAllAgentGroups } from '../adapters/agentProcesses';
 import { dirname, join, resolve } from 'node:path';
 import { DISK_FULL_EXIT, diskFullMessage, isDiskFull } from '../diskFull';
+import { INTERNAL_ERROR_EXIT, knownFailure, oneLine } from './exitStatus';
 import { ConfigError, UsageError } from '../errors';
 import { RUN_OPTIONS } from '../protocol/runRequest';
 import { maskSecrets } from '../secrets';
@@ -125,13 +126,25 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
     if (!handler) throw new UsageError(`the command "${command}" has no handler`);
     return await handler(parseArguments(argv), cwd, io);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ConfigError) return usageProblem(e.message, argv, io);
-    if (isDiskFull(e)) {
-      io.err(`mmb: ${diskFullMessage(e)}\n`);
-      return DISK_FULL_EXIT;
-    }
-    throw e;
+    return failureExit(e, argv, io);
   }
+}
+
+/**
+ * A command's failure as `mmb` ends it: one line on stderr and the status of its class
+ * (`exitStatus.ts`). An error of no known class is a bug of this project and is thrown on (exit 70).
+ */
+export function failureExit(e: unknown, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
+  if (e instanceof UsageError || e instanceof ConfigError) return usageProblem(e.message, argv, io);
+  // A full disk by its error code too (ENOSPC, EDQUOT), not only as a DiskFull.
+  if (isDiskFull(e)) {
+    io.err(`mmb: ${oneLine(diskFullMessage(e))}\n`);
+    return DISK_FULL_EXIT;
+  }
+  const known = knownFailure(e);
+  if (!known) throw e;
+  io.err(`mmb: ${known.line}\n`);
+  return known.status;
 }
 
 /**
@@ -141,7 +154,7 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
 /** The longest usage message: a path or a name the user typed may be any length. */
 const MAX_PROBLEM_CHARS = 500;
 
-function usageProblem(message: string, argv: readonly string[], io: Io): number {
+function usageProblem(message: string, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
   const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
     && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
   const bound = (line: string) => (line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line);
@@ -177,6 +190,6 @@ export function startCli(): void {
     process.exitCode = code;
   }, (e: unknown) => {
     process.stderr.write(`mmb: internal error: ${maskSecrets(e instanceof Error ? e.stack ?? e.message : String(e))}\nPlease report it with the command you ran.\n`);
-    process.exitCode = 70;
+    process.exitCode = INTERNAL_ERROR_EXIT;
   });
 }

@@ -89,7 +89,21 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
   io.out(`${[line(columns.map((c) => c.head)), ...rows.map(line)].join('\n')}\n`);
   const repeats = repeatLines(listed);
   if (repeats.length) io.out(`\n${repeats.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
+  const crashes = crashLines(listed);
+  if (crashes.length) io.out(`\n${crashes.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
   return 0;
+}
+
+/** The longest reason shown for a crashed run in the list: `mmb report <id>` shows it whole. */
+const MAX_CRASH_CHARS = 300;
+
+/** One line per crashed run: why it crashed (an agent that could not start, a model gone). */
+function crashLines(listed: readonly Listed[]): string[] {
+  return listed.flatMap(({ id, state, status }) => {
+    if (status !== 'crashed' || !state?.error) return [];
+    const reason = state.error.replace(/\s+/g, ' ').trim();
+    return [printable(`${id} crashed: ${reason.length > MAX_CRASH_CHARS ? `${reason.slice(0, MAX_CRASH_CHARS - 1)}…` : reason}`)];
+  });
 }
 
 /** The width to fit: the terminal's, or `COLUMNS` off a terminal; undefined: no limit (a pipe gets whole ids). */

@@ -69,6 +69,8 @@ export async function runConformance(subject: ConformanceSubject, onResult: (res
   };
   const dir = mkdtempSync(join(tmpdir(), 'mmb-conformance-'));
   try {
+    // An agent that cannot start fails here, in one line: every later requirement would only say it again.
+    if (!(await checkStart(subject, join(dir, 's'), record))) return results;
     await checkTurns(subject, join(dir, 'a'), record);
     await checkMemory(subject, join(dir, 'b'), record);
     await checkVirtualTime(subject, join(dir, 'c'), record);
@@ -87,8 +89,23 @@ async function requirement(record: Record_, name: string, check: () => Promise<s
     record(skipped ? { requirement: name, outcome: 'skip', detail: skipped } : { requirement: name, outcome: 'pass' });
     return true;
   } catch (e) {
-    record({ requirement: name, outcome: 'fail', detail: (e instanceof Error ? e.message : String(e)).slice(0, 400) });
+    // One line: the agent's words in an error cannot pass for lines of the suite's own.
+    const detail = (e instanceof Error ? e.message : String(e)).replace(/\s*[\r\n]+\s*/g, ' ').slice(0, 400);
+    record({ requirement: name, outcome: 'fail', detail });
     return false;
+  }
+}
+
+/** The agent starts and opens a session: its program spawns and shakes hands, its module loads, its gateway answers. */
+async function checkStart(subject: ConformanceSubject, runDir: string, record: Record_): Promise<boolean> {
+  const adapter = subject.make(runDir);
+  try {
+    return await requirement(record, 'the agent starts', async () => {
+      await adapter.destroySession();
+      await adapter.createSession('conformance');
+    });
+  } finally {
+    await adapter.close?.();
   }
 }
 

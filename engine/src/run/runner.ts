@@ -8,7 +8,7 @@
 import { runToolCall } from './tools';
 import { isDiskFull } from '../diskFull';
 import { createRunContext, type RunContext, type RunOptions } from './context';
-import { RunStopped } from '../errors';
+import { AgentStartFailure, RunStopped } from '../errors';
 import { currentPhaseIndex, enterPhase, finishRun } from './phaseEntry';
 import { personaTurn, plainTextTurn, type TurnCounters } from './personaTurn';
 import type { PlayPhase } from './phases';
@@ -34,32 +34,45 @@ export async function runBenchmark(options: RunOptions): Promise<RunState> {
 async function startAndPlay(run: RunContext, loaded: boolean): Promise<RunState> {
   const options = run.options;
   let continuing = false;
-  if (!loaded) await startRun(run);
-  else {
-    const resumption = await resumeRun(run);
-    if (resumption === 'done') return run.state;
-    continuing = resumption === 'continuing';
+  try {
+    if (!loaded) await startRun(run);
+    else {
+      const resumption = await resumeRun(run);
+      if (resumption === 'done') return run.state;
+      continuing = resumption === 'continuing';
+    }
+  } catch (e) {
+    // The start or resume is journaled already: an agent that cannot start is the run's crash.
+    if (!(e instanceof AgentStartFailure)) throw e;
+    crashed(run, e);
+    options.store.flush(run.state);
+    return run.state;
   }
   try {
     await openConversation(run, continuing);
     await playUntilFinished(run);
   } catch (e) {
-    if (e instanceof RunStopped || isDiskFull(e)) {
-      // The snapshot is a saving, not a need (the journal holds every event): on a full disk it
-      // fails too, and the first file that failed is the one to name.
-      flushUnlessDiskFull(run);
-      throw e;
-    }
-    // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
-    // agent's child processes too): the run is paused, not crashed.
-    if (options.signal?.aborted) {
-      flushUnlessDiskFull(run);
-      throw new RunStopped('stopped on request', { cause: e });
-    }
-    run.record({ type: 'finish', at: run.now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
+    crashed(run, e);
   }
   options.store.flush(run.state);
   return run.state;
+}
+
+/** Journals the run's crash; a stop on request and a full disk are not crashes, and are thrown on. */
+function crashed(run: RunContext, e: unknown): void {
+  if (e instanceof RunStopped || isDiskFull(e)) {
+    // The snapshot is a saving, not a need (the journal holds every event): on a full disk it
+    // fails too, and the first file that failed is the one to name.
+    flushUnlessDiskFull(run);
+    throw e;
+  }
+  // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
+  // agent's child processes too): the run is paused, not crashed.
+  if (run.options.signal?.aborted) {
+    flushUnlessDiskFull(run);
+    throw new RunStopped('stopped on request', { cause: e });
+  }
+  run.record({ type: 'finish', at: run.now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
 }
 
 /** Writes the snapshot of a run that is stopping anyway; a full disk leaves the journal to hold it. */
