@@ -73,6 +73,8 @@ export class AgentStartFailure extends Error {
   }
 }
 
+/** The text on one line, without the control characters a terminal would act on (an agent's ESC sequences). */
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 }

@@ -18,7 +18,8 @@ const ENV = { MMB_TEST_STARTUP_PERSONA_KEY: CANARY };
 /** Writes its first words (the canary among them) on stderr, then does what `then` says. */
 const program = (then: string) => [
   "import { createInterface } from 'node:readline';",
-  `process.stderr.write('starting with key ${CANARY}\\nstill starting\\n');`,
+  // The second line sets the terminal's title: the crash line must not carry the escape.
+  `process.stderr.write('starting with key ${CANARY}\\nstill starting\\u001b]0;pwned\\u0007\\n');`,
   then,
 ].join('\n');
 
@@ -80,7 +81,9 @@ describe('an agent that fails to start is the run\'s crash, in one line', () => 
       const lines = ran.stderr.trimEnd().split('\n');
       assert.equal(lines.length, 1, ran.stderr);
       assert.match(lines[0]!, new RegExp(`^mmb: run "${c.run}" crashed: the agent did not start: ${c.reason.source}`));
-      if (c.logged) assert.match(lines[0]!, /; its last lines on stderr: starting with key \*\*\* \| still starting$/, 'its last words, the key masked');
+      if (c.logged) assert.match(lines[0]!, /; its last lines on stderr: starting with key \*\*\* \| still starting ]0;pwned$/, 'its last words, the key masked');
+      // eslint-disable-next-line no-control-regex
+      assert.doesNotMatch(ran.stderr, /[\u0000-\u0009\u000b-\u001f\u007f]/, 'no control character reaches the terminal');
 
       const state = JSON.parse(readFileSync(join(dir, 'results', c.run, 'state.json'), 'utf8')) as { status: string; error: string };
       assert.equal(state.status, 'crashed');

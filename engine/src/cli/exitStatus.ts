@@ -51,6 +51,7 @@ export function knownFailure(error: unknown): { status: number; line: string } |
 
 /** A message as one bounded line: an agent's or a model's words cannot pass for lines of the CLI's own. */
 export function oneLine(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim() || 'failed, without a message';
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim() || 'failed, without a message';
   return flat.length > MAX_ERROR_LINE_CHARS ? `${flat.slice(0, MAX_ERROR_LINE_CHARS - 1)}…` : flat;
 }
