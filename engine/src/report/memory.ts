@@ -7,8 +7,9 @@
  * masked again with the keys of this process, which an older engine or another machine may not
  * have known.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { boundedEntries } from '../folderEntries';
 import { memorySnapshotsDir } from '../protocol/layout';
 import type { SecretMasker } from '../secrets';
 import { workspaceMasker } from '../workspaceSecrets';
@@ -30,6 +31,10 @@ const MAX_SNAPSHOTS = 50;
 const MAX_FILES = 100;
 const MAX_FILE_CHARS = 20_000;
 const MAX_DEPTH = 4;
+/** Names read of one folder: a planted folder of a million is not listed whole. */
+const MAX_FOLDER_ENTRIES = 2000;
+/** Folders of one snapshot read: a planted tree of empty folders is not walked whole. */
+const MAX_FOLDERS = 200;
 /** A link is never followed (ELOOP), and a FIFO planted in place of a file never blocks the reader. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -50,12 +55,7 @@ export function memorySnapshotNumbers(dirOfRun: string): number[] {
   const root = memorySnapshotsDir(dirOfRun);
   const results = realFolder(dirname(dirOfRun));
   if (!results || !isRealFolderInside(root, results)) return [];
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return [];
-  }
+  const names = boundedEntries(root, MAX_FOLDER_ENTRIES).map((entry) => entry.name);
   const numbers = names.filter((n) => /^\d{1,6}$/.test(n)).map(Number).sort((a, b) => a - b);
   return numbers.filter((n) => isRealFolderInside(join(root, String(n)), results)).slice(-MAX_SNAPSHOTS);
 }
@@ -93,19 +93,14 @@ function isRealFolderInside(path: string, results: string): boolean {
 function readFiles(dir: string, masker: SecretMasker): MemoryFile[] {
   const files: MemoryFile[] = [];
   const queue: { path: string; name: string; depth: number }[] = [{ path: dir, name: '', depth: 0 }];
-  while (queue.length && files.length < MAX_FILES) {
+  let folders = 0;
+  while (queue.length && files.length < MAX_FILES && ++folders <= MAX_FOLDERS) {
     const current = queue.shift()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(current.path, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of boundedEntries(current.path, MAX_FOLDER_ENTRIES)) {
       if (entry.name.startsWith('.')) continue;
       const path = join(current.path, entry.name);
       const name = current.name ? `${current.name}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && current.depth < MAX_DEPTH) queue.push({ path, name, depth: current.depth + 1 });
+      if (entry.isDirectory() && current.depth < MAX_DEPTH && queue.length < MAX_FOLDERS) queue.push({ path, name, depth: current.depth + 1 });
       else if (entry.isFile() && files.length < MAX_FILES) files.push(readOne(path, name, masker));
     }
   }

@@ -5,8 +5,9 @@
  * the engine's own environment file stays behind), no dot entry (`.git`, `.env`), nothing that
  * is not text, no name that holds a key, and the copy is bounded in depth, entries, file size and total size.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, writeFileSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { boundedEntries } from '../folderEntries';
 import type { SecretMasker } from '../secrets';
 
 /** The bounds of one snapshot; what lies beyond them is left out, not cut (a cut file could split a key below the masker's window). */
@@ -42,7 +43,8 @@ export function copyMemoryFolder(from: string, to: string, masker: SecretMasker)
   const budget = { entries: 0, bytes: 0 };
   const queue: { from: string; to: string; depth: number }[] = [{ from, to, depth: 0 }];
   for (let folder = queue.shift(); folder; folder = queue.shift()) {
-    for (const entry of entriesOf(folder.from)) {
+    // One more than the room left: an entry over the bound is seen, and counted as left out.
+    for (const entry of boundedEntries(folder.from, SNAPSHOT_LIMITS.maxEntries - budget.entries + 1)) {
       if (++budget.entries > SNAPSHOT_LIMITS.maxEntries) return { ...copy, leftOut: copy.leftOut + 1 };
       const source = join(folder.from, entry.name);
       const target = join(folder.to, entry.name);
@@ -56,14 +58,6 @@ export function copyMemoryFolder(from: string, to: string, masker: SecretMasker)
     }
   }
   return copy;
-}
-
-function entriesOf(folder: string): Dirent[] {
-  try {
-    return readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
 }
 
 /** Copies one file if it is a regular file of UTF-8 text within the bounds; whether it did. */
