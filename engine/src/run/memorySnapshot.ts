@@ -5,8 +5,8 @@
  * the engine's own environment file stays behind), no dot entry (`.git`, `.env`), nothing that
  * is not text, no name that holds a key, and the copy is bounded in depth, entries, file size and total size.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { boundedEntries } from '../folderEntries';
 import type { SecretMasker } from '../secrets';
 
@@ -39,10 +39,16 @@ export interface SnapshotCopy {
 export function copyMemoryFolder(from: string, to: string, masker: SecretMasker): SnapshotCopy {
   mkdirSync(to, { recursive: true });
   const copy: SnapshotCopy = { files: 0, leftOut: 0 };
-  if (!lstatSync(from, { throwIfNoEntry: false })?.isDirectory()) return copy;
+  const top = realFolder(from);
+  if (top === undefined) return copy;
   const budget = { entries: 0, bytes: 0 };
   const queue: { from: string; to: string; depth: number }[] = [{ from, to, depth: 0 }];
   for (let folder = queue.shift(); folder; folder = queue.shift()) {
+    // The agent runs on while it is copied: a folder it swapped for a link since it was listed is not entered.
+    if (!stillInside(folder.from, top)) {
+      copy.leftOut++;
+      continue;
+    }
     // One more than the room left: an entry over the bound is seen, and counted as left out.
     for (const entry of boundedEntries(folder.from, SNAPSHOT_LIMITS.maxEntries - budget.entries + 1)) {
       if (++budget.entries > SNAPSHOT_LIMITS.maxEntries) return { ...copy, leftOut: copy.leftOut + 1 };
@@ -58,6 +64,24 @@ export function copyMemoryFolder(from: string, to: string, masker: SecretMasker)
     }
   }
   return copy;
+}
+
+/** The real path of a folder that is no link itself; undefined for a link, a file, or nothing. */
+function realFolder(path: string): string | undefined {
+  try {
+    return lstatSync(path).isDirectory() ? realpathSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stillInside(folder: string, top: string): boolean {
+  try {
+    const real = realpathSync(folder);
+    return real === top || real.startsWith(top + sep);
+  } catch {
+    return false;
+  }
 }
 
 /** Copies one file if it is a regular file of UTF-8 text within the bounds; whether it did. */
