@@ -120,15 +120,19 @@ async function servedPages(root: string, env: NodeJS.ProcessEnv, printed: string
 test('no form of a key, and no outside file, in any file under results/, any page of mmb view, or anything printed', { timeout: 180_000 }, async () => {
   const standIn = await startStandIn();
   try {
-    const outside = tempDir('mmb-outside-');
+    const model = (name: string, keyEnv: string) => ({ model: name, base_url: standIn.url, api_key_env: keyEnv });
+    const agent = (mode: string, leakDir: string) => ({
+      benchmark: 'starter', agent: 'process', command: [process.execPath, join(__dirname, 'fixtures', 'leaky-agent.mjs')],
+      env_set: { LEAK_DIR: leakDir, LEAK_MODE: mode }, agent_model: model('agent-model', 'MMB_TEST_AGENT_KEY'),
+    });
+    const config = (leakDir: string) => ({ persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'), runs: { leaky: agent('memory', leakDir), linked: agent('linked', leakDir) } });
+    const root = workspace(config(''));
+    // Outside results/ but in the workspace, which a sandboxed agent (agent_sandbox) still reads.
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(root, 'config.jsonc'), JSON.stringify(config(outside)));
     writeFileSync(join(outside, 'keys.json'), JSON.stringify({ persona: PERSONA_KEY, extra: EXTRA_TOKEN }));
     writeFileSync(join(outside, 'secret.txt'), `${OUTSIDE_MARKER} ${PERSONA_KEY}\n`);
-    const model = (name: string, keyEnv: string) => ({ model: name, base_url: standIn.url, api_key_env: keyEnv });
-    const agent = (mode: string) => ({
-      benchmark: 'starter', agent: 'process', command: [process.execPath, join(__dirname, 'fixtures', 'leaky-agent.mjs')],
-      env_set: { LEAK_DIR: outside, LEAK_MODE: mode }, agent_model: model('agent-model', 'MMB_TEST_AGENT_KEY'),
-    });
-    const root = workspace({ persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'), runs: { leaky: agent('memory'), linked: agent('linked') } });
     const env = { MMB_TEST_PERSONA_KEY: PERSONA_KEY, MMB_TEST_AGENT_KEY: AGENT_KEY, MMB_TEST_EXTRA_TOKEN: EXTRA_TOKEN };
     const printed: string[] = [];
     const run = async (args: string[], cwd = root) => {
