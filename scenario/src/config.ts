@@ -1,5 +1,6 @@
 /** `config.jsonc`: engine settings and the named runs of a workspace. */
 import type { Node } from 'jsonc-parser';
+import { configBomProblem } from './configText';
 import { isCredentialKey, reportCredentials } from './credentials';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { didYouMean, nearNames } from './suggest';
@@ -38,7 +39,6 @@ export interface Config {
 }
 
 export const CONFIG_FILE = 'config.jsonc';
-const BOM = '\uFEFF';
 
 export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   persona: { model: 'stand-in' },
@@ -58,9 +58,9 @@ export const MAX_NAME_LENGTH = 100;
 /** Parses config.jsonc, filling defaults; never throws. */
 export function parseConfig(text: string, file = CONFIG_FILE): { config: Config; diagnostics: Diagnostic[] } {
   // One byte order mark is how some editors save UTF-8; a second is damage, and is refused before anything reads on.
-  if (text.startsWith(`${BOM}${BOM}`)) {
-    const message = `${file} starts with more than one byte order mark (U+FEFF): save it as UTF-8 with one or none.`;
-    return { config: { ...DEFAULT_CONFIG, runs: [] }, diagnostics: [diagnostic('invalid-config', file, lineRange(0, 0, 0), message)] };
+  const bomProblem = configBomProblem(text, file);
+  if (bomProblem) {
+    return { config: { ...DEFAULT_CONFIG, runs: [] }, diagnostics: [diagnostic('invalid-config', file, lineRange(0, 0, 0), bomProblem)] };
   }
   const doc = new JsoncDocument(text, file, 'invalid-config');
   const top = JsoncDocument.properties(doc.root);

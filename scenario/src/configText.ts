@@ -28,6 +28,21 @@ export function decodeConfigBytes(bytes: Uint8Array): { text: string } | { probl
   return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }
 
+/** The one line for config.jsonc text that starts with two byte order marks or more; undefined when it does not. */
+export function configBomProblem(text: string, file: string): string | undefined {
+  return text.startsWith('\uFEFF\uFEFF') ? `${file} starts with more than one byte order mark (U+FEFF): save it as UTF-8 with one or none.` : undefined;
+}
+
+/**
+ * The one line that refuses config.jsonc's bytes before any key is read, as `mmb check` and
+ * `mmb run` print it: not UTF-8, or two byte order marks. The editor asks it of the file on disk,
+ * since the text it is given has already lost a BOM and been decoded by the editor's own guess.
+ */
+export function configFileProblem(bytes: Uint8Array, file: string): string | undefined {
+  const decoded = decodeConfigBytes(bytes);
+  return 'problem' in decoded ? `${file} is not read: ${decoded.problem}.` : configBomProblem(decoded.text, file);
+}
+
 /** The 0-based offset of the first byte a strict UTF-8 decoder refuses, found by halving (an unfinished last character: its end). */
 function firstInvalidByte(bytes: Uint8Array): number {
   // A streaming decode refuses a prefix only when a wrong byte is in it, not when it stops mid-character.

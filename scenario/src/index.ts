@@ -21,5 +21,5 @@ export { updateBenchmark } from './revise';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
 export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentials';
-export { configBytesProblem, decodeConfigBytes } from './configText';
+export { configBomProblem, configBytesProblem, configFileProblem, decodeConfigBytes } from './configText';
 export * from './envVars';

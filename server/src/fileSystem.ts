@@ -26,6 +26,12 @@ export interface BenchmarkFileSystem {
    * when it does not exist. A file-watch event reads only the file it names.
    */
   readBenchmarkFile(dir: string, name: string): { text: string } | { refused: string } | undefined;
+  /**
+   * The one line that refuses a config.jsonc on disk before its keys (not UTF-8, two byte order
+   * marks), as `mmb check` and `mmb run` print it; undefined when it has none or is not on disk.
+   * The editor's text cannot tell: it is decoded by the editor's guess and has lost its BOM.
+   */
+  configFileProblem?(path: string): string | undefined;
 }
 
 /** A folder's files as the server reads them: the texts, and the names refused with the reason. */

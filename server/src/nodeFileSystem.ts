@@ -6,7 +6,8 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isBenchmarkFileName, readBenchmarkFiles, readFolderFile, type FolderFile } from '../../scenario/node/safeRead';
+import { configFileProblem } from '../../scenario/src';
+import { isBenchmarkFileName, readBenchmarkFiles, readFolderBytes, readFolderFile, type FolderFile } from '../../scenario/node/safeRead';
 import type { BenchmarkFileSystem, ServedFiles } from './fileSystem';
 
 export class NodeFileSystem implements BenchmarkFileSystem {
@@ -22,6 +23,15 @@ export class NodeFileSystem implements BenchmarkFileSystem {
     try {
       const file = readFolderFile(realpathSync(dirname(path)), basename(path));
       return 'text' in file ? file.text : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  configFileProblem(path: string): string | undefined {
+    try {
+      const read = readFolderBytes(realpathSync(dirname(path)), basename(path));
+      return 'bytes' in read ? configFileProblem(read.bytes, basename(path)) : undefined;
     } catch {
       return undefined;
     }

@@ -7,7 +7,7 @@
  */
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BenchmarkValidation, checkRunBenchmarks, parseConfig, type Diagnostic } from '../../scenario/src';
+import { BenchmarkValidation, checkRunBenchmarks, CONFIG_FILE, diagnostic, lineRange, parseConfig, type Diagnostic } from '../../scenario/src';
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { toLsp } from './features/diagnostics';
 import { BenchmarkWorkspace } from './workspace';
@@ -167,6 +167,12 @@ export class DiagnosticsPublisher {
   private publishConfig(uri: string): void {
     const text = this.workspace.textOf(uri);
     if (text === undefined) return;
+    // Bytes that `mmb check` and `mmb run` refuse are refused here with their line, whatever the editor decoded them to.
+    const refused = this.workspace.configFileProblem(uri);
+    if (refused) {
+      this.send(uri, [toLsp(diagnostic('invalid-config', CONFIG_FILE, lineRange(0, 0, 0), refused), () => uri)]);
+      return;
+    }
     const { config, diagnostics } = parseConfig(text);
     const root = dirname(fileURLToPath(uri));
     let known = this.discovered.get(root);

@@ -138,6 +138,11 @@ export class BenchmarkWorkspace {
     return [...new Set(found)];
   }
 
+  /** Why config.jsonc on disk is refused before its keys are read (its bytes, not the editor's text); undefined when it is not. */
+  configFileProblem(uri: string): string | undefined {
+    return uri.startsWith('file:') ? this.fileSystem.configFileProblem?.(fileURLToPath(uri)) : undefined;
+  }
+
   /** A file's text as the editor has it, else as the file system does. */
   textOf(uri: string): string | undefined {
     return this.openText(uri) ?? (uri.startsWith('file:') ? this.fileSystem.readText(fileURLToPath(uri)) : undefined);

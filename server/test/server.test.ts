@@ -14,6 +14,7 @@ import {
   CompletionRequest, createProtocolConnection, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
   DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidOpenTextDocumentNotification, FileChangeType, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
+import { configFileProblem } from '../../scenario/src';
 
 const ROOT = join(__dirname, '..', '..');
 const PLANTED = join(ROOT, 'engine', 'test', 'fixtures', 'workspace', 'benchmarks', 'planted');
@@ -137,4 +138,27 @@ test('file-watch events: a sheet changed on disk re-validates the chapters that 
   await connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: at('chapter2.md'), type: FileChangeType.Created }] });
   await until(() => (published.get(at('chapter2.md'))?.diagnostics ?? []).some((d) => d.code === 'unknown-fact'));
   assert.deepEqual(published.get(at('benchmark.json'))?.diagnostics, [], 'the listed chapter exists now');
+});
+
+test('config.jsonc whose bytes mmb check and mmb run refuse (two BOMs, UTF-16, not UTF-8) gets their very line, whatever text the editor decoded', async () => {
+  const run = '"runs": { "a": { "benchmark": "starter", "agent": "chatbot" } }';
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  const cases: [string, Buffer, RegExp][] = [
+    ['two BOMs', Buffer.concat([bom, bom, Buffer.from(`{ ${run} }`)]), /^config\.jsonc starts with more than one byte order mark/],
+    ['UTF-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{ ${run} }`, 'utf16le')]), /^config\.jsonc is not read: it is saved as UTF-16/],
+    ['Latin-1', Buffer.from(`{ "runs": { "caf\xe9": {} } }`, 'latin1'), /^config\.jsonc is not read: it is not UTF-8 text \(byte 17 is not valid UTF-8\)/],
+  ];
+  for (const [what, bytes, message] of cases) {
+    const root = mkdtempSync(join(tmpdir(), 'mmb-server-config-'));
+    writeFileSync(join(root, 'config.jsonc'), bytes);
+    const at = pathToFileURL(join(root, 'config.jsonc')).toString();
+    // As VS Code sends it: decoded by its guess of the encoding, one BOM dropped.
+    const text = `{ ${run} }`;
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: at, languageId: 'jsonc', version: 1, text } });
+    await until(() => published.has(at));
+    const diagnostics = published.get(at)?.diagnostics ?? [];
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['invalid-config', 0, 0]], what);
+    assert.match(String(diagnostics[0]?.message), message, what);
+    assert.equal(diagnostics[0]?.message, configFileProblem(bytes, 'config.jsonc'), `${what}: the line mmb check and mmb run print`);
+  }
 });

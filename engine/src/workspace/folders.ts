@@ -2,7 +2,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors';
-import { decodeConfigBytes, diagnostic, lineRange, MANIFEST_FILE, parseConfig, type BenchmarkFiles, type Config, type Diagnostic } from '../../../scenario/src';
+import { configFileProblem, decodeConfigBytes, diagnostic, lineRange, MANIFEST_FILE, parseConfig, type BenchmarkFiles, type Config, type Diagnostic } from '../../../scenario/src';
 import { isBenchmarkFileName, readBenchmarkFiles, readFolderBytes, type FolderBytes, type FolderRead } from '../../../scenario/node/safeRead';
 
 /** The folder of a workspace (beside config.jsonc) that holds the benchmarks runs play. */
@@ -54,9 +54,9 @@ export function readConfigFile(path: string, shown: string, file = basename(path
     diagnostics: [diagnostic(code, file, lineRange(0, 0, 0), message)],
   });
   if ('refused' in read) return refusal('unsafe-file', `${file} is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`);
-  const decoded = decodeConfigBytes(read.bytes);
-  if ('problem' in decoded) return refusal('invalid-config', `${file} is not read: ${decoded.problem}.`);
-  return parseConfig(decoded.text, file);
+  const problem = configFileProblem(read.bytes, file);
+  if (problem) return refusal('invalid-config', problem);
+  return parseConfig(read.bytes.toString('utf8'), file);
 }
 
 /**
