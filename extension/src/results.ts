@@ -8,7 +8,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
   BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotNumbers, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshot, readMemorySnapshots, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type MemorySnapshot,
-  type PhaseRange, type RunState,
+  type PhaseRange, type RunState, workspaceMasker,
 } from '../../engine/src/api';
 import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
 
@@ -180,6 +180,11 @@ export class ResultsFolder {
   /** Every memory snapshot of a run, bounded, for its report page (as `mmb report --html` reads them). */
   memorySnapshots(run: string): MemorySnapshot[] {
     return readMemorySnapshots(runDir(this.root, run));
+  }
+
+  /** A page with every key of the editor's environment and of config.jsonc masked, as `mmb view` masks its pages. */
+  masked(html: string): string {
+    return workspaceMasker(join(this.root, 'config.jsonc'), process.env).mask(html);
   }
 
   relative(path: string): string {

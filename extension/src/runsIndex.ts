@@ -66,7 +66,7 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
     this.shown = signature;
     const nonce = randomBytes(16).toString('base64');
     panel.webview.options = { enableScripts: true, localResourceRoots: [] };
-    panel.webview.html = renderRunsIndex(runsIndex(rows), { nonce, postMessageLinks: true, passScore: this.wb.passScore() });
+    panel.webview.html = this.wb.results.masked(renderRunsIndex(runsIndex(rows), { nonce, postMessageLinks: true, passScore: this.wb.passScore() }));
   }
 
   private adopt(panel: vscode.WebviewPanel): void {

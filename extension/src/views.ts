@@ -148,7 +148,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     const panel = this.panel!;
     panel.webview.options = { enableScripts: true, localResourceRoots: [] };
     panel.title = title;
-    panel.webview.html = html(randomBytes(16).toString('base64'));
+    panel.webview.html = this.wb.results.masked(html(randomBytes(16).toString('base64')));
     panel.reveal();
     void this.context.workspaceState.update(LAST_VIEW, shown);
   }

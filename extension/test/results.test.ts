@@ -1,7 +1,7 @@
 /** What the editor reads of runs: statuses by lock, latest grades, the cause of a failed check, where a rerun starts. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
@@ -80,4 +80,26 @@ test('distinctive values and where a rerun of failed checks starts', () => {
   assert.deepEqual(rerunStart(b, ['3.2', '3.1']), { chapter: 'chapter2.md', phase: 2 });
   assert.deepEqual(rerunStart(b, ['3.1']), { chapter: 'chapter2.md', phase: 3 });
   assert.equal(rerunStart(b, ['3.1', '3.5']), undefined, 'a check with no trap write needs the whole run');
+});
+
+test('the editor\'s pages and What caught it hold no key: masked with config.jsonc\'s key variables; a snapshot linked out is not read', () => {
+  const key = 'sk-editor-canary-1f9e7c3a5b2d';
+  const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_EDITOR_KEY' }, runs: {} });
+  const snapshot = join(dir, 'results', 'notes', 'memory', '1');
+  mkdirSync(snapshot, { recursive: true });
+  writeFileSync(join(snapshot, 'notes.md'), `Leeds Lift, £340\nkey ${key}\n`);
+  const outside = join(dir, 'outside');
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'notes.md'), 'Leeds Lift, £340 from outside\n');
+  symlinkSync(outside, join(dir, 'results', 'notes', 'memory', '2'));
+  process.env.MMB_TEST_EDITOR_KEY = key;
+  try {
+    const folder = new ResultsFolder(dir);
+    assert.equal(folder.masked(`<p>${key}</p>`), '<p>***</p>');
+    assert.deepEqual(folder.memorySnapshots('notes').map((s) => s.files.map((f) => f.text)), [['Leeds Lift, £340\nkey ***\n']]);
+    assert.equal(folder.latestSnapshot('notes'), snapshot, 'the newest real snapshot, not the link');
+    assert.deepEqual(checkCause(starter(), '3.2', folder.latestSnapshot('notes')).memory.map((m) => m.text), ['Leeds Lift, £340']);
+  } finally {
+    delete process.env.MMB_TEST_EDITOR_KEY;
+  }
 });

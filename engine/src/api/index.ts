@@ -21,6 +21,7 @@ export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
 export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type MemorySnapshot } from '../report/memory';
+export { workspaceMasker } from '../workspaceSecrets';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
 
