@@ -2,7 +2,8 @@
  * A process agent's processes end with the run. Through the built CLI, an agent starts two daemons that sleep
  * for ten minutes holding its stdin and stdout open, one in its process group and one that left it with
  * `setsid`: `mmb run` returns long before they would wake (the test's own timeout is a minute), and afterwards
- * no process carries the agent's mark (MMB_AGENT_GROUP); the same when the engine gets SIGTERM mid-run.
+ * no process carries the agent's mark (MMB_AGENT_GROUP); the same when the engine gets SIGTERM mid-run. In the
+ * sandbox even a daemon that cleared its environment (no mark) and left the group ends with the run.
  * Before, `mmb run` waited for the daemons to close the pipes, and they outlived it.
  */
 import assert from 'node:assert/strict';
@@ -17,16 +18,33 @@ import { CLI, ROOT, tempDir, workspace } from './helpers';
 const DAEMON_AGENT = `import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 const hold = ['inherit', 'inherit', 'ignore'];
-const inGroup = spawn('sleep', ['600'], { stdio: hold });
+// In its group, deaf to SIGTERM (an ignored signal stays ignored across exec): SIGKILL ends it.
+const inGroup = spawn('sh', ['-c', 'trap "" TERM; sleep 600'], { stdio: hold });
 const escaped = spawn('sleep', ['600'], { stdio: hold, detached: true });
 inGroup.unref();
 escaped.unref();
+// Out of the group and without the mark: only the sandbox's namespace ends it.
+if (process.env.UNMARKED_SLEEP) spawn('env', ['-i', 'setsid', 'sleep', process.env.UNMARKED_SLEEP], { stdio: hold, detached: true }).unref();
 const record = JSON.stringify({ mark: process.env.MMB_AGENT_GROUP, pids: [inGroup.pid, escaped.pid] }) + '\\n';
 if (process.env.DAEMONS_FILE) appendFileSync(process.env.DAEMONS_FILE, record);
 // In the sandbox only its own folder is writable, and the run's reset empties it: written again and again.
 else setInterval(() => writeFileSync(process.env.MMB_AGENT_HOME + '/daemons.jsonl', record), 100).unref();
 await import('./my-agent.mjs');
 `;
+
+/** The unmarked daemon's sleep, a number no other process of the machine is likely to sleep. */
+const UNMARKED_SLEEP = `600.${process.pid}`;
+
+/** The pids of living processes that run `sleep UNMARKED_SLEEP`. */
+function livingUnmarked(): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').endsWith(`\0${UNMARKED_SLEEP}\0`) && living(pid);
+    } catch {
+      return false;
+    }
+  });
+}
 
 interface Started {
   mark: string;
@@ -37,7 +55,11 @@ interface Started {
 function daemonWorkspace(where: { daemonsFile: string } | 'sandboxed'): string {
   const run = { benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/daemon-agent.mjs'] };
   const dir = workspace({
-    runs: { daemons: where === 'sandboxed' ? { ...run, agent_sandbox: true } : { ...run, agent_sandbox: false, env_set: { DAEMONS_FILE: where.daemonsFile } } },
+    runs: {
+      daemons: where === 'sandboxed'
+        ? { ...run, agent_sandbox: true, env_set: { UNMARKED_SLEEP: UNMARKED_SLEEP } }
+        : { ...run, agent_sandbox: false, env_set: { DAEMONS_FILE: where.daemonsFile } },
+    },
   });
   mkdirSync(join(dir, 'agents'));
   copyFileSync(join(ROOT, 'examples', 'agents', 'my-agent.mjs'), join(dir, 'agents', 'my-agent.mjs'));
@@ -110,6 +132,8 @@ test('the same in the sandbox: mmb run returns, and nothing carrying the mark li
   assert.equal(result.code, 0, result.output);
   // Pids inside the sandbox are its namespace's: only the mark is looked for out here.
   await assertAllEnded(starts(join(dir, 'results', 'daemons', 'agent', 'daemons.jsonl')).map(({ mark }) => ({ mark, pids: [] })));
+  for (let tries = 0; tries < 100 && livingUnmarked().length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(livingUnmarked(), [], 'the daemon without the mark, out of the group, ended with the sandbox');
 });
 
 test('SIGTERM to the engine mid-run ends the agent\'s processes too', { timeout: 60_000, ...linuxOnly }, async () => {
