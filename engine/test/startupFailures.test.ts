@@ -33,6 +33,19 @@ const PROGRAMS: Record<string, string> = {
   ].join('\n')),
   'silent.mjs': program('setInterval(() => {}, 1000);'),
   'throws.mjs': `throw new Error('the module failed to load with key ${CANARY}\\nand a second line');`,
+  // Starts well, then dies at the first message with an escape sequence and the key on stderr.
+  'dies-mid-run.mjs': [
+    "import { createInterface } from 'node:readline';",
+    'for await (const line of createInterface({ input: process.stdin })) {',
+    '  const request = JSON.parse(line);',
+    "  if (request.method === 'send') {",
+    `    process.stderr.write('\\u001b[2J\\u001b]0;pwned\\u0007out of memory, key ${CANARY}\\n');`,
+    '    process.exit(3);',
+    '  }',
+    "  const result = request.method === 'initialize' ? { protocol: 1, methods: [] } : null;",
+    '  process.stdout.write(`${JSON.stringify({ id: request.id, result })}\\n`);',
+    '}',
+  ].join('\n'),
 };
 
 interface StartCase {
@@ -54,7 +67,8 @@ const CASES: StartCase[] = [
 ];
 
 function startWorkspace(): string {
-  const runs = Object.fromEntries(CASES.map((c) => [c.run, { benchmark: 'starter', ...c.options }]));
+  const runs: Record<string, unknown> = Object.fromEntries(CASES.map((c) => [c.run, { benchmark: 'starter', ...c.options }]));
+  runs['mid-run'] = { benchmark: 'starter', agent: 'process', command: ['node', 'agents/dies-mid-run.mjs'] };
   const dir = workspace({ persona: { model: 'stand-in', api_key_env: 'MMB_TEST_STARTUP_PERSONA_KEY' }, runs });
   mkdirSync(join(dir, 'agents'));
   for (const [name, text] of Object.entries(PROGRAMS)) writeFileSync(join(dir, 'agents', name), text);
@@ -108,6 +122,13 @@ describe('an agent that fails to start is the run\'s crash, in one line', () => 
       for (const file of everyFile(join(dir, 'results'))) assert.ok(!readFileSync(file, 'utf8').includes(CANARY), `the key is masked in ${file}`);
     });
   }
+
+  test('the same kind of agent dying mid-run: one line too, its escape sequences and the key gone', { timeout: 60_000 }, () => {
+    const ran = mmb(['run', 'mid-run'], dir, ENV);
+    assert.equal(ran.code, 1, ran.stdout + ran.stderr);
+    assert.match(ran.stderr, /^mmb: run "mid-run" crashed: the agent's program exited \(code 3\); it last logged: \[2J ]0;pwned out of memory, key \*\*\*\n$/);
+    assert.ok(!ran.stderr.includes(CANARY));
+  });
 
   test('run again: a run whose agent still cannot start crashes again; once fixed, it plays from the start', { timeout: 60_000 }, () => {
     const again = mmb(['run', 'missing'], dir, ENV);

@@ -19,6 +19,7 @@ import { Progress } from './progress';
 import { partialRun, type PartialRequest } from './partialRun';
 import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelection } from './runSelection';
 import { finishRunForCi, type CiOutputs } from './ci';
+import { oneLine } from './exitStatus';
 
 export interface Io {
   out: (s: string) => void;
@@ -205,10 +206,9 @@ function exitStatus(outcomes: readonly RunOutcome[]): number {
 /** What went wrong with a run, as one bounded line naming it; undefined when nothing did. */
 function problemLine(o: RunOutcome): string | undefined {
   if (o.diskFull) return o.problem;
-  // One line, so that a model's or an agent's text cannot pass for lines of the CLI's own.
-  const flat = (text: string) => clipName(text.replace(/\s+/g, ' ').trim(), 500);
-  if (o.summary) return o.summary.error ? `run "${o.run}" crashed: ${flat(o.summary.error)}` : undefined;
-  const problem = flat(o.problem ?? 'did not run');
+  // One line without control characters (`oneLine`), so that a model's or an agent's text cannot pass for lines of the CLI's own.
+  if (o.summary) return o.summary.error ? `run "${o.run}" crashed: ${oneLine(o.summary.error)}` : undefined;
+  const problem = oneLine(o.problem ?? 'did not run');
   // The launcher's own messages name the run already.
   return problem.startsWith(`run "${o.run}"`) ? problem : `run "${o.run}": ${problem}`;
 }
