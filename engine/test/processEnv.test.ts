@@ -176,6 +176,11 @@ test('options that did not come through the parser are held to the same rules, a
   assert.throws(make({ env_set: { GITHUB_TOKEN: 'ghp_0123456789' } }), /`env_set`: "GITHUB_TOKEN": it is named like a credential/);
   assert.throws(make({ env_set: { MIRROR: 'https://me:pw@example.com/' } }), /a URL with a user name or password/);
   assert.throws(make({ env_set: { X: 'a\0b' } }), /NUL character/);
+  // The credential rule of config.jsonc, for every option, before any message could quote a value.
+  assert.throws(make({ env_set: { OPENAI_KEY: 'x' } }), /"OPENAI_KEY": it is named like a credential/);
+  assert.throws(make({ env_set: { MODE: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' } }), (e: Error) => /looks like a key or token/.test(e.message) && !e.message.includes('9fQ2'));
+  assert.throws(make({ process_timeout: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' }), (e: Error) => /`process_timeout` holds a value shaped like a key/.test(e.message) && !e.message.includes('9fQ2'));
+  assert.throws(make({ agent_model: { model: 'm', base_url: 'http:\\\\u:sk-x@127.0.0.1:9/v1' } }), /`agent_model\.base_url` has a user name or password in its URL/);
   assert.throws(make({ env_set: { X: 3 } }), /must be an object of at most 64 variables set to strings/);
   assert.throws(make({ env: ['MMB_TEST_PERSONA_KEY'] }, 'MMB_TEST_PERSONA_KEY'), /lists MMB_TEST_PERSONA_KEY, the persona's key, which no agent is handed/);
   assert.doesNotThrow(make({ env: ['MMB_TEST_PERSONA_*', 'GOOD'], env_set: { MODE: 'quiet' } }, 'MMB_TEST_PERSONA_KEY'));

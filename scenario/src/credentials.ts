@@ -41,7 +41,7 @@ export function reportCredentials(doc: JsoncDocument): void {
       const [key, value] = property.children ?? [];
       if (!key || typeof key.value !== 'string') continue;
       const inner = path ? `${path}.${shownKey(key.value)}` : shownKey(key.value);
-      const problem = keyProblem(key.value, value, item.key, path);
+      const problem = keyProblem(key.value, value?.type, item.key, path);
       if (problem) doc.report(doc.rangeOf(key), `\`${inner}\` ${problem}.`);
       if (value) pending.push({ node: value, path: inner, key: key.value, parentKey: item.key, keyRefused: problem !== undefined });
     }
@@ -49,28 +49,62 @@ export function reportCredentials(doc: JsoncDocument): void {
 }
 
 /** Why a key would put a secret in the file, as the end of a sentence after its path; undefined when it would not. */
-function keyProblem(name: string, value: Node | undefined, parentKey: string | undefined, parentPath: string): string | undefined {
+function keyProblem(name: string, valueType: string | undefined, parentKey: string | undefined, parentPath: string): string | undefined {
   if (isKeyShaped(name)) return `is a name shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
   if (parentKey !== undefined && NAMING_OBJECTS.has(parentKey) && !parentPath.includes('.')) return undefined;
   if (!isCredentialKey(name)) return undefined;
   // Under a process agent's `env_set` the key is a variable's name: refused whatever it is set to.
   if (parentKey === 'env_set') return `would put a secret in a file: ${ENV_ADVICE}`;
   // A number or a truth value is a setting named like a credential (`auth: false`, `max_token: 5`), never a secret.
-  if (value && (value.type === 'number' || value.type === 'boolean' || value.type === 'null')) return undefined;
+  if (valueType === 'number' || valueType === 'boolean' || valueType === 'null') return undefined;
   // Where the project reads an `*_env` key (the top, a model object, a run), the message names it.
   const envKey = /^(?:|persona|runs\.[^.]+(?:\.agent_model)?)$/.test(parentPath) ? envKeyFor(name) : undefined;
   return `would put a secret in a file: ${envKey ? `set the key in an environment variable and name it in \`${envKey}\`` : GENERIC_ADVICE}`;
 }
 
 function reportStringValue(doc: JsoncDocument, node: Node, path: string, value: string): void {
+  const problem = valueProblem(value);
+  if (problem) doc.report(doc.rangeOf(node), `\`${path}\` ${problem}.`);
+}
+
+/** Why a string value would put a secret in the file, as the end of a sentence after its path; undefined when it would not. */
+function valueProblem(value: string): string | undefined {
   const url = urlCredential(value);
-  if (url?.kind === 'userinfo') {
-    doc.report(doc.rangeOf(node), `\`${path}\` has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in \`api_key_env\`.`);
-  } else if (url?.kind === 'query') {
-    doc.report(doc.rangeOf(node), `\`${path}\` has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}.`);
-  } else if (isKeyShaped(value)) {
-    doc.report(doc.rangeOf(node), `\`${path}\` holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}.`);
+  if (url?.kind === 'userinfo') return 'has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in `api_key_env`';
+  if (url?.kind === 'query') return `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}`;
+  if (isKeyShaped(value)) return `holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
+  return undefined;
+}
+
+/**
+ * The first credential in a plain value (a run's options that did not come through the parser: a
+ * saved run, a request), by the rule and with the message the parser gives; undefined when none.
+ * `path` is the value's own path, such as `runs.a.module_options`, or empty for a run's options.
+ */
+export function credentialIn(value: unknown, path: string): string | undefined {
+  const pending: { value: unknown; path: string; key?: string }[] = [{ value, path, key: path.split('.').at(-1) || undefined }];
+  while (pending.length) {
+    const item = pending.pop()!;
+    if (typeof item.value === 'string') {
+      const problem = valueProblem(item.value);
+      if (problem) return `\`${item.path}\` ${problem}.`;
+    }
+    if (Array.isArray(item.value)) item.value.forEach((child: unknown, i) => pending.push({ value: child, path: `${item.path}[${i}]` }));
+    else if (typeof item.value === 'object' && item.value !== null) {
+      for (const [name, inner] of Object.entries(item.value)) {
+        const innerPath = item.path ? `${item.path}.${shownKey(name)}` : shownKey(name);
+        const problem = keyProblem(name, jsonType(inner), item.key, item.path);
+        if (problem) return `\`${innerPath}\` ${problem}.`;
+        pending.push({ value: inner, path: innerPath, key: name });
+      }
+    }
   }
+  return undefined;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
 }
 
 // jsonc-parser's `SyntaxKind` is a const enum, which isolated modules cannot read: its values, as it declares them.

@@ -20,6 +20,6 @@ export { BenchmarkValidation, type Validated } from './incremental';
 export { updateBenchmark } from './revise';
 export { CHECK_MARK, TRAP_MARK } from './items';
 export { dayNumber } from './inline';
-export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentials';
+export { credentialIn, hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentials';
 export { configBomProblem, configBytesProblem, configFileProblem, decodeConfigBytes } from './configText';
 export * from './envVars';

@@ -4,7 +4,7 @@
  * the check of a run's options before its adapter starts all read these declarations.
  */
 import { isStandInModel } from '../models/resolve';
-import { didYouMean, envNameProblem, envPatternProblem, envSecretProblem, envValueProblem, MAX_ENV_ENTRIES, nearNames, shownName, SHARED_RUN_KEYS } from '../../../scenario/src';
+import { credentialIn, didYouMean, envNameProblem, envPatternProblem, envSecretProblem, envValueProblem, MAX_ENV_ENTRIES, nearNames, shownName, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 
 /**
@@ -78,9 +78,13 @@ function hasType(value: unknown, type: RunKeyType): boolean {
 /**
  * Refuses a run's options that its agent does not declare (a typo would otherwise be ignored),
  * of the wrong type, out of the declared range, or too large: what the config schema shows the
- * editor is what a run enforces.
+ * editor is what a run enforces. A credential anywhere in them is refused as config.jsonc's parser refuses it.
  */
 export function checkRunOptions(agent: string, options: Record<string, unknown>, keys: Record<string, RunKey>): void {
+  // First, before any message below quotes a value: the parser's credential rule, for options that did not come through it
+  // (`env_set` is held to the same rule by `envSecretProblem`, with the advice its variables need).
+  const credential = credentialIn(Object.fromEntries(Object.entries(options).filter(([name]) => name !== 'env_set')), '');
+  if (credential) throw new ConfigError(`a run's options: ${credential}`);
   const known = Object.keys(keys);
   for (const [name, value] of Object.entries(options)) {
     const key = keys[name];

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS } from '../adapters/registry';
-import { folderNameProblem, hasUrlUserinfo, isCredentialKey } from '../../../scenario/src';
+import { folderNameProblem, isCredentialKey, isCredentialValue } from '../../../scenario/src';
 import { UsageError } from '../errors';
 import { PARTIAL_FILE, resultsDir } from '../protocol/layout';
 import type { LaunchRun } from './launch';
@@ -54,12 +54,12 @@ export function resumableOptions(options: Record<string, unknown>): Record<strin
     if (value === undefined) continue;
     if (key === 'agent_model' && typeof value === 'object' && value !== null) {
       const model = value as Record<string, unknown>;
-      out[key] = Object.fromEntries(MODEL_KEYS.filter((k) => typeof model[k] === 'string' && !hasUrlUserinfo(model[k] as string)).map((k) => [k, model[k]]));
+      out[key] = Object.fromEntries(MODEL_KEYS.filter((k) => typeof model[k] === 'string' && !isCredentialValue(model[k] as string)).map((k) => [k, model[k]]));
       continue;
     }
     // A reviver drops what could hold a credential without recursing on the value's depth.
     const cleaned: unknown = JSON.parse(JSON.stringify(value), (name: string, inner: unknown) =>
-      isCredentialKey(name) || (typeof inner === 'string' && hasUrlUserinfo(inner)) ? undefined : inner);
+      isCredentialKey(name) || (typeof inner === 'string' && isCredentialValue(inner)) ? undefined : inner);
     if (cleaned !== undefined) out[key] = cleaned;
   }
   return out;
