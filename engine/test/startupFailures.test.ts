@@ -1,10 +1,10 @@
 /**
  * Agents that fail to start, through the built CLI with real processes: a command that does not
  * exist, a program that prints a line that is not JSON, one that speaks protocol 2, one that
- * never answers the handshake, a module that throws as it loads. Each is the run's crash, in one
- * line and exit 1, journaled and listed by `mmb report`, with the agent's last lines on stderr
- * masked; `mmb conformance` says it in one FAIL line. A canary key, exported as the persona's,
- * is printed by every agent and must appear nowhere.
+ * never answers the handshake, a module that throws as it loads, a gateway that is not running.
+ * Each is the run's crash, in one line and exit 1, journaled and listed by `mmb report`, with the
+ * agent's last lines on stderr masked; `mmb conformance` says it in one FAIL line. A canary key,
+ * exported as the persona's, is printed by every agent and must appear nowhere.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { mmb, ROOT, workspace } from './helpers';
 
 const CANARY = 'sk-canary-startup-7f3e9a1c5b2d4e6f';
-const ENV = { MMB_TEST_STARTUP_PERSONA_KEY: CANARY };
+const ENV = { MMB_TEST_STARTUP_PERSONA_KEY: CANARY, HERMES_API_KEY: 'sk-hermes-startup-0a9b8c7d6e' };
 
 /** Writes its first words (the canary among them) on stderr, then does what `then` says. */
 const program = (then: string) => [
@@ -64,6 +64,8 @@ const CASES: StartCase[] = [
   // The smallest handshake timeout: process_timeout bounds `initialize` too.
   { run: 'silent', options: { agent: 'process', command: ['node', 'agents/silent.mjs'], process_timeout: 1 }, reason: /the agent did not answer `initialize` within 1 s/, logged: true },
   { run: 'module', options: { agent: './agents/throws.mjs' }, reason: /the module agent .*throws\.mjs could not be loaded: the module failed to load with key \*\*\* and a second line/, logged: false },
+  // A gateway the user runs, not running: the connection is refused at once (port 9, as cli-run.test.ts's model).
+  { run: 'gateway', options: { agent: 'hermes', hermes_url: 'http://127.0.0.1:9' }, reason: /POST \/api\/sessions: fetch failed/, logged: false },
 ];
 
 function startWorkspace(): string {
