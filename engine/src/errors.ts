@@ -5,6 +5,7 @@
  * without a stack trace. The others are the run's own ends and the agents' failures. Each class
  * has its exit status in `cli/exitStatus.ts`; exit 70 is left to the project's own bugs.
  */
+import { isAbsolute, relative } from 'node:path';
 import { maskSecrets } from './secrets';
 
 /** A problem with what the user asked for: a path, a name, an option. */
@@ -77,4 +78,21 @@ export class AgentStartFailure extends Error {
 function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+}
+
+/**
+ * A file of a run that is not what the engine writes (not JSON, cut, of the wrong shape, a folder
+ * where a file goes): the run cannot be read or resumed, and it harms no other run. `file` is the
+ * file's name in the run's folder, `path` where it is, `what` the first problem, one line.
+ */
+export class RunDamaged extends Error {
+  constructor(readonly path: string, readonly file: string, readonly what: string, options?: ErrorOptions) {
+    super(`damaged: ${shownPath(path)}: ${what}`, options);
+  }
+}
+
+/** A path as the user may type it: relative to the working folder when inside it. */
+function shownPath(path: string): string {
+  const from = relative(process.cwd(), path);
+  return from && !from.startsWith('..') && !isAbsolute(from) ? from : path;
 }

@@ -25,7 +25,7 @@ test('mmb report --json: every run\'s summary in one document, nothing else on s
   const all = mmb(['report', '--json'], dir);
   assert.equal(all.code, 0, all.stderr);
   const document = JSON.parse(all.stdout) as { runs: { run: string; average: number; coverage: { graded: number; planned: number } }[] };
-  assert.deepEqual(Object.keys(document), ['runs']);
+  assert.deepEqual(Object.keys(document), ['runs', 'damaged']);
   assert.deepEqual(document.runs.map((s) => [s.run, s.average, s.coverage.graded, s.coverage.planned]), [
     ['chatbot-1', 2, 10, 10], ['chatbot-2', 2.4, 10, 10], ['chatbot-3', 2, 10, 10], ['in-context', 2.33, 10, 10],
   ]);
@@ -92,7 +92,7 @@ test('mmb run --junit --fail-under: a file per invocation, a crash as an error c
   assert.equal(junitOf(join(dir, 'a.xml')).length, 1);
   assert.equal(mmb(['run', 'a', '--fail-under', '1'], dir).code, 0);
   const json = mmb(['report', 'a', '--json'], dir);
-  assert.deepEqual(JSON.parse(json.stdout), { runs: [JSON.parse(readFileSync(join(dir, 'results', 'a', 'summary.json'), 'utf8'))] }, 'the figures of summary.json');
+  assert.deepEqual(JSON.parse(json.stdout), { runs: [JSON.parse(readFileSync(join(dir, 'results', 'a', 'summary.json'), 'utf8'))], damaged: [] }, 'the figures of summary.json');
 });
 
 test('misused CI options: exit 2 with one clear message', () => {

@@ -43,7 +43,7 @@ test('mmb run and mmb report on a workspace', () => {
   writeFileSync(join(dir, 'results', 'a', 'state.json'), '{ cut short');
   const broken = mmb(['report', 'a'], dir);
   assert.equal(broken.code, 2);
-  assert.match(broken.stderr, /^mmb: .*results\/a\/state\.json is not valid JSON .*delete the folder .* to restart the run\.$/m);
+  assert.match(broken.stderr, /^mmb: damaged: results\/a\/state\.json: not JSON \(.*\); start it over with `mmb run a --restart` .*\.$/m);
   assert.doesNotMatch(broken.stderr, /\n\s+at /);
 });
 

@@ -77,7 +77,7 @@ test('mmb report lists every run with its true status (running, stopped, crashed
   writeFileSync(join(dir, 'results', 'broken', 'state.json'), '{ cut');
   const damaged = mmb(['report'], dir);
   assert.equal(damaged.code, 0, damaged.stderr);
-  assert.match(damaged.stderr, /^mmb: .*results\/broken\/state\.json is not valid JSON.*\n$/);
+  assert.match(damaged.stderr, /^mmb: damaged: results\/broken\/state\.json: not JSON .*--restart.*\n$/);
   assert.match(damaged.stdout, /^broken +— +— +damaged +— +—$/m, 'a damaged run is listed, and hides none of the others');
   assert.match(damaged.stdout, /^chatbot-1 +multiday/m);
   rmSync(join(dir, 'results', 'broken'), { recursive: true });

@@ -83,7 +83,7 @@ test('a journal damaged by the old engine (an event appended onto a cut line) st
   const state = new FileRunStore(dir).load()!;
   assert.deepEqual(state.persona.map((m) => m.content), ['one', 'two', 'three']);
   writeFileSync(join(dir, JOURNAL_FILE), `${line(1, 'one')}\nnot json at all\n${line(2, 'two')}\n`);
-  assert.throws(() => new FileRunStore(dir).load(), /journal\.jsonl line 2 is damaged .*delete the folder/);
+  assert.throws(() => new FileRunStore(dir).load(), /^Error: damaged: .*journal\.jsonl: line 2 is not JSON \(/);
 });
 
 /** A disk that holds `capacity` bytes of the store's writes: past it a write goes in part, then fails with ENOSPC. */

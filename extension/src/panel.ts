@@ -61,6 +61,7 @@ const ACTIONS: Record<RowStatus, Exclude<PanelRunAction, 'select'>[]> = {
   'stopped': ['resume', 'restart', 'report', 'log'],
   'crashed': ['resume', 'restart', 'report', 'log'],
   'finished': ['report', 'restart', 'log'],
+  'damaged': ['restart', 'log'],
 };
 
 /** The state a webview keeps across reloads (`vscode.setState`): the run it shows. Untrusted like every webview value. */

@@ -7,12 +7,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotNumbers, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshot, readMemorySnapshots, readRunState, resultsDir, runDir, STATE_FILE, type Grade, type MemorySnapshot,
-  type PhaseRange, type RunState, workspaceMasker,
+  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotNumbers, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshot, readMemorySnapshots, readRunState, resultsDir, runDir,
+  RunDamaged, STATE_FILE, type Grade, type MemorySnapshot, type PhaseRange, type RunState, workspaceMasker,
 } from '../../engine/src/api';
 import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
 
-export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed';
+/** `damaged`: a file of the run is not what the engine writes; it is shown with what, and harms no other run. */
+export type RunStatus = 'not started' | 'running' | 'stopped' | 'finished' | 'crashed' | 'damaged';
 
 export interface RunView {
   name: string;
@@ -62,7 +63,7 @@ export function isPartialRun(state: RunState): boolean {
 
 /** The folder holding config.jsonc (or the workspace folder itself), where `results/` goes. */
 export class ResultsFolder {
-  private states = new Map<string, { mtime: string; state: RunState | undefined; error?: string }>();
+  private states = new Map<string, { mtime: string; state: RunState | undefined; error?: string; damaged?: boolean }>();
 
   constructor(readonly root: string) {}
 
@@ -97,9 +98,10 @@ export class ResultsFolder {
     try {
       state = readRunState(dir);
     } catch (e) {
-      error = (e as Error).message;
+      // Named by the run's folder: one damaged run is a row of its own and hides no other.
+      error = e instanceof RunDamaged ? `damaged: ${name}/${e.file}: ${e.what}` : (e as Error).message;
     }
-    this.states.set(name, { mtime, state, ...(error ? { error } : {}) });
+    this.states.set(name, { mtime, state, ...(error ? { error, damaged: error.startsWith('damaged: ') } : {}) });
     return state;
   }
 
@@ -120,11 +122,11 @@ export class ResultsFolder {
   view(name: string, base: { benchmark: string; agent: string; configured: boolean }): RunView {
     const lock = readLock(runDir(this.root, name));
     const state = this.state(name);
-    const error = this.states.get(name)?.error;
+    const { error, damaged } = this.states.get(name) ?? {};
     const v: RunView = { name, ...base, status: 'not started', average: null, graded: 0 };
     if (lock) v.pid = lock.pid;
     if (error) {
-      v.status = 'crashed';
+      v.status = damaged ? 'damaged' : 'crashed';
       v.error = error;
       return v;
     }

@@ -73,6 +73,7 @@ const STATUS_ICONS: Record<RowStatus, { icon: string; colour?: string }> = {
   'stopped': { icon: 'debug-pause', colour: 'charts.yellow' },
   'not started': { icon: 'circle-large-outline' },
   'could not start': { icon: 'warning', colour: 'list.warningForeground' },
+  'damaged': { icon: 'warning', colour: 'testing.iconFailed' },
 };
 
 /** Where a run is, said for its status: a run that ended is not "now" anywhere. */
@@ -109,7 +110,8 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
   const kind = status === 'could not start' ? 'failed' : status.replace(' ', '');
   return {
     name: view.name, status, description: bounded(parts.filter((p) => p).join(' · '), 200), tooltip, ...STATUS_ICONS[status],
-    contextValue: `run-${kind}${view.status === 'not started' ? '' : '-results'}`,
+    // A damaged run has no results to show: its actions are a restart and the log.
+    contextValue: `run-${kind}${view.status === 'not started' || view.status === 'damaged' ? '' : '-results'}`,
   };
 }
 

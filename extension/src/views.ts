@@ -92,7 +92,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   /** The run's status by its lock, as the run view shows it: a state that says running may have been stopped. */
   private trueStatus(name: string): { status?: TrueStatus } {
     const status = this.wb.runs().find((r) => r.name === name)?.status;
-    return status && status !== 'not started' ? { status } : {};
+    return status && status !== 'not started' && status !== 'damaged' ? { status } : {};
   }
 
   /** How the views render in the webview: clicks post `mmb.openSource`, grades banded at the editor's pass score. */

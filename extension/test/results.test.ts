@@ -32,8 +32,8 @@ test('runs of config.jsonc and phase runs, with status, average, position; the l
 
   writeFileSync(join(dir, 'results', 'notes', 'state.json'), '{ broken');
   const broken = new ResultsFolder(dir).runs()[0]!;
-  assert.equal(broken.status, 'crashed');
-  assert.match(broken.error ?? '', /state\.json is not valid JSON/);
+  assert.equal(broken.status, 'damaged');
+  assert.match(broken.error ?? '', /^damaged: notes\/state\.json: not JSON /);
 });
 
 test('a run whose process holds the lock is running, with its pid; a lock left by a dead process is ignored', async () => {

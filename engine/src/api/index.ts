@@ -24,10 +24,12 @@ export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type Me
 export { workspaceMasker } from '../workspaceSecrets';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
+export { RunDamaged } from '../errors';
 
 /**
  * The state of the run in `dir` (`state.json` and `journal.jsonl` replayed), or undefined for a
- * run never started; throws with a message to show when its files are damaged.
+ * run never started; throws `RunDamaged` (its `file` and `what` to show) when a file of it is not
+ * what the engine writes.
  */
 export function readRunState(dir: string): RunState | undefined {
   return new FileRunStore(dir).load();

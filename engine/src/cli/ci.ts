@@ -6,13 +6,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Benchmark } from '../../../scenario/src';
-import { UsageError } from '../errors';
+import { RunDamaged, UsageError } from '../errors';
+import { damagedLine } from '../runFile';
 import { junitDocument, type JunitRun } from '../report/junit';
 import { summarize, type Summary } from '../report/summary';
 import { DEFAULT_PASS_SCORE } from '../protocol/scores';
 import { resultsDir } from '../protocol/layout';
+import type { RunState } from '../state/runState';
 import type { RunOutcome } from '../workspace/launch';
 import { loadValidBenchmark } from '../workspace/launch';
 import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
@@ -59,20 +61,41 @@ export function ciReportCommand(ids: string[], ws: ReportWorkspace, ci: CiOutput
   if (chosen.length === 0 && ci.failUnder !== undefined) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
   // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
   const benchmarks = new Map<string, Benchmark>();
-  const played = chosen.map((id) => {
-    const state = loadRun(ws.root, id);
+  const played: (Extract<JunitRun, { kind: 'played' }> & { id: string })[] = [];
+  const damaged: RunDamaged[] = [];
+  for (const id of chosen) {
+    let state: RunState;
+    try {
+      state = loadRun(ws.root, id);
+    } catch (e) {
+      // One damaged run harms only itself: it is listed apart, the others as ever.
+      if (!(e instanceof RunDamaged)) throw e;
+      damaged.push(e);
+      continue;
+    }
     // Many runs of one benchmark read and validate it once.
     const benchmark = benchmarks.get(state.benchmark) ?? runBenchmark(ws, state.benchmark).benchmark;
     benchmarks.set(state.benchmark, benchmark);
-    return { kind: 'played' as const, state, benchmark, id };
-  });
+    played.push({ kind: 'played', state, benchmark, id });
+  }
   // A state that says `running` with no live engine was stopped: the JSON says so, as `mmb report` does.
   const summaries = played.map((run) => summarize(run.state, run.benchmark, trueStatus(ws.root, run.id, run.state)));
-  if (ci.json) io.out(`${JSON.stringify({ runs: summaries }, null, 2)}\n`);
+  if (ci.json) io.out(`${JSON.stringify({ runs: summaries, damaged: damaged.map(damagedEntry) }, null, 2)}\n`);
   else textReport();
+  // The text report said each damaged run already.
+  if (ci.json) for (const e of damaged) io.err(`mmb: ${damagedLine(e)}\n`);
   // With --json, stdout holds the document alone: the file's line goes to stderr.
-  if (ci.junit) writeJunit(ci, played, ci.json ? io.err : io.out);
+  if (ci.junit) writeJunit(ci, [...played, ...damaged.map(damagedJunitRun)], ci.json ? io.err : io.out);
   return missedThreshold(ci, summaries, io.err) ? 1 : 0;
+}
+
+/** A damaged run in `--json`'s `damaged` list: its id, the file and what is wrong with it. */
+function damagedEntry(e: RunDamaged): { run: string; file: string; what: string } {
+  return { run: basename(dirname(e.path)), file: e.file, what: e.what };
+}
+
+function damagedJunitRun(e: RunDamaged): JunitRun {
+  return { kind: 'damaged', run: basename(dirname(e.path)), benchmark: '', problem: e.message };
 }
 
 /** After `mmb run`: the JUnit file of the runs it ran, and the exit status with `--fail-under` applied. */

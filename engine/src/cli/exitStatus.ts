@@ -6,8 +6,9 @@
  */
 import { DISK_FULL_EXIT, diskFullMessage } from '../diskFull';
 import {
-  AgentStartFailure, ConfigError, DiskFull, GatewayError, GitMissingError, JsBlockError, NoteError, RunBusy, RunStopped, UsageError,
+  AgentStartFailure, ConfigError, DiskFull, GatewayError, GitMissingError, JsBlockError, NoteError, RunBusy, RunDamaged, RunStopped, UsageError,
 } from '../errors';
+import { damagedLine } from '../runFile';
 
 /** `mmb`'s exit status for a bug of this project: an error no row below knows. */
 export const INTERNAL_ERROR_EXIT = 70;
@@ -31,6 +32,8 @@ export const EXIT_STATUS_TABLE: readonly ExitRow[] = [
   { error: ConfigError, status: 2 },
   { error: RunBusy, status: 2 },
   { error: GitMissingError, status: 2 },
+  // A run named on the command line whose files are damaged: its data cannot be read, and the line says what to do.
+  { error: RunDamaged, status: 2, line: (error) => damagedLine(error as RunDamaged) },
   // Stopped on request: resumable, as after Ctrl-C (128 + SIGINT).
   { error: RunStopped, status: 130 },
   { error: DiskFull, status: DISK_FULL_EXIT, line: (error) => diskFullMessage(error) },

@@ -10,7 +10,9 @@ import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { readMemorySnapshots } from '../report/memory';
 import { runView } from '../report/view';
-import { UsageError } from '../errors';
+import { RunDamaged, UsageError } from '../errors';
+import { damagedLine } from '../runFile';
+import type { RunState } from '../state/runState';
 import { REPORT_HTML_FILE, resultsDir, runDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 import { loadConfig, type Io } from './run';
@@ -78,16 +80,31 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
 
 export function compareCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {
   if (ids.length < 2) throw new UsageError(`--compare needs two runs or more: mmb report --compare <run-a> <run-b> …; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
-  const states = ids.map((id) => loadRun(ws.root, id));
+  const readable = readableRuns(ws, ids, io);
+  if (readable.length < 2) throw new UsageError(`--compare needs two runs or more that can be read; ${readable.length ? `only ${readable[0]!.id} can` : 'none can'}.`);
+  const states = readable.map((run) => run.state);
   const benchmarks = [...new Set(states.map((s) => s.benchmark))];
   if (benchmarks.length > 1) {
     throw new UsageError(`runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`);
   }
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
-  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) => trueStatus(ws.root, ids[index]!, states[index]!));
+  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) => trueStatus(ws.root, readable[index]!.id, states[index]!));
   io.out(comparisonText(comparison));
   write(ws, out ? resolve(out) : join(resultsDir(ws.root), comparisonFile(ids)), (linkBase) => renderComparison(comparison, { linkBase }), io);
   return 0;
+}
+
+/** The runs of `ids` that can be read, in order; each damaged one is said on stderr and left out. */
+function readableRuns(ws: ReportWorkspace, ids: readonly string[], io: Io): { id: string; state: RunState }[] {
+  return ids.flatMap((id) => {
+    try {
+      return [{ id, state: loadRun(ws.root, id) }];
+    } catch (e) {
+      if (!(e instanceof RunDamaged)) throw e;
+      io.err(`mmb: ${damagedLine(e)} It is left out.\n`);
+      return [];
+    }
+  });
 }
 
 /** `compare-<a>-vs-<b>.html`, or a digest of the ids when that would be longer than a file system allows. */
@@ -99,7 +116,8 @@ function comparisonFile(ids: string[]): string {
 export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: number | undefined, out: string | undefined, io: Io): number {
   const chosen = ids.length ? ids : knownRuns(ws.root);
   if (chosen.length === 0) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} yet: start some with \`mmb run\`.`);
-  const states = chosen.map((id) => loadRun(ws.root, id));
+  const states = readableRuns(ws, chosen, io).map((run) => run.state);
+  if (states.length === 0) throw new UsageError(`no run of ${chosen.length === 1 ? chosen[0] : 'these'} can be read: there are no trends to show.`);
   const cache = new Map<string, ReturnType<BenchmarkLookup>>();
   const benchmarkOf: BenchmarkLookup = (name) => {
     if (!cache.has(name)) {

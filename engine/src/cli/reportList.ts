@@ -4,6 +4,8 @@
  * repeats of a run summed up below them; `mmb report <id>…`: each run's full entry.
  */
 import type { Benchmark } from '../../../scenario/src';
+import { RunDamaged } from '../errors';
+import { damagedLine } from '../runFile';
 import { reportEntry } from '../report/markdown';
 import { describeRun } from '../report/compare';
 import { summarize } from '../report/summary';
@@ -70,7 +72,7 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
       return { id, state, status: trueStatus(ws.root, id, state), average: describeRun(state).average };
     } catch (e) {
       // One damaged run does not hide the others: it is listed, and its problem said once.
-      io.err(`mmb: ${(e as Error).message.split('\n')[0]}\n`);
+      io.err(`mmb: ${e instanceof RunDamaged ? damagedLine(e) : (e as Error).message.split('\n')[0]}\n`);
       return { id, status: 'damaged', average: null };
     }
   });

@@ -14,10 +14,13 @@ import { DEFAULT_PASS_SCORE, passes } from '../protocol/scores';
 import { plannedChecks, summarize, textInRun } from './summary';
 import { boundedXmlText, escapeXmlText, oneLine, xmlAttributes } from './xml';
 
-/** A run to report: its state and the benchmark it played, or one that ended with no state to show (it could not start, or was stopped). */
+/**
+ * A run to report: its state and the benchmark it played, or one with no state to show (it could
+ * not start, was stopped, or its files are damaged).
+ */
 export type JunitRun =
   | { kind: 'played'; state: RunState; benchmark: Benchmark }
-  | { kind: 'not-started' | 'stopped'; run: string; benchmark: string; problem: string };
+  | { kind: 'not-started' | 'stopped' | 'damaged'; run: string; benchmark: string; problem: string };
 
 export interface JunitOptions {
   /** A check passes from this standing grade (0–10). */
@@ -102,7 +105,7 @@ function playedCases(state: RunState, benchmark: Benchmark, passScore: number): 
 }
 
 function notStartedCase(run: Exclude<JunitRun, { kind: 'played' }>): Case {
-  const name = run.kind === 'stopped' ? 'the run stopped' : 'the run did not start';
+  const name = run.kind === 'stopped' ? 'the run stopped' : run.kind === 'damaged' ? 'the run\'s files are damaged' : 'the run did not start';
   return { classname: oneLine(run.benchmark, MAX_NAME) || 'benchmark', name, outcome: errorOutcome(run.problem, run.kind) };
 }
 

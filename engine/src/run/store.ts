@@ -5,13 +5,16 @@
  * stays linear. A process killed at any moment loses at most the event it was writing, and that
  * cut line is dropped before the next append.
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDiskFull, makeFolder } from '../diskFull';
-import { DiskFull } from '../errors';
+import { DiskFull, RunDamaged } from '../errors';
 import { JOURNAL_FILE, STATE_FILE } from '../protocol/layout';
+import { problemOf, problemText, type Infer } from '../protocol/shape';
+import { oneLine, readRunBytes, readRunJson } from '../runFile';
 import { maskSecretsDeep } from '../secrets';
 import { applyEvent, emptyState, type RunEvent, type RunState } from '../state/runState';
+import { JOURNAL_LINE_SHAPE, runEventOf, runStateOf, STORED_STATE_SHAPE } from '../state/stateShape';
 
 export interface RunStore {
   /** The saved state, or undefined for a run never started (no snapshot, and no whole event in the journal). */
@@ -38,14 +41,21 @@ const NEWLINE = 0x0a;
  * The event in a line that an older engine appended onto a cut one: the cut event never counted,
  * and the whole one after it starts at the line's last `{"n":` (which no JSON string can hold).
  */
-function salvaged(line: string): (RunEvent & { n: number }) | undefined {
+function salvaged(line: string): unknown {
   const at = line.lastIndexOf('{"n":');
   if (at <= 0) return undefined;
   try {
-    return JSON.parse(line.slice(at)) as RunEvent & { n: number };
+    return JSON.parse(line.slice(at)) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** A parsed line of the journal as its event: a line of another shape is damage, named by its number. */
+function journalEvent(value: unknown, path: string, lineNumber: number): RunEvent & { n: number } {
+  const problem = problemOf(JOURNAL_LINE_SHAPE, value);
+  if (problem) throw new RunDamaged(path, JOURNAL_FILE, `line ${lineNumber}: ${oneLine(problemText(problem), 300)}`);
+  return runEventOf(value as Infer<typeof JOURNAL_LINE_SHAPE>);
 }
 
 export class FileRunStore implements RunStore {
@@ -57,47 +67,44 @@ export class FileRunStore implements RunStore {
 
   constructor(readonly dir: string, private readonly fs: StoreFileSystem = NODE_FS) {}
 
-  /** Reads the state; never writes, so readers (the editor, reports) may call it while a run goes. */
+  /**
+   * Reads the state; never writes, so readers (the editor, reports) may call it while a run goes.
+   * A file that is not what the engine writes (of any shape, or no file) throws `RunDamaged`.
+   */
   load(): RunState | undefined {
     const statePath = join(this.dir, STATE_FILE);
     const journalPath = join(this.dir, JOURNAL_FILE);
-    if (!existsSync(statePath) && !existsSync(journalPath)) return undefined;
-    let state = emptyState();
-    if (existsSync(statePath)) {
-      const text = readFileSync(statePath, 'utf8');
-      this.snapshotBytes = Buffer.byteLength(text);
-      try {
-        state = JSON.parse(text) as RunState;
-      } catch (e) {
-        throw new Error(`${statePath} is not valid JSON (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
-      }
-    }
+    const snapshot = readRunJson(statePath, STORED_STATE_SHAPE);
+    const journal = readRunBytes(journalPath);
+    if (!snapshot && !journal) return undefined;
+    const state = snapshot ? runStateOf(snapshot.value) : emptyState();
+    this.snapshotBytes = snapshot?.bytes ?? 0;
     this.journalBytes = 0;
     this.journalCut = false;
-    if (existsSync(journalPath)) this.replayJournal(state, journalPath);
+    if (journal) this.replayJournal(state, journal, journalPath);
     // A journal with no whole event (a full disk on its first line, a file emptied) and no
     // snapshot: the run never started, whatever is on disk, and starts afresh.
-    if (state.events === 0 && !existsSync(statePath)) return undefined;
+    if (state.events === 0 && !snapshot) return undefined;
     return state;
   }
 
   /** Applies the journal's whole lines; a last line cut short (no newline, or not JSON) is left out. */
-  private replayJournal(state: RunState, journalPath: string): void {
-    const bytes = readFileSync(journalPath);
+  private replayJournal(state: RunState, bytes: Buffer, journalPath: string): void {
     const whole = bytes.lastIndexOf(NEWLINE) + 1;
     const lines = bytes.subarray(0, whole).toString('utf8').split('\n');
     lines.pop();
     let offset = 0;
     for (const [i, line] of lines.entries()) {
       const length = Buffer.byteLength(line) + 1;
-      let event: RunEvent & { n: number } | undefined;
+      let value: unknown;
       try {
-        event = line.trim() ? JSON.parse(line) as RunEvent & { n: number } : undefined;
+        value = line.trim() ? JSON.parse(line) as unknown : undefined;
       } catch (e) {
         if (i === lines.length - 1) break;
-        event = salvaged(line);
-        if (!event) throw new Error(`${journalPath} line ${i + 1} is damaged (${(e as Error).message}); delete the folder ${this.dir} to restart the run.`, { cause: e });
+        value = salvaged(line);
+        if (value === undefined) throw new RunDamaged(journalPath, JOURNAL_FILE, `line ${i + 1} is not JSON (${oneLine((e as Error).message)})`, { cause: e });
       }
+      const event = value === undefined ? undefined : journalEvent(value, journalPath, i + 1);
       if (event && event.n > state.events) applyEvent(state, event);
       offset += length;
     }

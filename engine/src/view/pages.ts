@@ -66,7 +66,8 @@ export function pageAt(context: ViewContext, path: string, query: URLSearchParam
 function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
   const ws = context.ws;
   const run = servedRun(ws.root, id);
-  if ('problem' in run) return problem(servedIds(ws.root).includes(id) ? 500 : 404, 'This run cannot be shown', run.problem, o);
+  // A damaged run is a run like the others, whose page says what is wrong with it: the server has no fault.
+  if ('problem' in run) return problem(run.damaged ? 200 : servedIds(ws.root).includes(id) ? 500 : 404, run.damaged ? 'This run is damaged' : 'This run cannot be shown', run.problem, o);
   const found = benchmarkCache(ws)(run.state.benchmark);
   if (!found) return problem(500, 'This run cannot be shown', `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`, o);
   const view = runView(run.state, found.benchmark, { benchmarkPath: found.path, prices: context.prices(), memory: readMemorySnapshots(run.dir), status: run.status });
@@ -77,9 +78,12 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
 function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page {
   if (ids.length < 2) return problem(400, 'Nothing to compare', 'select two runs or more of one benchmark to compare them.', o);
   const runs = ids.map((id) => servedRun(ws.root, id));
-  const unreadable = runs.find((r) => 'problem' in r);
+  const unreadable = runs.find((r) => 'problem' in r && !r.damaged);
   if (unreadable && 'problem' in unreadable) return problem(404, 'These runs cannot be compared', unreadable.problem, o);
+  // Damaged runs are left out; the others are compared as ever.
   const states = runs.flatMap((r) => ('state' in r ? [r] : []));
+  const damaged = runs.find((r) => 'problem' in r);
+  if (states.length < 2 && damaged && 'problem' in damaged) return problem(404, 'These runs cannot be compared', damaged.problem, o);
   const benchmarks = [...new Set(states.map((r) => r.state.benchmark))];
   if (benchmarks.length > 1) return problem(400, 'These runs cannot be compared', `runs of different benchmarks cannot be compared check by check (${states.map((r) => `${r.id}: ${String(r.state.benchmark).slice(0, 60)}`).join(', ')}): select runs of one benchmark.`, o);
   const found = benchmarkCache(ws)(benchmarks[0]!);
@@ -92,10 +96,9 @@ function trendsPage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page 
   const chosen = ids.length ? ids : servedIds(ws.root);
   const runs = chosen.map((id) => servedRun(ws.root, id));
   const states = runs.flatMap((r) => ('state' in r ? [r.state] : []));
-  if (ids.length && states.length < runs.length) {
-    const unreadable = runs.find((r) => 'problem' in r);
-    return problem(404, 'No trends for these runs', unreadable && 'problem' in unreadable ? unreadable.problem : 'a run cannot be read.', o);
-  }
+  // A damaged run is left out; a run that is not one of results/ is no selection of the user's.
+  const unreadable = runs.find((r) => 'problem' in r && !r.damaged);
+  if (ids.length && unreadable && 'problem' in unreadable) return problem(404, 'No trends for these runs', unreadable.problem, o);
   if (states.length === 0) return problem(404, 'No trends yet', 'there are no runs in results/ yet: `mmb demo` makes some.', o);
   const benchmarkOf = benchmarkCache(ws);
   return { status: 200, html: renderTrends(computeTrends(states, benchmarkOf, DEFAULT_FLAKY_THRESHOLD), o), live: false };

@@ -9,6 +9,7 @@ import { join, sep } from 'node:path';
 import type { Benchmark } from '../../../scenario/src';
 import { JOURNAL_FILE, resultsDir, STATE_FILE } from '../protocol/layout';
 import { runIdProblem } from '../protocol/runRequest';
+import { RunDamaged } from '../errors';
 import { damagedRow, indexRow, type IndexRow } from '../report/runsIndex';
 import { FileRunStore } from '../run/store';
 import type { RunState, TrueStatus } from '../state/runState';
@@ -19,7 +20,8 @@ export const MAX_SERVED_RUNS = 2000;
 /** The largest state.json plus journal.jsonl of a run served: bigger ones are listed as damaged. */
 export const MAX_RUN_BYTES = 128 * 1024 * 1024;
 
-export type ServedRun = { id: string; state: RunState; status: TrueStatus; dir: string } | { id: string; problem: string };
+/** A run served, or its problem; `damaged`: its folder is a run's, but a file of it is not what the engine writes. */
+export type ServedRun = { id: string; state: RunState; status: TrueStatus; dir: string } | { id: string; problem: string; damaged?: boolean };
 
 /** Whether `path` is `dir` or inside it, both already real paths. */
 function inside(dir: string, path: string): boolean {
@@ -30,7 +32,7 @@ function inside(dir: string, path: string): boolean {
  * The folder of a run, or why there is none: an id that is no folder name, a folder that is a link
  * or not a directory, or a state file that is a link leading out of results/.
  */
-export function runFolder(root: string, id: string): { dir: string } | { problem: string } {
+export function runFolder(root: string, id: string): { dir: string } | { problem: string; damaged?: boolean } {
   const problem = runIdProblem(id);
   if (problem) return { problem };
   const results = resultsDir(root);
@@ -43,10 +45,10 @@ export function runFolder(root: string, id: string): { dir: string } | { problem
     for (const file of [STATE_FILE, JOURNAL_FILE]) {
       const stat = lstatSync(join(dir, file), { throwIfNoEntry: false });
       if (!stat) continue;
-      if (!stat.isFile()) return { problem: `${id}/${file} is not a regular file` };
+      if (!stat.isFile()) return { problem: `damaged: ${id}/${file}: not a regular file`, damaged: true };
       bytes += stat.size;
     }
-    if (bytes > MAX_RUN_BYTES) return { problem: `${id}'s state files hold ${Math.round(bytes / 1048576)} MiB, more than the ${MAX_RUN_BYTES / 1048576} MiB served` };
+    if (bytes > MAX_RUN_BYTES) return { problem: `${id}'s state files hold ${Math.round(bytes / 1048576)} MiB, more than the ${MAX_RUN_BYTES / 1048576} MiB served`, damaged: true };
     return { dir };
   } catch {
     return { problem: `no run ${id} in results/` };
@@ -70,12 +72,14 @@ export function servedIds(root: string): string[] {
 /** A run's state and true status, or its problem in one line. */
 export function servedRun(root: string, id: string): ServedRun {
   const folder = runFolder(root, id);
-  if ('problem' in folder) return { id, problem: folder.problem };
+  if ('problem' in folder) return { id, ...folder };
   try {
     const state = new FileRunStore(folder.dir).load();
     if (!state || typeof state !== 'object') return { id, problem: `${id} has no saved state yet` };
     return { id, state, status: trueStatus(root, id, state), dir: folder.dir };
   } catch (e) {
+    // Named by the run's folder, never by a path of the server's disk.
+    if (e instanceof RunDamaged) return { id, problem: `damaged: ${id}/${e.file}: ${e.what}`, damaged: true };
     return { id, problem: String((e as Error).message ?? e).split('\n')[0]! };
   }
 }

@@ -8,7 +8,9 @@ import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type Run
 import { adapterUsesStandIn, createAdapter, preWakeDelayMs } from '../adapters/registry';
 import { Clock } from '../clock';
 import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
-import { ConfigError, DiskFull, RunStopped, UsageError } from '../errors';
+import { ConfigError, DiskFull, RunDamaged, RunStopped, UsageError } from '../errors';
+import { damagedLine, readRunBytes, readRunJson } from '../runFile';
+import { SUMMARY_SHAPE } from '../report/summaryShape';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
 import { diskFullMessage, isDiskFull, makeFolder } from '../diskFull';
@@ -124,8 +126,10 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   let before: RunState | undefined;
   try {
     before = store.load();
+    // summary.json is made from the state; a folder in its place would stop the run only at its end.
+    readRunBytes(join(dir, SUMMARY_FILE));
   } catch (e) {
-    return { run: run.name, problem: (e as Error).message };
+    return { run: run.name, problem: e instanceof RunDamaged ? damagedLine(e) : (e as Error).message };
   }
   const clock = new Clock(0);
   const agentRetries = new AgentRetries();
@@ -170,7 +174,7 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
     });
     const summary = summarize(state, benchmark);
     // Also when a full disk kept the last attempt from writing them: the run's entry is never lost.
-    if (state.events > eventsBefore || !existsSync(join(dir, SUMMARY_FILE))) writeResults(o.root, summary);
+    if (state.events > eventsBefore || !summaryIsWhole(join(dir, SUMMARY_FILE))) writeResults(o.root, summary, dir);
     return { run: run.name, state, summary };
   } catch (e) {
     if (e instanceof RunStopped) return { run: run.name, stopped: true, problem: 'stopped; run it again to resume' };
@@ -181,9 +185,20 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   }
 }
 
-/** summary.json of the run, and its entry appended to results/report.md. */
-export function writeResults(root: string, summary: Summary): void {
-  const dir = join(resultsDir(root), summary.run);
+/** Whether summary.json is there with its shape: a damaged one is written again from the state (a folder was refused before the run). */
+function summaryIsWhole(path: string): boolean {
+  try {
+    return readRunJson(path, SUMMARY_SHAPE) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * summary.json of the run, and its entry appended to results/report.md. `dir`: the run's folder,
+ * which names it whatever its state says (a copied folder must not write another run's summary).
+ */
+export function writeResults(root: string, summary: Summary, dir = join(resultsDir(root), summary.run)): void {
   makeFolder(dir);
   const report = join(resultsDir(root), REPORT_FILE);
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';

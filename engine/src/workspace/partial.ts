@@ -3,11 +3,13 @@
  * so that `mmb run <id>` resumes them with no config.jsonc entry behind them. The file holds only
  * what a resume needs, picked by an allow-list: nothing that could hold a credential is copied.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS } from '../adapters/registry';
 import { folderNameProblem, isCredentialKey, isCredentialValue } from '../../../scenario/src';
-import { UsageError } from '../errors';
+import { RunDamaged } from '../errors';
+import { boolean, count, object, optional, record, string, unknownValue } from '../protocol/shape';
+import { oneLine, readRunJson } from '../runFile';
 import { PARTIAL_FILE, resultsDir } from '../protocol/layout';
 import type { LaunchRun } from './launch';
 
@@ -27,23 +29,29 @@ export function savePartial(root: string, run: SavedPartial): void {
   writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
 }
 
+/**
+ * The shape of `run.json` (`SavedPartial` as `savePartial` writes it). The folder names the run and
+ * the options are picked again by the allow-list, so `name` and the options' own values are let be.
+ */
+const SAVED_PARTIAL_SHAPE = object({
+  name: optional(string()), benchmark: string(), agent: string(), ignore_session_break: optional(boolean()),
+  options: optional(record(unknownValue())), phases: optional(object({ from: count(), to: optional(count()) })),
+  filter: optional(string()), rehearse: optional(boolean()),
+});
+
+/** The saved settings of partial run `id`, undefined when it has none; a damaged `run.json` is `RunDamaged`. */
 export function loadPartial(root: string, id: string): SavedPartial | undefined {
   const file = join(resultsDir(root), id, PARTIAL_FILE);
-  if (!existsSync(file)) return undefined;
-  let saved: SavedPartial;
-  try {
-    saved = JSON.parse(readFileSync(file, 'utf8')) as SavedPartial;
-  } catch (e) {
-    throw new UsageError(`${file} is damaged (${(e as Error).message}); start the phase run again from the editor or with --from.`);
-  }
-  const benchmark = String(saved.benchmark);
+  const saved = readRunJson(file, SAVED_PARTIAL_SHAPE)?.value;
+  if (!saved) return undefined;
+  const benchmark = saved.benchmark;
   const problem = folderNameProblem(benchmark);
-  if (problem) throw new UsageError(`${file} names the benchmark "${benchmark.slice(0, 100)}", which cannot be a folder name: ${problem}.`);
+  if (problem) throw new RunDamaged(file, PARTIAL_FILE, `it names the benchmark "${oneLine(benchmark)}", which cannot be a folder name: ${problem}`);
   // The folder names the run, whatever the file says (a copied folder must not act on another run),
   // and a file edited by hand gets no more than a saved one would hold.
   // A filter is parsed again as the run starts: a hand-edited one is bounded and checked like a typed one.
-  const filter = saved.filter === undefined ? {} : { filter: String(saved.filter) };
-  return { ...saved, ...filter, name: id, benchmark, options: resumableOptions(saved.options ?? {}), range: zero };
+  const { options = {}, ignore_session_break = false, ...rest } = saved;
+  return { ...rest, ignore_session_break, name: id, benchmark, options: resumableOptions(options), range: zero };
 }
 
 /** The allowed run keys, with no credential-named key and no URL with userinfo at any depth. */

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { didYouMean, folderNameProblem, nearNames, type Benchmark } from '../../../scenario/src';
 import type { RunState, TrueStatus } from '../state/runState';
 import { FileRunStore } from '../run/store';
-import { UsageError } from '../errors';
+import { RunDamaged, UsageError } from '../errors';
 import { resultsDir } from '../protocol/layout';
 import { repeatOf, runIdProblem } from '../protocol/runRequest';
 import { readLock } from './lock';
@@ -39,7 +39,7 @@ export function trueStatus(root: string, id: string, state: RunState): TrueStatu
   return readLock(join(resultsDir(root), id)) ? 'running' : 'stopped';
 }
 
-/** A run's state; an unknown id is a usage error that lists the runs there are. */
+/** A run's state; an unknown id is a usage error that lists the runs there are; a damaged run is `RunDamaged`. */
 export function loadRun(root: string, id: string): RunState {
   // The same rule as `mmb run`: an id is one folder of results/, so no report reads or writes elsewhere.
   const problem = runIdProblem(id);
@@ -49,6 +49,8 @@ export function loadRun(root: string, id: string): RunState {
   try {
     state = new FileRunStore(join(dir, id)).load();
   } catch (e) {
+    // A damaged run stays `RunDamaged`, so that a listing can show it as a row and go on.
+    if (e instanceof RunDamaged) throw e;
     throw new UsageError((e as Error).message);
   }
   if (state) return state;
