@@ -64,8 +64,10 @@ export class ProcessChannel {
     if (!program) throw new Error('the agent\'s command is empty');
     const mark = newAgentGroupMark();
     // A group of its own (detached), so that ending it ends the daemons it started; the mark finds those that left it.
+    // Windows has no process groups, and there detached would open a console window of its own.
     this.child = spawn(program, args, {
-      cwd: options.cwd, env: { ...options.env, [AGENT_GROUP_VARIABLE]: mark }, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
+      cwd: options.cwd, env: { ...options.env, [AGENT_GROUP_VARIABLE]: mark }, stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32', windowsHide: true,
     });
     if (this.child.pid !== undefined) {
       this.group = { pid: this.child.pid, mark };
@@ -109,6 +111,8 @@ export class ProcessChannel {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     }
     if (this.group) await endAgentGroup(this.group);
+    // Where there is no group to signal (Windows), the program itself.
+    if (this.running()) this.child.kill('SIGKILL');
     // What it wrote before it ended is read before its pipes go: a failure to start ends with its last words.
     await this.stderrDrained(STDERR_DRAIN_MS);
     this.release();
