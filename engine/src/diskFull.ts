@@ -4,8 +4,8 @@
  * stopped. The engine stops the run, the CLI says so in one line naming the file and the space
  * free, and exits with `DISK_FULL_EXIT`.
  */
-import { accessSync, constants, existsSync, mkdirSync, statfsSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { DiskFull } from './errors';
 
 /** `mmb`'s exit status for a run stopped by a full or read-only disk (sysexits' EX_TEMPFAIL: try again later). */
@@ -88,5 +88,34 @@ export function makeFolder(dir: string): void {
       if (isDiskFull(probe)) throw Object.assign(probe as Error, { path: dir });
     }
     throw e;
+  }
+}
+
+/** One page of a file system: the least a write of a new file takes. */
+const PROBE_BYTES = 4096;
+
+/**
+ * Whether a page can be written in `dir` now: the error of the write when the disk is full or
+ * read-only, else undefined. For a program that failed without saying why (git often says only
+ * "could not write" when the disk is full).
+ */
+export function spaceProblem(dir: string): NodeJS.ErrnoException | undefined {
+  const probe = join(dir, `.mmb-space-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, Buffer.alloc(PROBE_BYTES));
+    return undefined;
+  } catch (e) {
+    return isDiskFull(e) ? (e as NodeJS.ErrnoException) : undefined;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/** Runs a write of `path`; a full or read-only disk's error (which names no file for a write) becomes `DiskFull` naming it. */
+export function writingFile<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (e) {
+    throw isDiskFull(e) && !(e instanceof DiskFull) ? new DiskFull(path, { cause: e, readOnly: causes(e).some((c) => codeOf(c) === READ_ONLY_CODE) }) : e;
   }
 }

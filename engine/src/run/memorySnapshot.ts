@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { writingFile } from '../diskFull';
 import { boundedEntries } from '../folderEntries';
 import type { SecretMasker } from '../secrets';
 
@@ -89,7 +90,7 @@ function copyTextFile(source: string, target: string, masker: SecretMasker, budg
   const text = textOf(source, SNAPSHOT_LIMITS.maxTotalBytes - budget.bytes);
   if (text === undefined) return false;
   budget.bytes += Buffer.byteLength(text);
-  writeFileSync(target, masker.mask(text));
+  writingFile(target, () => writeFileSync(target, masker.mask(text)));
   return true;
 }
 

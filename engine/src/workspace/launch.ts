@@ -8,12 +8,12 @@ import { loadBenchmark, validateBenchmark, type Benchmark, type Config, type Run
 import { adapterUsesStandIn, createAdapter, preWakeDelayMs } from '../adapters/registry';
 import { Clock } from '../clock';
 import { createModel, usesStandIn, type ModelContext } from '../models/resolve';
-import { ConfigError, DiskFull, RunDamaged, RunStopped, UsageError } from '../errors';
+import { ConfigError, RunDamaged, RunStopped, UsageError } from '../errors';
 import { damagedLine, readRunBytes, readRunJson } from '../runFile';
 import { SUMMARY_SHAPE } from '../report/summaryShape';
 import { reportEntry } from '../report/markdown';
 import { summarize, type Summary } from '../report/summary';
-import { diskFullMessage, isDiskFull, makeFolder } from '../diskFull';
+import { diskFullMessage, isDiskFull, makeFolder, writingFile } from '../diskFull';
 import { runBenchmark } from '../run/runner';
 import { AgentRetries } from '../run/agentRetries';
 import type { RunEvent, RunState } from '../state/runState';
@@ -202,17 +202,8 @@ export function writeResults(root: string, summary: Summary, dir = join(resultsD
   makeFolder(dir);
   const report = join(resultsDir(root), REPORT_FILE);
   const head = existsSync(report) ? '\n' : '# MarathonMemBench report\n\nOne entry per finished or crashed run, newest last.\n\n';
-  naming(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));
+  writingFile(report, () => appendFileSync(report, `${head}${reportEntry(summary, new Date())}`));
   // Last, so that its absence means the entry above may be missing.
-  naming(join(dir, SUMMARY_FILE), () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`));
-}
-
-/** A write whose full-disk error names the file (a failed write's error names none). */
-function naming(path: string, write: () => void): void {
-  try {
-    write();
-  } catch (e) {
-    throw isDiskFull(e) ? new DiskFull(path, { cause: e }) : e;
-  }
+  writingFile(join(dir, SUMMARY_FILE), () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`));
 }
 

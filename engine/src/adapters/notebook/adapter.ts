@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../../models/chat';
+import { writingFile } from '../../diskFull';
 import { ConfigError } from '../../errors';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage } from '../../models/messages';
@@ -84,7 +85,8 @@ export class NotebookAdapter implements AgentAdapter {
     this.journal.load();
     this.notes.finishPartial(this.journal.entries.findLast((e): e is Extract<Entry, { kind: 'change' }> => e.kind === 'change'));
     if (this.journal.entries.length === 0) {
-      if (!existsSync(join(this.notes.dir, INDEX_FILE))) writeFileSync(join(this.notes.dir, INDEX_FILE), INITIAL_INDEX);
+      const index = join(this.notes.dir, INDEX_FILE);
+      if (!existsSync(index)) writingFile(index, () => writeFileSync(index, INITIAL_INDEX));
       await this.history.commit('the notebook starts', this.time());
     } else {
       // Stopped between a turn's reply and its commit, the commit is made now, as it would have been.
@@ -143,7 +145,8 @@ export class NotebookAdapter implements AgentAdapter {
     const n = this.journal.finished() + 1;
     const text = transcript(entries);
     mkdirSync(join(this.dir, 'history'), { recursive: true });
-    writeFileSync(join(this.dir, 'history', `conversation-${String(n).padStart(3, '0')}.md`), `# Conversation ${n}\n\n${text}\n`);
+    const filed = join(this.dir, 'history', `conversation-${String(n).padStart(3, '0')}.md`);
+    writingFile(filed, () => writeFileSync(filed, `# Conversation ${n}\n\n${text}\n`));
     try {
       await this.consolidate(n, text);
     } catch (e) {

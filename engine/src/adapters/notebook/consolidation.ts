@@ -5,10 +5,10 @@
  * a finished part is not asked again, a step's calls are finished once, the commit and the line
  * of `consolidations.jsonl` are made once.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../../models/messages';
-import { loadJsonLinesForAppend } from '../../jsonl';
+import { appendLine, loadJsonLinesForAppend } from '../../jsonl';
 import type { NotesHistory } from './git';
 import type { Journal } from './journal';
 import { describeConflicts, type Conflict } from './notes';
@@ -44,7 +44,7 @@ export async function consolidate(deps: PassDeps, n: number, text: string): Prom
   const records = loadJsonLinesForAppend<{ conversation?: unknown }>(file);
   if (records.some((r) => r.conversation === n)) return;
   mkdirSync(deps.dir, { recursive: true });
-  appendFileSync(file, `${JSON.stringify(record)}\n`);
+  appendLine(file, record);
 }
 
 /** One part of the pass: its reply, from the journal when it was given before a stop. */

@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { join } from 'node:path';
-import { isDiskFull } from '../../diskFull';
+import { dirname, join } from 'node:path';
+import { isDiskFull, spaceProblem } from '../../diskFull';
 import { DiskFull, GitMissingError } from '../../errors';
 import { LooseRepository } from './gitObjects';
 
@@ -23,7 +23,7 @@ class NothingToCommit extends Error {}
 /** The lock files a killed git can leave in a repository like this one (one branch, no remotes). */
 const STALE_LOCKS = ['index.lock', 'HEAD.lock', 'config.lock', 'packed-refs.lock', 'refs/heads/main.lock', 'ORIG_HEAD.lock'];
 
-/** How git (run with LC_ALL=C) says the disk is full or read-only, and the system's code for it. */
+/** How git (run with LC_ALL=C) says the disk is full or read-only, and the system's code for it; often it says only that a write failed. */
 const DISK_ERRORS = [
   { text: /No space left on device/i, code: 'ENOSPC' },
   { text: /Disk quota exceeded/i, code: 'EDQUOT' },
@@ -59,7 +59,12 @@ export class NotesHistory {
     // Made aside and renamed into place: a `git init` cut short (a full disk) leaves no half repository behind.
     const fresh = `${this.gitDir}.init`;
     rmSync(fresh, { recursive: true, force: true });
-    await this.git(['init', '-q', '--initial-branch=main'], undefined, fresh);
+    try {
+      await this.git(['init', '-q', '--initial-branch=main'], undefined, fresh);
+    } catch (e) {
+      rmSync(fresh, { recursive: true, force: true });
+      throw e instanceof DiskFull ? new DiskFull(this.gitDir, { cause: e, readOnly: e.readOnly }) : e;
+    }
     renameSync(fresh, this.gitDir);
   }
 
@@ -144,8 +149,8 @@ export class NotesHistory {
         } else if (error) {
           const killed = (error as { signal?: NodeJS.Signals | null }).signal;
           const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
-          const disk = DISK_ERRORS.find((known) => known.text.test(stderr));
-          if (disk) reject(new DiskFull(gitDir, { cause: Object.assign(new Error(message), { code: disk.code }), readOnly: disk.code === 'EROFS' }));
+          const disk = DISK_ERRORS.find((known) => known.text.test(stderr))?.code ?? (killed ? undefined : spaceProblem(dirname(gitDir))?.code);
+          if (disk) reject(new DiskFull(gitDir, { cause: Object.assign(new Error(message), { code: disk }), readOnly: disk === 'EROFS' }));
           else if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
           else reject(killed ? new GitKilled(message) : new Error(message));
         } else {
