@@ -29,7 +29,7 @@ function kindOf(path: string): string | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return undefined;
   if (stat.isFile()) return 'file';
-  return stat.isDirectory() ? 'a folder' : 'not a regular file';
+  return stat.isDirectory() ? 'a folder' : 'a special file (a FIFO, a socket or a device)';
 }
 
 /** The bytes of a run's file, or undefined when there is none; anything but a readable regular file is damage. */

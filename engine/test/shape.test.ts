@@ -4,15 +4,16 @@
  * fixtures, states of older engines that lack newer fields, and every event of a real run.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   array, count, nullable, number, object, oneOf, optional, problemOf, problemText, record, string, time, unknownValue, variants,
 } from '../src/protocol/shape';
-import { MemoryRunStore } from '../src/run/store';
+import { FileRunStore, MemoryRunStore } from '../src/run/store';
 import { JOURNAL_LINE_SHAPE, runStateOf, STORED_STATE_SHAPE } from '../src/state/stateShape';
-import { REPORTS, runOnStandIn, starter } from './helpers';
+import { REPORTS, runOnStandIn, starter, tempDir } from './helpers';
 
 const problem = (shape: Parameters<typeof problemOf>[0], value: unknown) => {
   const found = problemOf(shape, value);
@@ -79,4 +80,14 @@ test('every event a real run journals has the shape of a journal line', async ()
   assert.ok(store.events.length > 50);
   for (const [i, event] of store.events.entries()) assert.equal(problem(JOURNAL_LINE_SHAPE, JSON.parse(JSON.stringify({ n: i + 1, ...event }))), undefined, event.type);
   assert.ok(new Set(store.events.map((e) => e.type)).size >= 8, 'many kinds of event were checked');
+});
+
+test('a FIFO in state.json\'s place is damage, never opened (a read would wait for a writer forever)', () => {
+  const dir = tempDir();
+  execFileSync('mkfifo', [join(dir, 'state.json')]);
+  assert.throws(() => new FileRunStore(dir).load(), /^Error: damaged: .*state\.json: a special file \(a FIFO, a socket or a device\) where a file goes$/);
+  const other = tempDir();
+  mkdirSync(join(other, 'journal.jsonl'));
+  writeFileSync(join(other, 'state.json'), readFileSync(join(REPORTS, 'runs', 'chatbot-1', 'state.json')));
+  assert.throws(() => new FileRunStore(other).load(), /journal\.jsonl: a folder where a file goes$/);
 });

@@ -181,11 +181,6 @@ export function problemOf<T>(shapeOf: Shape<T>, value: unknown): ShapeProblem | 
   return shapeOf.problemAt(value, '');
 }
 
-/** `value` typed as its shape's type when it has the shape. */
-export function hasShape<T>(shapeOf: Shape<T>, value: unknown): value is T {
-  return problemOf(shapeOf, value) === undefined;
-}
-
 /** A problem as one line: `grades["1.1"][0].score: a number expected, found the string "x"`. */
 export function problemText(problem: ShapeProblem): string {
   return problem.path ? `${problem.path}: ${problem.what}` : problem.what;
