@@ -126,6 +126,9 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
     assert.equal(own.status, 200, damage.name);
     assert.match(own.html, new RegExp(`<p class="problem">damaged: bad/${escaped(damage.file)}: [^<\\n]*</p>`), damage.name);
     assert.equal(page('/trends?run=chatbot-1&run=bad&run=chatbot-2').status, 200, damage.name);
+    const compared = page('/compare?run=chatbot-1&run=bad&run=chatbot-2');
+    assert.equal(compared.status, 200, damage.name);
+    assert.match(compared.html, /<h1>Comparison: chatbot-1 · chatbot-2<\/h1>/, damage.name);
   }
 });
 
