@@ -8,11 +8,12 @@
  * the damaged run's page with what is wrong.
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pageAt } from '../src/view/pages';
-import { mmb, REPORTS, tempDir } from './helpers';
+import { CLI, mmb, REPORTS, tempDir } from './helpers';
 
 const OTHERS = ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context'];
 const AT = '2026-03-01T09:00:00.000Z';
@@ -190,4 +191,15 @@ test('run.json and summary.json: a damaged one harms only its run; summary.json 
   const folder = mmb(['run', 'bad'], dir);
   assert.equal(folder.code, 2);
   assert.equal(folder.stderr, 'mmb: run "bad": damaged: results/bad/summary.json: a folder where a file goes; start it over with `mmb run bad --restart` (its results are deleted), or delete results/bad.\n');
+});
+
+test('--merge into a folder whose run has a FIFO for its state: one line, exit 2, never a read that waits for a writer', () => {
+  const here = fixtureWorkspace();
+  rmSync(join(here, 'results', 'chatbot-1', 'state.json'));
+  execFileSync('mkfifo', [join(here, 'results', 'chatbot-1', 'state.json')]);
+  const incoming = join(tempDir('mmb-merge-'), 'results');
+  cpSync(join(REPORTS, 'runs'), incoming, { recursive: true });
+  const merge = spawnSync(process.execPath, [CLI, 'report', '--merge', incoming], { cwd: here, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(merge.status, 2, `${merge.signal ?? ''} ${merge.stderr}`);
+  assert.match(merge.stderr, /^mmb: damaged: results\/chatbot-1\/state\.json: a special file \(a FIFO, a socket or a device\) where a file goes; start it over/);
 });

@@ -5,13 +5,14 @@
  * the files a run keeps (no lock, which names a process of another machine), no links, every file
  * and every run bounded in size; nothing is copied until every input has been checked.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors';
+import { RunDamaged, UsageError } from '../errors';
 import { JOURNAL_FILE, MEMORY_DIR, PARTIAL_FILE, RESULTS_DIR, resultsDir, STATE_FILE } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
 import { copyMemoryFolder } from '../run/memorySnapshot';
 import { FileRunStore } from '../run/store';
+import { readRunBytes } from '../runFile';
 import { runSecrets } from '../secrets';
 import type { RunState } from '../state/runState';
 import { shown } from './results';
@@ -128,7 +129,8 @@ function checkTree(path: string, runDir: string, budget: { bytes: number; entrie
 
 /** Whether two run folders hold the same run: the same state and journal, byte for byte. */
 function sameState(a: string, b: string): boolean {
-  const read = (dir: string, name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : Buffer.alloc(0));
+  // The run reader's own check: a FIFO or a folder in a file's place is damage, never opened.
+  const read = (dir: string, name: string) => readRunBytes(join(dir, name)) ?? Buffer.alloc(0);
   return [STATE_FILE, JOURNAL_FILE].every((name) => read(a, name).equals(read(b, name)));
 }
 
@@ -138,7 +140,8 @@ function loadedState(id: string, from: string): RunState {
   try {
     state = new FileRunStore(from).load();
   } catch (e) {
-    throw new UsageError(`--merge: ${shown(from)} is damaged: ${clipName((e as Error).message, 200)}`);
+    const what = e instanceof RunDamaged ? `${e.file}: ${e.what}` : (e as Error).message;
+    throw new UsageError(`--merge: ${shown(from)} is damaged: ${clipName(what, 200)}`);
   }
   if (!state) throw new UsageError(`--merge: ${shown(from)} holds no run.`);
   if (state.run !== id) throw new UsageError(`--merge: ${shown(from)} holds the state of run "${clipName(String(state.run))}", not of "${id}": a run folder keeps its run's name.`);
