@@ -236,3 +236,27 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
     umount(elsewhere);
   }
 });
+
+test('a disk that turns read-only during a run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end', { skip }, async () => {
+  const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+  assert.equal((await mmbAsync(['run', 'p'], reference)).code, 0);
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
+  const results = join(dir, 'results');
+  mkdirSync(results);
+  const once = join(dir, 'remounted');
+  // Outside a sandbox, so that the remount is the machine's; only at the first start.
+  const command = ['sh', '-c', `[ -e ${once} ] || { touch ${once}; mount -o remount,ro ${results}; }; exec ${process.execPath} ${AGENT_SCRIPT}`];
+  writeFileSync(join(dir, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, runs: { p: { ...RUNS.p, command, agent_sandbox: false } } }));
+  mount(results, 'size=4m');
+  try {
+    const stopped = await mmbAsync(['run', 'p'], dir);
+    assert.equal(stopped.code, 75, stopped.stderr);
+    assert.match(stopped.stderr, /^mmb: the disk is read-only \(writing results\/p\/\S+\): make it writable and run `mmb run p` again to resume where it stopped\.\n$/);
+    remount(results, 'rw');
+    const resumed = await mmbAsync(['run', 'p'], dir);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.deepEqual(outcome(loadRun(dir, 'p')), outcome(loadRun(reference, 'p')));
+  } finally {
+    umount(results);
+  }
+});

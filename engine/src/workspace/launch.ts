@@ -117,7 +117,19 @@ async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark,
   try {
     return await launchLocked(o, run, benchmark, standIn, dir);
   } finally {
-    lock.release();
+    releaseUnlessReadOnly(lock.release);
+  }
+}
+
+/**
+ * Releases the run's lock. On a disk that turned read-only (or full) the lock file stays: the run's
+ * own outcome is what to report, and the next engine takes the lock over, its process being gone.
+ */
+function releaseUnlessReadOnly(release: () => void): void {
+  try {
+    release();
+  } catch (e) {
+    if (!isDiskFull(e)) throw e;
   }
 }
 
