@@ -171,10 +171,16 @@ const NO_SNAPSHOTS: StoreFileSystem = {
   truncateSync: (path, length) => truncateSync(path, length),
 };
 
-for (const agent of ['chatbot', 'notebook', 'process'] as const) {
+const PYTHON_AGENT = ['python3', join(ROOT, 'examples', 'agents', 'my_agent.py')];
+const CUT_JOURNAL_AGENTS = [
+  { name: 'chatbot', chosen: {} },
+  { name: 'notebook', chosen: { agent: 'notebook', options: {} } },
+  { name: 'process (my-agent.mjs)', chosen: { agent: 'process', options: { command: [process.execPath, AGENT_SCRIPT] } } },
+  { name: 'process (my_agent.py)', chosen: { agent: 'process', options: { command: PYTHON_AGENT } } },
+];
+
+for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS) {
   test(`${agent}: a journal cut at half, the agent's own record ahead of it, resumes to the uninterrupted end: each reply matched to its send`, async () => {
-    const options = agent === 'process' ? { command: [process.execPath, AGENT_SCRIPT] } : {};
-    const chosen = agent === 'chatbot' ? {} : { agent, options };
     const quick = { replyTimeoutMs: 8000 };
     const reference = await runOnStandIn(starter(), { ...chosen, extra: quick });
     assert.equal(reference.state.status, 'finished');

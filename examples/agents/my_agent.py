@@ -6,7 +6,7 @@ memory, which outlives a new conversation; each reply asks the OpenAI-compatible
 names (MMB_MODEL_BASE_URL: the stand-in in a rehearsal) with the notes of earlier conversations
 in front. Its state lives in MMB_AGENT_HOME, so a restarted engine finds its replies again.
 """
-import json, os, shutil, sys, urllib.request
+import errno, json, os, shutil, sys, urllib.request
 from datetime import datetime, timezone
 
 HOME = os.environ["MMB_AGENT_HOME"]
@@ -16,10 +16,13 @@ def load():
     if not os.path.exists(STATE): return {"replies": [], "conversation": [], "keys": []}
     with open(STATE) as f: return json.load(f)
 
+def write_whole(path, text):  # written aside and renamed: a kill, or a full disk, never leaves half a file
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f: f.write(text)
+    os.replace(path + ".tmp", path)
+
 def save(state):
-    os.makedirs(HOME, exist_ok=True)
-    with open(STATE + ".tmp", "w") as f: json.dump(state, f)
-    os.replace(STATE + ".tmp", STATE)  # a kill never leaves half a file
+    write_whole(STATE, json.dumps(state))
 
 def notes():
     if not os.path.exists(NOTES): return []
@@ -40,14 +43,16 @@ def send(state, text, key):
     if earlier: messages.append({"role": "user", "content": "Notes from our earlier conversations: " + " ".join(earlier)})
     messages += state["conversation"] + [{"role": "user", "content": text}]
     answer = ask_model(messages)
-    if "?" not in text:
-        os.makedirs(os.path.dirname(NOTES), exist_ok=True)
-        with open(NOTES, "a") as f: f.write(json.dumps(text) + "\n")
-    state["conversation"] += [{"role": "user", "content": text}, {"role": "assistant", "content": answer}]
+    # Kept only once both files are written: a failed write (a full disk) leaves the state as it was, and the
+    # engine sends the message again after it resumes. A note written before is not written twice.
+    known = notes()
+    if "?" not in text and text not in known: write_whole(NOTES, "".join(json.dumps(note) + "\n" for note in known + [text]))
     at = datetime.now(timezone.utc).isoformat()
-    state["replies"].append({"seq": len(state["replies"]) + 1, "text": answer, "at": at})
-    state["keys"].append(key)
-    save(state)
+    reply = {"seq": len(state["replies"]) + 1, "text": answer, "at": at, "reply_to": key}  # reply_to: the message it answers
+    following = {"conversation": state["conversation"] + [{"role": "user", "content": text}, {"role": "assistant", "content": answer}],
+                 "replies": state["replies"] + [reply], "keys": state["keys"] + [key]}
+    save(following)
+    state.update(following)
 
 def handle(method, params, state):
     if method == "initialize":
@@ -66,8 +71,10 @@ def main():
         request = json.loads(line)
         try:
             reply = {"id": request["id"], "result": handle(request["method"], request.get("params", {}), state)}
-        except Exception as error:  # errors are data: the engine shows the message
-            reply = {"id": request["id"], "error": {"code": type(error).__name__, "message": str(error)}}
+        except Exception as error:  # errors are data: the engine shows the message; a full disk's code (ENOSPC) stops the run to resume
+            code = type(error).__name__
+            if isinstance(error, OSError) and error.errno: code = errno.errorcode.get(error.errno, code)
+            reply = {"id": request["id"], "error": {"code": code, "message": str(error)}}
         print(json.dumps(reply), flush=True)
         if request["method"] == "shutdown": return
 
