@@ -266,3 +266,28 @@ test('a disk that turns read-only during a run (the agent remounts it as it star
     umount(results);
   }
 });
+
+/** The chatbot's conversations begun, and the notebook's conversations filed: each session switch the agent made. */
+function switchesMade(dir: string, agent: string): number {
+  if (agent === 'chatbot') return readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8').split('"kind":"new-conversation"').length - 1;
+  return readdirSync(join(dir, 'agent', 'history')).length;
+}
+
+for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS.slice(0, 2)) {
+  test(`${agent}: stopped after the session switch with the journal cut before it, the replay does not make the switch twice`, async () => {
+    const quick = { replyTimeoutMs: 8000 };
+    const reference = await runOnStandIn(starter(), { ...chosen, extra: quick });
+    const dir = tempDir('mmb-switch-');
+    const stop = new AbortController();
+    // Late in the run, past the switch to the exam; the journal keeps every event (no snapshot).
+    const late = Math.floor(reference.state.events * 0.95);
+    const onEvent = (state: RunState) => (state.events >= late ? stop.abort() : undefined);
+    await assert.rejects(runOnStandIn(starter(), { ...chosen, dir, store: new FileRunStore(dir, NO_SNAPSHOTS), extra: { ...quick, signal: stop.signal, onEvent } }));
+    assert.equal(switchesMade(dir, agent), 1, 'the agent made the switch before the stop');
+    const journal = join(dir, JOURNAL_FILE);
+    truncateSync(journal, Math.floor(readFileSync(journal).length * 0.4));
+    const resumed = await runOnStandIn(starter(), { ...chosen, dir, extra: quick });
+    assert.equal(switchesMade(dir, agent), 1);
+    assert.deepEqual(outcome(resumed.state), outcome(reference.state));
+  });
+}

@@ -71,6 +71,17 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
 }
 
 /**
+ * Whether the agent's own record holds a reply to a message the journal has not sent: its record
+ * is ahead of a journal that lost its tail, so what the journal replays up to there (a session
+ * switch) the agent has done already, and must not do twice.
+ */
+export async function agentAheadOfJournal(state: RunState, adapter: AgentAdapter): Promise<boolean> {
+  const sent = new Set(Object.values(state.sends).map((send) => send.key));
+  const messages = await adapter.getResponses(state.agentCursor);
+  return messages.some((m) => m.replyTo !== undefined && !sent.has(m.replyTo));
+}
+
+/**
  * The key of the run's next send: its number among the run's sends, so that a send made again
  * after a resume whose journal lost its tail has the key it had the first time, and the agent,
  * which kept it, knows it (the persona's call ids count events, and the resume is one more).

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { phaseMessage } from '../persona/protocol';
 import { runJsBlock } from '../persona/sandbox';
 import { runSecrets } from '../secrets';
+import { agentAheadOfJournal } from './agentTurn';
 import type { RunContext } from './context';
 import { copyMemoryFolder } from './memorySnapshot';
 import { expandTemplates, indexOf, phaseText, type PlayPhase } from './phases';
@@ -49,7 +50,8 @@ async function runPhaseJs(run: RunContext, target: PlayPhase): Promise<Effect[]>
     const ignored = !!run.options.ignoreSessionBreak;
     if (!ignored) {
       // After the switch: an agent that consolidates its notes when a conversation ends has done so.
-      await run.options.adapter.startNewConversation?.();
+      // An agent whose record is ahead of a cut journal made this switch before: it is not made twice.
+      if (!(await agentAheadOfJournal(run.state, run.options.adapter))) await run.options.adapter.startNewConversation?.();
       snapshotMemory(run);
     }
     effects.push({ kind: 'session-switch', ignored });
