@@ -4,7 +4,7 @@
  * stopped. The engine stops the run, the CLI says so in one line naming the file and the space
  * free, and exits with `DISK_FULL_EXIT`.
  */
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { DiskFull } from './errors';
 
@@ -118,4 +118,22 @@ export function writingFile<T>(path: string, write: () => T): T {
   } catch (e) {
     throw isDiskFull(e) && !(e instanceof DiskFull) ? new DiskFull(path, { cause: e, readOnly: causes(e).some((c) => codeOf(c) === READ_ONLY_CODE) }) : e;
   }
+}
+
+/**
+ * Writes a whole file of the user's (a report, a JUnit file): aside, then renamed over it, so a
+ * full or read-only disk leaves neither half a file nor the temporary one, and is `DiskFull` naming it.
+ */
+export function writeWholeFile(path: string, text: string): void {
+  makeFolder(dirname(path));
+  const aside = `${path}.${process.pid}.tmp`;
+  writingFile(path, () => {
+    try {
+      writeFileSync(aside, text);
+      renameSync(aside, path);
+    } catch (e) {
+      rmSync(aside, { force: true });
+      throw e;
+    }
+  });
 }

@@ -207,7 +207,7 @@ test('an empty journal, or one whose only line is cut, starts the run afresh; th
   }
 });
 
-test('a read-only results/: mmb run, --junit and the report files say so in one line (exit 75), no stack', { skip }, async () => {
+test('a read-only results/: mmb run, --junit and the report files say so in one line (exit 75), no stack; a report into a full folder too', { skip }, async () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
   const results = join(dir, 'results');
   mkdirSync(results);
@@ -238,6 +238,16 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
       assert.equal(ran.code, 75, ran.stderr);
       assert.equal(ran.stderr, `mmb: the disk is read-only (writing reports/${file}): make it writable and run the command again.\n`);
     }
+  } finally {
+    umount(elsewhere);
+  }
+  // The same report into a full folder: one line with the space free, and neither half a file nor its temporary one.
+  mount(elsewhere, 'size=8k');
+  try {
+    const full = await mmbAsync(['report', '--html', 'c', '--out', 'reports/c.html'], dir);
+    assert.equal(full.code, 75, full.stderr);
+    assert.match(full.stderr, /^mmb: the disk is full \(writing reports\/c\.html, \d+ KiB free\): free at least \d+ KiB and run the command again\.\n$/);
+    assert.deepEqual(readdirSync(elsewhere), []);
   } finally {
     umount(elsewhere);
   }

@@ -4,7 +4,7 @@
  * average is below it) and, for `mmb report`, `--json` (every run's summary as one JSON document
  * on stdout, nothing else there).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeWholeFile } from '../diskFull';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Benchmark } from '../../../scenario/src';
@@ -116,8 +116,7 @@ export function finishRunForCi(code: number, outcomes: readonly RunOutcome[], ru
 
 function writeJunit(ci: CiOutputs, runs: readonly JunitRun[], say: (s: string) => void): void {
   const file = ci.junit!;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, junitDocument(runs, { passScore: ci.passScore ?? DEFAULT_PASS_SCORE, hostname: hostname() }));
+  writeWholeFile(file, junitDocument(runs, { passScore: ci.passScore ?? DEFAULT_PASS_SCORE, hostname: hostname() }));
   say(`Wrote ${shown(file)}\n`);
 }
 

@@ -1,6 +1,7 @@
 /** `mmb report <id> --html`, `mmb report --compare a b …`, `mmb report --trends`: the HTML views written to results/. */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeWholeFile } from '../diskFull';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareRuns, comparisonText, withTrueStatus } from '../report/compare';
 import type { Price } from '../report/cost';
@@ -61,8 +62,7 @@ function prices(ws: ReportWorkspace): Record<string, Price> {
 }
 
 function write(ws: ReportWorkspace, file: string, html: (linkBase: string) => string, io: Io): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, maskSecrets(html(posix(relative(dirname(file), ws.root)) || '.')));
+  writeWholeFile(file, maskSecrets(html(posix(relative(dirname(file), ws.root)) || '.')));
   io.out(`Wrote ${shown(file)}\n`);
 }
 
