@@ -41,7 +41,7 @@ export interface ExitStatus {
 export const EXIT = {
   done: { code: 0, meaning: 'done' },
   usage: { code: 2, meaning: 'a usage or config problem (nothing was done)' },
-  diskFull: { code: DISK_FULL_EXIT, meaning: 'the disk is full: free space and run again to resume' },
+  diskFull: { code: DISK_FULL_EXIT, meaning: 'the disk is full or read-only: free space (or make it writable) and run again to resume' },
   stopped: { code: 130, meaning: 'stopped with Ctrl-C: run again to resume' },
 } as const satisfies Record<string, ExitStatus>;
 
@@ -158,8 +158,8 @@ export function usageText(): string {
     listed.forEach((option, i) => lines.push(...wrapped(`      ${shown[i]!.padEnd(width)}`, option.help)));
   }
   lines.push('', '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.', '',
-    'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full',
-    '(free space and run again to resume), 130 stopped with Ctrl-C.', '');
+    'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full or read-only',
+    '(free space, or make it writable, and run again to resume), 130 stopped with Ctrl-C.', '');
   return lines.join('\n');
 }
 
