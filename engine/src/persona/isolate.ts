@@ -16,6 +16,12 @@ import { ERROR_CHARS, FIELD_SEPARATOR, LOG_CHARS, LOG_LINES, PRELUDE, STACK_CHAR
 
 /** The isolate's heap; a block that needs more is stopped. */
 export const JS_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
+/**
+ * Promise jobs a block may run. A chain of promises that each resolve to the next grows until the
+ * memory cap rejects it, and that rejection lands on a promise nobody awaits: without a count the
+ * block would end as if it had finished, or not, depending on the machine's speed.
+ */
+export const JS_JOB_LIMIT = 100_000;
 /** The isolate's stack, well inside the WebAssembly stack it lives on. */
 export const JS_STACK_LIMIT_BYTES = 512 * 1024;
 /** Room for the prelude's own work after a block that filled its heap. */
@@ -110,9 +116,12 @@ class Isolate {
     const evaluated = vm.evalCode(`(async () => {\n${code}\n})()`, place.file);
     if (evaluated.error) throw blockError(place, this.describe(describe, this.keep(evaluated.error)));
     const promise = this.keep(evaluated.value);
-    const jobs = this.runtime.executePendingJobs(-1);
+    const jobs = this.runtime.executePendingJobs(JS_JOB_LIMIT);
     if (jobs.error) throw blockError(place, this.describe(describe, this.keep(jobs.error)));
     this.stopIfLate();
+    if (this.runtime.hasPendingJob()) {
+      throw new JsBlockError(`${at(place)}: it queued more than ${JS_JOB_LIMIT.toLocaleString('en')} promise jobs and was stopped.`);
+    }
     const state = vm.getPromiseState(promise);
     if (state.type === 'pending') {
       throw new JsBlockError(`${at(place)}: it waits for something that never comes; only bench.newSession() may be awaited.`);
