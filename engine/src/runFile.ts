@@ -10,6 +10,13 @@ import { RunDamaged } from './errors';
 import { PARTIAL_FILE } from './protocol/layout';
 import { problemOf, problemText, type Shape } from './protocol/shape';
 
+/**
+ * The largest run file read back. A journal holds every reply cut at 50,000 characters, so even a
+ * month of turns stays far below it; a file past it was planted or broken, and reading it whole
+ * would take gigabytes of memory before saying so.
+ */
+export const RUN_FILE_MAX_BYTES = 512 * 1024 * 1024;
+
 /** Characters of a parser's own message kept: it may quote the file, which may be anything. */
 const MAX_REASON_CHARS = 100;
 
@@ -28,6 +35,7 @@ export function oneLine(text: string, max = MAX_REASON_CHARS): string {
 function kindOf(path: string): string | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return undefined;
+  if (stat.isFile() && stat.size > RUN_FILE_MAX_BYTES) return `a file of ${mebibytes(stat.size)} (at most ${mebibytes(RUN_FILE_MAX_BYTES)} is read)`;
   if (stat.isFile()) return 'file';
   return stat.isDirectory() ? 'a folder' : 'a special file (a FIFO, a socket or a device)';
 }
@@ -43,7 +51,11 @@ export function readRunBytes(path: string): Buffer | undefined {
     throw new RunDamaged(path, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? oneLine(String(e))})`, { cause: e });
   }
   if (kind === undefined) return undefined;
-  throw new RunDamaged(path, file, `${kind} where a file goes`);
+  throw new RunDamaged(path, file, kind.startsWith('a file ') ? kind : `${kind} where a file goes`);
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MiB`;
 }
 
 /** The JSON of a run's file with `shape`, or undefined when there is no file. */

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pageAt } from '../src/view/pages';
@@ -47,6 +47,8 @@ interface Damage {
   file: 'state.json' | 'journal.jsonl';
   /** What the problem says after `damaged: results/bad/<file>: `. */
   what: RegExp;
+  /** What `mmb view`'s index says of it, when the view refuses it before reading (its own bound on what it serves). */
+  viewed?: RegExp;
   plant: (run: string) => void;
 }
 
@@ -69,6 +71,12 @@ const DAMAGES: Damage[] = [
   { name: 'cut JSON', file: 'state.json', what: /^not JSON \(/, plant: state(wholeState().slice(0, 20_000)) },
   { name: 'an empty file', file: 'state.json', what: /^empty$/, plant: state('') },
   { name: 'binary garbage', file: 'state.json', what: /^not JSON \(\P{Cc}*\)$/u, plant: state(garbage(4096)) },
+  // Sparse: no disk is used, but a reader that read it whole would take 600 MB of memory first.
+  { name: 'a state of 600 MiB', file: 'state.json', what: /^a file of 600 MiB \(at most 512 MiB is read\)$/,
+    viewed: /bad&#39;s state files hold 600 MiB, more than the 128 MiB served/, plant: (run) => {
+    writeFileSync(join(run, 'state.json'), '{');
+    truncateSync(join(run, 'state.json'), 600 * 1024 * 1024);
+  } },
   { name: 'a folder where state.json goes', file: 'state.json', what: /^a folder where a file goes$/, plant: (run) => mkdirSync(join(run, 'state.json')) },
   { name: 'a journal line of the wrong shape', file: 'journal.jsonl', what: /^line 1: seq: a whole number from 0 expected, found the string "x"/, plant: journal({ n: 461, type: 'reply', at: AT, seq: 'x', text: 'hi' }) },
   { name: 'a journal line of no event type', file: 'journal.jsonl', what: /^line 1: type: one of start, .* expected, found the string "drop"/, plant: journal({ n: 461, type: 'drop', at: AT }) },
@@ -122,10 +130,11 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
     const index = page('/');
     assert.equal(index.status, 200, damage.name);
     assert.equal([...index.html.matchAll(/<tr data-run="([^"]+)"[^>]*data-status="finished"/g)].length, OTHERS.length, damage.name);
-    assert.match(index.html, new RegExp(`<tr data-run="bad"[^>]*data-status="damaged"[\\s\\S]*?damaged: bad/${escaped(damage.file)}: `), damage.name);
+    const note = damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: `;
+    assert.match(index.html, new RegExp(`<tr data-run="bad"[^>]*data-status="damaged"[\\s\\S]*?${note}`), damage.name);
     const own = page('/run/bad');
     assert.equal(own.status, 200, damage.name);
-    assert.match(own.html, new RegExp(`<p class="problem">damaged: bad/${escaped(damage.file)}: [^<\\n]*</p>`), damage.name);
+    assert.match(own.html, new RegExp(`<p class="problem">${damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: [^<\\n]*`}</p>`), damage.name);
     assert.equal(page('/trends?run=chatbot-1&run=bad&run=chatbot-2').status, 200, damage.name);
     const compared = page('/compare?run=chatbot-1&run=bad&run=chatbot-2');
     assert.equal(compared.status, 200, damage.name);
