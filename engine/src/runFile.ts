@@ -4,7 +4,7 @@
  * or has the wrong shape becomes `RunDamaged` with one line saying what, never an exception from
  * deeper in a reader. A FIFO or a folder in a file's place is never opened.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { RunDamaged } from './errors';
 import { PARTIAL_FILE } from './protocol/layout';
@@ -32,12 +32,19 @@ export function oneLine(text: string, max = MAX_REASON_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * `file` for a regular file within the bound, undefined for none, else the problem. Links are never
+ * followed, neither the file nor its run's folder: a link planted in results/ would otherwise show
+ * an outside file's first bytes in a parser's message.
+ */
 function kindOf(path: string): string | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
+  if (lstatSync(dirname(path), { throwIfNoEntry: false })?.isSymbolicLink()) return 'its run folder is a link, which is never followed';
+  const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return undefined;
   if (stat.isFile() && stat.size > RUN_FILE_MAX_BYTES) return `a file of ${mebibytes(stat.size)} (at most ${mebibytes(RUN_FILE_MAX_BYTES)} is read)`;
   if (stat.isFile()) return 'file';
-  return stat.isDirectory() ? 'a folder' : 'a special file (a FIFO, a socket or a device)';
+  if (stat.isSymbolicLink()) return 'a link where a file goes (never followed)';
+  return `${stat.isDirectory() ? 'a folder' : 'a special file (a FIFO, a socket or a device)'} where a file goes`;
 }
 
 /** The bytes of a run's file, or undefined when there is none; anything but a readable regular file is damage. */
@@ -46,12 +53,22 @@ export function readRunBytes(path: string): Buffer | undefined {
   let kind: string | undefined;
   try {
     kind = kindOf(path);
-    if (kind === 'file') return readFileSync(path);
+    if (kind === 'file') return readWithoutFollowing(path);
   } catch (e) {
     throw new RunDamaged(path, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? oneLine(String(e))})`, { cause: e });
   }
   if (kind === undefined) return undefined;
-  throw new RunDamaged(path, file, kind.startsWith('a file ') ? kind : `${kind} where a file goes`);
+  throw new RunDamaged(path, file, kind);
+}
+
+/** The file's bytes through a descriptor opened without following a link swapped in since the check. */
+function readWithoutFollowing(path: string): Buffer {
+  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 function mebibytes(bytes: number): string {

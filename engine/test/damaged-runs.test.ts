@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { pageAt } from '../src/view/pages';
 import { CLI, mmb, REPORTS, tempDir } from './helpers';
@@ -49,6 +49,8 @@ interface Damage {
   what: RegExp;
   /** What `mmb view`'s index says of it, when the view refuses it before reading (its own bound on what it serves). */
   viewed?: RegExp;
+  /** Left out of `mmb view` altogether: its index lists real folders of results/ only. */
+  unlisted?: true;
   plant: (run: string) => void;
 }
 
@@ -76,6 +78,20 @@ const DAMAGES: Damage[] = [
     viewed: /bad&#39;s state files hold 600 MiB, more than the 128 MiB served/, plant: (run) => {
     writeFileSync(join(run, 'state.json'), '{');
     truncateSync(join(run, 'state.json'), 600 * 1024 * 1024);
+  } },
+  // A link planted in results/: following it would show the outside file's first bytes in the parser's message.
+  { name: 'a link where state.json goes', file: 'state.json', what: /^a link where a file goes \(never followed\)$/, plant: (run) => {
+    const outside = join(dirname(dirname(dirname(run))), 'outside-secret.txt');
+    writeFileSync(outside, 'outside-canary-text');
+    symlinkSync(outside, join(run, 'state.json'));
+  } },
+  { name: 'a run folder that is a link', file: 'state.json', what: /^its run folder is a link, which is never followed$/, unlisted: true, plant: (run) => {
+    const outside = join(dirname(dirname(dirname(run))), 'outside-run');
+    rmSync(outside, { recursive: true, force: true });
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'state.json'), wholeState());
+    rmSync(run, { recursive: true });
+    symlinkSync(outside, run);
   } },
   { name: 'a folder where state.json goes', file: 'state.json', what: /^a folder where a file goes$/, plant: (run) => mkdirSync(join(run, 'state.json')) },
   { name: 'a journal line of the wrong shape', file: 'journal.jsonl', what: /^line 1: seq: a whole number from 0 expected, found the string "x"/, plant: journal({ n: 461, type: 'reply', at: AT, seq: 'x', text: 'hi' }) },
@@ -118,6 +134,8 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
     assert.deepEqual(document.damaged.map((d) => [d.run, d.file]), [['bad', damage.file]], damage.name);
     assert.match(document.damaged[0]!.what, damage.what, damage.name);
 
+    assert.doesNotMatch(report.stdout + report.stderr + json.stdout, /outside-canary/, `${damage.name}: nothing of a linked file is shown`);
+
     const resumed = mmb(['run', 'bad'], dir);
     assert.equal(resumed.code, 2, `${damage.name}: ${resumed.stdout}${resumed.stderr}`);
     assert.equal(resumed.stderr.split('\n').length, 2, `${damage.name}: one line: ${resumed.stderr}`);
@@ -130,11 +148,17 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
     const index = page('/');
     assert.equal(index.status, 200, damage.name);
     assert.equal([...index.html.matchAll(/<tr data-run="([^"]+)"[^>]*data-status="finished"/g)].length, OTHERS.length, damage.name);
-    const note = damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: `;
-    assert.match(index.html, new RegExp(`<tr data-run="bad"[^>]*data-status="damaged"[\\s\\S]*?${note}`), damage.name);
-    const own = page('/run/bad');
-    assert.equal(own.status, 200, damage.name);
-    assert.match(own.html, new RegExp(`<p class="problem">${damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: [^<\\n]*`}</p>`), damage.name);
+    if (damage.unlisted) {
+      assert.doesNotMatch(index.html, /data-run="bad"/, `${damage.name}: mmb view lists real folders only`);
+      assert.doesNotMatch(page('/run/bad').html, /outside-canary|data-status="finished"/, damage.name);
+    } else {
+      const note = damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: `;
+      assert.match(index.html, new RegExp(`<tr data-run="bad"[^>]*data-status="damaged"[\\s\\S]*?${note}`), damage.name);
+      const own = page('/run/bad');
+      assert.equal(own.status, 200, damage.name);
+      assert.match(own.html, new RegExp(`<p class="problem">${damage.viewed?.source ?? `damaged: bad/${escaped(damage.file)}: [^<\\n]*`}</p>`), damage.name);
+    }
+    if (damage.unlisted) continue; // a page naming a run the view does not know is a 404, as for any unknown id
     assert.equal(page('/trends?run=chatbot-1&run=bad&run=chatbot-2').status, 200, damage.name);
     const compared = page('/compare?run=chatbot-1&run=bad&run=chatbot-2');
     assert.equal(compared.status, 200, damage.name);
