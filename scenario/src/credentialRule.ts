@@ -160,6 +160,45 @@ export function isCredentialValue(text: string): boolean {
   return isKeyShaped(text) || urlCredential(text) !== undefined;
 }
 
+/** A command-line word that sets a value by name: `--token=x`, `-p=x`, `API_KEY=x` (a shell assignment). */
+const ASSIGNMENT = /^-{0,2}([A-Za-z_][\w.-]{0,80})=(.*)$/s;
+/** A command-line flag that takes the next word as its value: `--api-key`, `-password`. */
+const FLAG = /^-{1,2}([A-Za-z][\w.-]{0,80})$/;
+/** Last words of a name that point at a secret instead of holding it: `--password-file`, `--token-path`. */
+const POINTER_WORDS = new Set(['file', 'path', 'dir', 'env', 'var', 'cmd', 'command', 'helper', 'url', 'name', 'type', 'kind', 'mode']);
+
+function isCredentialFlagName(name: string): boolean {
+  const last = nameWords(name).at(-1);
+  return last !== undefined && !POINTER_WORDS.has(last) && isCredentialKey(name);
+}
+
+/**
+ * Whether a value given to a credential-named flag or assignment is a secret written out, rather
+ * than a number, a truth value, a reference to a variable (`$TOKEN`, `${TOKEN}`) or a path.
+ */
+function isWrittenSecret(value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed === '' || isPlainSetting(trimmed) || /^\$(?:\{\w+\}|\w+)$/.test(trimmed)) return false;
+  if (/^(?:none|no|off|on|disabled?|enabled?|basic|bearer|digest|oauth2?|anonymous)$/i.test(trimmed)) return false;
+  return !/^(?:\/|\.\.?\/|~\/)/.test(trimmed);
+}
+
+/**
+ * The credential a command line writes out, by the name it is given to: `--token=…`,
+ * `OPENAI_API_KEY=…`, or `--api-key …` as two words (of one string, or of a command's array:
+ * `words` are then its items). Undefined when none; the secret itself is never returned.
+ */
+export function commandLineCredential(words: readonly string[]): { name: string } | undefined {
+  for (const [index, word] of words.entries()) {
+    const assigned = ASSIGNMENT.exec(word);
+    if (assigned && isCredentialFlagName(assigned[1]!) && isWrittenSecret(assigned[2]!)) return { name: assigned[1]! };
+    const flag = FLAG.exec(word);
+    const next = words[index + 1];
+    if (flag && next !== undefined && !next.startsWith('-') && isCredentialFlagName(flag[1]!) && isWrittenSecret(next)) return { name: flag[1]! };
+  }
+  return undefined;
+}
+
 /** Kept for the engine's readers: a URL with a user name or password before its host, in any spelling. */
 export function hasUrlUserinfo(text: string): boolean {
   return urlCredential(text)?.kind === 'userinfo';

@@ -6,7 +6,7 @@
  */
 import { createScanner, type Node, type SyntaxKind } from 'jsonc-parser';
 import type { JsoncDocument } from './jsonc';
-import { isCredentialKey, isKeyShaped, isProjectRunKey, urlCredential } from './credentialRule';
+import { commandLineCredential, isCredentialKey, isKeyShaped, isProjectRunKey, urlCredential } from './credentialRule';
 
 export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentialRule';
 
@@ -35,7 +35,11 @@ export function reportCredentials(doc: JsoncDocument): void {
     const item = pending.pop()!;
     const { node, path } = item;
     if (node.type === 'string' && typeof node.value === 'string' && !item.keyRefused) reportStringValue(doc, node, path || '(the file)', node.value);
-    if (node.type === 'array') (node.children ?? []).forEach((child, i) => pending.push({ node: child, path: `${path}[${i}]`, parentKey: item.key }));
+    if (node.type === 'array') {
+      const problem = arrayProblem((node.children ?? []).map((child) => child.value));
+      if (problem) doc.report(doc.rangeOf(node), `\`${path}\` ${problem}.`);
+      (node.children ?? []).forEach((child, i) => pending.push({ node: child, path: `${path}[${i}]`, parentKey: item.key }));
+    }
     if (node.type !== 'object') continue;
     for (const property of node.children ?? []) {
       const [key, value] = property.children ?? [];
@@ -73,7 +77,22 @@ function valueProblem(value: string): string | undefined {
   if (url?.kind === 'userinfo') return 'has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in `api_key_env`';
   if (url?.kind === 'query') return `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}`;
   if (isKeyShaped(value)) return `holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
-  return undefined;
+  return commandLineProblem(value.split(/\s+/));
+}
+
+/** Why a command line (one string's words, or an array's items) would put a secret in the file. */
+function commandLineProblem(words: readonly string[]): string | undefined {
+  const found = commandLineCredential(words);
+  if (!found) return undefined;
+  return `gives \`${shownKey(found.name)}\` a secret on the command line, which would put it in a file: ${ENV_ADVICE} (the program reads it from there)`;
+}
+
+/** The array's items as one command line: a flag in one item and its value in the next. */
+function arrayProblem(items: readonly unknown[]): string | undefined {
+  const words = items.filter((item): item is string => typeof item === 'string');
+  // An item that holds the whole secret itself is reported as that item, once.
+  if (words.some((word) => valueProblem(word) !== undefined)) return undefined;
+  return commandLineProblem(words);
 }
 
 /**
@@ -89,7 +108,11 @@ export function credentialIn(value: unknown, path: string): string | undefined {
       const problem = valueProblem(item.value);
       if (problem) return `\`${item.path}\` ${problem}.`;
     }
-    if (Array.isArray(item.value)) item.value.forEach((child: unknown, i) => pending.push({ value: child, path: `${item.path}[${i}]` }));
+    if (Array.isArray(item.value)) {
+      const problem = arrayProblem(item.value);
+      if (problem) return `\`${item.path}\` ${problem}.`;
+      item.value.forEach((child: unknown, i) => pending.push({ value: child, path: `${item.path}[${i}]` }));
+    }
     else if (typeof item.value === 'object' && item.value !== null) {
       for (const [name, inner] of Object.entries(item.value)) {
         const innerPath = item.path ? `${item.path}.${shownKey(name)}` : shownKey(name);

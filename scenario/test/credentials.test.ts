@@ -193,3 +193,32 @@ test('a key pasted into a comment is refused, and the comment is not quoted', ()
   assert.ok(!diagnostics[0]!.message.includes(key));
   assert.deepEqual(parseConfig('{\n  // the persona reads OPENAI_API_KEY; see https://platform.openai.com/api-keys\n  "runs": {}\n}').diagnostics, []);
 });
+
+/** A command's words with a credential-named flag: `--name=value`, `NAME=value` or `--name value`. */
+const commandLine = fc.record({
+  name: fc.oneof(credentialName, patName).filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !/(?:file|path|env)$/i.test(name)),
+  form: fc.constantFrom('flag=', 'assignment', 'flag value', 'sh -c'),
+}).map(({ name, form }) => {
+  const secret = 'hunter2-not-key-shaped';
+  switch (form) {
+    case 'flag=': return { command: ['node', 'agent.mjs', `--${name}=${secret}`], secret };
+    case 'assignment': return { command: ['env', `${name}=${secret}`, 'python3', 'agent.py'], secret };
+    case 'flag value': return { command: ['node', 'agent.mjs', `--${name}`, secret], secret };
+    default: return { command: ['sh', '-c', `${name}=${secret} python3 agent.py`], secret };
+  }
+});
+
+test('a credential written on a command line is refused, as a flag, an assignment or two words, in one line without it', () => {
+  fc.assert(fc.property(commandLine, ({ command, secret }) => {
+    const config = { runs: { a: { benchmark: 'starter', agent: 'process', command } } };
+    const found = parseConfig(JSON.stringify(config)).diagnostics.filter((d) => /on the command line/.test(d.message));
+    return found.length === 1 && !found[0]!.message.includes(secret) && /list its name in `env`/.test(found[0]!.message);
+  }), { seed: SEED, numRuns: RUNS });
+});
+
+test('command lines without a written secret pass: counts, truth values, variables, paths to a secret, `--auth none`', () => {
+  const command = ['node', 'agent.mjs', '--max-tokens', '500', '--token=$TOKEN', '--api-key', '${API_KEY}', '--password-file', '/run/secrets/db',
+    '--auth', 'none', '--key-path=./keys/k.pem', '--pass-score', '8', 'DEBUG=1', '--model', 'gpt-4o-mini'];
+  const config = { runs: { a: { benchmark: 'starter', agent: 'process', command } } };
+  assert.deepEqual(parseConfig(JSON.stringify(config)).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+});
