@@ -32,7 +32,7 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
   const key = state.sends[callId]?.key ?? sendKey(state);
   if (!state.sends[callId]) o.record({ type: 'sent', at: o.now(), callId, key, text });
   await adapter.sendMessage(text, { idempotencyKey: key });
-  const sentKeys = new Set(Object.values(state.sends).map((send) => send.key));
+  const awaitsLaterSend = laterSendOf(state);
   const started = Date.now();
   let lastNew = Date.now();
   // Quick agents answer in milliseconds: poll fast at first, then every pollIntervalMs.
@@ -41,7 +41,7 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
   let awaitSettled = adapter.whenSettled !== undefined;
   let settledOnce = false;
   for (;;) {
-    const messages = answersSoFar(await adapter.getResponses(state.agentCursor), state.agentCursor, sentKeys);
+    const messages = answersSoFar(await adapter.getResponses(state.agentCursor), state.agentCursor, awaitsLaterSend);
     for (const m of messages) {
       const toolCalls = boundedToolCalls(m.toolCalls);
       const leftOut = leftOutToolCalls(m.toolCalls);
@@ -76,9 +76,20 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
  * switch) the agent has done already, and must not do twice.
  */
 export async function agentAheadOfJournal(state: RunState, adapter: AgentAdapter): Promise<boolean> {
-  const sent = new Set(Object.values(state.sends).map((send) => send.key));
+  const awaitsLaterSend = laterSendOf(state);
   const messages = await adapter.getResponses(state.agentCursor);
-  return messages.some((m) => m.replyTo !== undefined && !sent.has(m.replyTo));
+  return messages.some((m) => m.replyTo !== undefined && awaitsLaterSend(m.replyTo));
+}
+
+/**
+ * Whether a reply's `replyTo` names a send of this run the journal has not made yet. Any other
+ * key (one the engine never made: a buggy or hostile agent's) is no reason to hold a reply back,
+ * or every turn would wait its whole timeout for replies that are there.
+ */
+function laterSendOf(state: RunState): (replyTo: string) => boolean {
+  const made = Object.keys(state.sends).length;
+  const prefix = `${state.run}/send-`;
+  return (replyTo) => replyTo.startsWith(prefix) && /^[1-9]\d{0,8}$/.test(replyTo.slice(prefix.length)) && Number(replyTo.slice(prefix.length)) > made;
 }
 
 /**
@@ -95,11 +106,11 @@ function sendKey(state: RunState): string {
  * the journal has not sent yet: the agent's own record ahead of a cut journal. Those wait for
  * their sends, made again as the run replays, instead of all landing in this turn.
  */
-function answersSoFar(messages: readonly AgentMessage[], cursor: number, sentKeys: ReadonlySet<string>): AgentMessage[] {
+function answersSoFar(messages: readonly AgentMessage[], cursor: number, awaitsLaterSend: (replyTo: string) => boolean): AgentMessage[] {
   const out: AgentMessage[] = [];
   for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
     if (m.seq <= cursor) continue;
-    if (m.replyTo !== undefined && !sentKeys.has(m.replyTo)) break;
+    if (m.replyTo !== undefined && awaitsLaterSend(m.replyTo)) break;
     out.push(m);
   }
   return out;
