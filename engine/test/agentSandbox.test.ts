@@ -70,7 +70,7 @@ describe('a process agent looks for the persona\'s key in /proc', () => {
     await standIn.close();
   });
 
-  async function seek(run: Record<string, unknown>): Promise<{ found: Found; stdout: string; stderr: string }> {
+  async function seek(run: Record<string, unknown>, env: NodeJS.ProcessEnv = KEYS): Promise<{ found: Found; stdout: string; stderr: string }> {
     const model = (name: string, keyEnv: string) => ({ model: name, base_url: standIn.url, api_key_env: keyEnv });
     const dir = workspace({
       persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'),
@@ -84,7 +84,7 @@ describe('a process agent looks for the persona\'s key in /proc', () => {
     mkdirSync(join(dir, 'agents'));
     copyFileSync(join(ROOT, 'examples', 'agents', 'my-agent.mjs'), join(dir, 'agents', 'my-agent.mjs'));
     writeFileSync(join(dir, 'agents', 'seeking-agent.mjs'), SEEKING_AGENT);
-    const result = await mmbAsync(['run', 'seek'], dir);
+    const result = await mmbAsync(['run', 'seek'], dir, env);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(readFileSync(join(dir, 'results', 'seek', 'agent', 'state.json'), 'utf8'), /"replies":\[\{/, 'the agent answered with its model');
     const foundFile = join(dir, 'results', 'seek', 'agent', 'found.json');
@@ -116,6 +116,15 @@ describe('a process agent looks for the persona\'s key in /proc', () => {
     assert.equal(first, 'mmb: notice: run "seek": its agent is handed the persona\'s key: `agent_model.api_key_env` names MMB_TEST_PERSONA_KEY, '
       + 'the persona\'s own variable (give the agent a key of its own to keep them apart).');
     assert.ok(!stdout.includes(PERSONA_KEY) && !stderr.includes(PERSONA_KEY), 'the notice names the variable, never the key');
+  });
+
+  test('an agent model that names another variable holding the persona\'s key: the first line says so too, naming both', { timeout: 120_000 }, async () => {
+    const model = { model: 'agent-model', base_url: standIn.url, api_key_env: 'MMB_TEST_ALIAS_KEY' };
+    const { found, stdout, stderr } = await seek({ agent_model: model, agent_sandbox: probe.works }, { ...KEYS, MMB_TEST_ALIAS_KEY: PERSONA_KEY });
+    assert.equal(found.asModelKey, true, 'the program gets her key under the other name');
+    assert.equal(stderr.split('\n')[0], 'mmb: notice: run "seek": its agent is handed the persona\'s key: `agent_model.api_key_env` names MMB_TEST_ALIAS_KEY, '
+      + 'which holds the same key as the persona\'s MMB_TEST_PERSONA_KEY (give the agent a key of its own to keep them apart).');
+    assert.ok(!stdout.includes(PERSONA_KEY) && !stderr.includes(PERSONA_KEY), 'the notice names the variables, never the key');
   });
 });
 

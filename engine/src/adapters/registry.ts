@@ -217,13 +217,17 @@ export function adapterUsesStandIn(agent: string, options: Record<string, unknow
  * (its `agent_model.api_key_env` names the persona's variable: allowed, and common with one provider for both),
  * and its entry's own notices. `personaKeyEnv` is the persona's variable when she runs on a real model.
  */
-export function startNotices(agent: string, options: Record<string, unknown>, personaKeyEnv: string | undefined): string[] {
+export function startNotices(agent: string, options: Record<string, unknown>, personaKeyEnv: string | undefined, env: Readonly<Record<string, string | undefined>> = {}): string[] {
   const model = options.agent_model;
   const keyEnv = typeof model === 'object' && model !== null ? (model as { api_key_env?: unknown }).api_key_env : undefined;
-  const shared = personaKeyEnv !== undefined && keyEnv === personaKeyEnv && !agentModelIsStandIn(options);
-  const keyNotice = `its agent is handed the persona's key: \`agent_model.api_key_env\` names ${personaKeyEnv}, the persona's own variable `
-    + '(give the agent a key of its own to keep them apart).';
-  return [...(shared ? [keyNotice] : []), ...(lookUp(agent)?.notices?.(options) ?? [])];
+  const notices = lookUp(agent)?.notices?.(options) ?? [];
+  if (personaKeyEnv === undefined || typeof keyEnv !== 'string' || agentModelIsStandIn(options)) return notices;
+  const personaKey = env[personaKeyEnv];
+  // The same key under another name is the same key handed over: said too, naming both variables, never the key.
+  const shared = keyEnv === personaKeyEnv ? `names ${personaKeyEnv}, the persona's own variable`
+    : personaKey && env[keyEnv] === personaKey ? `names ${keyEnv}, which holds the same key as the persona's ${personaKeyEnv}` : undefined;
+  if (!shared) return notices;
+  return [`its agent is handed the persona's key: \`agent_model.api_key_env\` ${shared} (give the agent a key of its own to keep them apart).`, ...notices];
 }
 
 /** The agent and options a rehearsal of this run plays. */

@@ -192,7 +192,7 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
 function printStartNotices(config: Config, runs: readonly LaunchRun[], io: Io): void {
   const personaKeyEnv = usesStandIn(config.persona) ? undefined : config.persona.api_key_env;
   for (const run of runs) {
-    for (const notice of startNotices(run.agent, run.options, personaKeyEnv)) io.err(`mmb: notice: run "${clipName(run.name, 120)}": ${notice}\n`);
+    for (const notice of startNotices(run.agent, run.options, personaKeyEnv, io.env)) io.err(`mmb: notice: run "${clipName(run.name, 120)}": ${notice}\n`);
   }
 }
 
