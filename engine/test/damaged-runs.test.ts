@@ -236,3 +236,16 @@ test('--merge into a folder whose run has a FIFO for its state: one line, exit 2
   assert.equal(merge.status, 2, `${merge.signal ?? ''} ${merge.stderr}`);
   assert.match(merge.stderr, /^mmb: damaged: results\/chatbot-1\/state\.json: a special file \(a FIFO, a socket or a device\) where a file goes; start it over/);
 });
+
+test('a run whose benchmark is gone from benchmarks/: its own page says so (the server has no fault), every other run as before', () => {
+  const dir = fixtureWorkspace();
+  mkdirSync(join(dir, 'results', 'orphan'));
+  writeFileSync(join(dir, 'results', 'orphan', 'state.json'), edited((s) => { s.benchmark = 'gone'; }));
+  const context = { ws: { root: dir, configPath: join(dir, 'config.jsonc'), bundled: join(dir, 'none') }, prices: () => ({}) };
+  const page = (path: string) => pageAt(context, path, new URLSearchParams(), { nonce: 'n' });
+  const own = page('/run/orphan');
+  assert.equal(own.status, 200);
+  assert.match(own.html, /<p class="problem">the benchmark &quot;gone&quot; that orphan played is not in benchmarks\/ any more\.<\/p>/);
+  assert.equal(page('/').status, 200);
+  for (const id of OTHERS) assert.equal(page(`/run/${id}`).status, 200, id);
+});

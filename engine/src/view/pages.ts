@@ -69,7 +69,7 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
   // A damaged run is a run like the others, whose page says what is wrong with it: the server has no fault.
   if ('problem' in run) return problem(run.damaged ? 200 : servedIds(ws.root).includes(id) ? 500 : 404, run.damaged ? 'This run is damaged' : 'This run cannot be shown', run.problem, o);
   const found = benchmarkCache(ws)(run.state.benchmark);
-  if (!found) return problem(500, 'This run cannot be shown', `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`, o);
+  if (!found) return problem(200, 'This run cannot be shown', `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`, o);
   const view = runView(run.state, found.benchmark, { benchmarkPath: found.path, prices: context.prices(), memory: readMemorySnapshots(run.dir), status: run.status });
   const live = run.status === 'running';
   return { status: 200, html: renderRunReport(view, { ...o, ...(live ? { connectSelf: true, extraScript: liveScript(id) } : {}) }), live };
