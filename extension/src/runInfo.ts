@@ -34,14 +34,16 @@ function bounded(text: string, max: number): string {
 }
 
 /**
- * The reason in an engine's log: its last `mmb: ` line (the CLI writes every problem as one),
- * else the last line it wrote. `exitCode` says whether it started at all: 2 is a problem with
+ * The reason in an engine's log: its last `mmb: ` line that is not a notice (the CLI writes
+ * every problem as one), else the last line it wrote. `exitCode` says whether it started at all: 2 is a problem with
  * what was asked (a missing key, a broken config), before anything ran.
  */
 export function failureFromLog(run: string, log: string, exitCode: number | null, at: string): RunFailure {
   const lines = log.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
-  const own = lines.filter((l) => l.startsWith('mmb: ')).pop();
-  let reason = own?.slice('mmb: '.length) ?? lines.pop() ?? `the engine ended with status ${exitCode ?? 'unknown'} and wrote nothing`;
+  // A notice (a shared key, no sandbox here) comes first and is not why a run failed.
+  const problems = lines.filter((l) => !l.startsWith('mmb: notice: '));
+  const own = problems.filter((l) => l.startsWith('mmb: ')).pop();
+  let reason = own?.slice('mmb: '.length) ?? problems.pop() ?? `the engine ended with status ${exitCode ?? 'unknown'} and wrote nothing`;
   for (const prefix of [`run "${run}": `, `run "${run}" `]) if (reason.startsWith(prefix)) reason = reason.slice(prefix.length);
   reason = bounded(reason, MAX_REASON);
   const variable = /environment variable ([A-Z_][A-Z0-9_]*)/.exec(reason)?.[1];

@@ -20,6 +20,9 @@ test('a crash is the last mmb: line, not a key problem; a silent engine still ge
   assert.equal(crash.couldNotStart, false);
   assert.equal(crash.missingKey, undefined);
   assert.equal(failureFromLog('r', '', 2, 'now').reason, 'the engine ended with status 2 and wrote nothing');
+  const notice = 'mmb: notice: run "r": its program runs without a sandbox: bwrap is not installed.\n';
+  assert.equal(failureFromLog('r', `${notice}Error: boom\n`, 1, 'now').reason, 'Error: boom', 'a notice is never the reason');
+  assert.equal(failureFromLog('r', `${notice}mmb: run "r" crashed: gone\n`, 1, 'now').reason, 'crashed: gone');
   assert.equal(failureFromLog('r', 'Error: boom\n', 1, 'now').reason, 'Error: boom');
   const long = failureFromLog('r', `mmb: ${'x'.repeat(5000)}`, 2, 'now');
   assert.equal(long.reason.length, 500);
