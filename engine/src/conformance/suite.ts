@@ -80,10 +80,10 @@ export async function runConformance(subject: ConformanceSubject, onResult: (res
   return results;
 }
 
-type Record_ = (result: RequirementResult) => void;
+type RecordResult = (result: RequirementResult) => void;
 
 /** Runs one requirement; a throw (the adapter's or the check's) is its failure, and stops the group. */
-async function requirement(record: Record_, name: string, check: () => Promise<string | void>): Promise<boolean> {
+async function requirement(record: RecordResult, name: string, check: () => Promise<string | void>): Promise<boolean> {
   try {
     const skipped = await check();
     record(skipped ? { requirement: name, outcome: 'skip', detail: skipped } : { requirement: name, outcome: 'pass' });
@@ -97,7 +97,7 @@ async function requirement(record: Record_, name: string, check: () => Promise<s
 }
 
 /** The agent starts and opens a session: its program spawns and shakes hands, its module loads, its gateway answers. */
-async function checkStart(subject: ConformanceSubject, runDir: string, record: Record_): Promise<boolean> {
+async function checkStart(subject: ConformanceSubject, runDir: string, record: RecordResult): Promise<boolean> {
   const adapter = subject.make(runDir);
   try {
     return await requirement(record, 'the agent starts', async () => {
@@ -113,7 +113,7 @@ function expect(condition: boolean, fix: string): void {
   if (!condition) throw new Failed(fix);
 }
 
-async function checkTurns(subject: ConformanceSubject, runDir: string, record: Record_): Promise<void> {
+async function checkTurns(subject: ConformanceSubject, runDir: string, record: RecordResult): Promise<void> {
   const timeout = subject.replyTimeoutMs ?? 60_000;
   const adapter = subject.make(runDir);
   let first: AgentMessage[] = [];
@@ -148,7 +148,7 @@ async function checkTurns(subject: ConformanceSubject, runDir: string, record: R
   }
 }
 
-async function checkMemory(subject: ConformanceSubject, runDir: string, record: Record_): Promise<void> {
+async function checkMemory(subject: ConformanceSubject, runDir: string, record: RecordResult): Promise<void> {
   const timeout = subject.replyTimeoutMs ?? 60_000;
   let adapter = subject.make(runDir);
   try {
@@ -198,7 +198,7 @@ async function snapshotCheck(adapter: AgentAdapter, memory: ConformanceSubject['
   }
 }
 
-async function checkVirtualTime(subject: ConformanceSubject, runDir: string, record: Record_): Promise<void> {
+async function checkVirtualTime(subject: ConformanceSubject, runDir: string, record: RecordResult): Promise<void> {
   const adapter = subject.make(runDir);
   try {
     await requirement(record, 'virtual time', async () => {

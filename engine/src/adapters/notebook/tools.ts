@@ -8,7 +8,7 @@ import type { ToolCall } from '../../models/messages';
 import type { NotesHistory } from './git';
 import { contentHash, describeConflicts, findConflicts, type Notes } from './notes';
 import { NoteError } from '../../errors';
-import { NOTEBOOK_TOOLS as T } from './protocol';
+import { NOTEBOOK_TOOLS } from './protocol';
 import { formatHits, searchDocs, type Doc } from './search';
 
 const str = (description: string) => ({ type: 'string', description });
@@ -16,14 +16,14 @@ const fn = (name: string, description: string, properties: Record<string, unknow
   ({ type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } });
 
 export const NOTEBOOK_TOOL_SPECS: ToolSpec[] = [
-  fn(T.list, 'List every note of the memory folder, with its size.', {}, []),
-  fn(T.read, 'Read a note.', { path: str('The note\'s path in the memory folder, e.g. "topics/move.md".'), from_line: { type: 'integer', minimum: 1, description: 'Start at this line (for long notes).' } }, ['path']),
-  fn(T.write, 'Create or overwrite a note; with append, add to its end.', { path: str('The note\'s path, ending in .md.'), content: str('The markdown to write.'), append: { type: 'boolean', description: 'Add to the end instead of overwriting.' } }, ['path', 'content']),
-  fn(T.edit, 'Replace an exact piece of a note\'s text: the way to change a fact\'s value in place.', { path: str('The note\'s path.'), old_text: str('The exact text to replace, as read_note shows it.'), new_text: str('The text to put instead.'), replace_all: { type: 'boolean', description: 'Replace every occurrence, not just a unique one.' } }, ['path', 'old_text', 'new_text']),
-  fn(T.remove, 'Delete a note (its history stays: file_history).', { path: str('The note\'s path.') }, ['path']),
-  fn(T.search, 'Search every note for lines with these words; the best matches first, as path:line: text.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
-  fn(T.searchHistory, 'Search the transcripts of your past conversations with the user (and this one) for lines with these words.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
-  fn(T.fileHistory, 'The edit history of a note (git log -p), newest first, with dates: old values of changed facts are in the removed (-) lines.', { path: str('The note\'s path.') }, ['path']),
+  fn(NOTEBOOK_TOOLS.list, 'List every note of the memory folder, with its size.', {}, []),
+  fn(NOTEBOOK_TOOLS.read, 'Read a note.', { path: str('The note\'s path in the memory folder, e.g. "topics/move.md".'), from_line: { type: 'integer', minimum: 1, description: 'Start at this line (for long notes).' } }, ['path']),
+  fn(NOTEBOOK_TOOLS.write, 'Create or overwrite a note; with append, add to its end.', { path: str('The note\'s path, ending in .md.'), content: str('The markdown to write.'), append: { type: 'boolean', description: 'Add to the end instead of overwriting.' } }, ['path', 'content']),
+  fn(NOTEBOOK_TOOLS.edit, 'Replace an exact piece of a note\'s text: the way to change a fact\'s value in place.', { path: str('The note\'s path.'), old_text: str('The exact text to replace, as read_note shows it.'), new_text: str('The text to put instead.'), replace_all: { type: 'boolean', description: 'Replace every occurrence, not just a unique one.' } }, ['path', 'old_text', 'new_text']),
+  fn(NOTEBOOK_TOOLS.remove, 'Delete a note (its history stays: file_history).', { path: str('The note\'s path.') }, ['path']),
+  fn(NOTEBOOK_TOOLS.search, 'Search every note for lines with these words; the best matches first, as path:line: text.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
+  fn(NOTEBOOK_TOOLS.searchHistory, 'Search the transcripts of your past conversations with the user (and this one) for lines with these words.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
+  fn(NOTEBOOK_TOOLS.fileHistory, 'The edit history of a note (git log -p), newest first, with dates: old values of changed facts are in the removed (-) lines.', { path: str('The note\'s path.') }, ['path']),
 ];
 
 const HISTORY_MAX_CHARS = 12_000;
@@ -104,40 +104,40 @@ async function run(name: string, args: Args, ctx: ToolContext, call: string): Pr
   const { notes } = ctx;
   const max = typeof args.max_results === 'number' ? Math.max(1, Math.min(100, Math.floor(args.max_results))) : 20;
   switch (name) {
-    case T.list: {
+    case NOTEBOOK_TOOLS.list: {
       const all = notes.list().map((p) => {
         const text = notes.text(p);
         return `${p} (${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)} lines, ${Buffer.byteLength(text)} bytes)`;
       });
       return { result: all.length ? all.join('\n') : 'The memory folder is empty.', wrote: false };
     }
-    case T.read:
+    case NOTEBOOK_TOOLS.read:
       return { result: notes.read(need(args, 'path', name), typeof args.from_line === 'number' ? args.from_line : 1), wrote: false };
-    case T.write: {
+    case NOTEBOOK_TOOLS.write: {
       const path = need(args, 'path', name);
       const existed = notes.exists(path);
       const text = notes.planWrite(path, need(args, 'content', name), args.append === true);
       return change(ctx, call, path, text, `${args.append === true ? 'Appended to' : existed ? 'Overwrote' : 'Created'} ${path}.`);
     }
-    case T.edit: {
+    case NOTEBOOK_TOOLS.edit: {
       const path = need(args, 'path', name);
       const { text, count } = notes.planEdit(path, need(args, 'old_text', name), need(args, 'new_text', name), args.replace_all === true);
       return change(ctx, call, path, text, `Edited ${path} (${count} replacement${count === 1 ? '' : 's'}).`);
     }
-    case T.remove: {
+    case NOTEBOOK_TOOLS.remove: {
       const path = need(args, 'path', name);
       notes.text(path);
       return change(ctx, call, path, null, `Deleted ${path}.`);
     }
-    case T.search: {
+    case NOTEBOOK_TOOLS.search: {
       const query = need(args, 'query', name);
       return { result: formatHits(searchDocs(notes.list().map((p) => ({ name: p, text: notes.text(p) })), query, max), query, 'note'), wrote: false };
     }
-    case T.searchHistory: {
+    case NOTEBOOK_TOOLS.searchHistory: {
       const query = need(args, 'query', name);
       return { result: formatHits(searchDocs(ctx.transcripts(), query, max), query, 'conversation line'), wrote: false };
     }
-    case T.fileHistory: {
+    case NOTEBOOK_TOOLS.fileHistory: {
       const path = need(args, 'path', name);
       notes.resolve(path);
       const log = (await ctx.history.log(path)).trim();
@@ -145,6 +145,6 @@ async function run(name: string, args: Args, ctx: ToolContext, call: string): Pr
       return { result: log.length > HISTORY_MAX_CHARS ? `${log.slice(0, HISTORY_MAX_CHARS)}\n[older history cut]` : log, wrote: false };
     }
     default:
-      return { result: `Error: there is no tool "${name}"; the tools are ${Object.values(T).join(', ')}.`, wrote: false };
+      return { result: `Error: there is no tool "${name}"; the tools are ${Object.values(NOTEBOOK_TOOLS).join(', ')}.`, wrote: false };
   }
 }
