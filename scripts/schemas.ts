@@ -1,13 +1,15 @@
 /**
  * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
  * agentsModule.ts): schemas/config.schema.json, the table of run keys in docs/format.md and the
- * agents module the parser validates runs with. Run it after changing an agent's entry:
- * `npm run schemas`; a test fails while any committed file differs.
+ * agents module the parser validates runs with; and from `PERSONA_TOOLS` the table of persona
+ * tools in docs/format.md (engine/src/run/tools/referenceTable.ts). Run it after changing an
+ * agent's entry or a persona tool: `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS_MODULE_PATH, agentsModuleText } from '../engine/src/adapters/agentsModule';
 import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/configSchema';
+import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 
 const root = join(__dirname, '..');
 const schema = join(root, 'schemas', 'config.schema.json');
@@ -19,6 +21,11 @@ const updated = withRunKeysTable(readFileSync(reference, 'utf8'));
 if (updated === undefined) throw new Error(`${reference} has lost its run-keys markers; put them back around the table of run keys.`);
 writeFileSync(reference, updated);
 process.stdout.write(`wrote the run keys of ${reference}\n`);
+
+const withTools = withPersonaToolsTable(readFileSync(reference, 'utf8'));
+if (withTools === undefined) throw new Error(`${reference} has lost its persona-tools markers; put them back around the table of persona tools.`);
+writeFileSync(reference, withTools);
+process.stdout.write(`wrote the persona tools of ${reference}\n`);
 
 const agentsModule = join(root, AGENTS_MODULE_PATH);
 writeFileSync(agentsModule, agentsModuleText());

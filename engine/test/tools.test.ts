@@ -1,9 +1,14 @@
 /** The persona's tools: validated arguments, errors a model can act on, never a throw. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs, parseUntil, PERSONA_TOOLS, TOOL_SPECS } from '../src/run/tools';
 import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
+import { universalPrompt } from '../src/persona/prompt';
+import { PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
+import { ROOT } from './helpers';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
   const s = emptyState();
@@ -59,7 +64,7 @@ test('log_evaluation: checks of this phase or earlier only; score 0–10; the se
 
 test('the schemas sent to the model are derived from the tools record, every argument bounded, the engine\'s error texts left out', () => {
   assert.deepEqual(TOOL_SPECS.map((t) => t.function.name), Object.keys(PERSONA_TOOLS));
-  assert.deepEqual(TOOL_SPECS.map((t) => t.function.name), ['send_message', 'next_phase', 'facts_read', 'facts_mark_told', 'facts_get_untold', 'facts_edit', 'facts_add', 'log_evaluation', 'wait']);
+  assert.equal(TOOL_SPECS[0]?.function.name, 'send_message', 'the one way to talk comes first');
   for (const spec of TOOL_SPECS) {
     const properties = spec.function.parameters.properties as Record<string, Record<string, unknown>>;
     for (const [key, schema] of Object.entries(properties)) {
@@ -97,4 +102,35 @@ test('tool calls get the engine\'s ids, unique by the event that journals them, 
   assert.deepEqual(withEngineIds([call], 18)[0], { id: 't18-0', type: 'function', function: call.function });
   assert.equal(withEngineIds([{ ...call, function: { name: 'x', arguments: 'y'.repeat(1 << 20) } }], 1)[0]?.function.arguments.length, 65537, 'oversized arguments are kept just long enough to be refused');
   assert.equal(withEngineIds(Array.from({ length: 1000 }, () => call), 2).length, 32, 'a turn keeps at most 32 calls');
+});
+
+/**
+ * The tools the prompt names: every word in backticks that could be a tool's name (lowercase, digits
+ * and `_`), except a sheet named in an example ("tell the `family` sheet").
+ */
+function toolsNamedIn(prompt: string): Set<string> {
+  return new Set([...prompt.matchAll(/`([a-z][a-z0-9_]*)`(?! sheet)/g)].map((match) => match[1]!));
+}
+
+test('the system prompt names every tool of PERSONA_TOOLS and no tool that does not exist', () => {
+  const named = toolsNamedIn(universalPrompt());
+  const tools = Object.keys(PERSONA_TOOLS);
+  assert.deepEqual(tools.filter((name) => !named.has(name)), [], 'engine/src/persona/system-prompt.md says when to use each of these');
+  assert.deepEqual([...named].filter((name) => !tools.includes(name)), [], 'engine/src/persona/system-prompt.md names these as tools');
+});
+
+test('the prompt check catches a tool left out and a tool made up', () => {
+  const prompt = universalPrompt();
+  assert.ok(!toolsNamedIn(prompt.replaceAll('`facts_add`', 'facts_add')).has('facts_add'));
+  assert.ok(toolsNamedIn(`${prompt}\nCall \`facts_forget\` to forget.`).has('facts_forget'));
+  assert.ok(!toolsNamedIn('tell the `family` sheet').has('family'));
+});
+
+test('docs/format.md has the table of persona tools generated from PERSONA_TOOLS (run `npm run schemas`)', () => {
+  const reference = readFileSync(join(ROOT, 'docs', 'format.md'), 'utf8');
+  assert.ok(reference.includes(PERSONA_TOOLS_TABLE_START), 'docs/format.md keeps the persona-tools markers');
+  assert.equal(reference, withPersonaToolsTable(reference), 'docs/format.md is out of date: run `npm run schemas`');
+  const table = personaToolsTable();
+  for (const [name, tool] of Object.entries(PERSONA_TOOLS)) assert.ok(table.includes(`| ${tool.description} |`), `${name}'s row has its description word for word`);
+  assert.equal(withPersonaToolsTable('no markers here'), undefined);
 });

@@ -106,6 +106,7 @@ export const factsReadTool: PersonaTool = {
 
 export const factsMarkToldTool: PersonaTool = {
   description: 'Mark facts as told, right after telling them.',
+  noteForAuthors: 'Refused, naming them, for facts none of her messages told yet.',
   parameters: {
     sheet: sheetArg,
     ids: { type: 'array', items: { type: 'string', maxLength: MAX_NAME_CHARS }, maxItems: MAX_IDS, description: 'Fact ids such as "1.2".', invalid: `\`ids\` must be a list of at most ${MAX_IDS} fact ids, e.g. ["1.1", "1.2"].` },

@@ -31,6 +31,8 @@ export function logEvaluation(state: RunState, args: ToolArgs, checkAt: (id: str
 
 export const logEvaluationTool: PersonaTool = {
   description: 'Record your grade of the assistant\'s answer to a check.',
+  noteForAuthors: 'Checks of this phase or earlier only. `attempt` 2 (found after she asked it to search) counts ×0.5; '
+    + 'without `attempt` it is taken as 1, and said so. A later grade of the same check replaces the earlier one.',
   parameters: {
     check_id: text('The check id, e.g. "20.3".', MAX_NAME_CHARS, '`check_id` must be a check id such as "20.3".'),
     score: { type: 'number', minimum: 0, maximum: 10, description: '0–10. A single-number answer scores 0 or 10; several facts score in proportion.', invalid: SCORE_INVALID },

@@ -11,6 +11,8 @@ const MAX_EARLY_REFUSALS = 2;
 
 export const nextPhaseTool: PersonaTool = {
   description: 'Finish the current phase and get the instructions of the next one.',
+  noteForAuthors: 'Refused while `vars.require_all_facts` has untold facts, twice while checks of the phase are ungraded, and, with '
+    + '`time_gate`, before the phase\'s last anchor. After the last phase the scenario is complete.',
   parameters: {},
   required: [],
   example: '{}',

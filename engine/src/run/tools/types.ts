@@ -32,7 +32,10 @@ export interface ToolCallContext {
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
 export interface PersonaTool {
+  /** What the model reads about the tool; docs/format.md shows the same words (`npm run schemas`). */
   readonly description: string;
+  /** What authors should know that the model is not told (refusals, bounds), shown beside it in docs/format.md. */
+  readonly noteForAuthors?: string;
   readonly parameters: Readonly<Record<string, ArgSchema>>;
   readonly required: readonly string[];
   /** A valid call's arguments, shown in errors so the model can copy the shape. */

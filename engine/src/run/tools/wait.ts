@@ -11,6 +11,8 @@ const FORMAT = '`until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM"
 
 export const waitTool: PersonaTool = {
   description: 'Sleep until a moment of your day, e.g. "07:30" or "2026-03-02 07:30".',
+  noteForAuthors: 'At most 36 hours ahead; fast-forwarded with `time_master`, in real time without. Offered only in a benchmark '
+    + 'with dated times.',
   parameters: { until: text('HH:MM, or YYYY-MM-DD HH:MM.', 100, FORMAT) },
   required: ['until'],
   example: '{"until": "07:30"}',
