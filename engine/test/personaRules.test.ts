@@ -102,6 +102,11 @@ test('the echo hook: imitation, a paraphrase of the agent\'s reply, her own mess
   assert.ok(jaccard(contentTokens('a b c'), contentTokens('')) === 0);
 });
 
+test('echo content words: the shared function words plus chat manners, numbers kept, apostrophes split', () => {
+  const tokens = contentTokens('Thanks! She booked these movers through Leeds Lift for 11:00 — don’t forget, ＰＥＰＰＥＲ ate 2 boxes.');
+  assert.deepEqual([...tokens], ['booked', 'movers', 'leeds', 'lift', '11:00', 'don', 'forget', 'pepper', 'ate', '2', 'boxes']);
+});
+
 test('the prompt states each grading rule, and docs/engine.md gives each rule its reason', () => {
   const prompt = universalPrompt();
   const rules: [string, RegExp][] = [

@@ -10,6 +10,7 @@ import { FaultInjector, faultyPersonaReply } from '../src/standin/faults';
 import { InProcessStandIn } from '../src/standin/inProcess';
 import { agentReply } from '../src/standin/notetaker';
 import { standInReply } from '../src/standin/reply';
+import { keywords } from '../src/standin/text';
 import { startStandIn } from '../src/standin/server';
 import { completionEvents, parseChatBody } from '../src/standin/wire';
 
@@ -88,4 +89,10 @@ test('the note-taker answers from the search hits that hold the answer, and read
   const partial = agentReply(asked('Where is my boat moored?', 'notes.md:2: - (Sunday 1 March 2026, 20:00) My boat is called Wren.'), tools);
   assert.equal(partial.content, null);
   assert.deepEqual(partial.calls.map((c) => [c.function.name, c.function.arguments]), [[NOTEBOOK_TOOLS.read, '{"path":"notes.md"}']], 'the lines found do not answer: the note is read');
+});
+
+test('the stand-in\'s keywords: shared function words and its request words left out, hyphens and contractions whole, stemmed', () => {
+  assert.deepEqual(keywords('Please search your notes: ours, she said the follow-up was Zoë’s, don’t forget Pepper\'s quotes'), [
+    'follow-up', 'don’t', 'forget', 'pepper', 'quot',
+  ]);
 });

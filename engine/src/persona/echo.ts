@@ -5,17 +5,15 @@
  * paraphrasing its last reply as if it were their own, or into saying their last message again;
  * the agent then answers itself. The measure is a normalised token overlap, linear in the texts.
  */
+import { isNumberToken, STOP_WORDS, words } from '../../../scenario/src/plainText';
 
-/** Words that carry no content: they would make any two messages look alike. */
-const STOP = new Set(`the and for are but not you your yours with this that have has had was were will would can could should
-what when where which who whom why how its it's from into about there their them they then than just also very some any all
-our ours out over under again more most such only own same too here been being does did doing done let lets please thanks
-thank okay yes got sure well now today one two`.split(/\s+/));
+/** Words of chat manners and filler on top of the function words: "Thanks, sure, got it!" says nothing new. */
+const STOP = new Set([...STOP_WORDS, ...'thanks thank okay yes got sure well today one two lets'.split(' ')]);
 
 /** The content words of a text: lower case, three letters or more (or any number), stop words left out. */
 export function contentTokens(text: string): Set<string> {
-  const words = text.toLowerCase().normalize('NFKC').match(/[\p{L}]{3,}|\d+(?:[.,:]\d+)?/gu) ?? [];
-  return new Set(words.filter((word) => !STOP.has(word)));
+  const content = words(text).filter((word) => isNumberToken(word) || word.length >= 3);
+  return new Set(content.filter((word) => !STOP.has(word)));
 }
 
 /** Messages with fewer content words than this are never called echoes: "Thanks, noted!" is just manners. */

@@ -1,12 +1,14 @@
 /** Small text tools of the stand-in model: words, numbers, token estimates. */
+import { STOP_WORDS } from '../../../scenario/src/plainText';
 
-const STOP = new Set(`a about after again all also am an and any are as at be been before being but by can could did do does
-done for from had has have he her here him his how i if in into is it its just me more most my no not now of on once only or
-other our out over own same she should so some such than that the their them then there these they this those through to too
-under until up very was we were what when where which while who whom why will with would you your yours let tell say said
-please search memory notes much many first end`.split(/\s+/));
+/** The words of a request to a memory agent on top of the function words: "tell me", "search your notes". */
+const STOP = new Set([...STOP_WORDS, ...'tell say said search memory notes first end'.split(' ')]);
 
-/** Significant words, lower case, roughly stemmed (`quoted`, `quotes` → `quot`). */
+/**
+ * Significant words, lower case, roughly stemmed (`quoted`, `quotes` → `quot`). Not `words` of
+ * scenario/src/plainText on purpose: the stand-in keeps `follow-up` and `don't` whole and drops a
+ * possessive `'s`, and its recall (and the figures of every stand-in run) rests on that.
+ */
 export function keywords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'’-]+/g) ?? [])
     .map((w) => w.replace(/['’]s$/, ''))
