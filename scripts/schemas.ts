@@ -1,13 +1,15 @@
 /**
  * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
- * agentsModule.ts): schemas/config.schema.json, the table of run keys in docs/format.md and the
- * agents module the parser validates runs with; and from `PERSONA_TOOLS` the table of persona
- * tools in docs/format.md (engine/src/run/tools/referenceTable.ts). Run it after changing an
- * agent's entry or a persona tool: `npm run schemas`; a test fails while any committed file differs.
+ * agentsModule.ts, agentsTables.ts): schemas/config.schema.json, the table of run keys in docs/format.md,
+ * the agents module the parser validates runs with and the README's tables of agents; and from
+ * `PERSONA_TOOLS` the table of persona tools in docs/format.md (engine/src/run/tools/referenceTable.ts).
+ * Run it after changing an agent's entry or a persona tool: `npm run schemas`; a test fails while any
+ * committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS_MODULE_PATH, agentsModuleText } from '../engine/src/adapters/agentsModule';
+import { withAgentsTables } from '../engine/src/adapters/agentsTables';
 import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/configSchema';
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 
@@ -30,3 +32,9 @@ process.stdout.write(`wrote the persona tools of ${reference}\n`);
 const agentsModule = join(root, AGENTS_MODULE_PATH);
 writeFileSync(agentsModule, agentsModuleText());
 process.stdout.write(`wrote ${agentsModule}\n`);
+
+const readme = join(root, 'README.md');
+const withTables = withAgentsTables(readFileSync(readme, 'utf8'));
+if (withTables === undefined) throw new Error(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
+writeFileSync(readme, withTables);
+process.stdout.write(`wrote the agents tables of ${readme}\n`);

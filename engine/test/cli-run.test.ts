@@ -4,9 +4,13 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { AGENTS } from '../src/adapters/registry';
 import { CLI, STARTER, tempDir, workspace, mmb } from './helpers';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at /);
+/** Every registered agent, sorted as the "no agent" message lists them: the registry is the one list. */
+const EVERY_AGENT_SORTED = Object.keys(AGENTS).sort().join(', ');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('mmb demo: no config, no key; every bundled benchmark runs to the end, and in context scores clearly higher', () => {
   const dir = tempDir('mmb-demo-');
@@ -54,7 +58,8 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
     ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], /^mmb: config\.jsonc:1:\d+ invalid-config run `a`: there is no agent "chatbott": use one of chatbot, filing-consolidated, filing-dreaming, filing-log, hermes, notebook, openai-http, openclaw, process, or a module of the workspace such as "\.\/agents\/my-agent\.mjs"\. Did you mean `chatbot`\?$/m],
+    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], new RegExp(`^mmb: config\\.jsonc:1:\\d+ invalid-config run \`a\`: there is no agent "chatbott": use one of ${
+      literal(EVERY_AGENT_SORTED)}, or a module of the workspace such as "\\./agents/my-agent\\.mjs"\\. Did you mean \`chatbot\`\\?$`, 'm')],
     ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
     ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],

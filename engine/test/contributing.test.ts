@@ -9,9 +9,16 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from './helpers';
 
-/** The backticked words that are paths: no space, and a `/` or a file extension (`CHANGELOG.md`). */
+const FENCED_BLOCK = /^```\w*\n([\s\S]*?)^```/gm;
+
+/**
+ * The words that are paths: no space, and a `/` or a file extension (`CHANGELOG.md`); backticked in
+ * the text, or any word of a fenced block (the files a command such as `node --test …` is given).
+ */
 function pathsNamedIn(markdown: string): string[] {
-  const words = [...markdown.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
+  const inBlocks = [...markdown.matchAll(FENCED_BLOCK)].flatMap((match) => match[1]!.split(/\s+/));
+  const inText = [...markdown.replace(FENCED_BLOCK, '').matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
+  const words = [...inText, ...inBlocks];
   const paths = words.filter((word) => /^[\w.<>/-]+$/.test(word) && (word.includes('/') || /\.(md|ts|mjs|json|jsonc|sh)$/.test(word)));
   return [...new Set(paths)];
 }
@@ -29,6 +36,8 @@ test('every path docs/contributing.md names exists', () => {
   const paths = pathsNamedIn(readFileSync(join(ROOT, 'docs', 'contributing.md'), 'utf8'));
   assert.ok(paths.includes('engine/src/run/tools/index.ts'), 'the persona tool recipe is read');
   assert.ok(paths.includes('engine/src/run/tools/<name>.ts'), 'a placeholder path is read');
+  assert.ok(paths.includes('engine/src/adapters/registry.ts') && paths.includes('engine/src/adapters/<agent>.ts'), 'the agent recipe is read');
+  assert.ok(paths.includes('engine/test/<agent>.test.ts'), 'the agent recipe\'s test command is read');
   assert.deepEqual(missingPaths(paths, ROOT), [], 'docs/contributing.md names these paths, which do not exist');
 });
 
@@ -38,4 +47,8 @@ test('the path check catches a moved file, a wrong folder for a new file and a p
   assert.deepEqual(paths, ['engine/src/run/tools/gone.ts', 'engine/src/nowhere/<name>.ts', '../secret.md']);
   assert.deepEqual(missingPaths(paths, ROOT), paths);
   assert.deepEqual(missingPaths(['engine/src/run/tools/<name>.ts', 'CHANGELOG.md', '.ci/run'], ROOT), []);
+  // A command's files in a fenced block are read too, its other words are not.
+  const command = '```sh\nnode --import tsx --test engine/test/registry.test.ts engine/test/moved.test.ts  # run `npm run schemas` first\n```\n';
+  assert.deepEqual(pathsNamedIn(command), ['engine/test/registry.test.ts', 'engine/test/moved.test.ts']);
+  assert.deepEqual(missingPaths(pathsNamedIn(command), ROOT), ['engine/test/moved.test.ts']);
 });

@@ -65,6 +65,9 @@ function sandboxNotices(options: Record<string, unknown>): string[] {
 
 export const PROCESS_ENTRY: AgentEntry = {
   summary: 'Any program that speaks the agent protocol (docs/agent-protocol.md) over its stdio, in any language.',
+  details: '`"command": ["python3", "agents/my_agent.py"]`, run in the workspace; `agent_model` is handed to it as `MMB_MODEL_BASE_URL` '
+    + 'and friends; `agent_sandbox` runs it in a bubblewrap sandbox, on where bwrap works; `env` and `env_set` are the only variables it gets '
+    + 'besides PATH, HOME, the locale and `MMB_*` ([`docs/agents.md`](docs/agents.md)). Examples in Python and Node: `examples/agents/`.',
   create: (ctx) => new ProcessAdapter(join(ctx.runDir, 'agent'), ctx.runDir, {
     command: processCommand(ctx.options.command), cwd: workspaceOf(ctx), env: processEnv(ctx),
     timeoutMs: (typeof ctx.options.process_timeout === 'number' ? ctx.options.process_timeout : 300) * 1000,
@@ -96,6 +99,8 @@ export const PROCESS_ENTRY: AgentEntry = {
 
 export const OPENAI_HTTP_ENTRY: AgentEntry = {
   summary: 'An agent serving an OpenAI-compatible API that keeps the conversation itself, named by a session field, a header or the Responses API.',
+  details: 'Such as nanobot\'s `serve`. `http_conversation` names a conversation by `body`, `header`, `conversation` or '
+    + '`previous_response_id`; a new conversation is a new name.',
   create: (ctx) => new OpenAiHttpAdapter(join(ctx.runDir, 'agent'), openAiHttpOptions(ctx.options, ctx.models.env), () => ctx.clock.now()),
   runKeys: {
     http_base_url: { type: 'string', doc: 'The agent\'s OpenAI-compatible URL, e.g. http://127.0.0.1:8900/v1.' },
@@ -119,6 +124,7 @@ export const OPENAI_HTTP_ENTRY: AgentEntry = {
 /** The entry of every module agent: the run's `agent` is the path, read by `isModuleAgent`. */
 export const MODULE_ENTRY: AgentEntry = {
   summary: 'A JavaScript or TypeScript module of the workspace that exports the adapter interface (its types: agent.d.ts).',
+  details: '`import type { AgentFactory } from \'marathon-mem-bench/agent\'`; your own code with your rights, loaded from the workspace only.',
   create: (ctx) => {
     const workspace = workspaceOf(ctx);
     const file = modulePath(ctx.agent ?? '', workspace);
@@ -138,3 +144,6 @@ export const MODULE_ENTRY: AgentEntry = {
   clock: 'virtual',
   conformance: { memory: 'long-term', ...BOAT, runsIn: 'engine/test/conformance.test.ts', fixture: { options: {}, agent: './examples/agents/my-agent-module.mjs' } },
 };
+
+/** The named ways in (the module agent is by path, not by name): README's table of agents users bring lists these. */
+export const OWN_AGENTS: Record<string, AgentEntry> = { process: PROCESS_ENTRY, 'openai-http': OPENAI_HTTP_ENTRY };

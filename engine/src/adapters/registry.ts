@@ -14,7 +14,7 @@ import { HermesAdapter } from './hermes/adapter';
 import { hermesOptions } from './hermes/options';
 import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
-import { MODULE_ENTRY, OPENAI_HTTP_ENTRY, PROCESS_ENTRY } from './ownAgents';
+import { MODULE_ENTRY, OWN_AGENTS } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from './types';
 
@@ -64,6 +64,11 @@ export interface ConformanceSetup {
 export interface AgentEntry {
   /** One line: what the agent is (the schema's description of the name). */
   summary: string;
+  /**
+   * What the README's agents table says after the summary (markdown, one paragraph, links from the repository's root): how it works,
+   * what it needs, where its docs are. Its clock and its run keys are added from the entry (`scripts/schemas.ts` writes the table).
+   */
+  details: string;
   create(ctx: AdapterContext): AgentAdapter;
   /** Every run key it reads besides the shared ones; any other key in its run is an error. */
   runKeys: Record<string, RunKey>;
@@ -90,6 +95,7 @@ const BOAT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask:
 function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: string): AgentEntry {
   return {
     summary,
+    details: 'It answers by keyword search over its notes (real files in `results/<id>/agent/notes/`).',
     create: (ctx) => new FilingAdapter(agentDir(ctx), policy, () => ctx.clock.now()),
     runKeys: {},
     usesStandIn: () => false,
@@ -102,6 +108,7 @@ function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: strin
 export const AGENTS: Record<string, AgentEntry> = {
   chatbot: {
     summary: 'An LLM with the whole conversation in context and no memory beyond it.',
+    details: 'Its model is `agent_model`, the stand-in when absent.',
     create: (ctx) => new ChatbotAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), () => ctx.clock.now()),
     runKeys: { agent_model: AGENT_MODEL_KEY },
     usesStandIn: agentModelIsStandIn,
@@ -111,6 +118,10 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   notebook: {
     summary: 'The reference agent: its model keeps markdown notes with tools, searches past conversations, compacts and consolidates.',
+    details: 'Its model (`agent_model`, the stand-in when absent) works a folder of notes with tools (list, read, write, edit, delete, '
+      + 'search), reads each note\'s git history for old values, compacts its own context past `notebook_context_tokens` and, when a '
+      + 'conversation ends, checks its notes against the transcript. '
+      + 'See [`docs/engine.md`](docs/engine.md#the-notebook-agent).',
     create: (ctx) => new NotebookAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), notebookOptions(ctx.options), () => ctx.clock.now()),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
@@ -124,6 +135,10 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   openclaw: {
     summary: 'The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run\'s own state, or attached to.',
+    details: 'Tested with `openclaw@2026.9.6`. Its state and workspace are `results/<id>/agent/`, its model provider points at '
+      + '`agent_model` (the stand-in when absent); `openclaw_url` and `openclaw_token_env` attach to a running gateway; '
+      + '`openclaw_node_bin` is a folder with Node 24\'s `node`, `openclaw_compaction` its '
+      + '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](docs/openclaw-protocol.md).',
     create: (ctx) => new OpenClawAdapter(agentDir(ctx), openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
@@ -142,6 +157,13 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   hermes: {
     summary: 'The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run\'s own $HERMES_HOME, or attached to by URL.',
+    details: '`hermes-agent==0.19.0` from PyPI, Python 3.11–3.13, in a venv. The adapter starts `hermes gateway run` with the run\'s own '
+      + '`$HERMES_HOME` (`results/<id>/agent/home/`), its model at `agent_model` (the stand-in when absent), only its `memory` and '
+      + '`session_search` tools, and talks to the sessions API of its API server (streamed turns); a new conversation is a new session over '
+      + 'the same `MEMORY.md`/`USER.md`, compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. '
+      + 'The `hermes_compression_*` keys are merged into its config.yaml; to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, '
+      + '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced '
+      + 'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
     create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
@@ -173,8 +195,7 @@ export const AGENTS: Record<string, AgentEntry> = {
       },
     },
   },
-  process: PROCESS_ENTRY,
-  'openai-http': OPENAI_HTTP_ENTRY,
+  ...OWN_AGENTS,
   'filing-log': filingEntry('log', 'No model: the filing experiment\'s policy that logs every observation in a new note.'),
   'filing-consolidated': filingEntry('consolidated', 'No model: the filing policy that keeps one note per room, updated in place.'),
   'filing-dreaming': filingEntry('dreaming', 'No model: the consolidated filing policy plus a pass that corrects notes against later evidence.'),
