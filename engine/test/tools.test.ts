@@ -7,7 +7,7 @@ import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvalu
 import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
 import { universalPrompt } from '../src/persona/prompt';
-import { PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
+import { markdownTableCell, PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
 import { ROOT } from './helpers';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
@@ -131,6 +131,9 @@ test('docs/format.md has the table of persona tools generated from PERSONA_TOOLS
   assert.ok(reference.includes(PERSONA_TOOLS_TABLE_START), 'docs/format.md keeps the persona-tools markers');
   assert.equal(reference, withPersonaToolsTable(reference), 'docs/format.md is out of date: run `npm run schemas`');
   const table = personaToolsTable();
-  for (const [name, tool] of Object.entries(PERSONA_TOOLS)) assert.ok(table.includes(`| ${tool.description} |`), `${name}'s row has its description word for word`);
+  for (const [name, tool] of Object.entries(PERSONA_TOOLS)) {
+    assert.ok(table.includes(`| ${markdownTableCell(tool.description)} |`), `${name}'s row has its description word for word`);
+  }
   assert.equal(withPersonaToolsTable('no markers here'), undefined);
+  assert.equal(markdownTableCell('a | b\n  c'), 'a \\| b c', 'a pipe or a line break cannot break the table');
 });
