@@ -14,18 +14,25 @@ import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/confi
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 
 const root = join(__dirname, '..');
+
+/** A document that lost its markers is one line to fix by hand, not a stack trace. */
+function stopWith(message: string): never {
+  process.stderr.write(`npm run schemas: ${message}\n`);
+  process.exit(1);
+}
+
 const schema = join(root, 'schemas', 'config.schema.json');
 writeFileSync(schema, configSchemaText());
 process.stdout.write(`wrote ${schema}\n`);
 
 const reference = join(root, 'docs', 'format.md');
 const updated = withRunKeysTable(readFileSync(reference, 'utf8'));
-if (updated === undefined) throw new Error(`${reference} has lost its run-keys markers; put them back around the table of run keys.`);
+if (updated === undefined) stopWith(`${reference} has lost its run-keys markers; put them back around the table of run keys.`);
 writeFileSync(reference, updated);
 process.stdout.write(`wrote the run keys of ${reference}\n`);
 
 const withTools = withPersonaToolsTable(readFileSync(reference, 'utf8'));
-if (withTools === undefined) throw new Error(`${reference} has lost its persona-tools markers; put them back around the table of persona tools.`);
+if (withTools === undefined) stopWith(`${reference} has lost its persona-tools markers; put them back around the table of persona tools.`);
 writeFileSync(reference, withTools);
 process.stdout.write(`wrote the persona tools of ${reference}\n`);
 
@@ -35,6 +42,6 @@ process.stdout.write(`wrote ${agentsModule}\n`);
 
 const readme = join(root, 'README.md');
 const withTables = withAgentsTables(readFileSync(readme, 'utf8'));
-if (withTables === undefined) throw new Error(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
+if (withTables === undefined) stopWith(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
 writeFileSync(readme, withTables);
 process.stdout.write(`wrote the agents tables of ${readme}\n`);
