@@ -66,6 +66,7 @@ test('the README\'s agents tables are the ones scripts/schemas.ts generates from
   assert.equal(withAgentsTables(readme.replace('<!-- /generated:agents-own -->', '')), undefined);
   assert.equal(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b\nc' }).split('\n').length, 1);
   assert.match(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b' }), /a \\\| b/);
+  assert.doesNotMatch(agentRow('x', { ...AGENTS.chatbot!, details: '<!-- /generated:agents-own -->' }), /<!--/, 'a cell cannot end its table');
 });
 
 test('the shared run keys are the ones the parser keeps out of options, documented once', () => {

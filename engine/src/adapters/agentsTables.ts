@@ -16,9 +16,9 @@ export type AgentsTableName = 'agents-own' | 'agents-built-in';
 export const startMarker = (name: AgentsTableName) => `<!-- generated:${name} by scripts/schemas.ts from engine/src/adapters/registry.ts -->`;
 export const endMarker = (name: AgentsTableName) => `<!-- /generated:${name} -->`;
 
-/** One line of a markdown cell: a `|` would end the cell, a line break the row. */
+/** One line of a markdown cell: a `|` would end the cell, a line break the row, a `<!--` could fake a marker. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/<!--/g, '&lt;!--');
 }
 
 function runKeyMention(name: string, key: RunKey): string {
