@@ -7,6 +7,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { maskSecrets } from './secrets';
+import { oneLine } from '../../scenario/src/plainText';
 
 /** A problem with what the user asked for: a path, a name, an option. */
 export class UsageError extends Error {}
@@ -72,12 +73,6 @@ export class AgentStartFailure extends Error {
     super(maskSecrets(`the agent did not start: ${oneLine(reason)}${said}`), options);
     this.stderr = stderr;
   }
-}
-
-/** The text on one line, without the control characters a terminal would act on (an agent's ESC sequences). */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 }
 
 /**

@@ -9,6 +9,7 @@ import { basename, dirname } from 'node:path';
 import { RunDamaged } from './errors';
 import { PARTIAL_FILE } from './protocol/layout';
 import { problemOf, problemText, type Shape } from './protocol/shape';
+import { shorten } from '../../scenario/src/plainText';
 
 /**
  * The largest run file read back. A journal holds every reply cut at 50,000 characters, so even a
@@ -29,7 +30,7 @@ function unprintable(code: number): boolean {
 export function oneLine(text: string, max = MAX_REASON_CHARS): string {
   let flat = '';
   for (const char of text.slice(0, max + 1)) flat += unprintable(char.codePointAt(0)!) ? '?' : char;
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return shorten(flat, max);
 }
 
 /**

@@ -149,7 +149,7 @@ test('hostile names and values in env and env_set: an error at their line in mmb
   const at = (line: number, pattern: RegExp) => assert.ok(lines.some((l) => l.startsWith(`config.jsonc:${line}:`) && pattern.test(l)), `line ${line} ${pattern}: ${checked.stdout.slice(0, 3000)}`);
   at(7, /`env`: "A=B": it is not a variable's name/);
   at(8, /`env`: "NUL\\u0000HERE": it is not a variable's name/);
-  at(9, /`env`: "A{40}…" \(10240 characters\): it is not a variable's name: at most 128 characters/);
+  at(9, /`env`: "A{39}…" \(10240 characters\): it is not a variable's name: at most 128 characters/);
   at(10, /a lone `\*` would hand over the whole environment/);
   at(13, /`env_set`: "BAD NAME": it is not a variable's name/);
   at(14, /`env_set`: "HOLDS_NUL": its value holds a NUL character/);

@@ -120,7 +120,9 @@ test('a run key its agent does not read, of the wrong type, out of range or too 
   const refused = (agent: string, options: Record<string, unknown>, message: RegExp) =>
     assert.throws(() => createAdapter(agent, ctx(options)), (e: unknown) => e instanceof ConfigError && message.test(e.message), `${agent} ${JSON.stringify(options).slice(0, 80)}`);
   refused('hermes', { hermes_ulr: 'http://h' }, /the agent hermes does not read the run key `hermes_ulr`: its run keys are agent_model, .*hermes_url, .*did you mean `hermes_url`/i);
-  refused('hermes', { ['k'.repeat(5000)]: 1 }, /does not read the run key `k{80}…`: its run keys are/);
+  refused('hermes', { ['k'.repeat(5000)]: 1 }, /does not read the run key `k{79}…`: its run keys are/);
+  // An emoji across the cut: the old `slice(0, 80)` left half of it, a lone surrogate, in the message.
+  refused('hermes', { [`${'k'.repeat(79)}${'😀'.repeat(9)}`]: 1 }, /does not read the run key `k{79}…`: its run keys are/);
   refused('filing-log', { agent_model: { model: 'stand-in' } }, /the agent filing-log does not read the run key `agent_model`: it takes no run keys/);
   refused('openclaw', { openclaw_bin: 42 }, /`openclaw_bin` must be a string; it is 42/);
   refused('openclaw', { openclaw_compaction: [] }, /`openclaw_compaction` must be an object/);

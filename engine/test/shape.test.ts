@@ -28,7 +28,7 @@ test('the first problem, named by its path: identifiers with dots, other keys qu
   assert.equal(problem(grades, {}), 'grades: missing (an object expected)');
   assert.equal(problem(grades, { grades: { a: [{ score: 1, at: 'yesterday' }] } }), 'grades.a[0].at: a date and time expected, found the string "yesterday"');
   const long = `${'k'.repeat(500)}\n<script>`;
-  assert.equal(problem(record(count()), { [long]: -1 }), `[${JSON.stringify(`${'k'.repeat(40)}…`)}]: a whole number from 0 expected, found the number -1`);
+  assert.equal(problem(record(count()), { [long]: -1 }), `[${JSON.stringify(`${'k'.repeat(39)}…`)}]: a whole number from 0 expected, found the number -1`);
   assert.equal(problem(string(), 'x'.repeat(10_000))?.length, undefined, 'a string passes whatever its length');
   assert.ok(problem(count(), 'y'.repeat(10_000))!.length < 100, 'a value is shown cut');
 });

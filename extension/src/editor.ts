@@ -11,6 +11,7 @@ import type { PhaseTarget } from './commands';
 import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText, type CheckIcon, type CheckMark, type TrapMark } from './marks';
 import type { LatestGrade } from './results';
 import type { Workbench } from './workbench';
+import { shorten } from '../../scenario/src/plainText';
 
 const ICONS: readonly CheckIcon[] = ['good', 'fair', 'poor', 'unplayed'];
 /** Overview ruler marks for failures the run is to blame for, so they can be found in a long chapter. */
@@ -206,7 +207,7 @@ export function editorMarks(wb: Workbench, context: vscode.ExtensionContext): vs
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
 /** Untrusted texts (a model's answer, a grader's comment) shown in a hover are bounded. */
-const bounded = (text: string, most = 2000) => (text.length > most ? `${text.slice(0, most)}…` : text);
+const bounded = (text: string) => shorten(text, 2000);
 
 export function checkHover(dir: string, mark: CheckMark): vscode.MarkdownString {
   const { check } = mark.located;

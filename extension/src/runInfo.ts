@@ -7,6 +7,7 @@
 import type { RunState } from '../../engine/src/api';
 import type { Config } from '../../scenario/src';
 import type { RunStatus, RunView } from './results';
+import { shorten } from '../../scenario/src/plainText';
 
 /** The model name of the built-in stand-in: a run on it costs nothing. */
 const STAND_IN = 'stand-in';
@@ -30,7 +31,7 @@ export interface RunFailure {
 
 /** Cuts a text to `max` characters, marking the cut. */
 function bounded(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return shorten(text, max);
 }
 
 /**

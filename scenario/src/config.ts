@@ -7,6 +7,7 @@ import { didYouMean, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
 import { checkRunKeys, SHARED_RUN_KEYS } from './runKeys';
 import { comparePositions, lineRange, type Range } from './text';
+import { shorten } from './plainText';
 
 export interface ModelConfig {
   /** `stand-in` is the built-in deterministic model; anything else goes to `base_url`. */
@@ -183,7 +184,7 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   }
   const nameProblem = folderNameProblem(name);
   if (nameProblem) {
-    doc.report(doc.rangeOf(key), `run \`${name.slice(0, 40)}${name.length > 40 ? '…' : ''}\`: a run name becomes a folder under results/, so ${nameProblem}.`);
+    doc.report(doc.rangeOf(key), `run \`${shorten(name, 40)}\`: a run name becomes a folder under results/, so ${nameProblem}.`);
     return undefined;
   }
   const props = JsoncDocument.properties(node);

@@ -7,6 +7,7 @@
 import { createScanner, type Node, type SyntaxKind } from 'jsonc-parser';
 import type { JsoncDocument } from './jsonc';
 import { commandLineCredential, isCredentialKey, isKeyShaped, isProjectRunKey, urlCredential } from './credentialRule';
+import { shorten } from './plainText';
 
 export { hasUrlUserinfo, isCredentialKey, isCredentialValue, isKeyShaped, nameWords, urlCredential } from './credentialRule';
 
@@ -152,7 +153,7 @@ function reportComments(doc: JsoncDocument, text: string): void {
 function shownKey(key: string): string {
   if (isKeyShaped(key)) return '<a key-shaped name>';
   const flat = key.replace(/[\s`]+/g, ' ');
-  return flat.length > MAX_SHOWN_KEY ? `${flat.slice(0, MAX_SHOWN_KEY)}…` : flat;
+  return shorten(flat, MAX_SHOWN_KEY);
 }
 
 /** The `*_env` key that names the variable in place of this credential: its own (`openclaw_token_env`) if an agent declares one. */

@@ -4,6 +4,7 @@
  * run would refuse is an error at its line before anything starts.
  */
 import { hasUrlUserinfo, isCredentialKey, isKeyShaped, urlCredential } from './credentialRule';
+import { shorten } from './plainText';
 
 /** A variable's name: what POSIX shells accept, and bounded. */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -15,7 +16,7 @@ export const MAX_ENV_VALUE = 4096;
 
 /** A name from the user's file, shown on one line and cut short, whatever characters it holds. */
 export function shownName(name: string): string {
-  const text = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+  const text = JSON.stringify(shorten(name, 40));
   return name.length > 40 ? `${text} (${name.length} characters)` : text;
 }
 

@@ -4,6 +4,7 @@ import { diagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics'
 import { jsonDepthExceeded, MAX_JSON_DEPTH, stripBom } from './limits';
 import { didYouMean, nearNames } from './suggest';
 import { LineIndex, type Range } from './text';
+import { shorten } from './plainText';
 
 const ERROR_TEXT: Record<string, string> = {
   InvalidSymbol: 'an unexpected character',
@@ -91,7 +92,7 @@ export class JsoncDocument {
 
   /** One unknown key, named (cut short: it comes from the file) with the known keys nearest to it. */
   reportUnknownKey(key: Node, name: string, known: readonly string[], lead: string, code: 'unknown-key' | 'unknown-config-key', explain = ''): void {
-    const shown = name.length > MAX_SHOWN_KEY ? `${name.slice(0, MAX_SHOWN_KEY)}…` : name;
+    const shown = shorten(name, MAX_SHOWN_KEY);
     const suggestions = nearNames(name, known);
     const consequence = code === 'unknown-key' ? '; it is ignored.' : `${explain}.`;
     this.report(this.rangeOf(key), `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`, code, suggestions.map((s) => JSON.stringify(s)));
@@ -112,7 +113,7 @@ export class JsoncDocument {
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
         if (!key || typeof key.value !== 'string') continue;
-        const shown = key.value.length > MAX_SHOWN_KEY ? `${key.value.slice(0, MAX_SHOWN_KEY)}…` : key.value;
+        const shown = shorten(key.value, MAX_SHOWN_KEY);
         const inner = path ? `${path}.${shown}` : shown;
         if (seen.has(key.value)) {
           this.report(this.rangeOf(key), `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; only one may stand (the last would win unseen): delete the other.`, code);

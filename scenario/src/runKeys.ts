@@ -8,6 +8,7 @@ import { isCredentialKey } from './credentials';
 import { envNameProblem, envPatternProblem, envValueProblem, MAX_ENV_ENTRIES, shownName } from './envVars';
 import { JsoncDocument } from './jsonc';
 import { didYouMean, nearNames } from './suggest';
+import { shorten } from './plainText';
 
 /** Every agent name a run's `agent` may hold. */
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENT_RUN_KEYS);
@@ -73,7 +74,7 @@ export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, pro
 }
 
 function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, node: Node | undefined): void {
-  const shown = agent.length > 80 ? `${agent.slice(0, 80)}…` : agent;
+  const shown = shorten(agent, 80);
   const suggestions = nearNames(agent, AGENT_NAMES);
   doc.report(doc.rangeOf(node), `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
     'invalid-config', suggestions.map((s) => JSON.stringify(s)));

@@ -99,7 +99,7 @@ test('run and benchmark names are folder names of at most 100 characters', () =>
   const { diagnostics, config } = parseConfig(JSON.stringify({ runs: { ['r'.repeat(101)]: { benchmark: 'max', agent: 'chatbot' }, ok: { benchmark: 'b'.repeat(101), agent: 'chatbot' } } }));
   assert.deepEqual(config.runs, []);
   assert.deepEqual(diagnostics.map((d) => d.message), [
-    'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
+    'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
     'run `ok`: `benchmark` names a folder under benchmarks/, so it must be at most 100 characters long (this one has 101).',
   ]);
 });

@@ -17,6 +17,7 @@ import { OpenClawAdapter, openclawOptions } from './openclaw';
 import { MODULE_ENTRY, OWN_AGENTS } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from './types';
+import { shorten } from '../../../scenario/src/plainText';
 
 export interface AdapterContext {
   /** The run's folder: an adapter keeps its own state under it. */
@@ -215,7 +216,7 @@ export function agentEntry(name: string): AgentEntry {
   const entry = lookUp(name);
   if (!entry) {
     const names = Object.keys(AGENTS).sort();
-    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    const shown = shorten(name, 80);
     throw new ConfigError(`there is no agent adapter "${shown}": use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs".${didYouMean(nearNames(shown, names))}`);
   }
   return entry;

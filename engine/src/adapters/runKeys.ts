@@ -6,6 +6,7 @@
 import { isStandInModel } from '../models/resolve';
 import { credentialIn, didYouMean, envNameProblem, envPatternProblem, envSecretProblem, envValueProblem, MAX_ENV_ENTRIES, nearNames, shownName, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { ConfigError } from '../errors';
+import { shorten } from '../../../scenario/src/plainText';
 
 /**
  * How a run key is written: a JSON type, `model` (an object like `persona`'s), `strings` (a list
@@ -91,7 +92,7 @@ export function checkRunOptions(agent: string, options: Record<string, unknown>,
     if (!key) {
       const owned = known.length ? `its run keys are ${known.join(', ')}` : 'it takes no run keys';
       // A key name comes from the user's file: it is cut short in the message, and a long one gets no suggestion.
-      const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+      const shown = shorten(name, 80);
       const suggestion = name.length > 80 ? '' : didYouMean(nearNames(name, known));
       throw new ConfigError(`the agent ${agent} does not read the run key \`${shown}\`: ${owned}.${suggestion}`);
     }

@@ -9,6 +9,7 @@ import {
   AgentStartFailure, ConfigError, DiskFull, GatewayError, GitMissingError, JsBlockError, NoteError, RunBusy, RunDamaged, RunStopped, UsageError,
 } from '../errors';
 import { damagedLine } from '../runFile';
+import { oneLine as textOnOneLine, shorten } from '../../../scenario/src/plainText';
 
 /** `mmb`'s exit status for a bug of this project: an error no row below knows. */
 export const INTERNAL_ERROR_EXIT = 70;
@@ -54,7 +55,5 @@ export function knownFailure(error: unknown): { status: number; line: string } |
 
 /** A message as one bounded line: an agent's or a model's words cannot pass for lines of the CLI's own. */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim() || 'failed, without a message';
-  return flat.length > MAX_ERROR_LINE_CHARS ? `${flat.slice(0, MAX_ERROR_LINE_CHARS - 1)}…` : flat;
+  return shorten(textOnOneLine(text) || 'failed, without a message', MAX_ERROR_LINE_CHARS);
 }

@@ -23,6 +23,7 @@ import { COMMANDS, commandNamed, parseArguments, usageText, type ParsedArguments
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
 import { viewCommand } from './view';
+import { shorten } from '../../../scenario/src/plainText';
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
 function bundledBenchmarks(): string {
@@ -157,7 +158,7 @@ const MAX_PROBLEM_CHARS = 500;
 function usageProblem(message: string, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
   const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
     && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
-  const bound = (line: string) => (line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line);
+  const bound = (line: string) => shorten(line, MAX_PROBLEM_CHARS);
   // A config error may be several lines, one per problem: each is bounded, none is merged.
   const lines = message.trim().split('\n').map((line) => bound(line.trimEnd()));
   if (asJson) io.out(`${JSON.stringify({ error: lines.map((line) => line.trim()).join(' ') })}\n`);

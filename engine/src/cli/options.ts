@@ -8,6 +8,7 @@ import { didYouMean, nearNames } from '../../../scenario/src/suggest';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { UsageError } from '../errors';
 import { MAX_REPEATS, RUN_OPTIONS } from '../protocol/runRequest';
+import { shorten } from '../../../scenario/src/plainText';
 
 export interface OptionSpec {
   name: string;
@@ -204,7 +205,7 @@ function capitalized(text: string): string {
 /** A name typed by the user, cut to a length a message can quote. */
 function clip(text: string): string {
   const flat = text.replace(/\p{Cc}+/gu, ' ');
-  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+  return shorten(flat, 60);
 }
 
 /** A command line taken apart by the table of its command. */

@@ -5,6 +5,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { RunEvent, RunState } from '../state/runState';
 import { cutToWidth, printable, textWidth } from './textWidth';
+import { shorten } from '../../../scenario/src/plainText';
 
 interface Line {
   run: string;
@@ -150,5 +151,5 @@ function formatDelay(ms: number): string {
 /** A model's or an agent's error as one bounded line, so that it cannot pass for lines of the CLI's own. */
 function oneLine(text: string): string {
   const flat = printable(text).replace(/\s+/g, ' ').trim();
-  return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
+  return shorten(flat, 500);
 }

@@ -16,6 +16,7 @@ import type { RunState } from '../state/runState';
 import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 import { cutToWidth, printable, textWidth } from './textWidth';
 import type { Io } from './run';
+import { shorten } from '../../../scenario/src/plainText';
 
 interface Column {
   head: string;
@@ -104,7 +105,7 @@ function crashLines(listed: readonly Listed[]): string[] {
   return listed.flatMap(({ id, state, status }) => {
     if (status !== 'crashed' || !state?.error) return [];
     const reason = state.error.replace(/\s+/g, ' ').trim();
-    return [printable(`${id} crashed: ${reason.length > MAX_CRASH_CHARS ? `${reason.slice(0, MAX_CRASH_CHARS - 1)}…` : reason}`)];
+    return [printable(`${id} crashed: ${shorten(reason, MAX_CRASH_CHARS)}`)];
   });
 }
 

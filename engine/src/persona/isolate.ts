@@ -13,6 +13,7 @@ import variant from '@jitl/quickjs-singlefile-cjs-release-sync';
 import { JS_TIME_LIMIT_MS, tooLong, type BlockRequest, type SandboxResult } from './sandbox';
 import { JsBlockError } from '../errors';
 import { ERROR_CHARS, FIELD_SEPARATOR, LOG_CHARS, LOG_LINES, PRELUDE, STACK_CHARS, VARS_CHARS, VARS_DEPTH } from './sandboxPrelude';
+import { oneLine, shorten } from '../../../scenario/src/plainText';
 
 /** The isolate's heap; a block that needs more is stopped. */
 export const JS_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -146,7 +147,7 @@ class Isolate {
     const { vm, result } = this;
     const log = this.keep(vm.newFunction('log', (textHandle) => {
       if (vm.typeof(textHandle) !== 'string' || result.logs.length >= LOG_LINES) return;
-      result.logs.push(cut(vm.getString(textHandle), LOG_CHARS));
+      result.logs.push(shorten(vm.getString(textHandle), LOG_CHARS));
     }));
     const newSession = this.keep(vm.newFunction('newSession', () => { result.newSession = true; }));
     const prelude = this.keep(vm.unwrapResult(vm.evalCode(PRELUDE, 'mmb-sandbox-prelude.js')));
@@ -181,16 +182,16 @@ function blockError(place: Place, fields: string | undefined): JsBlockError {
   if (kind === 'error' && name === 'InternalError' && message === 'out of memory') {
     return new JsBlockError(`${at(place)}: it used more than ${JS_MEMORY_LIMIT_BYTES / 1024 / 1024} MB of memory and was stopped.`);
   }
-  const frame = new RegExp(`${escapeRegExp(place.file)}:(\\d+)`).exec(cut(stack, STACK_CHARS));
+  const frame = new RegExp(`${escapeRegExp(place.file)}:(\\d+)`).exec(shorten(stack, STACK_CHARS));
   const where = frame ? `${place.file} line ${documentLine(place, Number(frame[1]))}` : at(place);
-  const what = kind === 'error' ? `${name || 'Error'}: ${sameAsNode(name, message)}` : `it threw ${cut(message, ERROR_CHARS)}`;
-  return new JsBlockError(oneLine(`${where}: the JS block failed: ${what}`));
+  const what = kind === 'error' ? `${name || 'Error'}: ${sameAsNode(name, message)}` : `it threw ${shorten(message, ERROR_CHARS)}`;
+  return new JsBlockError(boundedMessage(`${where}: the JS block failed: ${what}`));
 }
 
 /** A failure to copy the vars out: the prelude's own message, or a Proxy's. */
 function varsError(place: Place, fields: string | undefined): JsBlockError {
   const [, , message = 'they could not be read'] = (fields ?? '').split(FIELD_SEPARATOR);
-  return new JsBlockError(oneLine(`${at(place)}: its vars cannot be kept: ${message}`));
+  return new JsBlockError(boundedMessage(`${at(place)}: its vars cannot be kept: ${message}`));
 }
 
 /** The script's line 1 is the wrapper's opening, so its line 2 is the block's first line. */
@@ -234,14 +235,9 @@ function at(place: Place): string {
   return `${place.file}, the JS block at line ${place.line}`;
 }
 
-function cut(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
-}
-
 /** Error texts are journaled and shown on one line: control characters and line breaks become spaces. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return cut(text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim(), MESSAGE_CHARS);
+function boundedMessage(text: string): string {
+  return shorten(oneLine(text), MESSAGE_CHARS);
 }
 
 function escapeRegExp(text: string): string {

@@ -4,6 +4,7 @@
  * and the CLI parses those arguments (a test round-trips requests through both). Partial runs
  * are named here alone, so the editor finds the folder the engine writes.
  */
+import { shorten } from '../../../scenario/src/plainText';
 
 /** A phase of a benchmark: the chapter's file and the phase, 1-based, as `--from` takes it. */
 export interface PhaseRef {
@@ -103,5 +104,5 @@ export function repeatId(base: string, index: number): string {
 
 /** A name (or any untrusted text) cut for a one-line message. */
 export function clipName(name: string, max = 60): string {
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+  return shorten(name, max);
 }

@@ -10,6 +10,7 @@
  * holding a `__proto__` key is refused (`Object.assign` onto a plain object would take it as the
  * object's prototype).
  */
+import { shorten } from '../../../scenario/src/plainText';
 
 /** Where a value differs from its shape: `grades["1.1"][0].score`, and what is wrong there. */
 export interface ShapeProblem {
@@ -44,7 +45,7 @@ const SHOWN_CHARS = 40;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function clipped(text: string): string {
-  return JSON.stringify(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
+  return JSON.stringify(shorten(text, SHOWN_CHARS));
 }
 
 /** `path.key`, or `path["a key"]` for a key that is no identifier (bounded and quoted: it is untrusted). */

@@ -1,6 +1,7 @@
 /** The entry of a run in results/report.md: markdown that reads as text and renders in a preview. */
 import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import { cutSize, type Summary } from './summary';
+import { shorten } from '../../../scenario/src/plainText';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
@@ -77,7 +78,7 @@ const ERROR = 500;
 export function inlineText(text: string, max?: number): string {
   // eslint-disable-next-line no-control-regex
   const flat = String(text).replace(/[\s\u0000-\u001f\u007f\u0085]+/g, ' ').trim();
-  const bounded = max !== undefined && flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const bounded = max === undefined ? flat : shorten(flat, max);
   return bounded.replace(/[\\`<[\]]/g, (c) => `\\${c}`);
 }
 

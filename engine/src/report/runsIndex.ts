@@ -7,6 +7,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { RunState, TrueStatus } from '../state/runState';
 import { describeRun } from './compare';
 import { summarize } from './summary';
+import { shorten } from '../../../scenario/src/plainText';
 
 /** A run's status in the index: its true status, or `damaged` when its files cannot be read. */
 export type IndexStatus = TrueStatus | 'damaged';
@@ -58,7 +59,7 @@ const MAX_MODELS = 8;
 
 function bounded(text: unknown): string {
   const flat = String(text ?? '').replace(/\p{Cc}+/gu, ' ');
-  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
+  return shorten(flat, MAX_TEXT);
 }
 
 /** The row of a run whose state was read; `benchmark` undefined when the benchmark it played cannot be read. */

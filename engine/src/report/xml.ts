@@ -3,6 +3,7 @@
  * benchmark wrote is cut to a bound, stripped of the characters XML 1.0 forbids and escaped, so
  * no answer can end an element, open one or make the document unreadable.
  */
+import { shorten } from '../../../scenario/src/plainText';
 
 /**
  * Everything XML 1.0 does not allow in a document (its `Char` production): C0 controls other
@@ -13,7 +14,7 @@ const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** The text cut to `maxLength` UTF-16 units (an ellipsis marks the cut), then without forbidden characters. */
 export function boundedXmlText(text: string, maxLength: number): string {
-  const cut = text.length > maxLength ? `${text.slice(0, Math.max(0, maxLength - 1))}…` : text;
+  const cut = shorten(text, maxLength);
   // After the cut, so that a surrogate pair the cut split leaves no lone half behind.
   return cut.replace(FORBIDDEN, '');
 }

@@ -2,6 +2,7 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import { liveFacts, type Benchmark, type Fact, type Sheet } from '../../../scenario/src';
 import type { UriOf } from './navigation';
+import { shorten } from '../../../scenario/src/plainText';
 
 export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly Diagnostic[], uriOf: UriOf): CodeAction[] {
   const uri = uriOf(file);
@@ -19,7 +20,7 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
       const wrong = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
       if (sheet) {
         nearFacts(sheet, wrong, suggestions).forEach((f, i) => {
-          actions.push(fix(`Change to ${sheet.name}#${f.id}: ${f.text.length > 60 ? `${f.text.slice(0, 60)}…` : f.text}`, d, [{ range: d.range, newText: f.id }], i === 0));
+          actions.push(fix(`Change to ${sheet.name}#${f.id}: ${shorten(f.text, 60)}`, d, [{ range: d.range, newText: f.id }], i === 0));
         });
       }
     } else {

@@ -2,6 +2,7 @@
 import { pairText, type CompareRow, type Comparison } from '../compare';
 import { RESULT_CLASS } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import { shorten } from '../../../../scenario/src/plainText';
 
 export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
   const differing = c.rows.filter((r) => r.differs);
@@ -45,7 +46,7 @@ ${trapSection(c, o)}`;
 
 function row(r: CompareRow, o: RenderOptions): string {
   const cells = r.cells.map((g, i) => (g
-    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${r.differs ? `<div class="got">${escapeHtml(g.got.length > 140 ? `${g.got.slice(0, 139)}…` : g.got)}</div>` : ''}</td>`
+    ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${r.differs ? `<div class="got">${escapeHtml(shorten(g.got, 140))}</div>` : ''}</td>`
     : `<td class="run"><span class="grade g-none">—</span>${r.played[i] === false ? '<div class="got">not played (a partial run)</div>' : ''}</td>`));
   const traps = r.differs && r.traps.length ? `<div class="note">${r.traps.map((t) => `<a class="story-link" href="#trap-${t.index}" data-trap="${t.index}">🪤 ${escapeHtml(t.type)}</a>`).join(' ')}</div>` : '';
   return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span>${traps}</td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;

@@ -7,6 +7,7 @@ import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './story';
 import { chartBox, escapeHtml, fmtGrade, gradeBars, gradeClass, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import { shorten } from '../../../../scenario/src/plainText';
 
 const MARKER_ICONS: Record<string, string> = { phase: '§', session: '⟳', compaction: '✂', 'agent-compaction': '✂', time: '⏩', note: '•' };
 
@@ -65,7 +66,7 @@ function distributionChart(v: RunView, passScore: number | undefined): ChartSpec
 /** A crash message bounded to a screenful: an error can carry a whole HTML page from a proxy. */
 function boundedError(error: string): string {
   const text = String(error);
-  return text.length > 4000 ? `${text.slice(0, 3999)}…` : text;
+  return shorten(text, 4000);
 }
 
 function kpis(v: RunView): string {

@@ -6,6 +6,7 @@
 import { contentTokens } from '../../persona/echo';
 import { sheetNamed, type LiveSheet, type RunState } from '../../state/runState';
 import { fail, MAX_FACT_CHARS, MAX_NAME_CHARS, sheetArg, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
+import { shorten } from '../../../../scenario/src/plainText';
 
 /** The most ids one `facts_mark_told` call may name. */
 const MAX_IDS = 500;
@@ -15,7 +16,7 @@ function sheetOf(state: RunState, name: unknown): LiveSheet | ToolOutcome {
   if (typeof name !== 'string' || !name) return fail('`sheet` must be a sheet name such as "family".');
   const sheet = sheetNamed(state, name.replace(/\.md$/, ''));
   if (sheet) return sheet;
-  const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+  const shown = shorten(name, 80);
   return fail(`there is no sheet \`${shown}\`. The sheets are ${Object.keys(state.sheets).map((known) => `\`${known}\``).join(', ')}.`);
 }
 

@@ -14,6 +14,7 @@ import { nextPhaseTool } from './nextPhase';
 import { sendMessageTool } from './sendMessage';
 import { fail, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 import { waitTool } from './wait';
+import { shorten } from '../../../../scenario/src/plainText';
 
 export const PERSONA_TOOLS = {
   send_message: sendMessageTool,
@@ -62,7 +63,7 @@ const TOOL_SPECS_WITHOUT_WAIT = TOOL_SPECS.filter((spec) => spec.function.name !
 /** Parses a tool call's arguments: an object of the types the tool declares, or an error the model can act on. */
 export function parseArgs(name: string, raw: unknown, offered: ReadonlySet<string> = TOOL_NAMES): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
   if (!isToolName(name) || !offered.has(name)) {
-    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    const shown = shorten(name, 80);
     return { ok: false, outcome: fail(`there is no tool \`${shown}\`. The tools are ${[...offered].join(', ')}.`, 'unknown-tool') };
   }
   const parsed = checkArguments(name, PERSONA_TOOLS[name], raw);
