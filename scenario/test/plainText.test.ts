@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { isNumberToken, oneLine, shorten, STOP_WORDS, words } from '../src/plainText';
 
@@ -37,4 +39,9 @@ test('oneLine: white space, control characters and line separators become one sp
   assert.equal(oneLine(' a\r\n\tb\u0085c\u2028 d \u001b[31m\u2029 '), 'a b c d [31m');
   assert.equal(oneLine('\n\n'), '');
   assert.equal(oneLine('one  two'), 'one two');
+});
+
+test('plainText.ts is a leaf: it imports nothing, so every folder may import it without a cycle', () => {
+  const source = readFileSync(join(__dirname, '..', 'src', 'plainText.ts'), 'utf8');
+  assert.doesNotMatch(source, /^\s*(import|export)\b[^\n]*\bfrom\b|\brequire\(|\bimport\(/m);
 });
