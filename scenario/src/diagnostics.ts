@@ -1,3 +1,4 @@
+/** A diagnostic of the format: its code, severity, message and range, as the parser, the validator and `mmb check` give it. */
 import type { Range } from './text';
 
 export type Severity = 'error' | 'warning';

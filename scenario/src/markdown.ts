@@ -1,3 +1,4 @@
+/** Markdown split into its top-level blocks by micromark, located by 0-based lines: the parser's first step. */
 import { parse, postprocess, preprocess } from 'micromark';
 import type { Event, Token } from 'micromark-util-types';
 

@@ -1,3 +1,4 @@
+/** The scenario model: the benchmark's chapters, phases, sheets, checks and traps as the parser returns them, and the format's types. */
 import type { Diagnostic } from './diagnostics';
 import type { LineIndex, Range } from './text';
 

@@ -1,3 +1,4 @@
+/** Date templates (`{{TODAY}}`, `{{FUTURE:N:unit}}`, `{{PAST:N:unit}}`): parsed with did-you-mean, and expanded to dates from a start. */
 import { TEMPLATE_UNITS, type Template, type TemplateUnit } from './model';
 import { MAX_TEMPLATE_AMOUNT } from './limits';
 import { didYouMean, nearNames } from './suggest';
