@@ -91,7 +91,7 @@ export interface AgentEntry {
 const agentDir = (ctx: AdapterContext): string => join(ctx.runDir, 'agent');
 const agentModel = (ctx: AdapterContext) => modelOption(ctx.options.agent_model, 'the run key `agent_model`');
 const onStandInModel = (options: Record<string, unknown>): Rehearsal => ({ options: { ...options, agent_model: { model: 'stand-in' } } });
-const BOAT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?' };
+const CONFORMANCE_FACT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?' };
 
 function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: string): AgentEntry {
   return {
@@ -115,7 +115,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
     clock: 'virtual',
-    conformance: { memory: 'context-only', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
+    conformance: { memory: 'context-only', ...CONFORMANCE_FACT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
   },
   notebook: {
     summary: 'The reference agent: its model keeps markdown notes with tools, searches past conversations, compacts and consolidates.',
@@ -132,7 +132,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
     clock: 'virtual',
-    conformance: { memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
+    conformance: { memory: 'long-term', ...CONFORMANCE_FACT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
   },
   openclaw: {
     summary: 'The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run\'s own state, or attached to.',
@@ -154,7 +154,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     rehearsal: onStandInModel,
     clock: 'real',
     // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
-    conformance: { memory: 'context-only', ...BOAT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
+    conformance: { memory: 'context-only', ...CONFORMANCE_FACT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
   },
   hermes: {
     summary: 'The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run\'s own $HERMES_HOME, or attached to by URL.',
@@ -185,7 +185,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     rehearsal: (options) => (options.hermes_url === undefined ? onStandInModel(options) : { agent: 'chatbot', options: {} }),
     clock: 'real',
     conformance: {
-      memory: 'long-term', ...BOAT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
+      memory: 'long-term', ...CONFORMANCE_FACT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
       // Here against the protocol server replaying recorded shapes, attached; e2e/hermes.e2e.ts runs it on the real gateway.
       server: {
         kind: 'hermes',
