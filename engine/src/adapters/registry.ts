@@ -91,7 +91,7 @@ export interface AgentEntry {
 const agentDir = (ctx: AdapterContext): string => join(ctx.runDir, 'agent');
 const agentModel = (ctx: AdapterContext) => modelOption(ctx.options.agent_model, 'the run key `agent_model`');
 const onStandInModel = (options: Record<string, unknown>): Rehearsal => ({ options: { ...options, agent_model: { model: 'stand-in' } } });
-/** The fact the conformance suite tells an agent of the project and asks back after the session switch. */
+/** The fact the conformance suite tells an agent of the project and later asks back. */
 const CONFORMANCE_FACT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?' };
 
 function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: string): AgentEntry {
