@@ -164,7 +164,11 @@ export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): P
   }
   await page.keyboard.press('Enter');
   // The page's own code, as text: this file is compiled without the DOM's types.
-  await page.waitForFunction(`document.querySelector('.monaco-workbench').classList.contains('${name.startsWith('Light') ? 'vs' : 'vs-dark'}')`, undefined, { timeout: 15_000 });
+  // A function, not a string: a string is evaluated again at each poll, which a page's CSP may refuse.
+  const themeClass = name.startsWith('Light') ? 'vs' : 'vs-dark';
+  type InPage = { document: { querySelector(selector: string): { classList: { contains(name: string): boolean } } | null } };
+  const themed = (theme: string) => (globalThis as unknown as InPage).document.querySelector('.monaco-workbench')?.classList.contains(theme) ?? false;
+  await page.waitForFunction(themed, themeClass, { timeout: 15_000 });
 }
 
 /**

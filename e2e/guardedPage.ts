@@ -81,6 +81,6 @@ export async function openResultsPage(browser: Browser, workspace: string, relat
   const url = `file://${join(workspace, 'results', relativePath)}`;
   const opened = await guardedPage(browser, (asked) => asked.split('#')[0] === url, { offline: true });
   await opened.page.goto(url);
-  await opened.page.waitForFunction('Array.isArray(window.mmbCharts)');
+  await opened.page.waitForFunction(() => Array.isArray((globalThis as unknown as { mmbCharts?: unknown }).mmbCharts));
   return opened;
 }

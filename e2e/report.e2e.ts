@@ -158,24 +158,24 @@ test('mmb view in chromium, the network cut off but its loopback server: the ind
     await page.getByRole('button', { name: 'Compare' }).click();
     // The runs in the table's order, newest first.
     await page.waitForURL(/\/compare\?run=chatbot-2&run=chatbot-1$/);
-    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    await page.waitForFunction(() => Array.isArray((globalThis as unknown as { mmbCharts?: unknown }).mmbCharts));
     assert.deepEqual(await paintedCharts(page), { charts: 2, painted: 2 });
     assert.match(await page.locator('h1').innerText(), /^Comparison: chatbot-2 · chatbot-1$/);
     await page.screenshot({ path: join(ARTIFACTS, 'view-compare-light.png'), fullPage: true });
     // The charts take their colours when drawn: the dark page is loaded dark.
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
-    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    await page.waitForFunction(() => Array.isArray((globalThis as unknown as { mmbCharts?: unknown }).mmbCharts));
     await page.screenshot({ path: join(ARTIFACTS, 'view-compare-dark.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
     // Live: a run's state changes on disk, and the index, which follows /events, shows it without a click.
     await page.goto(`${view.origin}/`);
-    await page.waitForFunction('window.mmbLive && window.mmbLive.readyState === 1');
+    await page.waitForFunction(() => (globalThis as unknown as { mmbLive?: { readyState: number } }).mmbLive?.readyState === 1);
     writeFileSync(join(view.root, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(view.root, 'results', 'stopped-1', 'state.json'), 'utf8')), status: 'crashed', error: 'a model error' }));
     await page.locator('#mmb-rows tr[data-run="stopped-1"][data-status="crashed"]').waitFor({ timeout: 15_000 });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${view.origin}/run/chatbot-2`);
-    await page.waitForFunction('Array.isArray(window.mmbCharts)');
+    await page.waitForFunction(() => Array.isArray((globalThis as unknown as { mmbCharts?: unknown }).mmbCharts));
     await page.getByRole('link', { name: '← All runs' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'view-run-dark.png') });
     await clean(opened);
