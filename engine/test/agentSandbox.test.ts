@@ -7,7 +7,6 @@
  * Hermes and OpenClaw gateways get the engine's environment without the persona's key.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,7 +15,7 @@ import { HermesAdapter } from '../src/adapters/hermes/adapter';
 import { hermesOptions } from '../src/adapters/hermes/options';
 import { startGatewayProcess } from '../src/adapters/openclawGateway';
 import { startStandIn, type StandIn } from '../src/standin/server';
-import { CLI, ROOT, tempDir, workspace } from './helpers';
+import { mmbAsync, ROOT, tempDir, workspace } from './helpers';
 
 const PERSONA_KEY = 'persona-canary-4d8e2f6a1c9b';
 const AGENT_KEY = 'agent-canary-7c1e5a9d3f2b';
@@ -46,16 +45,7 @@ interface Found {
   processesInView: number;
 }
 
-function mmbAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv = KEYS): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const mmbWithKeys = (args: string[], cwd: string, env: NodeJS.ProcessEnv = KEYS) => mmbAsync(args, cwd, env);
 
 const probe = probeSandbox();
 const needsSandbox = probe.works ? {} : { skip: `no sandbox here: ${probe.reason}` };
@@ -84,7 +74,7 @@ describe('a process agent looks for the persona\'s key in /proc', () => {
     mkdirSync(join(dir, 'agents'));
     copyFileSync(join(ROOT, 'examples', 'agents', 'my-agent.mjs'), join(dir, 'agents', 'my-agent.mjs'));
     writeFileSync(join(dir, 'agents', 'seeking-agent.mjs'), SEEKING_AGENT);
-    const result = await mmbAsync(['run', 'seek'], dir, env);
+    const result = await mmbWithKeys(['run', 'seek'], dir, env);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(readFileSync(join(dir, 'results', 'seek', 'agent', 'state.json'), 'utf8'), /"replies":\[\{/, 'the agent answered with its model');
     const foundFile = join(dir, 'results', 'seek', 'agent', 'found.json');
@@ -182,7 +172,7 @@ describe('where bwrap does not work (a container that denies namespaces, here a 
 
   test('by default the program runs without it, and the first line says so and why', { timeout: 60_000, ...linuxOnly }, async () => {
     const { dir, env } = refusingWorkspace({});
-    const result = await mmbAsync(['run', 'plain'], dir, env);
+    const result = await mmbWithKeys(['run', 'plain'], dir, env);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(result.stderr.split('\n')[0], 'mmb: notice: run "plain": its program runs without a sandbox (bwrap failed here (exit 1): bwrap: No permissions '
       + 'to create new namespace): it can read the engine\'s environment (docs/agent-protocol.md).');
@@ -190,7 +180,7 @@ describe('where bwrap does not work (a container that denies namespaces, here a 
 
   test('"agent_sandbox": true is refused in one line, before the run starts', { timeout: 60_000, ...linuxOnly }, async () => {
     const { dir, env } = refusingWorkspace({ agent_sandbox: true });
-    const result = await mmbAsync(['run', 'plain'], dir, env);
+    const result = await mmbWithKeys(['run', 'plain'], dir, env);
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.match(result.stderr, /^mmb: run "plain": the run key `agent_sandbox` is true, but the sandbox does not work here: bwrap failed here/m);
     assert.ok(!result.stderr.includes('    at '), 'no stack trace');

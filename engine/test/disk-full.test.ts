@@ -7,7 +7,7 @@
  * ahead of it, an empty journal, and a read-only `results/`. Mounting needs root (CI runs as root).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ import { DiskFull } from '../src/errors';
 import { JOURNAL_FILE } from '../src/protocol/layout';
 import { FileRunStore, type StoreFileSystem } from '../src/run/store';
 import type { RunState } from '../src/state/runState';
-import { CLI, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
+import { mmbAsync, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
 
 const AGENT_SCRIPT = join(ROOT, 'examples', 'agents', 'my-agent.mjs');
 const RUNS = {
@@ -80,17 +80,8 @@ interface Ran {
   stderr: string;
 }
 
-/** The built CLI, asynchronously, so that several runs go at once. */
-function mmbAsync(args: string[], cwd: string): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...ENV } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI with the short reply timeout, asynchronously, so that several runs go at once. */
+const mmbQuick = (args: string[], cwd: string): Promise<Ran> => mmbAsync(args, cwd, ENV);
 
 /** Runs `jobs` with at most `limit` at once. */
 async function inParallel<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
@@ -130,7 +121,7 @@ test('a full disk at 30 sizes across the runs of three agents: each stops with e
   const expected = new Map<RunId, ReturnType<typeof outcome>>();
   const sizes = new Map<RunId, number[]>();
   await inParallel((Object.keys(RUNS) as RunId[]).map((id) => async () => {
-    const ran = await mmbAsync(['run', id], reference);
+    const ran = await mmbQuick(['run', id], reference);
     assert.equal(ran.code, 0, ran.stderr);
     expected.set(id, outcome(loadRun(reference, id)));
     sizes.set(id, sizesBelow(footprintKib(join(reference, 'results', id))));
@@ -144,12 +135,12 @@ test('a full disk at 30 sizes across the runs of three agents: each stops with e
     mkdirSync(results);
     mount(results, `size=${size}k`);
     try {
-      const stopped = await mmbAsync(['run', id], dir);
+      const stopped = await mmbQuick(['run', id], dir);
       const problems: string[] = [];
       if (stopped.code !== 75) problems.push(`${id} at ${size} KiB: exit ${stopped.code}, not 75: ${stopped.stderr.slice(0, 400)}`);
       else if (!DISK_FULL_LINE(id).test(stopped.stderr)) problems.push(`${id} at ${size} KiB: not one disk-full line: ${stopped.stderr.slice(0, 400)}`);
       remount(results, 'size=8m');
-      const resumed = await mmbAsync(['run', id], dir);
+      const resumed = await mmbQuick(['run', id], dir);
       if (resumed.code !== 0) problems.push(`${id} at ${size} KiB: the resume exits ${resumed.code}: ${resumed.stderr.slice(0, 400)}`);
       else assert.deepEqual(outcome(loadRun(dir, id)), expected.get(id), `${id} at ${size} KiB resumes to the uninterrupted end`);
       return problems;
@@ -195,12 +186,12 @@ for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS) {
 
 test('an empty journal, or one whose only line is cut, starts the run afresh; the end is an uninterrupted run\'s', { skip }, async () => {
   const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
-  assert.equal((await mmbAsync(['run', 'c'], reference)).code, 0);
+  assert.equal((await mmbQuick(['run', 'c'], reference)).code, 0);
   for (const journal of ['', '{"n":1,"type":"start","at":"2026-']) {
     const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
     mkdirSync(join(dir, 'results', 'c'), { recursive: true });
     writeFileSync(join(dir, 'results', 'c', JOURNAL_FILE), journal);
-    const ran = await mmbAsync(['run', 'c'], dir);
+    const ran = await mmbQuick(['run', 'c'], dir);
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(ran.stderr, '');
     assert.deepEqual(outcome(loadRun(dir, 'c')), outcome(loadRun(reference, 'c')));
@@ -211,7 +202,7 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
   const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
   const results = join(dir, 'results');
   mkdirSync(results);
-  assert.equal((await mmbAsync(['run', 'c'], dir)).code, 0);
+  assert.equal((await mmbQuick(['run', 'c'], dir)).code, 0);
   const saved = tempDir('mmb-ro-');
   spawnSync('cp', ['-a', `${results}/.`, saved]);
   mount(results, 'size=4m');
@@ -220,7 +211,7 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
     remount(results, 'ro');
     const readOnly = /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and (run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/;
     for (const args of [['run', 'n'], ['run', 'c', '--restart'], ['report', '--html', 'c'], ['report', '--trends'], ['report', '--compare', 'c', 'c']]) {
-      const ran = await mmbAsync(args, dir);
+      const ran = await mmbQuick(args, dir);
       assert.equal(ran.code, 75, `${args.join(' ')}: ${ran.stderr}`);
       assert.match(ran.stderr, readOnly, args.join(' '));
     }
@@ -234,7 +225,7 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
   mount(elsewhere, 'size=64k,ro');
   try {
     for (const [args, file] of [[['run', 'c', '--junit', 'reports/junit.xml'], 'junit.xml'], [['report', '--html', 'c', '--out', 'reports/c.html'], 'c.html']] as const) {
-      const ran = await mmbAsync([...args], dir);
+      const ran = await mmbQuick([...args], dir);
       assert.equal(ran.code, 75, ran.stderr);
       assert.equal(ran.stderr, `mmb: the disk is read-only (writing reports/${file}): make it writable and run the command again.\n`);
     }
@@ -244,7 +235,7 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
   // The same report into a full folder: one line with the space free, and neither half a file nor its temporary one.
   mount(elsewhere, 'size=8k');
   try {
-    const full = await mmbAsync(['report', '--html', 'c', '--out', 'reports/c.html'], dir);
+    const full = await mmbQuick(['report', '--html', 'c', '--out', 'reports/c.html'], dir);
     assert.equal(full.code, 75, full.stderr);
     assert.match(full.stderr, /^mmb: the disk is full \(writing reports\/c\.html, \d+ KiB free\): free at least \d+ KiB and run the command again\.\n$/);
     assert.deepEqual(readdirSync(elsewhere), []);
@@ -255,7 +246,7 @@ test('a read-only results/: mmb run, --junit and the report files say so in one 
 
 test('a disk that turns read-only during a run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end', { skip }, async () => {
   const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
-  assert.equal((await mmbAsync(['run', 'p'], reference)).code, 0);
+  assert.equal((await mmbQuick(['run', 'p'], reference)).code, 0);
   const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
   const results = join(dir, 'results');
   mkdirSync(results);
@@ -265,11 +256,11 @@ test('a disk that turns read-only during a run (the agent remounts it as it star
   writeFileSync(join(dir, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, runs: { p: { ...RUNS.p, command, agent_sandbox: false } } }));
   mount(results, 'size=4m');
   try {
-    const stopped = await mmbAsync(['run', 'p'], dir);
+    const stopped = await mmbQuick(['run', 'p'], dir);
     assert.equal(stopped.code, 75, stopped.stderr);
     assert.match(stopped.stderr, /^mmb: the disk is read-only \(writing results\/p\/\S+\): make it writable and run `mmb run p` again to resume where it stopped\.\n$/);
     remount(results, 'rw');
-    const resumed = await mmbAsync(['run', 'p'], dir);
+    const resumed = await mmbQuick(['run', 'p'], dir);
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.deepEqual(outcome(loadRun(dir, 'p')), outcome(loadRun(reference, 'p')));
   } finally {

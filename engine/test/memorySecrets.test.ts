@@ -24,7 +24,7 @@ import { readMemorySnapshots } from '../src/report/memory';
 import { copyMemoryFolder, SNAPSHOT_LIMITS } from '../src/run/memorySnapshot';
 import { SecretMasker } from '../src/secrets';
 import { startStandIn } from '../src/standin/server';
-import { CLI, tempDir, workspace } from './helpers';
+import { CLI, mmbAsync, tempDir, workspace } from './helpers';
 
 const PERSONA_KEY = 'sk-persona-canary/4b7e+9d2c=61a08f3e';
 const AGENT_KEY = 'sk-agent-canary-5c81d0e2b94f7a36';
@@ -52,16 +52,7 @@ function leaks(text: string): string[] {
 }
 
 /** The CLI without blocking: the stand-in the runs call lives in this process. */
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = mmbAsync;
 
 /** Every entry under `dir`, links not followed: files and links apart. */
 function entriesUnder(dir: string): { files: string[]; links: string[] } {
