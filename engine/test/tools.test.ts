@@ -7,7 +7,8 @@ import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvalu
 import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
 import { universalPrompt } from '../src/persona/prompt';
-import { markdownTableCell, PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
+import { markdownTableCell } from '../src/generatedBlock';
+import { PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
 import { ROOT } from './helpers';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {

@@ -6,6 +6,7 @@
 import { AGENTS, MODULE_AGENT, type AgentEntry } from './registry';
 import { OWN_AGENTS } from './ownAgents';
 import type { RunKey } from './runKeys';
+import { markdownTableCell, withGeneratedBlock } from '../generatedBlock';
 
 /** How the README names every module agent: its `agent` is the module's path. */
 const MODULE_AGENT_EXAMPLE = './agents/my-agent.mjs';
@@ -16,11 +17,6 @@ export type AgentsTableName = 'agents-own' | 'agents-built-in';
 export const startMarker = (name: AgentsTableName) => `<!-- generated:${name} by scripts/schemas.ts from engine/src/adapters/registry.ts -->`;
 export const endMarker = (name: AgentsTableName) => `<!-- /generated:${name} -->`;
 
-/** One line of a markdown cell: a `|` would end the cell, a line break the row, a `<!--` could fake a marker. */
-function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/<!--/g, '&lt;!--');
-}
-
 function runKeyMention(name: string, key: RunKey): string {
   return key.default === undefined ? `\`${name}\`` : `\`${name}\` (default \`${String(key.default)}\`)`;
 }
@@ -30,7 +26,7 @@ export function agentRow(name: string, entry: AgentEntry): string {
   const keys = Object.entries(entry.runKeys).map(([key, runKey]) => runKeyMention(key, runKey));
   const clock = entry.clock === 'virtual' ? 'Virtual time.' : 'On the wall clock (no virtual time).';
   const runKeys = keys.length ? `Run keys: ${keys.join(', ')}.` : 'No run keys.';
-  return `| \`${cell(name)}\` | ${cell([entry.summary, entry.details, clock, runKeys].join(' '))} |`;
+  return `| \`${markdownTableCell(name)}\` | ${markdownTableCell([entry.summary, entry.details, clock, runKeys].join(' '))} |`;
 }
 
 /** The table's rows in registry order: the named ways in and a module agent, or every other registered agent. */
@@ -46,10 +42,9 @@ export function agentsTable(name: AgentsTableName): string {
 export function withAgentsTables(text: string): string | undefined {
   let out = text;
   for (const name of ['agents-own', 'agents-built-in'] as const) {
-    const start = out.indexOf(startMarker(name));
-    const end = out.indexOf(endMarker(name));
-    if (start < 0 || end < start) return undefined;
-    out = out.slice(0, start) + agentsTable(name) + out.slice(end + endMarker(name).length);
+    const replaced = withGeneratedBlock(out, startMarker(name), endMarker(name), agentsTable(name));
+    if (replaced === undefined) return undefined;
+    out = replaced;
   }
   return out;
 }

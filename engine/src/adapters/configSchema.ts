@@ -6,6 +6,7 @@
 import { DEFAULT_CONFIG, ENV_NAME_PATTERN, MAX_ENV_ENTRIES, MAX_ENV_NAME, MAX_ENV_VALUE, MAX_NAME_LENGTH, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from '../../../scenario/src';
 import { AGENTS, MODULE_AGENT } from './registry';
 import { SHARED_RUN_KEY_DOCS, type RunKey } from './runKeys';
+import { withGeneratedBlock } from '../generatedBlock';
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -167,8 +168,5 @@ export function runKeysTable(): string {
 
 /** A document with its run keys table replaced by the generated one; undefined when it has no markers. */
 export function withRunKeysTable(text: string): string | undefined {
-  const start = text.indexOf(RUN_KEYS_TABLE_START);
-  const end = text.indexOf(RUN_KEYS_TABLE_END);
-  if (start < 0 || end < start) return undefined;
-  return text.slice(0, start) + runKeysTable() + text.slice(end + RUN_KEYS_TABLE_END.length);
+  return withGeneratedBlock(text, RUN_KEYS_TABLE_START, RUN_KEYS_TABLE_END, runKeysTable());
 }
