@@ -12,7 +12,8 @@ import type { ChatMessage } from '../models/messages';
 import type { Usage } from '../models/usage';
 import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import {
-  array, boolean, count, nullable, number, numberFrom, object, oneOf, optional, record, string, time, unknownValue, variants, type Infer, type Shape,
+  array, boolean, count, nullable, number, numberFrom, object, oneOf, optional, record, string, time, unknownValue, variants,
+  type Infer, type Shape,
 } from '../protocol/shape';
 import type { Effect, FactEdit, Grade, HookName, LiveSheet, Position, PhaseRange, RunEvent, RunState, TranscriptEntry } from './runState';
 
@@ -41,7 +42,8 @@ const AGENT_STATUS = object({
 }) satisfies Shape<Omit<AgentStatus, 'contextTokens'> & { contextTokens?: number | null }>;
 
 const GRADE = object({
-  score: numberFrom(0, 10), effective: numberFrom(0, 10), attempt: oneOf(1, 2), answer: string(), comment: string(), at: time(), position: POSITION,
+  score: numberFrom(0, 10), effective: numberFrom(0, 10), attempt: oneOf(1, 2),
+  answer: string(), comment: string(), at: time(), position: POSITION,
 }) satisfies Shape<Grade>;
 
 const TRANSCRIPT_ENTRY = object({
@@ -54,22 +56,29 @@ const LIVE_SHEET = object({
   facts: array(object({ id: string(), category: count(), text: string(), told: boolean() })),
 }) satisfies Shape<LiveSheet>;
 
-const FACT_EDIT = object({ sheet: string(), id: string(), before: string(), after: string(), position: POSITION }) satisfies Shape<FactEdit>;
+const FACT_EDIT = object({
+  sheet: string(), id: string(), before: string(), after: string(), position: POSITION,
+}) satisfies Shape<FactEdit>;
 const AT_POSITION = { at: time(), position: POSITION };
 
 /** `state.json` as any engine since the first has written it. */
 export const STORED_STATE_SHAPE = object({
-  version: oneOf(1), run: string(), benchmark: string(), agent: string(), status: oneOf('running', 'finished', 'crashed'), error: optional(string()),
+  version: oneOf(1), run: string(), benchmark: string(), agent: string(),
+  status: oneOf('running', 'finished', 'crashed'), error: optional(string()),
   startedAt: time(), finishedAt: optional(time()), activeMs: number(), lastEventAt: time(), startTime: string(), position: POSITION,
   phaseCallId: nullable(string()), persona: array(CHAT_MESSAGE), transcript: array(TRANSCRIPT_ENTRY), grades: record(array(GRADE)),
   sheets: record(LIVE_SHEET), factEdits: optional(array(FACT_EDIT)), vars: record(unknownValue()), templates: record(string()),
   phases: optional(PHASE_RANGE), filter: optional(string()), virtualTime: optional(string()), virtualTimeAt: optional(string()),
-  skippedMs: optional(number()), clockJumps: optional(array(object({ at: time(), virtualTime: string(), skippedMs: number(), position: POSITION }))),
-  agentCursor: count(), lastAssistantEvent: optional(count()), sends: record(object({ key: string(), text: string() })), unanswered: count(),
+  skippedMs: optional(number()),
+  clockJumps: optional(array(object({ at: time(), virtualTime: string(), skippedMs: number(), position: POSITION }))),
+  agentCursor: count(), lastAssistantEvent: optional(count()),
+  sends: record(object({ key: string(), text: string() })), unanswered: count(),
   usage: record(USAGE), retries: count(),
   retryLog: optional(array(object({ at: time(), model: string(), error: string(), by: optional(oneOf('persona', 'agent')) }))),
   sessionSwitches: array(object({ ...AT_POSITION, ignored: boolean() })), agentStatus: optional(AGENT_STATUS),
-  agentCompactions: optional(array(object({ at: string(), tokensBefore: optional(number()), tokensAfter: optional(number()), seenAt: time(), position: POSITION }))),
+  agentCompactions: optional(array(object({
+    at: string(), tokensBefore: optional(number()), tokensAfter: optional(number()), seenAt: time(), position: POSITION,
+  }))),
   compactions: optional(array(object({ ...AT_POSITION, tokensBefore: count(), tokensAfter: count() }))),
   hooks: optional(record(count())), misbehaviours: optional(record(count())), earlyNextPhase: optional(count()),
   log: array(object({ at: time(), text: string() })), events: count(),
@@ -107,10 +116,18 @@ export const JOURNAL_LINE_SHAPE = variants('type', {
   }),
   'resume': object({ ...LINE, type: oneOf('resume'), virtualTime: optional(string()) }),
   'persona': object({ ...LINE, type: oneOf('persona'), message: CHAT_MESSAGE }),
-  'tool-done': object({ ...LINE, type: oneOf('tool-done'), callId: string(), name: string(), content: string(), effects: array(EFFECT), misbehaviour: optional(MISBEHAVIOUR) }),
-  'phase': object({ ...LINE, type: oneOf('phase'), callId: string(), position: POSITION, templates: optional(record(string())), effects: array(EFFECT) }),
+  'tool-done': object({
+    ...LINE, type: oneOf('tool-done'), callId: string(), name: string(), content: string(),
+    effects: array(EFFECT), misbehaviour: optional(MISBEHAVIOUR),
+  }),
+  'phase': object({
+    ...LINE, type: oneOf('phase'), callId: string(), position: POSITION, templates: optional(record(string())), effects: array(EFFECT),
+  }),
   'sent': object({ ...LINE, type: oneOf('sent'), callId: string(), key: string(), text: string() }),
-  'reply': object({ ...LINE, type: oneOf('reply'), seq: count(), text: string(), toolCalls: optional(array(AGENT_TOOL_CALL)), toolCallsLeftOut: optional(count()) }),
+  'reply': object({
+    ...LINE, type: oneOf('reply'), seq: count(), text: string(),
+    toolCalls: optional(array(AGENT_TOOL_CALL)), toolCallsLeftOut: optional(count()),
+  }),
   'unanswered': object({ ...LINE, type: oneOf('unanswered'), callId: string(), waitedMs: number() }),
   'usage': object({ ...LINE, type: oneOf('usage'), model: string(), promptTokens: count(), completionTokens: count() }),
   'retry': object({
@@ -119,7 +136,9 @@ export const JOURNAL_LINE_SHAPE = variants('type', {
   }),
   'observe': object({ ...LINE, type: oneOf('observe'), status: AGENT_STATUS }),
   'clock': object({ ...LINE, type: oneOf('clock'), virtualTime: string(), skippedMs: number() }),
-  'compaction': object({ ...LINE, type: oneOf('compaction'), keepFrom: count(), note: string(), tokensBefore: count(), tokensAfter: count() }),
+  'compaction': object({
+    ...LINE, type: oneOf('compaction'), keepFrom: count(), note: string(), tokensBefore: count(), tokensAfter: count(),
+  }),
   'hook': object({ ...LINE, type: oneOf('hook'), hook: HOOK, text: string(), misbehaviour: optional(MISBEHAVIOUR) }),
   'misbehaviour': object({ ...LINE, type: oneOf('misbehaviour'), kind: MISBEHAVIOUR, text: string() }),
   'finish': object({ ...LINE, type: oneOf('finish'), status: oneOf('finished', 'crashed'), error: optional(string()) }),
