@@ -42,7 +42,8 @@ function kindOf(path: string): string | undefined {
   if (lstatSync(dirname(path), { throwIfNoEntry: false })?.isSymbolicLink()) return 'its run folder is a link, which is never followed';
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return undefined;
-  if (stat.isFile() && stat.size > RUN_FILE_MAX_BYTES) return `a file of ${mebibytes(stat.size)} (at most ${mebibytes(RUN_FILE_MAX_BYTES)} is read)`;
+  const tooLarge = `a file of ${mebibytes(stat.size)} (at most ${mebibytes(RUN_FILE_MAX_BYTES)} is read)`;
+  if (stat.isFile() && stat.size > RUN_FILE_MAX_BYTES) return tooLarge;
   if (stat.isFile()) return 'file';
   if (stat.isSymbolicLink()) return 'a link where a file goes (never followed)';
   return `${stat.isDirectory() ? 'a folder' : 'a special file (a FIFO, a socket or a device)'} where a file goes`;

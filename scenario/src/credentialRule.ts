@@ -194,7 +194,8 @@ export function commandLineCredential(words: readonly string[]): { name: string 
     if (assigned && isCredentialFlagName(assigned[1]!) && isWrittenSecret(assigned[2]!)) return { name: assigned[1]! };
     const flag = FLAG.exec(word);
     const next = words[index + 1];
-    if (flag && next !== undefined && !next.startsWith('-') && isCredentialFlagName(flag[1]!) && isWrittenSecret(next)) return { name: flag[1]! };
+    const flagValue = next !== undefined && !next.startsWith('-') ? next : undefined;
+    if (flag && flagValue !== undefined && isCredentialFlagName(flag[1]!) && isWrittenSecret(flagValue)) return { name: flag[1]! };
   }
   return undefined;
 }

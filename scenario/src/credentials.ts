@@ -85,7 +85,8 @@ function valueProblem(value: string): string | undefined {
 function commandLineProblem(words: readonly string[]): string | undefined {
   const found = commandLineCredential(words);
   if (!found) return undefined;
-  return `gives \`${shownKey(found.name)}\` a secret on the command line, which would put it in a file: ${ENV_ADVICE} (the program reads it from there)`;
+  const where = `gives \`${shownKey(found.name)}\` a secret on the command line`;
+  return `${where}, which would put it in a file: ${ENV_ADVICE} (the program reads it from there)`;
 }
 
 /** The array's items as one command line: a flag in one item and its value in the next. */

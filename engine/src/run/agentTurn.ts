@@ -89,7 +89,10 @@ export async function agentAheadOfJournal(state: RunState, adapter: AgentAdapter
 function laterSendOf(state: RunState): (replyTo: string) => boolean {
   const made = Object.keys(state.sends).length;
   const prefix = `${state.run}/send-`;
-  return (replyTo) => replyTo.startsWith(prefix) && /^[1-9]\d{0,8}$/.test(replyTo.slice(prefix.length)) && Number(replyTo.slice(prefix.length)) > made;
+  return (replyTo) => {
+    const number = replyTo.startsWith(prefix) ? replyTo.slice(prefix.length) : '';
+    return /^[1-9]\d{0,8}$/.test(number) && Number(number) > made;
+  };
 }
 
 /**
