@@ -32,8 +32,12 @@ function mmb(args: string[], cwd: string): Promise<{ code: number | null; text: 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd });
     let text = '';
-    child.stdout.on('data', (d: Buffer) => { text += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { text += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     child.on('close', (code) => resolve({ code, text }));
   });
 }
@@ -64,7 +68,12 @@ async function startNanobot(): Promise<void> {
   spawnSync(bin, ['onboard', '-c', config, '-w', join(home, 'workspace')], { env, stdio: 'ignore' });
   const settings = JSON.parse(readFileSync(config, 'utf8'));
   const port = await freePort();
-  Object.assign(settings.agents.defaults, { model: 'stand-in', provider: 'custom', idleCompactAfterMinutes: 0, dream: { ...settings.agents.defaults.dream, enabled: false } });
+  Object.assign(settings.agents.defaults, {
+    model: 'stand-in',
+    provider: 'custom',
+    idleCompactAfterMinutes: 0,
+    dream: { ...settings.agents.defaults.dream, enabled: false },
+  });
   Object.assign(settings.providers.custom, { apiKey: 'stand-in', apiBase: standIn.url });
   Object.assign(settings.api, { host: '127.0.0.1', port });
   settings.gateway.heartbeat.enabled = false;
@@ -74,7 +83,10 @@ async function startNanobot(): Promise<void> {
   nanobot = spawn(bin, ['serve', '-c', config, '-w', join(home, 'workspace')], { env, detached: true, stdio: 'ignore' });
   nanobotUrl = `http://127.0.0.1:${port}/v1`;
   for (let tries = 0; tries < 120; tries++) {
-    const up = await fetch(`${nanobotUrl}/models`).then(() => true, () => false);
+    const up = await fetch(`${nanobotUrl}/models`).then(
+      () => true,
+      () => false,
+    );
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -92,7 +104,16 @@ after(async () => {
 });
 
 test('nanobot through openai-http: a whole starter run, and mmb conformance', { timeout: 900_000 }, async () => {
-  const dir = workspace({ nb: { benchmark: 'starter', agent: 'openai-http', http_base_url: nanobotUrl, http_model: 'stand-in', http_conversation: 'body', http_session_field: 'session_id' } });
+  const dir = workspace({
+    nb: {
+      benchmark: 'starter',
+      agent: 'openai-http',
+      http_base_url: nanobotUrl,
+      http_model: 'stand-in',
+      http_conversation: 'body',
+      http_session_field: 'session_id',
+    },
+  });
   const conformance = await mmb(['conformance', 'nb', '--memory', 'context-only'], dir);
   assert.equal(conformance.code, 0, conformance.text);
   const run = await mmb(['run'], dir);
@@ -102,7 +123,9 @@ test('nanobot through openai-http: a whole starter run, and mmb conformance', { 
 });
 
 test('llm through the process adapter: a whole starter run, and mmb conformance', { timeout: 900_000 }, async () => {
-  const dir = workspace({ llm: { benchmark: 'starter', agent: 'process', command: ['python3', 'bridges/llm_cli.py', join(TOOLS, 'llm', 'bin', 'llm')] } });
+  const dir = workspace({
+    llm: { benchmark: 'starter', agent: 'process', command: ['python3', 'bridges/llm_cli.py', join(TOOLS, 'llm', 'bin', 'llm')] },
+  });
   const conformance = await mmb(['conformance', 'llm', '--memory', 'context-only'], dir);
   assert.equal(conformance.code, 0, conformance.text);
   assert.match(conformance.text, /pass {2}nothing is sent twice/);

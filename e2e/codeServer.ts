@@ -49,30 +49,61 @@ export interface WorkspaceOptions {
 export async function openVsCode(options: WorkspaceOptions = {}): Promise<Session> {
   const scratch = mkdtempSync(join(tmpdir(), 'mmb-e2e-'));
   const workspace = join(scratch, 'workspace');
-  for (const name of options.benchmarks ?? ['starter']) cpSync(join(ROOT, 'benchmarks', name), join(workspace, 'benchmarks', name), { recursive: true });
-  writeFileSync(join(workspace, 'config.jsonc'), options.config ?? '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "notebook" } }\n}\n');
+  for (const name of options.benchmarks ?? ['starter'])
+    cpSync(join(ROOT, 'benchmarks', name), join(workspace, 'benchmarks', name), { recursive: true });
+  writeFileSync(
+    join(workspace, 'config.jsonc'),
+    options.config ??
+      '{\n  "persona": { "model": "stand-in" },\n  "runs": { "rehearsal": { "benchmark": "starter", "agent": "notebook" } }\n}\n',
+  );
   options.prepare?.(workspace);
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'chat.disableAIFeatures': true,
-    'security.workspace.trust.enabled': false,
-    'workbench.tips.enabled': false,
-    'extensions.ignoreRecommendations': true,
-    'telemetry.telemetryLevel': 'off',
-    ...options.settings,
-  }));
-  const env = { ...process.env, PATH: `${NODE24}:${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: join(scratch, 'xdg'), XDG_DATA_HOME: join(scratch, 'xdg') };
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'chat.disableAIFeatures': true,
+      'security.workspace.trust.enabled': false,
+      'workbench.tips.enabled': false,
+      'extensions.ignoreRecommendations': true,
+      'telemetry.telemetryLevel': 'off',
+      ...options.settings,
+    }),
+  );
+  const env = {
+    ...process.env,
+    PATH: `${NODE24}:${process.env.PATH ?? ''}`,
+    XDG_CONFIG_HOME: join(scratch, 'xdg'),
+    XDG_DATA_HOME: join(scratch, 'xdg'),
+  };
   const extensions = join(scratch, 'extensions');
-  const install = spawnSync(CODE_SERVER, ['--extensions-dir', extensions, '--user-data-dir', userData, '--install-extension', VSIX], { env, encoding: 'utf8' });
+  const install = spawnSync(CODE_SERVER, ['--extensions-dir', extensions, '--user-data-dir', userData, '--install-extension', VSIX], {
+    env,
+    encoding: 'utf8',
+  });
   if (install.status !== 0) throw new Error(`installing the .vsix failed: ${install.stdout}${install.stderr}`);
   const port = await freePort();
-  const server: ChildProcess = spawn(CODE_SERVER, [
-    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', extensions,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', workspace,
-  ], { env, detached: true, stdio: 'ignore' });
+  const server: ChildProcess = spawn(
+    CODE_SERVER,
+    [
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensions,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      workspace,
+    ],
+    { env, detached: true, stdio: 'ignore' },
+  );
   const stop = () => {
     try {
       if (server.pid) process.kill(-server.pid, 'SIGKILL');
@@ -94,7 +125,15 @@ export async function openVsCode(options: WorkspaceOptions = {}): Promise<Sessio
     }
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
     });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
@@ -140,7 +179,11 @@ export async function reloadWindow(page: Page): Promise<void> {
   // Enter only on that command: under load the list can still show another (a browser reload by
   // another path saves nothing).
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: /^Developer: Reload Window/ }).waitFor({ timeout: 10_000 });
-  assert.doesNotMatch(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /Extensions/, 'the focused command is Reload Window');
+  assert.doesNotMatch(
+    await page.locator('.quick-input-list .monaco-list-row.focused').innerText(),
+    /Extensions/,
+    'the focused command is Reload Window',
+  );
   await page.keyboard.press('Enter');
   await navigated;
   await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60_000 });
@@ -154,9 +197,20 @@ export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): P
     await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
     await page.keyboard.type('Preferences: Color Theme');
     // Not "Browse Color Themes in Marketplace", which the same words match.
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' })
+      .filter({ hasNotText: 'Marketplace' })
+      .first()
+      .click();
     await page.keyboard.type(name);
-    const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    const found = await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: name })
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (found) break;
     await page.keyboard.press('Escape');
     assert.ok(attempt < 5, `the theme picker lists ${name}`);
@@ -167,7 +221,8 @@ export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): P
   // A function, not a string: a string is evaluated again at each poll, which a page's CSP may refuse.
   const themeClass = name.startsWith('Light') ? 'vs' : 'vs-dark';
   type InPage = { document: { querySelector(selector: string): { classList: { contains(name: string): boolean } } | null } };
-  const themed = (theme: string) => (globalThis as unknown as InPage).document.querySelector('.monaco-workbench')?.classList.contains(theme) ?? false;
+  const themed = (theme: string) =>
+    (globalThis as unknown as InPage).document.querySelector('.monaco-workbench')?.classList.contains(theme) ?? false;
   await page.waitForFunction(themed, themeClass, { timeout: 15_000 });
 }
 
@@ -223,7 +278,11 @@ export async function select(page: Page, text: string): Promise<void> {
  * One VS Code for the tests of a file: opened before them, closed after. `vs()` is the session;
  * `shot(name)` saves a screenshot; `e2e` declares a test that leaves a screenshot when it fails.
  */
-export function useVsCode(options: WorkspaceOptions = {}): { vs: () => Session; shot: (name: string) => Promise<unknown>; e2e: (name: string, file: string, fn: () => Promise<void>) => void } {
+export function useVsCode(options: WorkspaceOptions = {}): {
+  vs: () => Session;
+  shot: (name: string) => Promise<unknown>;
+  e2e: (name: string, file: string, fn: () => Promise<void>) => void;
+} {
   let session: Session | undefined;
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -238,13 +297,14 @@ export function useVsCode(options: WorkspaceOptions = {}): { vs: () => Session; 
     return session;
   };
   const shot = (name: string) => vs().page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  const e2e = (name: string, file: string, fn: () => Promise<void>) => test(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      await shot(`FAILED-${file}`).catch(() => undefined);
-      throw e;
-    }
-  });
+  const e2e = (name: string, file: string, fn: () => Promise<void>) =>
+    test(name, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        await shot(`FAILED-${file}`).catch(() => undefined);
+        throw e;
+      }
+    });
   return { vs, shot, e2e };
 }

@@ -35,7 +35,10 @@ export function reportWorkspace(prefix: string, reports: string[][], prepare?: (
 
 /** Debian's chromium, with nothing of its own reaching out. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
 }
 
 export interface GuardedPage {
@@ -47,9 +50,16 @@ export interface GuardedPage {
   close: () => Promise<void>;
 }
 
-export async function guardedPage(browser: Browser, allowed: (url: string) => boolean, options: { offline?: boolean } = {}): Promise<GuardedPage> {
+export async function guardedPage(
+  browser: Browser,
+  allowed: (url: string) => boolean,
+  options: { offline?: boolean } = {},
+): Promise<GuardedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: options.offline ?? false });
-  await context.addInitScript({ content: "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));" });
+  await context.addInitScript({
+    content:
+      "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+  });
   const page = await context.newPage();
   const guarded: GuardedPage = { page, blocked: [], errors: [], dialogs: [], close: () => context.close() };
   await page.route('**/*', (route) => {
@@ -73,7 +83,7 @@ export async function assertClean(guarded: GuardedPage): Promise<void> {
   assert.deepEqual(guarded.blocked, [], 'the page asked for nothing beyond what it may');
   assert.deepEqual(await guarded.page.evaluate('window.cspViolations'), [], 'nothing broke the CSP');
   assert.deepEqual(guarded.errors, []);
-  assert.deepEqual(guarded.dialogs, [], 'no script from a run\'s text ran');
+  assert.deepEqual(guarded.dialogs, [], "no script from a run's text ran");
 }
 
 /** A page of `results/` opened from file:// with the network cut off (only the file itself, any fragment, loads), its charts drawn. */

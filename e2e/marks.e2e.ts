@@ -20,7 +20,11 @@ const mmb = (workspace: string, args: string[]) => {
   assert.equal(run.status, 0, `mmb run ${args.join(' ')}: ${run.stderr}`);
 };
 
-const { vs: session, shot, e2e } = useVsCode({
+const {
+  vs: session,
+  shot,
+  e2e,
+} = useVsCode({
   benchmarks: ['max'],
   config: `{\n  "persona": { "model": "stand-in" },\n  "runs": { "${FULL}": { "benchmark": "max", "agent": "notebook" } }\n}\n`,
   // The whole of Max against the notebook on the stand-in, before the window opens: it fails some checks.
@@ -75,46 +79,65 @@ async function shots(page: Page, name: string): Promise<void> {
 
 /** The checks of chapter 11's trap lines that failed in `run`, by line (1-based). */
 function caughtByTrapLines(workspace: string, run: string, file: string): Map<number, string[]> {
-  const state = JSON.parse(readFileSync(join(workspace, 'results', run, 'state.json'), 'utf8')) as { grades: Record<string, { effective: number }[]> };
+  const state = JSON.parse(readFileSync(join(workspace, 'results', run, 'state.json'), 'utf8')) as {
+    grades: Record<string, { effective: number }[]>;
+  };
   const out = new Map<number, string[]>();
-  readFileSync(join(workspace, 'benchmarks', 'max', file), 'utf8').split('\n').forEach((text, line) => {
-    const targets = /^🪤.*→([\s\d.,]*)/.exec(text)?.[1]?.split(',').map((t) => t.trim()).filter(Boolean) ?? [];
-    const failed = targets.filter((id) => (state.grades[id]?.at(-1)?.effective ?? 10) < 8);
-    if (failed.length) out.set(line + 1, failed);
-  });
+  readFileSync(join(workspace, 'benchmarks', 'max', file), 'utf8')
+    .split('\n')
+    .forEach((text, line) => {
+      const targets =
+        /^🪤.*→([\s\d.,]*)/
+          .exec(text)?.[1]
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean) ?? [];
+      const failed = targets.filter((id) => (state.grades[id]?.at(-1)?.effective ?? 10) < 8);
+      if (failed.length) out.set(line + 1, failed);
+    });
   return out;
 }
 
-e2e('chapter 20 after a run that failed checks: one gutter icon and one lens per graded check, red for the failures, the hover with the dates of the run', 'marks-full', async () => {
-  const { page, workspace } = session();
-  await openFile(page, 'chapter20.md');
-  await page.keyboard.press('Control+Home');
-  await lenses(page).filter({ hasText: FULL }).first().waitFor({ timeout: 30_000 });
-  const icons = await iconsWhen(page, (found) => found.some((i) => i.icon === 'score-poor') && found.some((i) => i.icon === 'score-good'));
-  assertOneIconPerLine(icons);
-  assert.ok(icons.some((i) => i.icon === 'score-poor'), `a failure whose traps the run played is red: ${icons.map((i) => i.icon).join(', ')}`);
-  assert.equal(icons.filter((i) => i.icon === 'score-unplayed').length, 0, 'a full run played every trap write');
-  const scores = await lenses(page).filter({ hasText: FULL }).allInnerTexts();
-  assert.equal(scores.length, icons.length, `one score lens per check icon: ${scores.join(' | ')}`);
-  assert.equal(await lenses(page).filter({ hasText: 'not graded yet' }).count(), 0);
-  const tinted = await page.evaluate<number>(`[...document.querySelectorAll('.editor-instance .view-overlays .cdr')]
+e2e(
+  'chapter 20 after a run that failed checks: one gutter icon and one lens per graded check, red for the failures, the hover with the dates of the run',
+  'marks-full',
+  async () => {
+    const { page, workspace } = session();
+    await openFile(page, 'chapter20.md');
+    await page.keyboard.press('Control+Home');
+    await lenses(page).filter({ hasText: FULL }).first().waitFor({ timeout: 30_000 });
+    const icons = await iconsWhen(
+      page,
+      (found) => found.some((i) => i.icon === 'score-poor') && found.some((i) => i.icon === 'score-good'),
+    );
+    assertOneIconPerLine(icons);
+    assert.ok(
+      icons.some((i) => i.icon === 'score-poor'),
+      `a failure whose traps the run played is red: ${icons.map((i) => i.icon).join(', ')}`,
+    );
+    assert.equal(icons.filter((i) => i.icon === 'score-unplayed').length, 0, 'a full run played every trap write');
+    const scores = await lenses(page).filter({ hasText: FULL }).allInnerTexts();
+    assert.equal(scores.length, icons.length, `one score lens per check icon: ${scores.join(' | ')}`);
+    assert.equal(await lenses(page).filter({ hasText: 'not graded yet' }).count(), 0);
+    const tinted = await page.evaluate<number>(`[...document.querySelectorAll('.editor-instance .view-overlays .cdr')]
     .filter((d) => getComputedStyle(d).backgroundColor !== 'rgba(0, 0, 0, 0)').length`);
-  assert.equal(tinted, 0, 'no tint on check lines');
-  await shots(page, 'marks-chapter20-full');
-  // The multi-line check of Anna's visit: its answer is a template, shown as the run wrote it.
-  const state = JSON.parse(readFileSync(join(workspace, 'results', FULL, 'state.json'), 'utf8')) as { templates: Record<string, string> };
-  const date = state.templates['{{FUTURE:3:weeks}}'] ?? '';
-  assert.match(date, /^\d+ \w+ \d{4}$/);
-  await page.mouse.move(0, 0);
-  await page.locator('.view-line', { hasText: 'for a week' }).first().hover();
-  const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
-  await hover.first().waitFor({ timeout: 10_000 });
-  const text = await hover.first().innerText();
-  assert.ok(text.includes(`${date}, for a week`), text);
-  assert.doesNotMatch(text, /\{\{FUTURE/);
-  await shot('marks-hover-template-dark');
-  await page.mouse.move(0, 0);
-});
+    assert.equal(tinted, 0, 'no tint on check lines');
+    await shots(page, 'marks-chapter20-full');
+    // The multi-line check of Anna's visit: its answer is a template, shown as the run wrote it.
+    const state = JSON.parse(readFileSync(join(workspace, 'results', FULL, 'state.json'), 'utf8')) as { templates: Record<string, string> };
+    const date = state.templates['{{FUTURE:3:weeks}}'] ?? '';
+    assert.match(date, /^\d+ \w+ \d{4}$/);
+    await page.mouse.move(0, 0);
+    await page.locator('.view-line', { hasText: 'for a week' }).first().hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
+    await hover.first().waitFor({ timeout: 10_000 });
+    const text = await hover.first().innerText();
+    assert.ok(text.includes(`${date}, for a week`), text);
+    assert.doesNotMatch(text, /\{\{FUTURE/);
+    await shot('marks-hover-template-dark');
+    await page.mouse.move(0, 0);
+  },
+);
 
 e2e('the trap lines of chapter 11 that caught a check in that run are marked, each once', 'marks-traps-full', async () => {
   const { page, workspace } = session();
@@ -131,16 +154,30 @@ e2e('after a rehearsal of the exam alone: no red and no trap line marked, the ch
   const { page, workspace } = session();
   mmb(workspace, ['--benchmark', 'max', '--from', 'chapter20.md:1', '--only', '--rehearse']);
   const traps = await iconsWhen(page, (found) => !found.some((i) => i.icon === 'trap-caught'));
-  assert.deepEqual(traps.filter((i) => i.icon === 'trap-caught'), [], 'the rehearsal played none of chapter 11\'s trap writes');
+  assert.deepEqual(
+    traps.filter((i) => i.icon === 'trap-caught'),
+    [],
+    "the rehearsal played none of chapter 11's trap writes",
+  );
   await shots(page, 'marks-traps-partial');
   await openFile(page, 'chapter20.md');
   await page.keyboard.press('Control+Home');
   await lenses(page).filter({ hasText: EXAM_ONLY }).first().waitFor({ timeout: 30_000 });
-  const icons = await iconsWhen(page, (found) => found.some((i) => i.icon === 'score-unplayed') && !found.some((i) => i.icon === 'score-poor'));
+  const icons = await iconsWhen(
+    page,
+    (found) => found.some((i) => i.icon === 'score-unplayed') && !found.some((i) => i.icon === 'score-poor'),
+  );
   assertOneIconPerLine(icons);
-  assert.deepEqual(icons.filter((i) => i.icon === 'score-poor' || i.icon === 'score-fair'), [], 'nothing is red: the rehearsal never played a trap write');
+  assert.deepEqual(
+    icons.filter((i) => i.icon === 'score-poor' || i.icon === 'score-fair'),
+    [],
+    'nothing is red: the rehearsal never played a trap write',
+  );
   const scores = await lenses(page).filter({ hasText: EXAM_ONLY }).allInnerTexts();
-  assert.ok(scores.every((s) => s.includes('(partial)')), scores.join(' | '));
+  assert.ok(
+    scores.every((s) => s.includes('(partial)')),
+    scores.join(' | '),
+  );
   await shots(page, 'marks-chapter20-partial');
   await page.mouse.move(0, 0);
   await page.locator('.view-line', { hasText: 'Where did I grow up' }).first().hover();
@@ -153,7 +190,7 @@ e2e('after a rehearsal of the exam alone: no red and no trap line marked, the ch
   await page.mouse.move(0, 0);
 });
 
-e2e('after a trap type, the sheet names are offered, then the sheet\'s fact ids', 'completion-trap-sheets', async () => {
+e2e("after a trap type, the sheet names are offered, then the sheet's fact ids", 'completion-trap-sheets', async () => {
   const { page } = session();
   await openFile(page, 'chapter11.md');
   await focusEditor(page);
@@ -170,7 +207,10 @@ e2e('after a trap type, the sheet names are offered, then the sheet\'s fact ids'
   assert.ok(rows.some((r) => r.includes('kitchen')) && rows.some((r) => r.includes('car')), rows.join(' | '));
   await shot('completion-trap-sheets-dark');
   // The theme's picker closes the suggestions: ask for them again in each theme.
-  for (const [name, file] of [['Light Modern', 'completion-trap-sheets-light'], ['Dark Modern', '']] as const) {
+  for (const [name, file] of [
+    ['Light Modern', 'completion-trap-sheets-light'],
+    ['Dark Modern', ''],
+  ] as const) {
     await page.keyboard.press('Escape');
     await theme(page, name);
     await focusEditor(page);
@@ -188,21 +228,26 @@ e2e('after a trap type, the sheet names are offered, then the sheet\'s fact ids'
   await page.keyboard.press('Escape');
 });
 
-e2e('a fact sheet\'s ids are coloured (semantic tokens: the grammar cannot tell a sheet from other markdown)', 'sheet-fact-ids', async () => {
-  const { page } = session();
-  await openFile(page, 'family.md');
-  // The colour of a fact line's id against the colour of its text, from the rendered tokens.
-  const colours = () => page.evaluate<string[]>(`(() => {
+e2e(
+  "a fact sheet's ids are coloured (semantic tokens: the grammar cannot tell a sheet from other markdown)",
+  'sheet-fact-ids',
+  async () => {
+    const { page } = session();
+    await openFile(page, 'family.md');
+    // The colour of a fact line's id against the colour of its text, from the rendered tokens.
+    const colours = () =>
+      page.evaluate<string[]>(`(() => {
     const line = [...document.querySelectorAll('.editor-instance .view-line')].find((l) => /^1\\.1\\s/.test(l.textContent.replace(/\\u00a0/g, ' ')));
     const spans = line ? [...line.querySelectorAll('span > span')] : [];
     return spans.length > 1 ? [getComputedStyle(spans[0]).color, getComputedStyle(spans[spans.length - 1]).color] : [];
   })()`);
-  let found: string[] = [];
-  for (let i = 0; i < 60 && !(found.length === 2 && found[0] !== found[1]); i++) {
-    found = await colours();
-    await page.waitForTimeout(250);
-  }
-  assert.equal(found.length, 2, 'the fact line 1.1 is on screen');
-  assert.notEqual(found[0], found[1], `the id is coloured apart from the text: ${found.join(' vs ')}`);
-  await shots(page, 'sheet-fact-ids');
-});
+    let found: string[] = [];
+    for (let i = 0; i < 60 && !(found.length === 2 && found[0] !== found[1]); i++) {
+      found = await colours();
+      await page.waitForTimeout(250);
+    }
+    assert.equal(found.length, 2, 'the fact line 1.1 is on screen');
+    assert.notEqual(found[0], found[1], `the id is coloured apart from the text: ${found.join(' vs ')}`);
+    await shots(page, 'sheet-fact-ids');
+  },
+);

@@ -36,7 +36,10 @@ e2e('rehearse a phase from its code lens; the panel follows the run to its end',
   assert.equal(await cards.count(), 5, 'the five checks of the quiz are graded');
   assert.match(await panel().locator('.progress').innerText(), /5\/5 checks graded/);
   assert.match(await panel().locator('.where').innerText(), /chapter3\.md, phase 1/);
-  assert.ok(await panel().locator('.marker', { hasText: 'chapter3.md · phase 1' }).count() >= 1, 'the phase boundary is marked in the conversation');
+  assert.ok(
+    (await panel().locator('.marker', { hasText: 'chapter3.md · phase 1' }).count()) >= 1,
+    'the phase boundary is marked in the conversation',
+  );
   const state = JSON.parse(readFileSync(join(session().workspace, 'results', RUN, 'state.json'), 'utf8'));
   assert.equal(state.status, 'finished');
   assert.ok(!existsSync(join(session().workspace, 'results', RUN, 'run.lock')), 'the engine process let go of the run');
@@ -51,7 +54,8 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   await scoreLens.first().waitFor({ timeout: 30_000 });
   assert.equal(await scoreLens.count(), 5);
   // Gutter icons are CSS backgrounds of glyph-margin widgets: count the ones showing our score icons.
-  const gutterIcons = () => page.evaluate<string[]>(`[...document.querySelectorAll('.glyph-margin-widgets .cgmr')]
+  const gutterIcons = () =>
+    page.evaluate<string[]>(`[...document.querySelectorAll('.glyph-margin-widgets .cgmr')]
     .map((d) => getComputedStyle(d).backgroundImage).filter((b) => /score-(good|fair|poor|unplayed)\\.svg/.test(b)).map((b) => /score-(\\w+)/.exec(b)[1])`);
   let icons: string[] = [];
   for (let i = 0; i < 40 && !(icons.includes('unplayed') && icons.includes('good')); i++) {
@@ -59,17 +63,23 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
     await page.waitForTimeout(250);
   }
   // A rehearsal of the exam alone played none of the trap writes: its failures are not red.
-  assert.ok(icons.filter((b) => b === 'unplayed').length >= 4 && icons.includes('good') && !icons.includes('poor'), `gutter icons by score: ${icons.join(', ')}`);
+  assert.ok(
+    icons.filter((b) => b === 'unplayed').length >= 4 && icons.includes('good') && !icons.includes('poor'),
+    `gutter icons by score: ${icons.join(', ')}`,
+  );
   await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).first().hover();
   const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
   await page.mouse.move(0, 0);
   await page.locator('.view-line', { hasText: 'Which movers did we book' }).hover();
   await hover.first().waitFor({ timeout: 10_000 });
-  assert.match(await hover.first().innerText(), /❓ 3\.2 · 0\/10[\s\S]*Expected: Leeds Lift, £340\.[\s\S]*Agent: You never told me that\.[\s\S]*What caught it/);
+  assert.match(
+    await hover.first().innerText(),
+    /❓ 3\.2 · 0\/10[\s\S]*Expected: Leeds Lift, £340\.[\s\S]*Agent: You never told me that\.[\s\S]*What caught it/,
+  );
   await shot('runs-decorations');
 });
 
-e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\'s results', 'testing', async () => {
+e2e("the Test Explorer lists benchmark → chapter → check with the rehearsal's results", 'testing', async () => {
   const { page } = session();
   await command(page, 'Testing: Focus on Test Explorer View');
   const tree = page.locator('.test-explorer .monaco-list-row');
@@ -82,8 +92,8 @@ e2e('the Test Explorer lists benchmark → chapter → check with the rehearsal\
   await page.keyboard.press('ArrowRight');
   const failed = page.locator('.test-explorer .monaco-list-row .codicon-testing-failed-icon');
   await failed.first().waitFor({ timeout: 20_000 });
-  assert.ok(await failed.count() >= 1, 'the failed checks carry the failed icon');
-  assert.ok(await page.locator('.test-explorer .monaco-list-row', { hasText: '❓ 3.2' }).count() === 1);
+  assert.ok((await failed.count()) >= 1, 'the failed checks carry the failed icon');
+  assert.ok((await page.locator('.test-explorer .monaco-list-row', { hasText: '❓ 3.2' }).count()) === 1);
   await shot('runs-test-explorer');
   // The rehearsal of the exam alone played no trap write: its failures say they are not counted against the agent.
   await command(page, 'Testing: Focus on Test Results View');
@@ -113,26 +123,33 @@ e2e('from a failed check to the trap write that caught it', 'cause', async () =>
   await page.locator('.statusbar-item', { hasText: 'Ln 18,' }).waitFor({ timeout: 10_000 });
 });
 
-e2e('rerun failed checks from the Test Explorer\'s default profile: a check with no trap write needs the whole run, rehearsed', 'rerun', async () => {
-  const { page } = session();
-  await command(page, 'Test: Rerun Failed Tests');
-  const state = join(session().workspace, 'results', WHOLE, 'state.json');
-  const deadline = Date.now() + 120_000;
-  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', WHOLE, 'run.lock'))) {
-    assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
-    await page.waitForTimeout(500);
-  }
-  // The run view's row: finished, with its average.
-  await command(page, 'MarathonMemBench: Focus on Runs View');
-  const row = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`);
-  await row.locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
-  assert.match(await row.locator('.label-description').innerText(), /\d\.\d\d\/10 · finished/);
-  await shot('runs-rerun');
-});
+e2e(
+  "rerun failed checks from the Test Explorer's default profile: a check with no trap write needs the whole run, rehearsed",
+  'rerun',
+  async () => {
+    const { page } = session();
+    await command(page, 'Test: Rerun Failed Tests');
+    const state = join(session().workspace, 'results', WHOLE, 'state.json');
+    const deadline = Date.now() + 120_000;
+    while (
+      !(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') ||
+      existsSync(join(session().workspace, 'results', WHOLE, 'run.lock'))
+    ) {
+      assert.ok(Date.now() < deadline, 'the rerun finished within 2 minutes');
+      await page.waitForTimeout(500);
+    }
+    // The run view's row: finished, with its average.
+    await command(page, 'MarathonMemBench: Focus on Runs View');
+    const row = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${WHOLE}, "]`);
+    await row.locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 20_000 });
+    assert.match(await row.locator('.label-description').innerText(), /\d\.\d\d\/10 · finished/);
+    await shot('runs-rerun');
+  },
+);
 
-e2e('after a whole run, the cause of a check shows where the agent\'s notes hold its values', 'memory', async () => {
+e2e("after a whole run, the cause of a check shows where the agent's notes hold its values", 'memory', async () => {
   const { page } = session();
-  assert.ok(existsSync(join(session().workspace, 'results', WHOLE, 'memory', '1')), 'the notebook\'s memory was snapshotted');
+  assert.ok(existsSync(join(session().workspace, 'results', WHOLE, 'memory', '1')), "the notebook's memory was snapshotted");
   // The Test Results panel holds the keyboard after the rerun: close it first.
   await command(page, 'View: Close Panel');
   // The command works from the cursor: line 12 of chapter3.md is check 3.2.
@@ -149,7 +166,7 @@ e2e('after a whole run, the cause of a check shows where the agent\'s notes hold
   // The cause reads the whole run's memory. (Its lenses are not asserted: a chapter hidden while a
   // run finished keeps its older lenses when shown again, a known gap of editor.ts; the check
   // here before matched those older lenses too, since "· rehearsal" is in every run name.)
-  assert.ok(await page.locator('.quick-input-widget', { hasText: `after ${WHOLE}` }).count() === 1, 'the memory is the whole run\'s');
+  assert.ok((await page.locator('.quick-input-widget', { hasText: `after ${WHOLE}` }).count()) === 1, "the memory is the whole run's");
   await expected.first().click();
   await page.waitForSelector('.tab.active[aria-label*="notes.md"]', { timeout: 10_000 });
 });
@@ -163,7 +180,7 @@ e2e('the run report opens from the panel: charts drawn, source links open the ch
   await report.locator('canvas').first().waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);
   await shot('runs-report');
-  assert.ok(await report.locator('canvas').count() >= 3, 'the charts are drawn');
+  assert.ok((await report.locator('canvas').count()) >= 3, 'the charts are drawn');
   await report.locator('a.src[data-file="benchmarks/starter/chapter3.md"]').first().click();
   await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });
   // One webview at a time keeps the panel's frame unambiguous for the next test.
@@ -173,7 +190,8 @@ e2e('the run report opens from the panel: charts drawn, source links open the ch
 /** Every file under `dir` whose text holds `needle`. */
 function filesHolding(dir: string, needle: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f))
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
     .filter((f) => statSync(f).isFile() && readFileSync(f).includes(needle));
 }
 
@@ -195,13 +213,24 @@ e2e('an API key set in the editor reaches the engine through its environment, an
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const port = (proxy.address() as { port: number }).port;
   try {
-    writeFileSync(join(session().workspace, 'config.jsonc'), JSON.stringify({
-      persona: { model: 'stand-in' },
-      runs: {
-        rehearsal: { benchmark: 'starter', agent: 'notebook' },
-        keyed: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'remote', base_url: `http://127.0.0.1:${port}/v1`, api_key_env: 'MMB_E2E_AGENT_KEY' } },
-      },
-    }, null, 2));
+    writeFileSync(
+      join(session().workspace, 'config.jsonc'),
+      JSON.stringify(
+        {
+          persona: { model: 'stand-in' },
+          runs: {
+            rehearsal: { benchmark: 'starter', agent: 'notebook' },
+            keyed: {
+              benchmark: 'starter',
+              agent: 'chatbot',
+              agent_model: { model: 'remote', base_url: `http://127.0.0.1:${port}/v1`, api_key_env: 'MMB_E2E_AGENT_KEY' },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     await command(page, 'MarathonMemBench: Set an API key');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'MMB_E2E_AGENT_KEY' }).click();
     await page.locator('.quick-input-widget input[type="password"]').waitFor({ timeout: 10_000 });
@@ -213,7 +242,11 @@ e2e('an API key set in the editor reaches the engine through its environment, an
     assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${CANARY}`), `the provider got the key: ${[...new Set(seen)].join(', ')}`);
     const scratch = join(session().workspace, '..');
     assert.deepEqual(filesHolding(session().workspace, CANARY), [], 'not in results/, logs or config');
-    assert.deepEqual(filesHolding(join(scratch, 'user-data', 'User'), CANARY).filter((f) => !/state\.vscdb/.test(f)), [], 'not in settings');
+    assert.deepEqual(
+      filesHolding(join(scratch, 'user-data', 'User'), CANARY).filter((f) => !/state\.vscdb/.test(f)),
+      [],
+      'not in settings',
+    );
     await shot('runs-secret-run');
   } finally {
     proxy.close();

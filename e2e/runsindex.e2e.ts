@@ -20,7 +20,11 @@ function mmbRun(workspace: string, runs: string[]): void {
   assert.equal(run.status, 0, `mmb run ${runs.join(' ')}: ${run.stdout}${run.stderr}`);
 }
 
-const { vs: session, shot, e2e } = useVsCode({
+const {
+  vs: session,
+  shot,
+  e2e,
+} = useVsCode({
   config: `{\n  "persona": { "model": "stand-in" },\n  "runs": {\n    "${RUNS.chatbot}": { "benchmark": "starter", "agent": "chatbot" },\n    "${RUNS.again}": { "benchmark": "starter", "agent": "chatbot" },\n    "${RUNS.notebook}": { "benchmark": "starter", "agent": "notebook" }\n  }\n}\n`,
   // Two of the three runs played before the window opens; the third finishes while the index is open.
   prepare: (workspace) => mmbRun(workspace, [RUNS.chatbot, RUNS.notebook]),
@@ -28,12 +32,17 @@ const { vs: session, shot, e2e } = useVsCode({
 });
 
 /** The document of the webview on screen (the index, a report or a comparison: one tab shows at a time). */
-const webview = (page: Page): FrameLocator => page.locator('iframe.webview.ready').filter({ visible: true }).last().contentFrame().frameLocator('iframe#active-frame');
+const webview = (page: Page): FrameLocator =>
+  page.locator('iframe.webview.ready').filter({ visible: true }).last().contentFrame().frameLocator('iframe#active-frame');
 
 /** The ids of the index's rows a person sees (filtered rows are hidden). */
 async function shownRuns(frame: FrameLocator): Promise<string[]> {
   // The page's own code, as text: this file is compiled without the DOM's types.
-  return frame.locator('body').evaluate(`[...document.querySelectorAll('#mmb-rows tr')].filter((r) => !r.hidden).map((r) => r.getAttribute('data-run'))`) as Promise<string[]>;
+  return frame
+    .locator('body')
+    .evaluate(`[...document.querySelectorAll('#mmb-rows tr')].filter((r) => !r.hidden).map((r) => r.getAttribute('data-run'))`) as Promise<
+    string[]
+  >;
 }
 
 /** Waits until the rows shown are `expected`, in that order (the index lists the newest first). */
@@ -50,48 +59,64 @@ async function waitForRuns(frame: FrameLocator, expected: string[], what: string
 /** The theme switched, and the index's webview wearing it too. */
 async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): Promise<void> {
   await switchTheme(page, name);
-  await webview(page).locator(`body.${name.startsWith('Light') ? 'vscode-light' : 'vscode-dark'}`).waitFor({ timeout: 15_000 });
+  await webview(page)
+    .locator(`body.${name.startsWith('Light') ? 'vscode-light' : 'vscode-dark'}`)
+    .waitFor({ timeout: 15_000 });
   await page.waitForTimeout(500);
 }
 
-e2e('the runs index from the palette lists the finished runs with their status, and a run that finishes while it is open', 'runsindex-open', async () => {
-  const { page, workspace } = session();
-  // Right after start the palette may not list the extension's commands yet: try again.
-  for (let attempt = 1; ; attempt++) {
-    await command(page, 'MarathonMemBench: Open the runs index');
-    const opened = await page.locator('.tab.active', { hasText: 'Runs' }).waitFor({ timeout: 10_000 }).then(() => true, () => false);
-    if (opened) break;
-    assert.ok(attempt < 3, 'the command opens the index');
-    await page.keyboard.press('Escape');
-  }
-  const index = webview(page);
-  await index.locator('h1', { hasText: 'MarathonMemBench — runs' }).waitFor({ timeout: 20_000 });
-  await waitForRuns(index, [RUNS.notebook, RUNS.chatbot], 'the two runs played, newest first');
-  for (const run of [RUNS.chatbot, RUNS.notebook]) {
-    const row = index.locator(`#mmb-rows tr[data-run="${run}"]`);
-    assert.equal(await row.locator('.status').innerText(), 'FINISHED', `${run} reads finished`);
-    assert.equal(await row.locator('td.num').last().innerText(), '5/5', `${run} graded all five checks`);
-  }
-  assert.equal(await index.locator(`tr[data-run="${RUNS.notebook}"] td`).nth(3).innerText(), 'notebook');
-  // A third run played from the command line while the index is open: its row comes without a
-  // reload, and the page drawn again keeps what was ticked.
-  await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).check();
-  mmbRun(workspace, [RUNS.again]);
-  await waitForRuns(index, [RUNS.again, RUNS.notebook, RUNS.chatbot], 'the run that just finished is listed first');
-  await index.locator('.sub', { hasText: '3 runs in results/' }).waitFor({ timeout: 10_000 });
-  assert.equal(await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).isChecked(), true, 'the tick outlasts the new rendering');
-  await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).uncheck();
-  await shot('runsindex-dark');
-  // What the first screenshots showed wrong: light checkboxes and date pickers in a dark editor, dates broken in two.
-  const look = await index.locator('body').evaluate(`(() => {
+e2e(
+  'the runs index from the palette lists the finished runs with their status, and a run that finishes while it is open',
+  'runsindex-open',
+  async () => {
+    const { page, workspace } = session();
+    // Right after start the palette may not list the extension's commands yet: try again.
+    for (let attempt = 1; ; attempt++) {
+      await command(page, 'MarathonMemBench: Open the runs index');
+      const opened = await page
+        .locator('.tab.active', { hasText: 'Runs' })
+        .waitFor({ timeout: 10_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (opened) break;
+      assert.ok(attempt < 3, 'the command opens the index');
+      await page.keyboard.press('Escape');
+    }
+    const index = webview(page);
+    await index.locator('h1', { hasText: 'MarathonMemBench — runs' }).waitFor({ timeout: 20_000 });
+    await waitForRuns(index, [RUNS.notebook, RUNS.chatbot], 'the two runs played, newest first');
+    for (const run of [RUNS.chatbot, RUNS.notebook]) {
+      const row = index.locator(`#mmb-rows tr[data-run="${run}"]`);
+      assert.equal(await row.locator('.status').innerText(), 'FINISHED', `${run} reads finished`);
+      assert.equal(await row.locator('td.num').last().innerText(), '5/5', `${run} graded all five checks`);
+    }
+    assert.equal(await index.locator(`tr[data-run="${RUNS.notebook}"] td`).nth(3).innerText(), 'notebook');
+    // A third run played from the command line while the index is open: its row comes without a
+    // reload, and the page drawn again keeps what was ticked.
+    await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).check();
+    mmbRun(workspace, [RUNS.again]);
+    await waitForRuns(index, [RUNS.again, RUNS.notebook, RUNS.chatbot], 'the run that just finished is listed first');
+    await index.locator('.sub', { hasText: '3 runs in results/' }).waitFor({ timeout: 10_000 });
+    assert.equal(
+      await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).isChecked(),
+      true,
+      'the tick outlasts the new rendering',
+    );
+    await index.locator(`input[name="run"][value="${RUNS.notebook}"]`).uncheck();
+    await shot('runsindex-dark');
+    // What the first screenshots showed wrong: light checkboxes and date pickers in a dark editor, dates broken in two.
+    const look = (await index.locator('body').evaluate(`(() => {
     const scroll = document.querySelector('.table-scroll');
     const [day, minute] = [...document.querySelectorAll('#mmb-rows td.when span')].map((span) => span.getBoundingClientRect().top);
     return { scheme: getComputedStyle(document.querySelector('input[type=checkbox]')).colorScheme, cut: scroll.scrollWidth - scroll.clientWidth, oneLine: day === minute };
-  })()`) as { scheme: string; cut: number; oneLine: boolean };
-  assert.equal(look.scheme, 'dark', 'the controls are drawn for a dark page');
-  assert.ok(look.cut <= 1, `no column cut at 1,400 px (${look.cut} px hidden)`);
-  assert.equal(look.oneLine, true, 'the start\'s day and minute on one line');
-});
+  })()`)) as { scheme: string; cut: number; oneLine: boolean };
+    assert.equal(look.scheme, 'dark', 'the controls are drawn for a dark page');
+    assert.ok(look.cut <= 1, `no column cut at 1,400 px (${look.cut} px hidden)`);
+    assert.equal(look.oneLine, true, "the start's day and minute on one line");
+  },
+);
 
 e2e('the index filters by agent and by status, in the page', 'runsindex-filter', async () => {
   const { page } = session();
@@ -109,7 +134,7 @@ e2e('the index filters by agent and by status, in the page', 'runsindex-filter',
   await shot('runsindex-filtered-dark');
 });
 
-e2e('a run\'s row opens its report; two ticked runs open their comparison', 'runsindex-open-views', async () => {
+e2e("a run's row opens its report; two ticked runs open their comparison", 'runsindex-open-views', async () => {
   const { page } = session();
   const index = webview(page);
   await index.locator(`#mmb-rows a[data-open-run="${RUNS.chatbot}"]`).click();
@@ -160,7 +185,9 @@ e2e('after a window reload the index comes back with its runs, beside the compar
     for (const run of [RUNS.chatbot, RUNS.again]) await index.locator(`input[name="run"][value="${run}"]`).check();
     await index.locator('button[data-action="compare"]').click();
   }
-  await webview(page).locator('h1', { hasText: /Comparison: |chatbot-1: / }).waitFor({ timeout: 30_000 });
+  await webview(page)
+    .locator('h1', { hasText: /Comparison: |chatbot-1: / })
+    .waitFor({ timeout: 30_000 });
   await shot('runsindex-view-light');
   await theme(page, 'Dark Modern');
 });

@@ -63,7 +63,8 @@ e2e('a run that cannot start (no key): a notification with its reason and fixes,
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'nokey could not start' });
   await toast.waitFor({ timeout: 30_000 });
   assert.match(await toast.innerText(), new RegExp(`needs an API key: set the environment variable ${MISSING}`));
-  for (const action of ['Set an API key…', 'Open the log', 'Open config.jsonc']) assert.equal(await toast.locator('.monaco-button', { hasText: action }).count(), 1, action);
+  for (const action of ['Set an API key…', 'Open the log', 'Open config.jsonc'])
+    assert.equal(await toast.locator('.monaco-button', { hasText: action }).count(), 1, action);
   await row(page, 'nokey').locator('.label-description', { hasText: 'could not start' }).waitFor({ timeout: 10_000 });
   await conversation().locator('.head[data-run="nokey"] .error', { hasText: MISSING }).waitFor({ timeout: 10_000 });
   await shot('runview-nokey-dark');
@@ -79,7 +80,9 @@ e2e('a run that cannot start (no key): a notification with its reason and fixes,
   const phase = page.locator('.quick-input-list .monaco-list-row', { hasText: 'chapter3.md · 1' }).first();
   await phase.waitFor({ timeout: 10_000 });
   await phase.click();
-  await page.locator('.notifications-toasts .notification-toast', { hasText: 'nokey.phase-chapter3-1 could not start' }).waitFor({ timeout: 30_000 });
+  await page
+    .locator('.notifications-toasts .notification-toast', { hasText: 'nokey.phase-chapter3-1 could not start' })
+    .waitFor({ timeout: 30_000 });
   await row(page, 'nokey.phase-chapter3-1').locator('.label-description', { hasText: 'could not start' }).waitFor({ timeout: 10_000 });
   await shot('runview-nokey-phase');
   await command(page, 'Notifications: Clear All Notifications');
@@ -96,7 +99,11 @@ e2e('the run view at 1,400 and at 600 px wide, dark and light: a finished rehear
   await phase.waitFor({ timeout: 10_000 });
   await phase.click();
   await conversation().locator(`.head[data-run="${REHEARSAL}"] .status`, { hasText: 'finished' }).waitFor({ timeout: 90_000 });
-  assert.match(await conversation().locator('.where').innerText(), /^Ended after chapter3\.md, phase 1/, 'a finished run is not "now" anywhere');
+  assert.match(
+    await conversation().locator('.where').innerText(),
+    /^Ended after chapter3\.md, phase 1/,
+    'a finished run is not "now" anywhere',
+  );
   assert.equal(await conversation().locator('.check').count(), 5);
   await row(page, REHEARSAL).locator('.label-description', { hasText: 'finished' }).waitFor({ timeout: 10_000 });
   // The conversation alone in the editor area, beside the run view.
@@ -105,7 +112,10 @@ e2e('the run view at 1,400 and at 600 px wide, dark and light: a finished rehear
     await page.locator('.tab', { hasText: 'chapter3.md' }).first().click({ button: 'middle' });
     await page.waitForTimeout(500);
   }
-  await page.locator('.tab', { hasText: `Run: ${REHEARSAL}` }).first().click();
+  await page
+    .locator('.tab', { hasText: `Run: ${REHEARSAL}` })
+    .first()
+    .click();
   await page.waitForTimeout(800);
   assert.equal(await page.locator('.tab', { hasText: 'chapter3.md' }).count(), 0, 'the chapter is closed');
   const wide = await layout();
@@ -135,16 +145,25 @@ e2e('after a window reload, the run view and the conversation come back on the s
   await shot('runview-reloaded');
 });
 
-e2e('the Test Explorer\'s default profile rehearses on the stand-in: no dialog, no real run', 'testing', async () => {
+e2e("the Test Explorer's default profile rehearses on the stand-in: no dialog, no real run", 'testing', async () => {
   const { page } = session();
   // The benchmark's one run of config.jsonc, rehearsed with its agent on the stand-in.
-  const rehearsal = requestedRunName({ kind: 'partial', base: { run: 'rehearsal' }, from: { chapter: 'chapter1.md', phase: 1 }, scope: 'to-end', mode: 'rehearsal' });
+  const rehearsal = requestedRunName({
+    kind: 'partial',
+    base: { run: 'rehearsal' },
+    from: { chapter: 'chapter1.md', phase: 1 },
+    scope: 'to-end',
+    mode: 'rehearsal',
+  });
   await command(page, 'Testing: Focus on Test Explorer View');
   await page.locator('.test-explorer .monaco-list-row', { hasText: 'Starter' }).first().waitFor({ timeout: 20_000 });
   await command(page, 'Test: Run All Tests');
   const state = join(session().workspace, 'results', rehearsal, 'state.json');
   const deadline = Date.now() + 120_000;
-  while (!(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') || existsSync(join(session().workspace, 'results', rehearsal, 'run.lock'))) {
+  while (
+    !(existsSync(state) && JSON.parse(readFileSync(state, 'utf8')).status === 'finished') ||
+    existsSync(join(session().workspace, 'results', rehearsal, 'run.lock'))
+  ) {
     assert.ok(Date.now() < deadline, `${rehearsal} finished within 2 minutes`);
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'the default profile asks nothing');
     await page.waitForTimeout(500);

@@ -10,7 +10,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertClean, launchChromium, noChromium as skip, openResultsPage, reportWorkspace, type GuardedPage as Opened } from './guardedPage';
+import {
+  assertClean,
+  launchChromium,
+  noChromium as skip,
+  openResultsPage,
+  reportWorkspace,
+  type GuardedPage as Opened,
+} from './guardedPage';
 import type { RunState } from '../engine/src/api';
 
 const ROOT = join(__dirname, '..');
@@ -18,8 +25,12 @@ const ARTIFACTS = join(ROOT, '.e2e', 'artifacts');
 
 /** The colours a VS Code dark theme gives a webview, which the pages' stylesheet reads first. */
 const DARK_THEME: Record<string, string> = {
-  '--vscode-editor-background': '#1e1e1e', '--vscode-editor-foreground': '#d4d4d4', '--vscode-descriptionForeground': '#a0a0a0',
-  '--vscode-sideBar-background': '#252526', '--vscode-panel-border': '#454545', '--vscode-textLink-foreground': '#3794ff',
+  '--vscode-editor-background': '#1e1e1e',
+  '--vscode-editor-foreground': '#d4d4d4',
+  '--vscode-descriptionForeground': '#a0a0a0',
+  '--vscode-sideBar-background': '#252526',
+  '--vscode-panel-border': '#454545',
+  '--vscode-textLink-foreground': '#3794ff',
 };
 
 let browser: Browser;
@@ -32,19 +43,37 @@ function prepareRun(workspace: string): void {
   const graded = state.grades['15.2']!.at(-1)!.at;
   const answering = state.transcript.filter((e) => e.from === 'agent' && e.at < graded).at(-1)!;
   answering.toolCalls = [
-    { name: 'search_notes', arguments: '{"query": "Wednesday 11 March run <script>alert(3)</script>"}', result: 'runs.md:2: Wed 11 Mar: 8 km along the harbourside <img src=x onerror=alert(4)>' },
-    { name: 'read_note', arguments: '{"path": "runs.md"}', result: '# Runs\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km' },
+    {
+      name: 'search_notes',
+      arguments: '{"query": "Wednesday 11 March run <script>alert(3)</script>"}',
+      result: 'runs.md:2: Wed 11 Mar: 8 km along the harbourside <img src=x onerror=alert(4)>',
+    },
+    {
+      name: 'read_note',
+      arguments: '{"path": "runs.md"}',
+      result: '# Runs\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km',
+    },
   ];
   writeFileSync(file, JSON.stringify(state));
   const memory = join(workspace, 'results', 'chatbot-2', 'memory', '2');
   mkdirSync(memory, { recursive: true });
-  writeFileSync(join(memory, 'runs.md'), '# Runs\nMon 9 Mar: 6.5 km around Ashton Court\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km, 25:40\n');
+  writeFileSync(
+    join(memory, 'runs.md'),
+    '# Runs\nMon 9 Mar: 6.5 km around Ashton Court\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km, 25:40\n',
+  );
 }
 
 before(async () => {
   if (skip) return;
   mkdirSync(ARTIFACTS, { recursive: true });
-  workspace = reportWorkspace('mmb-story-e2e-', [['chatbot-2', '--html'], ['--compare', 'chatbot-1', 'chatbot-2']], prepareRun);
+  workspace = reportWorkspace(
+    'mmb-story-e2e-',
+    [
+      ['chatbot-2', '--html'],
+      ['--compare', 'chatbot-1', 'chatbot-2'],
+    ],
+    prepareRun,
+  );
   browser = await launchChromium();
 });
 
@@ -63,7 +92,7 @@ async function clean(o: Opened): Promise<void> {
 
 /** The computed background of the first element matching `selector`, as `rgb(…)`/`rgba(…)`. */
 async function background(page: Page, selector: string): Promise<number[]> {
-  const text = await page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).backgroundColor`) as string;
+  const text = (await page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).backgroundColor`)) as string;
   return (text.match(/[\d.]+/g) ?? []).map(Number);
 }
 
@@ -76,7 +105,11 @@ test('a failed answer with its tool calls and its memory, expected and stale lin
   await card.locator('details').evaluateAll((all) => all.forEach((d) => d.setAttribute('open', '')));
   const calls = card.locator('details.tool-calls');
   assert.match(await calls.locator('summary').innerText(), /^🔧 2 tool calls in the turn it answered in: search_notes, read_note$/);
-  assert.equal(await calls.locator('.tool-args').first().innerText(), '{"query": "Wednesday 11 March run <script>alert(3)</script>"}', 'the markup shown as text');
+  assert.equal(
+    await calls.locator('.tool-args').first().innerText(),
+    '{"query": "Wednesday 11 March run <script>alert(3)</script>"}',
+    'the markup shown as text',
+  );
   assert.equal(await card.locator('img, script').count(), 0, 'and never made elements');
   assert.deepEqual(await card.locator('.mem-file .mem-line.stale').allInnerTexts(), ['Wed 11 Mar: 8 km along the harbourside']);
   assert.deepEqual(await card.locator('.mem-file .mem-line.hit').allInnerTexts(), ['Wed 11 Mar, synced: 8.4 km']);
@@ -93,7 +126,9 @@ test('a failed answer with its tool calls and its memory, expected and stale lin
   await reply.screenshot({ path: join(ARTIFACTS, 'story-reply-tool-calls.png') });
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: join(ARTIFACTS, 'story-failed-answer-light.png') });
-  await page.evaluate(`(() => { const theme = ${JSON.stringify(DARK_THEME)}; for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value); })()`);
+  await page.evaluate(
+    `(() => { const theme = ${JSON.stringify(DARK_THEME)}; for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value); })()`,
+  );
   assert.deepEqual(await background(page, 'body'), [30, 30, 30], 'the dark theme applied');
   await card.screenshot({ path: join(ARTIFACTS, 'story-failed-answer-dark.png') });
   // Its card under Imperfect answers holds the same memory, unfolded on demand.
@@ -106,7 +141,7 @@ test('a failed answer with its tool calls and its memory, expected and stale lin
   await clean(o);
 });
 
-test('the comparison: a differing check\'s trap link leads to its row, with the trap\'s result per run', { skip }, async () => {
+test("the comparison: a differing check's trap link leads to its row, with the trap's result per run", { skip }, async () => {
   const o = await open('compare-chatbot-1-vs-chatbot-2.html');
   const { page } = o;
   const link = page.locator('tr[data-check="15.4"] a.story-link');

@@ -22,7 +22,7 @@ e2e('a broken fact ref shows in the Problems panel with its code and message', '
   await shot('problems-unknown-fact');
 });
 
-e2e('typing a fact ref offers the sheet\'s fact ids with their text, and accepting one inserts it', 'completion', async () => {
+e2e("typing a fact ref offers the sheet's fact ids with their text, and accepting one inserts it", 'completion', async () => {
   const { page } = session();
   await focusEditor(page);
   await page.keyboard.press('Control+End');
@@ -35,7 +35,10 @@ e2e('typing a fact ref offers the sheet\'s fact ids with their text, and accepti
   });
   await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: '1.1' }).first().waitFor({ timeout: 10_000 });
   const rows = await page.locator('.suggest-widget.visible .monaco-list-row').allInnerTexts();
-  assert.ok(rows.some((r) => r.includes('1.1') && r.includes('Harehills Lane')), rows.join(' | '));
+  assert.ok(
+    rows.some((r) => r.includes('1.1') && r.includes('Harehills Lane')),
+    rows.join(' | '),
+  );
   await shot('completion-fact-ids');
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
@@ -52,7 +55,10 @@ e2e('go to definition on a fact ref opens its sheet at the fact', 'definition', 
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('F12');
   await page.waitForSelector('.tab.active[aria-label*="move.md"]', { timeout: 20_000 });
-  await page.locator('.statusbar-item', { hasText: /Ln 6, Col 1/ }).first().waitFor({ timeout: 10_000 });
+  await page
+    .locator('.statusbar-item', { hasText: /Ln 6, Col 1/ })
+    .first()
+    .waitFor({ timeout: 10_000 });
   const visible = await page.locator('.editor-instance .view-lines').first().innerText();
   assert.match(visible.replace(/\u00a0/g, ' '), /1\.3 The keys are handed over on the 14th/);
   await shot('definition-move-sheet');

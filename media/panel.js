@@ -12,7 +12,7 @@
 
   const LABELS = { start: 'Start', resume: 'Resume', restart: 'Restart', stop: 'Stop', report: 'Report', log: 'Log' };
   const PRIMARY = new Set(['start', 'resume', 'stop']);
-  const GLYPHS = { 'running': '●', 'finished': '✓', 'crashed': '✕', 'stopped': '❚❚', 'not started': '○', 'could not start': '⚠' };
+  const GLYPHS = { running: '●', finished: '✓', crashed: '✕', stopped: '❚❚', 'not started': '○', 'could not start': '⚠' };
 
   /** @param {string} tag @param {Record<string, string>} [attrs] @param {(Node|string)[]} [kids] */
   function el(tag, attrs = {}, kids = []) {
@@ -35,7 +35,10 @@
     const log = document.querySelector('.conversation');
     if (log) stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 30;
     app.replaceChildren();
-    if (!m.trusted) app.append(el('p', { class: 'notice' }, ['This workspace is not trusted: runs are off (benchmarks run JS blocks). Authoring works as usual.']));
+    if (!m.trusted)
+      app.append(
+        el('p', { class: 'notice' }, ['This workspace is not trusted: runs are off (benchmarks run JS blocks). Authoring works as usual.']),
+      );
     const d = m.detail;
     if (!d) {
       app.append(el('p', { class: 'empty' }, [m.empty ?? '']));
@@ -44,20 +47,42 @@
     vscode.setState({ run: d.run });
     const status = d.status.replace(/ /g, '-');
     const progress = d.planned ? Math.round((100 * d.checks.length) / d.planned) : 0;
-    app.append(el('section', { class: 'head', 'data-run': d.run }, [
-      el('div', { class: 'title' }, [
-        el('h2', {}, [d.run]),
-        el('span', { class: `status ${status}` }, [`${GLYPHS[d.status] ?? ''} ${d.status}`]),
-        ...(d.average ? [el('span', { class: 'average' }, [d.average])] : []),
+    app.append(
+      el('section', { class: 'head', 'data-run': d.run }, [
+        el('div', { class: 'title' }, [
+          el('h2', {}, [d.run]),
+          el('span', { class: `status ${status}` }, [`${GLYPHS[d.status] ?? ''} ${d.status}`]),
+          ...(d.average ? [el('span', { class: 'average' }, [d.average])] : []),
+        ]),
+        ...(d.about ? [el('div', { class: 'about' }, [d.about])] : []),
+        el(
+          'div',
+          { class: 'actions' },
+          d.actions.map((/** @type {string} */ a) => button(a, d.run)),
+        ),
+        ...(d.where ? [el('div', { class: 'where' }, [d.where])] : []),
+        ...(d.virtualTime
+          ? [el('div', { class: 'clock' }, [el('span', { class: 'label' }, ['Virtual clock ']), `🕒 ${d.virtualTime}`])]
+          : []),
+        ...(d.planned
+          ? [
+              el(
+                'div',
+                {
+                  class: 'progress',
+                  role: 'progressbar',
+                  'aria-valuenow': String(progress),
+                  'aria-valuemin': '0',
+                  'aria-valuemax': '100',
+                  title: `${d.checks.length} of ${d.planned} checks graded`,
+                },
+                [el('div', { class: 'bar' }), el('span', {}, [`${d.checks.length}/${d.planned} checks graded`])],
+              ),
+            ]
+          : []),
+        ...(d.error ? [el('p', { class: 'error' }, [d.error])] : []),
       ]),
-      ...(d.about ? [el('div', { class: 'about' }, [d.about])] : []),
-      el('div', { class: 'actions' }, d.actions.map((/** @type {string} */ a) => button(a, d.run))),
-      ...(d.where ? [el('div', { class: 'where' }, [d.where])] : []),
-      ...(d.virtualTime ? [el('div', { class: 'clock' }, [el('span', { class: 'label' }, ['Virtual clock ']), `🕒 ${d.virtualTime}`])] : []),
-      ...(d.planned ? [el('div', { class: 'progress', role: 'progressbar', 'aria-valuenow': String(progress), 'aria-valuemin': '0', 'aria-valuemax': '100', title: `${d.checks.length} of ${d.planned} checks graded` },
-        [el('div', { class: 'bar' }), el('span', {}, [`${d.checks.length}/${d.planned} checks graded`])])] : []),
-      ...(d.error ? [el('p', { class: 'error' }, [d.error])] : []),
-    ]));
+    );
     const bar = /** @type {HTMLElement | null} */ (app.querySelector('.progress .bar'));
     if (bar) bar.style.width = `${progress}%`;
     if (d.transcript.length === 0 && d.checks.length === 0) return;
@@ -66,11 +91,21 @@
     if (d.earlier) convo.append(el('p', { class: 'earlier' }, [`${d.earlier} earlier messages`]));
     for (const t of d.transcript) {
       if (t.marker) convo.append(el('div', { class: 'marker' }, [t.marker]));
-      convo.append(el('div', { class: `msg ${t.from}` }, [el('span', { class: 'who' }, [t.from === 'persona' ? '🧑 persona' : t.from === 'agent' ? '🤖 agent' : '⚙ engine']), el('p', {}, [t.text])]));
+      convo.append(
+        el('div', { class: `msg ${t.from}` }, [
+          el('span', { class: 'who' }, [t.from === 'persona' ? '🧑 persona' : t.from === 'agent' ? '🤖 agent' : '⚙ engine']),
+          el('p', {}, [t.text]),
+        ]),
+      );
     }
     const checks = el('section', { class: 'checks', 'aria-label': 'Checks graded' }, [el('h3', {}, ['Checks graded'])]);
     // "None yet." promises checks to come: not for a run whose phases hold none, nor for one that is over.
-    if (d.checks.length === 0) checks.append(el('p', { class: 'empty' }, [d.planned === 0 ? 'No checks in the phases this run plays.' : d.status === 'running' ? 'None yet.' : 'No check was graded.']));
+    if (d.checks.length === 0)
+      checks.append(
+        el('p', { class: 'empty' }, [
+          d.planned === 0 ? 'No checks in the phases this run plays.' : d.status === 'running' ? 'None yet.' : 'No check was graded.',
+        ]),
+      );
     for (const c of d.checks) {
       const card = el('div', { class: `check ${c.band}`, 'data-check': c.id }, [
         el('div', { class: 'score' }, [`${c.score}/10`, c.attempt === 2 ? ' · 2nd attempt' : '']),

@@ -29,7 +29,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-'));
 
 /** The bundled benchmarks, by folder name (folders that are not benchmarks are skipped). */
 function bundled(): { name: string; b: ReturnType<typeof loadBenchmark> }[] {
-  return readdirSync(BENCHMARKS).sort().filter((name) => existsSync(join(BENCHMARKS, name, 'benchmark.json')))
+  return readdirSync(BENCHMARKS)
+    .sort()
+    .filter((name) => existsSync(join(BENCHMARKS, name, 'benchmark.json')))
     .map((name) => ({ name, b: loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, name))) }));
 }
 
@@ -40,8 +42,14 @@ async function engineTurns(): Promise<void> {
   const dir = join(scratch, 'turns');
   const t = performance.now();
   const state = await runBenchmark({
-    name: 'bench', benchmark: b, agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
-    store: new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: true,
+    name: 'bench',
+    benchmark: b,
+    agent: 'chatbot',
+    persona,
+    adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
+    store: new FileRunStore(dir),
+    clock: new Clock(),
+    ignoreSessionBreak: true,
   });
   const total = performance.now() - t;
   const turns = state.persona.filter((m) => m.role === 'assistant').length;
@@ -55,8 +63,23 @@ function persistPerEvent(): void {
     const dir = join(scratch, `persist-${total}`);
     const store = new FileRunStore(dir);
     const state = emptyState();
-    const event = (i: number): RunEvent => ({ type: 'reply', at: new Date(1_700_000_000_000 + i).toISOString(), seq: i + 1, text: `Reply ${i}: the movers are booked for the 14th at 11:00, £340 for the day.` });
-    store.append(state, { type: 'start', at: new Date(1_700_000_000_000).toISOString(), run: 'bench', benchmark: 'b', agent: 'a', startTime: '2026-01-01 00:00', position: { chapter: 'c.md', chapterIndex: 0, phase: 0 }, sheets: {}, templates: {} });
+    const event = (i: number): RunEvent => ({
+      type: 'reply',
+      at: new Date(1_700_000_000_000 + i).toISOString(),
+      seq: i + 1,
+      text: `Reply ${i}: the movers are booked for the 14th at 11:00, £340 for the day.`,
+    });
+    store.append(state, {
+      type: 'start',
+      at: new Date(1_700_000_000_000).toISOString(),
+      run: 'bench',
+      benchmark: 'b',
+      agent: 'a',
+      startTime: '2026-01-01 00:00',
+      position: { chapter: 'c.md', chapterIndex: 0, phase: 0 },
+      sheets: {},
+      templates: {},
+    });
     const window: number[] = [];
     for (let i = 0; i < total; i++) {
       const t = performance.now();
@@ -64,7 +87,9 @@ function persistPerEvent(): void {
       if (i >= total - 100) window.push(performance.now() - t);
     }
     const mean = window.reduce((a, b) => a + b, 0) / window.length;
-    console.log(`  the last 100 of ${String(total).padStart(6)} events: ${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`);
+    console.log(
+      `  the last 100 of ${String(total).padStart(6)} events: ${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`,
+    );
   }
 }
 
@@ -72,7 +97,10 @@ function persistPerEvent(): void {
 function tokenCounting(): void {
   console.log('\ntoken counting of 1 MiB');
   const prose = 'The movers are booked for the 14th at 11:00, £340 for the day. ';
-  const texts: [string, string][] = [['without spaces', 'a'.repeat(1 << 20)], ['of prose', prose.repeat(Math.ceil((1 << 20) / prose.length)).slice(0, 1 << 20)]];
+  const texts: [string, string][] = [
+    ['without spaces', 'a'.repeat(1 << 20)],
+    ['of prose', prose.repeat(Math.ceil((1 << 20) / prose.length)).slice(0, 1 << 20)],
+  ];
   for (const [label, text] of texts) {
     const t = performance.now();
     const tokens = countTextTokens(text);
@@ -91,9 +119,14 @@ async function wallTimes(): Promise<void> {
       const models = { standInUrl: standIn.url, env: {} };
       const t = performance.now();
       const state = await runBenchmark({
-        name: `bench-${name}`, benchmark: b, agent: 'chatbot', persona: createModel({ model: 'stand-in' }, models, 'persona'),
+        name: `bench-${name}`,
+        benchmark: b,
+        agent: 'chatbot',
+        persona: createModel({ model: 'stand-in' }, models, 'persona'),
         adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent')),
-        store: new FileRunStore(dir), clock: new Clock(), timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
+        store: new FileRunStore(dir),
+        clock: new Clock(),
+        timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
       });
       console.log(`  ${name.padEnd(12)} ${((performance.now() - t) / 1000).toFixed(2)} s, ${state.events} events, status ${state.status}`);
     }
@@ -109,7 +142,7 @@ async function wallTimes(): Promise<void> {
  * excluded). Goal: at least 90%.
  */
 async function prefixShare(): Promise<void> {
-  console.log('\npersona prompt tokens, and the share of each request that repeats the last one\'s prefix');
+  console.log("\npersona prompt tokens, and the share of each request that repeats the last one's prefix");
   for (const { name, b } of bundled()) {
     const requests: ChatMessage[][] = [];
     const persona = new InProcessStandIn((r) => {
@@ -117,8 +150,15 @@ async function prefixShare(): Promise<void> {
     });
     const dir = join(scratch, `prefix-${name}`);
     const state = await runBenchmark({
-      name: `prefix-${name}`, benchmark: b, agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn()),
-      store: new FileRunStore(dir), clock: new Clock(), ignoreSessionBreak: true, compaction: { maxTokens: 30_000, trimToTokens: 10_000 },
+      name: `prefix-${name}`,
+      benchmark: b,
+      agent: 'chatbot',
+      persona,
+      adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn()),
+      store: new FileRunStore(dir),
+      clock: new Clock(),
+      ignoreSessionBreak: true,
+      compaction: { maxTokens: 30_000, trimToTokens: 10_000 },
       timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
     });
     let total = 0;
@@ -135,7 +175,9 @@ async function prefixShare(): Promise<void> {
     });
     const mean = shares.reduce((a, x) => a + x, 0) / Math.max(1, shares.length);
     const min = Math.min(...shares);
-    console.log(`  ${name.padEnd(12)} ${String(requests.length).padStart(5)} requests, ${String(total).padStart(9)} prompt tokens, prefix repeated: mean ${(100 * mean).toFixed(1)}%, lowest ${(100 * min).toFixed(1)}%, ${state.compactions.length} compactions`);
+    console.log(
+      `  ${name.padEnd(12)} ${String(requests.length).padStart(5)} requests, ${String(total).padStart(9)} prompt tokens, prefix repeated: mean ${(100 * mean).toFixed(1)}%, lowest ${(100 * min).toFixed(1)}%, ${state.compactions.length} compactions`,
+    );
   }
 }
 
@@ -148,7 +190,8 @@ async function prefixShare(): Promise<void> {
  */
 async function jsBlockCost(): Promise<void> {
   console.log('\ncost of one JS block (median of each round, interleaved)');
-  const code = 'vars.n = (vars.n ?? 0) + 1;\nvars.require_all_facts = ["family", "car"];\nbench.log(`n=${vars.n}`);\nif (vars.n % 2) await bench.newSession();';
+  const code =
+    'vars.n = (vars.n ?? 0) + 1;\nvars.require_all_facts = ["family", "car"];\nbench.log(`n=${vars.n}`);\nif (vars.n % 2) await bench.newSession();';
   const vars = { n: 1, seen: ['a', 'b', 'c'] };
   let started = performance.now();
   await loadQuickJs();
@@ -173,10 +216,14 @@ async function jsBlockCost(): Promise<void> {
       medians.get(name)!.push(times.sort((a, b) => a - b)[times.length >> 1]!);
     }
   }
-  console.log(`  QuickJS module load ${load.toFixed(1)} ms once per thread; the first block, sandbox worker start included, ${first.toFixed(1)} ms`);
+  console.log(
+    `  QuickJS module load ${load.toFixed(1)} ms once per thread; the first block, sandbox worker start included, ${first.toFixed(1)} ms`,
+  );
   for (const [name, rounds] of medians) {
     const sorted = [...rounds].sort((a, b) => a - b);
-    console.log(`  ${name.padEnd(36)} ${sorted[sorted.length >> 1]!.toFixed(2)} ms per block (rounds: ${rounds.map((m) => m.toFixed(2)).join(', ')})`);
+    console.log(
+      `  ${name.padEnd(36)} ${sorted[sorted.length >> 1]!.toFixed(2)} ms per block (rounds: ${rounds.map((m) => m.toFixed(2)).join(', ')})`,
+    );
   }
 }
 

@@ -41,7 +41,8 @@ async function shippedRun(benchmark: string, agent: string): Promise<number> {
     const usage = Object.values(outcome?.state?.agentStatus?.usage ?? {});
     const requests = usage.reduce((n, u) => n + u.requests, 0);
     const persona = Object.values(outcome?.state?.usage ?? {}).reduce((n, u) => n + u.requests, 0);
-    if (benchmark === 'max') agentUsage.set(agent, { requests, promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0), runRequests: requests + persona });
+    if (benchmark === 'max')
+      agentUsage.set(agent, { requests, promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0), runRequests: requests + persona });
   });
 }
 
@@ -71,9 +72,14 @@ async function notebookPrefixShare(): Promise<void> {
     const dir = join(scratch, 'prefix-notebook');
     const clock = new Clock();
     await runBenchmark({
-      name: 'prefix-notebook', benchmark: loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, 'max'))), agent: 'notebook',
-      persona: createModel({ model: 'stand-in' }, models, 'persona'), adapter: new NotebookAdapter(join(dir, 'agent'), recording, undefined, () => clock.now()),
-      store: new FileRunStore(dir), clock, timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
+      name: 'prefix-notebook',
+      benchmark: loadBenchmark(readBenchmarkFolder(join(BENCHMARKS, 'max'))),
+      agent: 'notebook',
+      persona: createModel({ model: 'stand-in' }, models, 'persona'),
+      adapter: new NotebookAdapter(join(dir, 'agent'), recording, undefined, () => clock.now()),
+      store: new FileRunStore(dir),
+      clock,
+      timeMaster: { minSleepToSkipMs: 5000, preWakeDelayMs: 0, pollIntervalMs: 5 },
     });
     // A cache keeps a prefix per kind of request: a request is compared with the last one that
     // opened with the same system message (compaction and consolidation requests have their own).
@@ -98,7 +104,9 @@ async function notebookPrefixShare(): Promise<void> {
       prefix += countTokens(messages.slice(0, same));
       repeated += countTokens(messages.filter((_, i) => sentBefore.has(json[i] ?? '')));
     }
-    console.log(`  the notebook's prompt tokens reusable from a prefix cache (Max): ${(100 * prefix / repeated).toFixed(1)}% of the ${repeated} tokens a request repeats from the last one (${recording.requests.length} requests, ${total} prompt tokens; ${restarts} requests right after a compaction left out)`);
+    console.log(
+      `  the notebook's prompt tokens reusable from a prefix cache (Max): ${((100 * prefix) / repeated).toFixed(1)}% of the ${repeated} tokens a request repeats from the last one (${recording.requests.length} requests, ${total} prompt tokens; ${restarts} requests right after a compaction left out)`,
+    );
   } finally {
     await standIn.close();
   }
@@ -115,7 +123,11 @@ void (async () => {
     await notebookPrefixShare();
     return;
   }
-  console.log(`\nstand-in runs with the shipped defaults (config.jsonc without time_master), over HTTP; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nstand-in runs with the shipped defaults (config.jsonc without time_master), over HTTP; load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   await shippedRun('starter', 'chatbot');
   const max: number[] = [];
   const multiday: number[] = [];
@@ -123,20 +135,54 @@ void (async () => {
     max.push(await shippedRun('max', 'chatbot'));
     multiday.push(await shippedRun('multiday', 'chatbot'));
   }
-  console.log(`  Max, chatbot:      ${summary(max.map((ms) => ms / 1000), 's', 2)}`);
-  console.log(`  multiday, chatbot: ${summary(multiday.map((ms) => ms / 1000), 's', 2)}`);
-  const pair = await interleaved(5, () => shippedRun('max', 'notebook'), () => shippedRun('max', 'chatbot'));
-  console.log(`  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(pair.a.map((ms) => ms / 1000), 's', 2)}, chatbot ${summary(pair.b.map((ms) => ms / 1000), 's', 2)})`);
+  console.log(
+    `  Max, chatbot:      ${summary(
+      max.map((ms) => ms / 1000),
+      's',
+      2,
+    )}`,
+  );
+  console.log(
+    `  multiday, chatbot: ${summary(
+      multiday.map((ms) => ms / 1000),
+      's',
+      2,
+    )}`,
+  );
+  const pair = await interleaved(
+    5,
+    () => shippedRun('max', 'notebook'),
+    () => shippedRun('max', 'chatbot'),
+  );
+  console.log(
+    `  Max on the notebook ÷ Max on the chatbot, interleaved: ${summary(pair.ratios, '×', 2)} (notebook ${summary(
+      pair.a.map((ms) => ms / 1000),
+      's',
+      2,
+    )}, chatbot ${summary(
+      pair.b.map((ms) => ms / 1000),
+      's',
+      2,
+    )})`,
+  );
   const [notebook, chatbot] = [agentUsage.get('notebook'), agentUsage.get('chatbot')];
   if (notebook && chatbot) {
-    console.log(`  what each agent asked of its model in Max: notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} (${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`);
+    console.log(
+      `  what each agent asked of its model in Max: notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} (${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`,
+    );
     // Each pair's time over the model requests of its run (the persona's and the agent's): what a run costs per request.
-    const perRequest = pair.a.map((a, i) => (a / notebook.runRequests) / (pair.b[i]! / chatbot.runRequests));
-    console.log(`  the run's time per model request (persona's and agent's: notebook ${notebook.runRequests}, chatbot ${chatbot.runRequests}), notebook ÷ chatbot: ${summary(perRequest, '×', 2)} (${(notebook.runRequests / chatbot.runRequests).toFixed(2)}× the requests)`);
+    const perRequest = pair.a.map((a, i) => a / notebook.runRequests / (pair.b[i]! / chatbot.runRequests));
+    console.log(
+      `  the run's time per model request (persona's and agent's: notebook ${notebook.runRequests}, chatbot ${chatbot.runRequests}), notebook ÷ chatbot: ${summary(perRequest, '×', 2)} (${(notebook.runRequests / chatbot.runRequests).toFixed(2)}× the requests)`,
+    );
   }
   await notebookPrefixShare();
   const cli = join(ROOT, 'dist', 'cli.js');
-  const help = await interleaved(15, () => cliStart([cli, '--help']), () => cliStart(['-e', '0']));
+  const help = await interleaved(
+    15,
+    () => cliStart([cli, '--help']),
+    () => cliStart(['-e', '0']),
+  );
   console.log(`\n\`mmb --help\`, a cold process each time: ${summary(help.a)}; \`node -e 0\` interleaved: ${summary(help.b)}`);
   rmSync(scratch, { recursive: true, force: true });
 })();

@@ -14,7 +14,12 @@ import { generate } from './generate';
  * Chapters, and rounds of A B (raw, then parse+validate) at that size. 20,000 chapters are 23 MB of
  * markdown, a minute or more of remark on each side: one round. `--sizes 20,200` runs some only.
  */
-const ALL_SIZES: [number, number][] = [[20, 60], [200, 15], [2000, 5], [20_000, 1]];
+const ALL_SIZES: [number, number][] = [
+  [20, 60],
+  [200, 15],
+  [2000, 5],
+  [20_000, 1],
+];
 const only = process.argv.includes('--sizes') ? process.argv[process.argv.indexOf('--sizes') + 1]?.split(',').map(Number) : undefined;
 const SIZES = only ? ALL_SIZES.filter(([size]) => only.includes(size)) : ALL_SIZES;
 const processor = unified().use(remarkParse);
@@ -36,16 +41,30 @@ for (let i = 0; i < 3; i++) {
 }
 
 void (async () => {
-  console.log(`parse+validate ÷ raw remark parse of the same markdown, A B A B interleaved (goal: ≤ 1.3×, the same at every size); load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  console.log(
+    `parse+validate ÷ raw remark parse of the same markdown, A B A B interleaved (goal: ≤ 1.3×, the same at every size); load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   for (const [size, rounds] of SIZES) {
     const files = generate(size);
     const markdown = [...files].filter(([f]) => f.endsWith('.md')).map(([, t]) => t);
     let diagnostics = 0;
-    const pairs = await interleaved(rounds,
-      () => timed(() => { diagnostics = validateBenchmark(loadBenchmark({ name: 'generated', files })).length; }),
-      () => timed(() => { for (const t of markdown) processor.parse(t); }));
+    const pairs = await interleaved(
+      rounds,
+      () =>
+        timed(() => {
+          diagnostics = validateBenchmark(loadBenchmark({ name: 'generated', files })).length;
+        }),
+      () =>
+        timed(() => {
+          for (const t of markdown) processor.parse(t);
+        }),
+    );
     if (diagnostics > 0) console.log(`  (the generated benchmark has ${diagnostics} diagnostics: the generator is off)`);
-    console.log(`  ${String(size).padStart(6)} chapters: ratio ${summary(pairs.ratios, '×', 2)}; parse+validate ${summary(pairs.a)}, raw ${summary(pairs.b)}, per chapter ${(median(pairs.a) / size).toFixed(3)} ms`);
+    console.log(
+      `  ${String(size).padStart(6)} chapters: ratio ${summary(pairs.ratios, '×', 2)}; parse+validate ${summary(pairs.a)}, raw ${summary(pairs.b)}, per chapter ${(median(pairs.a) / size).toFixed(3)} ms`,
+    );
   }
   if (!only) hostile();
 })();
@@ -54,7 +73,10 @@ void (async () => {
  * Hostile inputs that once overflowed the stack or went quadratic (issue #13): each should take
  * about as long as raw remark on the same text, or far less when a bound refuses it early.
  */
-const BASE = new Map([['benchmark.json', '{ "chapters": ["chapter1.md"] }'], ['instructions.md', 'You are Sam.']]);
+const BASE = new Map([
+  ['benchmark.json', '{ "chapters": ["chapter1.md"] }'],
+  ['instructions.md', 'You are Sam.'],
+]);
 const HOSTILE: [string, string, string][] = [
   ['50,000 phases', 'chapter1.md', Array.from({ length: 50_000 }, (_, i) => `## Phase ${i}\nHi.\n`).join('')],
   ['20,000 duplicate checks', 'chapter1.md', `## P\n${'❓ 1.1 q? Correct answer: a\n'.repeat(20_000)}`],
@@ -71,6 +93,8 @@ function hostile(): void {
     files.set(file, text);
     const raw = file.endsWith('.md') && text.length < 1_000_000 ? time(() => processor.parse(text)) : NaN;
     const full = time(() => validateBenchmark(loadBenchmark({ name: 'hostile', files })));
-    console.log(`${what.padEnd(30)} ${Number.isNaN(raw) ? '         —' : `${raw.toFixed(1).padStart(10)} ms`} ${full.toFixed(1).padStart(13)} ms`);
+    console.log(
+      `${what.padEnd(30)} ${Number.isNaN(raw) ? '         —' : `${raw.toFixed(1).padStart(10)} ms`} ${full.toFixed(1).padStart(13)} ms`,
+    );
   }
 }

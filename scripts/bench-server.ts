@@ -14,8 +14,16 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import {
-  CompletionRequest, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest,
-  PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection,
+  CompletionRequest,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import { NodeFileSystem } from '../server/src/nodeFileSystem';
 import { startServer } from '../server/src/startServer';
@@ -28,9 +36,8 @@ const MAX = join(__dirname, '..', 'benchmarks', 'max');
 function benchmarkOnDisk(chapters: number | 'max'): string {
   const folder = join(mkdtempSync(join(tmpdir(), 'mmb-lsp-bench-')), 'bench');
   mkdirSync(folder);
-  const files = chapters === 'max'
-    ? new Map(readdirSync(MAX).map((name) => [name, readFileSync(join(MAX, name), 'utf8')]))
-    : generate(chapters);
+  const files =
+    chapters === 'max' ? new Map(readdirSync(MAX).map((name) => [name, readFileSync(join(MAX, name), 'utf8')])) : generate(chapters);
   for (const [name, text] of files) writeFileSync(join(folder, name), text);
   return folder;
 }
@@ -58,20 +65,30 @@ async function open(folder: string, connection: ProtocolConnection, close: () =>
   await connection.sendNotification(InitializedNotification.type, {});
   const text = readFileSync(join(folder, 'chapter3.md'), 'utf8');
   const session: Session = {
-    connection, uri, text, version: 1, close,
+    connection,
+    uri,
+    text,
+    version: 1,
+    close,
     publishedAt: (version) => new Promise<void>((resolve) => waiting.set(version, resolve)),
     async keystroke() {
       session.version++;
       const lines = text.split('\n');
       const end = { line: lines.length - 1, character: (lines.at(-1) ?? '').length };
-      const change = session.version % 2 === 0
-        ? { range: { start: end, end }, text: ' ' }
-        : { range: { start: end, end: { line: end.line, character: end.character + 1 } }, text: '' };
-      await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: session.version }, contentChanges: [change] });
+      const change =
+        session.version % 2 === 0
+          ? { range: { start: end, end }, text: ' ' }
+          : { range: { start: end, end: { line: end.line, character: end.character + 1 } }, text: '' };
+      await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version: session.version },
+        contentChanges: [change],
+      });
     },
   };
   const first = session.publishedAt(1);
-  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'markdown', version: 1, text },
+  });
   await first;
   return session;
 }
@@ -124,7 +141,10 @@ async function completionAfterKeystroke(session: Session, rounds: number): Promi
     const done = session.publishedAt(session.version + 1);
     await session.keystroke();
     const started = performance.now();
-    await session.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: session.uri }, position: { line: 0, character: 0 } });
+    await session.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: session.uri },
+      position: { line: 0, character: 0 },
+    });
     times.push(performance.now() - started);
     await done;
     await pause(20);
@@ -137,14 +157,26 @@ async function readsPerKeystroke(folder: string): Promise<{ reads: number; files
   let reads = 0;
   const disk = new NodeFileSystem();
   const counted = new NodeFileSystem();
-  counted.readText = (path) => { reads++; return disk.readText(path); };
-  counted.readBenchmarkFile = (dir, name) => { reads++; return disk.readBenchmarkFile(dir, name); };
-  counted.readBenchmarkFiles = (dir, openText) => { const read = disk.readBenchmarkFiles(dir, openText); reads += read.files.size; return read; };
+  counted.readText = (path) => {
+    reads++;
+    return disk.readText(path);
+  };
+  counted.readBenchmarkFile = (dir, name) => {
+    reads++;
+    return disk.readBenchmarkFile(dir, name);
+  };
+  counted.readBenchmarkFiles = (dir, openText) => {
+    const read = disk.readBenchmarkFiles(dir, openText);
+    reads += read.files.size;
+    return read;
+  };
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const serverConnection = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
   startServer(serverConnection, counted);
-  const session = await open(folder, createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer)), () => serverConnection.dispose());
+  const session = await open(folder, createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer)), () =>
+    serverConnection.dispose(),
+  );
   const before = reads;
   for (let i = 0; i < 10; i++) {
     const done = session.publishedAt(session.version + 1);
@@ -157,7 +189,11 @@ async function readsPerKeystroke(folder: string): Promise<{ reads: number; files
 
 void (async () => {
   console.log('\nlanguage server over stdio (dist/server.js): a keystroke in chapter3.md');
-  for (const [label, size] of [['Max (20 chapters)', 'max'], ['11× (200 chapters)', 200], ['112× (2,000 chapters)', 2000]] as const) {
+  for (const [label, size] of [
+    ['Max (20 chapters)', 'max'],
+    ['11× (200 chapters)', 200],
+    ['112× (2,000 chapters)', 2000],
+  ] as const) {
     const folder = benchmarkOnDisk(size);
     const session = await stdioSession(folder);
     await editToDiagnostics(session, 5);

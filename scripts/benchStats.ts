@@ -17,7 +17,11 @@ export function summary(values: readonly number[], unit = 'ms', digits = 1): str
  * Runs A and B alternately, A B A B…, so that a machine busy with other work slows both alike;
  * returns each side's times and the ratio of each pair (A ÷ B).
  */
-export async function interleaved(rounds: number, a: () => Promise<number> | number, b: () => Promise<number> | number): Promise<{ a: number[]; b: number[]; ratios: number[] }> {
+export async function interleaved(
+  rounds: number,
+  a: () => Promise<number> | number,
+  b: () => Promise<number> | number,
+): Promise<{ a: number[]; b: number[]; ratios: number[] }> {
   const out = { a: [] as number[], b: [] as number[], ratios: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     const timeA = await a();

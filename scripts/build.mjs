@@ -23,7 +23,8 @@ const chunksApart = {
   name: 'chunks-apart',
   setup(build) {
     build.onResolve({ filter: new RegExp(`^\\./(${CHUNKS.join('|')})$`) }, (args) =>
-      args.importer.endsWith('chunks/load.ts') ? { path: `./chunk-${args.path.slice(2)}.js`, external: true } : undefined);
+      args.importer.endsWith('chunks/load.ts') ? { path: `./chunk-${args.path.slice(2)}.js`, external: true } : undefined,
+    );
   },
 };
 // mmb's entry answers --help and --version from the option table alone and loads the rest of the
@@ -31,7 +32,9 @@ const chunksApart = {
 const cliMainApart = {
   name: 'cli-main-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/main$/ }, (args) => (args.importer.endsWith('cli/entry.ts') ? { path: './cli-main.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/main$/ }, (args) =>
+      args.importer.endsWith('cli/entry.ts') ? { path: './cli-main.js', external: true } : undefined,
+    );
   },
 };
 const entries = [
@@ -40,7 +43,8 @@ const entries = [
   // The CLI's first line listens for Ctrl-C: while the bundle loads (about 0.3 s), before main.ts
   // has its handler, Node's default would end the process silently with 130.
   {
-    entryPoints: { cli: 'engine/src/cli/entry.ts' }, banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
+    entryPoints: { cli: 'engine/src/cli/entry.ts' },
+    banner: { js: "#!/usr/bin/env node\nprocess.once('SIGINT', () => {});" },
     plugins: [cliMainApart],
   },
   { entryPoints: { 'cli-main': 'engine/src/cli/main.ts' }, plugins: [chunksApart] },
@@ -55,7 +59,8 @@ mkdirSync('dist', { recursive: true });
 copyFileSync('engine/src/persona/system-prompt.md', 'dist/system-prompt.md');
 // The charting library the HTML reports inline: the .vsix ships no node_modules.
 copyFileSync('node_modules/chart.js/dist/chart.umd.min.js', 'dist/chart.umd.min.js');
-for (const f of readdirSync('engine/src/adapters/notebook').filter((f) => f.endsWith('.md'))) copyFileSync(`engine/src/adapters/notebook/${f}`, `dist/${f}`);
+for (const f of readdirSync('engine/src/adapters/notebook').filter((f) => f.endsWith('.md')))
+  copyFileSync(`engine/src/adapters/notebook/${f}`, `dist/${f}`);
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e, outdir: 'dist' })));
 if (watch) {

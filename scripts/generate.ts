@@ -18,7 +18,9 @@ export function generate(chapters: number): Map<string, string> {
     const n = i + 1;
     const sheet = `sheet${i % sheets}`;
     const later = Math.min(chapters, n + 3);
-    files.set(name, `# Chapter ${n}
+    files.set(
+      name,
+      `# Chapter ${n}
 
 Author's notes on chapter ${n}: what it tests and why.
 
@@ -28,7 +30,7 @@ vars.require_all_facts = "${sheet}";
 bench.log("chapter ${n}");
 \`\`\`
 Say that you want to go over topic ${n}. Tell the \`${sheet}\` sheet, a fact or two per message,
-and answer the assistant's questions. Mention that the delivery comes {{FUTURE:${n % 9 + 1}:days}}.
+and answer the assistant's questions. Mention that the delivery comes {{FUTURE:${(n % 9) + 1}:days}}.
 
 ## A change of mind
 Update ${sheet}#1.2 and ${sheet}#2.3: the price went up by $15. Say it casually, as an aside.
@@ -42,7 +44,8 @@ for a film recommendation and argue with it a little.
 ❓ ${n}.1 [RECALL] What is fact 1.1 of topic ${n}? Correct answer: $101.
 ❓ ${n}.2 [AGG] What do facts 1.2 and 2.3 cost together now?
      Correct answer: $345.
-`);
+`,
+    );
   });
   return files;
 }

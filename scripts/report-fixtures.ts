@@ -21,17 +21,19 @@ async function main(): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   cpSync(join(ROOT, 'benchmarks', 'multiday'), join(OUT, 'benchmarks', 'multiday'), { recursive: true });
   cpSync(join(OUT, 'benchmarks'), join(root, 'benchmarks'), { recursive: true });
-  const { config } = parseConfig(JSON.stringify({
-    persona: { model: 'stand-in' },
-    compaction: { max_tokens: 6000, trim_to_tokens: 2500 },
-    time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 },
-    runs: {
-      'chatbot-1': { benchmark: 'multiday', agent: 'chatbot' },
-      'chatbot-2': { benchmark: 'multiday', agent: 'chatbot' },
-      'chatbot-3': { benchmark: 'multiday', agent: 'chatbot' },
-      'in-context': { benchmark: 'multiday', agent: 'chatbot', ignore_session_break: true },
-    },
-  }));
+  const { config } = parseConfig(
+    JSON.stringify({
+      persona: { model: 'stand-in' },
+      compaction: { max_tokens: 6000, trim_to_tokens: 2500 },
+      time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 },
+      runs: {
+        'chatbot-1': { benchmark: 'multiday', agent: 'chatbot' },
+        'chatbot-2': { benchmark: 'multiday', agent: 'chatbot' },
+        'chatbot-3': { benchmark: 'multiday', agent: 'chatbot' },
+        'in-context': { benchmark: 'multiday', agent: 'chatbot', ignore_session_break: true },
+      },
+    }),
+  );
   const outcomes = await launchRuns({ root, benchmarksDir: join(root, 'benchmarks'), config, runs: config.runs, env: {} });
   for (const o of outcomes) if (o.summary?.status !== 'finished') throw new Error(`${o.run}: ${o.problem ?? o.summary?.error}`);
 
@@ -40,8 +42,26 @@ async function main(): Promise<void> {
   const last = state.grades['15.4']!.at(-1)!;
   const at = new Date(Date.parse(state.lastEventAt) + 1000).toISOString();
   flaky.append(state, {
-    type: 'tool-done', at, callId: 'fixture-regrade', name: 'grade', content: 'Grade recorded.',
-    effects: [{ kind: 'grade', checkId: '15.4', grade: { ...last, score: 4, effective: 4, attempt: 1, at, answer: 'About 5 km, I think <img src=x onerror="alert(1)"><script>alert(2)</script>', comment: 'right number, but hedged & "a guess"' } }],
+    type: 'tool-done',
+    at,
+    callId: 'fixture-regrade',
+    name: 'grade',
+    content: 'Grade recorded.',
+    effects: [
+      {
+        kind: 'grade',
+        checkId: '15.4',
+        grade: {
+          ...last,
+          score: 4,
+          effective: 4,
+          attempt: 1,
+          at,
+          answer: 'About 5 km, I think <img src=x onerror="alert(1)"><script>alert(2)</script>',
+          comment: 'right number, but hedged & "a guess"',
+        },
+      },
+    ],
   });
   flaky.flush(state);
 

@@ -42,6 +42,7 @@ process.stdout.write(`wrote ${agentsModule}\n`);
 
 const readme = join(root, 'README.md');
 const withTables = withAgentsTables(readFileSync(readme, 'utf8'));
-if (withTables === undefined) stopWith(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
+if (withTables === undefined)
+  stopWith(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
 writeFileSync(readme, withTables);
 process.stdout.write(`wrote the agents tables of ${readme}\n`);

@@ -116,7 +116,9 @@ export function writingFile<T>(path: string, write: () => T): T {
   try {
     return write();
   } catch (e) {
-    throw isDiskFull(e) && !(e instanceof DiskFull) ? new DiskFull(path, { cause: e, readOnly: causes(e).some((c) => codeOf(c) === READ_ONLY_CODE) }) : e;
+    throw isDiskFull(e) && !(e instanceof DiskFull)
+      ? new DiskFull(path, { cause: e, readOnly: causes(e).some((c) => codeOf(c) === READ_ONLY_CODE) })
+      : e;
   }
 }
 

@@ -27,7 +27,10 @@ export class RunStopped extends Error {}
  */
 export class DiskFull extends Error {
   /** `bytes`: the size of the write that failed, when known. */
-  constructor(readonly path: string, options?: ErrorOptions & { bytes?: number; readOnly?: boolean }) {
+  constructor(
+    readonly path: string,
+    options?: ErrorOptions & { bytes?: number; readOnly?: boolean },
+  ) {
     super(`${options?.readOnly ? 'a read-only disk' : 'no space left on the disk'} writing ${path}`, options);
     this.bytes = options?.bytes;
     this.readOnly = options?.readOnly ?? false;
@@ -42,7 +45,11 @@ export class JsBlockError extends Error {}
 
 /** An error frame of OpenClaw's gateway, with its code and the wait it asks for. */
 export class GatewayError extends Error {
-  constructor(message: string, readonly code: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }
@@ -81,7 +88,12 @@ export class AgentStartFailure extends Error {
  * file's name in the run's folder, `path` where it is, `what` the first problem, one line.
  */
 export class RunDamaged extends Error {
-  constructor(readonly path: string, readonly file: string, readonly what: string, options?: ErrorOptions) {
+  constructor(
+    readonly path: string,
+    readonly file: string,
+    readonly what: string,
+    options?: ErrorOptions,
+  ) {
     super(`damaged: ${shownPath(path)}: ${what}`, options);
   }
 }

@@ -106,7 +106,14 @@ export class SecretMasker {
 /** Every form of a key a server may echo. */
 function encodedForms(key: string): string[] {
   const bytes = Buffer.from(key, 'utf8');
-  const forms = [key, bytes.toString('hex'), bytes.toString('hex').toUpperCase(), encodeURIComponent(key), encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), JSON.stringify(key).slice(1, -1)];
+  const forms = [
+    key,
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+    encodeURIComponent(key),
+    encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    JSON.stringify(key).slice(1, -1),
+  ];
   for (let offset = 0; offset < 3; offset++) {
     // Encoded after `offset` other bytes ("user:" in Basic auth), the first group mixes in those
     // bytes and the last one the bytes after: only the groups between depend on the key alone.
@@ -146,7 +153,10 @@ const DEFAULT_SECRET_ENV: Record<string, string[]> = { openclaw: ['OPENCLAW_GATE
  * `api_key_env` and every other `*_env` key at any depth of the persona and the runs' options,
  * and the adapters' default variables.
  */
-export function registerRunSecrets(settings: { persona: unknown; runs: readonly { agent: string; options: Record<string, unknown> }[] }, env: NodeJS.ProcessEnv): void {
+export function registerRunSecrets(
+  settings: { persona: unknown; runs: readonly { agent: string; options: Record<string, unknown> }[] },
+  env: NodeJS.ProcessEnv,
+): void {
   const names = new Set<string>();
   const pending: unknown[] = [settings.persona, ...settings.runs.map((run) => run.options)];
   for (const run of settings.runs) for (const name of DEFAULT_SECRET_ENV[run.agent] ?? []) names.add(name);

@@ -19,7 +19,9 @@ const ENV_NAME_PAIR = /"([A-Za-z0-9_-]{0,100}_env)"\s*:\s*"([A-Za-z_][A-Za-z0-9_
 
 /** The values of the environment's variables whose names say they hold a credential (`OPENAI_API_KEY`, `GITHUB_TOKEN`). */
 export function credentialEnvironmentValues(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (value && value.length >= MIN_ENVIRONMENT_KEY_LENGTH && isCredentialKey(name) ? [value] : []));
+  return Object.entries(env).flatMap(([name, value]) =>
+    value && value.length >= MIN_ENVIRONMENT_KEY_LENGTH && isCredentialKey(name) ? [value] : [],
+  );
 }
 
 /** Adds the values of the environment's credential-named variables to the process-wide masker. */

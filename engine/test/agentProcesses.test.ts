@@ -37,13 +37,16 @@ const UNMARKED_SLEEP = `600.${process.pid}`;
 
 /** The pids of living processes that run `sleep UNMARKED_SLEEP`. */
 function livingUnmarked(): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').endsWith(`\0${UNMARKED_SLEEP}\0`) && living(pid);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').endsWith(`\0${UNMARKED_SLEEP}\0`) && living(pid);
+      } catch {
+        return false;
+      }
+    });
 }
 
 interface Started {
@@ -56,9 +59,10 @@ function daemonWorkspace(where: { daemonsFile: string } | 'sandboxed'): string {
   const run = { benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/daemon-agent.mjs'] };
   const dir = workspace({
     runs: {
-      daemons: where === 'sandboxed'
-        ? { ...run, agent_sandbox: true, env_set: { UNMARKED_SLEEP: UNMARKED_SLEEP } }
-        : { ...run, agent_sandbox: false, env_set: { DAEMONS_FILE: where.daemonsFile } },
+      daemons:
+        where === 'sandboxed'
+          ? { ...run, agent_sandbox: true, env_set: { UNMARKED_SLEEP: UNMARKED_SLEEP } }
+          : { ...run, agent_sandbox: false, env_set: { DAEMONS_FILE: where.daemonsFile } },
     },
   });
   mkdirSync(join(dir, 'agents'));
@@ -67,11 +71,18 @@ function daemonWorkspace(where: { daemonsFile: string } | 'sandboxed'): string {
   return dir;
 }
 
-function startMmb(args: string[], cwd: string): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; output: string }> } {
+function startMmb(
+  args: string[],
+  cwd: string,
+): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; output: string }> } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   // 'close', not 'exit': the test too would wait on pipes a daemon held.
   const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })));
   return { child, done };
@@ -79,7 +90,10 @@ function startMmb(args: string[], cwd: string): { child: ReturnType<typeof spawn
 
 function starts(file: string): Started[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Started);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Started);
 }
 
 /** The pids of living processes (not zombies) whose environment carries the mark, read from /proc here, not by the engine's code. */
@@ -115,13 +129,17 @@ async function assertAllEnded(started: Started[]): Promise<void> {
 
 const linuxOnly = process.platform === 'linux' ? {} : { skip: 'reads /proc' };
 
-test('a run ends while the agent\'s daemons hold its pipes: mmb run returns, and they end with it', { timeout: 60_000, ...linuxOnly }, async () => {
-  const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
-  const { done } = startMmb(['run', 'daemons'], daemonWorkspace({ daemonsFile }));
-  const result = await done;
-  assert.equal(result.code, 0, result.output);
-  await assertAllEnded(starts(daemonsFile));
-});
+test(
+  "a run ends while the agent's daemons hold its pipes: mmb run returns, and they end with it",
+  { timeout: 60_000, ...linuxOnly },
+  async () => {
+    const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
+    const { done } = startMmb(['run', 'daemons'], daemonWorkspace({ daemonsFile }));
+    const result = await done;
+    assert.equal(result.code, 0, result.output);
+    await assertAllEnded(starts(daemonsFile));
+  },
+);
 
 const probe = probeSandbox();
 const sandboxed = process.platform !== 'linux' ? { skip: 'reads /proc' } : probe.works ? {} : { skip: `no sandbox here: ${probe.reason}` };
@@ -136,12 +154,14 @@ test('the same in the sandbox: mmb run returns, and nothing carrying the mark li
   assert.deepEqual(livingUnmarked(), [], 'the daemon without the mark, out of the group, ended with the sandbox');
 });
 
-test('SIGTERM to the engine mid-run ends the agent\'s processes too', { timeout: 60_000, ...linuxOnly }, async () => {
+test("SIGTERM to the engine mid-run ends the agent's processes too", { timeout: 60_000, ...linuxOnly }, async () => {
   const daemonsFile = join(tempDir('mmb-daemons-'), 'daemons.jsonl');
   const dir = daemonWorkspace({ daemonsFile });
   const { child, done } = startMmb(['run', 'daemons'], dir);
   let finished = false;
-  void done.then(() => { finished = true; });
+  void done.then(() => {
+    finished = true;
+  });
   while (starts(daemonsFile).length === 0 && !finished) await new Promise((resolve) => setTimeout(resolve, 50));
   child.kill('SIGTERM');
   const result = await done;

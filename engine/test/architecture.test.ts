@@ -40,7 +40,8 @@ test('the checker finds a planted folder cycle, type-only and re-exports include
 
 test('the checker passes layers, and imports inside a folder or out of the root are no edges', () => {
   const root = plant({
-    'top/a.ts': "import { b } from '../low/b';\nimport { c } from './c';\nimport { x } from '../../elsewhere/x';\nexport const a = b + c + x;\n",
+    'top/a.ts':
+      "import { b } from '../low/b';\nimport { c } from './c';\nimport { x } from '../../elsewhere/x';\nexport const a = b + c + x;\n",
     'top/c.ts': "import { a } from './a';\nexport const c = a;\n",
     'low/b.ts': "import { readFileSync } from 'node:fs';\nexport const b = readFileSync.length;\n",
   });
@@ -51,9 +52,15 @@ test('the checker passes layers, and imports inside a folder or out of the root 
 
 test('every kind of import is read: static, re-export, dynamic, require, import type, import("…").T', () => {
   const text = [
-    "import a from './a';", "export * from './b';", "const c = import('./c');", "const d = require('./d');",
-    "import type { E } from './e';", "type F = import('./f').F;", "import g = require('./g');",
-    "// import { no } from './comment';", "const text = \"import { no } from './string'\";",
+    "import a from './a';",
+    "export * from './b';",
+    "const c = import('./c');",
+    "const d = require('./d');",
+    "import type { E } from './e';",
+    "type F = import('./f').F;",
+    "import g = require('./g');",
+    "// import { no } from './comment';",
+    'const text = "import { no } from \'./string\'";',
   ].join('\n');
   assert.deepEqual(moduleSpecifiers('x.ts', text), ['./a', './b', './c', './d', './e', './f', './g']);
 });
@@ -99,7 +106,7 @@ async function restricted(file: string, code: string): Promise<boolean> {
   return result!.messages.some((m) => m.ruleId === 'no-restricted-imports');
 }
 
-test('lint: the extension reaches the engine through its api alone, and never the server\'s modules', async () => {
+test("lint: the extension reaches the engine through its api alone, and never the server's modules", async () => {
   assert.equal(await restricted('extension/src/probe.ts', "import { readLock } from '../../engine/src/workspace/lock';"), true);
   assert.equal(await restricted('extension/src/probe.ts', "import type { RunState } from '../../engine/src/state/runState';"), true);
   assert.equal(await restricted('extension/src/probe.ts', "import { resultsDir } from '../../engine/src/protocol/layout';"), true);
@@ -115,7 +122,7 @@ test('lint: the language server imports neither vscode, the engine nor the exten
   assert.equal(await restricted('server/src/probe.ts', "import { createConnection } from 'vscode-languageserver/node';"), false);
 });
 
-test('lint: the scenario model refuses every Node built-in, by Node\'s own list', async () => {
+test("lint: the scenario model refuses every Node built-in, by Node's own list", async () => {
   const names = builtinModules.filter((name) => !name.startsWith('_'));
   assert.ok(names.includes('worker_threads') && names.includes('zlib'));
   for (const name of ['worker_threads', 'zlib', 'fs/promises', 'node:vm', 'dgram']) {
@@ -126,14 +133,22 @@ test('lint: the scenario model refuses every Node built-in, by Node\'s own list'
 
 test('lint: engine files stay under 300 lines and their functions under 80', async () => {
   const body = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
-  const [long] = await eslint.lintText(`export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`, { filePath: join(ROOT, 'engine/src/report/probe.ts') });
+  const [long] = await eslint.lintText(`export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`, {
+    filePath: join(ROOT, 'engine/src/report/probe.ts'),
+  });
   assert.ok(long!.messages.some((m) => m.ruleId === 'max-lines-per-function'));
-  const [big] = await eslint.lintText(Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n'), { filePath: join(ROOT, 'engine/src/report/probe.ts') });
+  const [big] = await eslint.lintText(Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n'), {
+    filePath: join(ROOT, 'engine/src/report/probe.ts'),
+  });
   assert.ok(big!.messages.some((m) => m.ruleId === 'max-lines'));
 });
 
 test('every source file opens with a comment that says its job, so that a newcomer finds it in the file itself', () => {
-  const tracked = execFileSync('git', ['ls-files', 'scenario/src', 'scenario/node', 'engine/src', 'server/src', 'extension/src', 'e2e', 'scripts', 'media'], { cwd: ROOT, encoding: 'utf8' });
+  const tracked = execFileSync(
+    'git',
+    ['ls-files', 'scenario/src', 'scenario/node', 'engine/src', 'server/src', 'extension/src', 'e2e', 'scripts', 'media'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   const sourceFiles = tracked.split('\n').filter((file) => /\.(ts|mjs|js|sh|css)$/.test(file));
   assert.ok(sourceFiles.length > 100, 'the files are listed');
   const silent = sourceFiles.filter((file) => {
@@ -142,7 +157,13 @@ test('every source file opens with a comment that says its job, so that a newcom
     // A comment of a few words at least: `// eslint-disable` or a lone `/**` line followed by code says nothing.
     const opening = (first ?? '').trim();
     const text = opening === '/**' ? (lines[lines.indexOf(first!) + 1] ?? '') : opening;
-    return !/^(\/\*\*?|\/\/|#|\*)/.test(opening) || text.replace(/^[\s/*#]+/, '').split(/\s+/).filter(Boolean).length < 4;
+    return (
+      !/^(\/\*\*?|\/\/|#|\*)/.test(opening) ||
+      text
+        .replace(/^[\s/*#]+/, '')
+        .split(/\s+/)
+        .filter(Boolean).length < 4
+    );
   });
   assert.deepEqual(silent, [], 'each of these needs a header comment saying its job');
 });

@@ -19,28 +19,55 @@ import { startStandIn } from '../src/standin/server';
 import { readBenchmarkFolder } from '../src/workspace/folders';
 import { grades, ROOT, starter, tempDir } from './helpers';
 
-const chaos = (behaviours: readonly string[], rate: number, seed = 7) => `stand-in:chaos?rate=${rate}&behaviours=${behaviours.join(',')}&seed=${seed}`;
+const chaos = (behaviours: readonly string[], rate: number, seed = 7) =>
+  `stand-in:chaos?rate=${rate}&behaviours=${behaviours.join(',')}&seed=${seed}`;
 
-function options(benchmark: Benchmark, persona: string, store = new MemoryRunStore(), agentModel = 'stand-in', extra: Partial<RunOptions> = {}, dir = tempDir('mmb-chaos-')): RunOptions {
+function options(
+  benchmark: Benchmark,
+  persona: string,
+  store = new MemoryRunStore(),
+  agentModel = 'stand-in',
+  extra: Partial<RunOptions> = {},
+  dir = tempDir('mmb-chaos-'),
+): RunOptions {
   return {
-    name: 'chaos', benchmark, agent: 'chatbot', persona: new InProcessStandIn(undefined, persona),
+    name: 'chaos',
+    benchmark,
+    agent: 'chatbot',
+    persona: new InProcessStandIn(undefined, persona),
     adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn(undefined, agentModel)),
-    store, clock: new Clock(), ignoreSessionBreak: false, timeMaster: { minSleepToSkipMs: 0, preWakeDelayMs: 0, pollIntervalMs: 1 }, ...extra,
+    store,
+    clock: new Clock(),
+    ignoreSessionBreak: false,
+    timeMaster: { minSleepToSkipMs: 0, preWakeDelayMs: 0, pollIntervalMs: 1 },
+    ...extra,
   };
 }
 
 /** Every text the engine gave the persona back: tool results and its own user messages, from the journal. */
 function answers(events: readonly RunEvent[]): string[] {
-  return events.flatMap((e) => (e.type === 'tool-done' ? [e.content] : e.type === 'persona' && e.message.role === 'user' ? [String(e.message.content)] : []));
+  return events.flatMap((e) =>
+    e.type === 'tool-done' ? [e.content] : e.type === 'persona' && e.message.role === 'user' ? [String(e.message.content)] : [],
+  );
 }
 
 test('the chaos model name: every behaviour at 10% by default, settings checked, and a bad one refused as a config error', () => {
   assert.deepEqual(parseChaosModel('stand-in:chaos'), { rate: 0.1, behaviours: MISBEHAVIOUR_NAMES, seed: 1107 });
-  assert.deepEqual(parseChaosModel('stand-in:chaos?rate=0.5&behaviours=refusal,empty-reply&seed=3'), { rate: 0.5, behaviours: ['refusal', 'empty-reply'], seed: 3 });
+  assert.deepEqual(parseChaosModel('stand-in:chaos?rate=0.5&behaviours=refusal,empty-reply&seed=3'), {
+    rate: 0.5,
+    behaviours: ['refusal', 'empty-reply'],
+    seed: 3,
+  });
   assert.equal(parseChaosModel('stand-in'), undefined);
-  assert.match((parseChaosModel('stand-in:chaos?behaviours=sulking') as { error: string }).error, /^unknown behaviour "sulking"; the behaviours are plain-text, /);
+  assert.match(
+    (parseChaosModel('stand-in:chaos?behaviours=sulking') as { error: string }).error,
+    /^unknown behaviour "sulking"; the behaviours are plain-text, /,
+  );
   assert.match((parseChaosModel('stand-in:chaos?rate=2') as { error: string }).error, /rate=2 must be a number from 0 to 1/);
-  assert.throws(() => createModel({ model: 'stand-in:chaos?rate=x' }, { standInUrl: 'http://127.0.0.1:9/v1', env: {} }, 'persona'), (e: unknown) => e instanceof ConfigError && /persona: model "stand-in:chaos\?rate=x": rate=x must be/.test(e.message));
+  assert.throws(
+    () => createModel({ model: 'stand-in:chaos?rate=x' }, { standInUrl: 'http://127.0.0.1:9/v1', env: {} }, 'persona'),
+    (e: unknown) => e instanceof ConfigError && /persona: model "stand-in:chaos\?rate=x": rate=x must be/.test(e.message),
+  );
   assert.throws(() => createModel({ model: 'stand-in:moody' }, { standInUrl: 'http://127.0.0.1:9/v1', env: {} }, 'persona'), ConfigError);
   const { diagnostics } = parseConfig('{ "persona": { "model": "stand-in:chaos" }, "runs": {} }', 'config.jsonc');
   assert.deepEqual(diagnostics, [], 'the chaos stand-in needs no base_url, like the stand-in');
@@ -57,12 +84,14 @@ const ANSWERS: Record<Misbehaviour, RegExp> = {
   'unknown-check': /^Error: there is no check 99\.99\. Grade the checks/,
   'bad-score': /^Error: `score` must be a number from 0 to 10\.$/,
   'no-attempt': /^Recorded 3\.\d: [\d.]+\/10.*\. Attempt 1 was assumed: give `attempt`/,
-  'early-next-phase': /^Error: the checks (3\.\d, )*3\.\d of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase\.$/,
-  'never-next-phase': /^Note: this phase has taken \d+ turns\. If you have done what it asks and graded its checks, call `next_phase` now\.$/,
+  'early-next-phase':
+    /^Error: the checks (3\.\d, )*3\.\d of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase\.$/,
+  'never-next-phase':
+    /^Note: this phase has taken \d+ turns\. If you have done what it asks and graded its checks, call `next_phase` now\.$/,
   'false-told': /^Error: none of your messages told [\d., ]+ of `(profile|move)` yet: tell (it|them) with send_message first/,
   'long-message': /^Error: `text` must be at most 20000 characters long \(it is 20010\)/,
   'empty-reply': /^Error: your reply was empty\. Every turn is a tool call/,
-  'refusal': /^Error: this is a role-play for a memory benchmark/,
+  refusal: /^Error: this is a role-play for a memory benchmark/,
 };
 
 /** Kinds that apply at one kind of step only (a grade, a mark, the end of a phase) are played more often, to be seen at all. */
@@ -82,7 +111,13 @@ for (const kind of MISBEHAVIOUR_NAMES) {
     assert.ok((state.misbehaviours?.[kind] ?? 0) >= 1, `${kind} seen: ${JSON.stringify(state.misbehaviours)}`);
     assert.deepEqual(Object.keys(state.misbehaviours ?? {}), [kind], 'no other misbehaviour is counted');
     const answered = answers(store.events).filter((text) => ANSWERS[kind].test(text));
-    assert.ok(answered.length >= 1, `the engine's answer to ${kind}: ${answers(store.events).filter((t) => /^(Error|Note)|assumed/.test(t)).slice(0, 3).join(' | ')}`);
+    assert.ok(
+      answered.length >= 1,
+      `the engine's answer to ${kind}: ${answers(store.events)
+        .filter((t) => /^(Error|Note)|assumed/.test(t))
+        .slice(0, 3)
+        .join(' | ')}`,
+    );
     assert.match(reportEntry(summary, new Date()), new RegExp(`^- 📊 Persona misbehaviours seen: ${kind} \\d+$`, 'm'));
     if (kind === 'early-next-phase') {
       // Refused twice in a phase, then let through: a check she cannot get answered must not hold the run.
@@ -101,7 +136,9 @@ test('a persona that never calls next_phase is reminded at half the turn cap, th
   assert.equal(state.misbehaviours?.['never-next-phase'], 1, 'one reminder in the phase');
 });
 
-const BUNDLED = readdirSync(join(ROOT, 'benchmarks')).filter((name) => existsSync(join(ROOT, 'benchmarks', name, 'benchmark.json'))).sort();
+const BUNDLED = readdirSync(join(ROOT, 'benchmarks'))
+  .filter((name) => existsSync(join(ROOT, 'benchmarks', name, 'benchmark.json')))
+  .sort();
 
 for (const name of BUNDLED) {
   test(`the bundled benchmark ${name} at a 10% chaos rate, persona and agent: it finishes with every check graded`, async () => {
@@ -115,17 +152,27 @@ for (const name of BUNDLED) {
 }
 
 /** The persona's messages to the agent and every grade: what a replay must reproduce. */
-const played = (state: RunState) => ({ sent: state.transcript.filter((e) => e.from === 'persona').map((e) => e.text), grades: grades(state), misbehaviours: state.misbehaviours });
+const played = (state: RunState) => ({
+  sent: state.transcript.filter((e) => e.from === 'persona').map((e) => e.text),
+  grades: grades(state),
+  misbehaviours: state.misbehaviours,
+});
 
 test('the chaos is deterministic: the same seed plays the same run, and a run stopped half-way resumes to the same end', async () => {
   const model = 'stand-in:chaos?rate=0.2&seed=5';
   const first = played(await runBenchmark(options(starter(), model)));
   assert.deepEqual(played(await runBenchmark(options(starter(), model))), first);
-  assert.notDeepEqual(played(await runBenchmark(options(starter(), 'stand-in:chaos?rate=0.2&seed=6'))).misbehaviours, first.misbehaviours, 'another seed, other chaos');
+  assert.notDeepEqual(
+    played(await runBenchmark(options(starter(), 'stand-in:chaos?rate=0.2&seed=6'))).misbehaviours,
+    first.misbehaviours,
+    'another seed, other chaos',
+  );
   const store = new MemoryRunStore();
   const stop = new AbortController();
   let events = 0;
-  const onEvent = () => { if (++events === 120) stop.abort(); };
+  const onEvent = () => {
+    if (++events === 120) stop.abort();
+  };
   // The agent keeps its folder across the stop, as a real one keeps its state.
   const dir = tempDir('mmb-chaos-resume-');
   await assert.rejects(runBenchmark(options(starter(), model, store, 'stand-in', { signal: stop.signal, onEvent }, dir)), RunStopped);
@@ -143,13 +190,21 @@ test('over HTTP: the chaos name reaches the stand-in server in each request, for
     const state = await runBenchmark({
       ...options(starter(), 'stand-in'),
       persona: createModel({ model: 'stand-in:chaos?rate=0.2&seed=3' }, models, 'persona'),
-      adapter: new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in:chaos?rate=0.2&behaviours=empty-reply,refusal&seed=4' }, models, 'agent', true)),
+      adapter: new ChatbotAdapter(
+        join(dir, 'agent'),
+        createModel({ model: 'stand-in:chaos?rate=0.2&behaviours=empty-reply,refusal&seed=4' }, models, 'agent', true),
+      ),
     });
     assert.equal(state.status, 'finished', state.error);
     assert.ok(Object.keys(state.misbehaviours ?? {}).length >= 2, JSON.stringify(state.misbehaviours));
     assert.deepEqual(Object.keys(state.usage), ['stand-in:chaos?rate=0.2&seed=3']);
-    const odd = state.transcript.filter((e) => e.from === 'agent' && (e.text.trim() === '' || /can't continue with this role-play/.test(e.text)));
-    assert.ok(odd.length >= 1, `the agent's model misbehaved and the run went on: ${[...new Set(state.transcript.filter((e) => e.from === 'agent').map((e) => e.text.slice(0, 40)))].join(' | ')}`);
+    const odd = state.transcript.filter(
+      (e) => e.from === 'agent' && (e.text.trim() === '' || /can't continue with this role-play/.test(e.text)),
+    );
+    assert.ok(
+      odd.length >= 1,
+      `the agent's model misbehaved and the run went on: ${[...new Set(state.transcript.filter((e) => e.from === 'agent').map((e) => e.text.slice(0, 40)))].join(' | ')}`,
+    );
   } finally {
     await standIn.close();
   }

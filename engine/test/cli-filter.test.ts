@@ -12,7 +12,8 @@ import { filterBenchmark, parseFilter } from '../src/protocol/runFilter';
 import { phaseInstructions } from '../../scenario/src';
 import { starter, workspace, mmb } from './helpers';
 
-const played = (filter: string) => playOrder(filterBenchmark(starter(), parseFilter(filter))).map((p) => `${p.chapter.file}:${p.phase.index + 1}`);
+const played = (filter: string) =>
+  playOrder(filterBenchmark(starter(), parseFilter(filter))).map((p) => `${p.chapter.file}:${p.phase.index + 1}`);
 
 test('the filter picks chapters where, checks and types what; the persona is given only the picked checks', () => {
   assert.deepEqual(played('chapter1'), ['chapter1.md:1', 'chapter1.md:2'], 'a chapter: all its phases, also those without checks');
@@ -20,7 +21,10 @@ test('the filter picks chapters where, checks and types what; the persona is giv
   assert.deepEqual(played('HIST'), ['chapter3.md:1'], 'a type: the phases holding its checks');
   assert.deepEqual(played('chapter1,chapter3'), ['chapter1.md:1', 'chapter1.md:2', 'chapter3.md:1']);
   const filtered = filterBenchmark(starter(), parseFilter('hist, 3.5'));
-  assert.deepEqual(filtered.checks.map((c) => c.check.id), ['3.3', '3.5']);
+  assert.deepEqual(
+    filtered.checks.map((c) => c.check.id),
+    ['3.3', '3.5'],
+  );
   assert.equal(filtered.chapters.length, starter().chapters.length, 'chapters stay, so saved positions index the whole benchmark');
   const exam = filtered.chapters[2]!;
   const text = phaseInstructions(exam, exam.phases[0]!);
@@ -40,23 +44,41 @@ test('mmb run --filter: a partial run named <run>.filter-…, marked in state, s
   const results = join(dir, 'results', 'a.filter-HIST_3.5');
   const state = JSON.parse(readFileSync(join(results, 'state.json'), 'utf8'));
   assert.equal(state.filter, 'HIST,3.5');
-  assert.deepEqual(state.phases, { from: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 }, to: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 } });
+  assert.deepEqual(state.phases, {
+    from: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 },
+    to: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 },
+  });
   assert.deepEqual(Object.keys(state.grades).sort(), ['3.3', '3.5'], 'only the picked checks were asked');
   const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
   assert.deepEqual(summary.partial, { from: 'chapter3.md:1', to: 'chapter3.md:1', filter: 'HIST,3.5' });
   assert.deepEqual(summary.coverage, { graded: 2, planned: 2, missing: [] });
-  assert.match(readFileSync(join(dir, 'results', 'report.md'), 'utf8'), /^- 🧩 Partial run: chapter3\.md:1 to chapter3\.md:1, filter HIST,3\.5$/m);
+  assert.match(
+    readFileSync(join(dir, 'results', 'report.md'), 'utf8'),
+    /^- 🧩 Partial run: chapter3\.md:1 to chapter3\.md:1, filter HIST,3\.5$/m,
+  );
   const list = mmb(['report'], dir);
   assert.match(list.stdout, /^run +benchmark +agent +status +average +coverage +scope$/m);
-  assert.match(list.stdout, /^a\.filter-HIST_3\.5 +starter +chatbot +finished +5\.00 +2\/2 +filter$/m, 'coverage from the state, as planned by the filter');
+  assert.match(
+    list.stdout,
+    /^a\.filter-HIST_3\.5 +starter +chatbot +finished +5\.00 +2\/2 +filter$/m,
+    'coverage from the state, as planned by the filter',
+  );
   const json = JSON.parse(mmb(['report', 'a.filter-HIST_3.5', '--json'], dir).stdout);
   assert.deepEqual(json.runs[0].coverage, summary.coverage);
   const again = mmb(['run', 'a.filter-HIST_3.5'], dir);
   assert.equal(again.code, 0, again.stderr);
-  assert.match(again.stdout, /^a\.filter-HIST_3\.5: finished already \(phase 1\/1, checks 2\/2\)$/m, 'resumed with its filter from run.json');
+  assert.match(
+    again.stdout,
+    /^a\.filter-HIST_3\.5: finished already \(phase 1\/1, checks 2\/2\)$/m,
+    'resumed with its filter from run.json',
+  );
   const repeats = mmb(['run', 'a.filter-HIST_3.5', '--repeat', '2'], dir);
   assert.equal(repeats.code, 0, repeats.stderr);
-  assert.match(repeats.stdout, /^a\.filter-HIST_3\.5#2 +finished +average 5\.00\/10 +coverage 2\/2/m, 'a repeat of a filtered run is filtered too');
+  assert.match(
+    repeats.stdout,
+    /^a\.filter-HIST_3\.5#2 +finished +average 5\.00\/10 +coverage 2\/2/m,
+    'a repeat of a filtered run is filtered too',
+  );
   assert.match(mmb(['run', 'a.filter-HIST_3.5#2'], dir).stdout, /^a\.filter-HIST_3\.5#2: finished already/m, 'and resumes by its id');
   const rehearsal = mmb(['run', '--benchmark', 'starter', '--filter', 'chapter1', '--rehearse'], dir);
   assert.equal(rehearsal.code, 0, rehearsal.stderr);
@@ -66,11 +88,17 @@ test('mmb run --filter: a partial run named <run>.filter-…, marked in state, s
 test('mmb run --filter: terms that name nothing, or that go with --from or --only, exit 2 with one line', () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const cases: [string[], RegExp][] = [
-    [['run', 'a', '--filter', 'chapter9'], /^mmb: --filter: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m],
+    [
+      ['run', 'a', '--filter', 'chapter9'],
+      /^mmb: --filter: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m,
+    ],
     [['run', 'a', '--filter', '3.9'], /^mmb: --filter: starter has no check 3\.9\. Did you mean/m],
     [['run', 'a', '--filter', 'NEG'], /^mmb: --filter: starter has no check of type NEG; its checks' types: RECALL, HIST, AGG, VOID\.$/m],
     [['run', 'a', '--filter', 'HSIT'], /^mmb: --filter: HSIT is not a check type; its checks' types: /m],
-    [['run', 'a', '--filter', '../x'], /^mmb: --filter: "\.\.\/x" is neither a chapter \(chapter3\), a check id \(20\.16\) nor a check type \(HIST\)\.$/m],
+    [
+      ['run', 'a', '--filter', '../x'],
+      /^mmb: --filter: "\.\.\/x" is neither a chapter \(chapter3\), a check id \(20\.16\) nor a check type \(HIST\)\.$/m,
+    ],
     [['run', 'a', '--filter', ','], /^mmb: --filter needs a term/m],
     [['run', 'a', '--filter', 'HIST', '--from', 'chapter1.md:1'], /^mmb: --filter and --from do not go together/m],
     [['run', 'a', '--filter', 'HIST', '--only'], /^mmb: --only goes with --from/m],

@@ -14,7 +14,7 @@ import { CLI, ROOT, STARTER, tempDir, workspace, mmb } from './helpers';
 /** The lines of a text, without the empty one after its last newline. */
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
-test('every command\'s --help, -h and `mmb help <command>` print the same help on stdout, naming every option of the table', () => {
+test("every command's --help, -h and `mmb help <command>` print the same help on stdout, naming every option of the table", () => {
   const dir = tempDir('mmb-help-');
   for (const command of COMMANDS) {
     const help = mmb([command.name, '--help'], dir);
@@ -24,14 +24,20 @@ test('every command\'s --help, -h and `mmb help <command>` print the same help o
     assert.equal(mmb(['help', command.name], dir).stdout, help.stdout, `help ${command.name}`);
     assert.ok(help.stdout.startsWith(`Usage: mmb ${`${command.name} ${command.synopsis}`.trimEnd()}`), help.stdout);
     assert.ok(help.stdout.includes(`${command.help.charAt(0).toUpperCase()}${command.help.slice(1)}.`), `${command.name}: its help line`);
-    assert.ok(lines(help.stdout).filter((line) => line.startsWith('  ')).every((line) => line.length <= 110), `${command.name}: a long option help wraps at 110 columns`);
+    assert.ok(
+      lines(help.stdout)
+        .filter((line) => line.startsWith('  '))
+        .every((line) => line.length <= 110),
+      `${command.name}: a long option help wraps at 110 columns`,
+    );
     // A long help wraps under its own column: joined again, each option's help is whole on its line.
     const unwrapped = help.stdout.replace(/\n {8,}(?=\S)/g, ' ');
     for (const option of command.options) {
       const shown = [option.alias ? `${option.alias}, ${option.name}` : option.name, option.value, option.words].filter(Boolean).join(' ');
       assert.match(unwrapped, new RegExp(`^ {2}${escaped(shown)} +${escaped(option.help)}$`, 'm'), `${command.name} ${option.name}`);
     }
-    for (const exit of command.exits ?? [{ code: 0 }, { code: 2 }]) assert.match(help.stdout, new RegExp(`^ {2}${exit.code} +\\S`, 'm'), `${command.name} exit ${exit.code}`);
+    for (const exit of command.exits ?? [{ code: 0 }, { code: 2 }])
+      assert.match(help.stdout, new RegExp(`^ {2}${exit.code} +\\S`, 'm'), `${command.name} exit ${exit.code}`);
   }
   // Help wins over the rest of the line: nothing runs, nothing is created.
   const scaffold = mmb(['new', 'x', '--help'], dir);
@@ -55,7 +61,7 @@ test('mmb --help lists every command; mmb alone prints the usage on stderr and e
   assert.deepEqual(lines(unknown.stderr), ['mmb: unknown command "rn". Did you mean `run`? See `mmb --help`.']);
 });
 
-test('mmb --version and -V print package.json\'s version and nothing else', () => {
+test("mmb --version and -V print package.json's version and nothing else", () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const dir = tempDir('mmb-version-');
   for (const flag of ['--version', '-V']) {
@@ -76,13 +82,22 @@ test('--opt=value means --opt value for every option that takes one; a flag refu
       assert.deepEqual([joined.words, joined.flags], [spaced.words, spaced.flags], `${command.name} ${option.name}`);
       // The `=` form takes a value that starts with "-" too; only the spaced form reads it as an option.
       assert.equal(parseArguments([command.name, `${option.name}=-odd`]).option(option.name), '-odd');
-      assert.throws(() => parseArguments([command.name, `${option.name}=`]).option(option.name), new RegExp(`^Error: ${option.name} needs a value`));
+      assert.throws(
+        () => parseArguments([command.name, `${option.name}=`]).option(option.name),
+        new RegExp(`^Error: ${option.name} needs a value`),
+      );
     }
     for (const flag of command.options.filter((o) => o.value === undefined)) {
-      assert.throws(() => parseArguments([command.name, `${flag.name}=yes`]), new RegExp(`^Error: ${flag.name} takes no value: write ${flag.name} alone \\(got ${flag.name}=yes\\)\\.$`));
+      assert.throws(
+        () => parseArguments([command.name, `${flag.name}=yes`]),
+        new RegExp(`^Error: ${flag.name} takes no value: write ${flag.name} alone \\(got ${flag.name}=yes\\)\\.$`),
+      );
     }
   }
-  assert.throws(() => parseArguments(['run', '--config', 'a.jsonc', '--config=b.jsonc']), /^Error: --config is given twice: give it once\.$/);
+  assert.throws(
+    () => parseArguments(['run', '--config', 'a.jsonc', '--config=b.jsonc']),
+    /^Error: --config is given twice: give it once\.$/,
+  );
 
   // Through the CLI: the config file named either way is the one read.
   const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
@@ -103,7 +118,11 @@ test('an unknown option or command exits 2 with one line on stderr that suggests
     for (const option of command.options) {
       // A letter dropped: the commonest typo.
       const typo = `${option.name.slice(0, 3)}${option.name.slice(4)}`;
-      assert.throws(() => parseArguments([command.name, typo]), (e: Error) => e.message.startsWith(`unknown option ${typo} for ${command.name}.`) && e.message.includes(`\`${option.name}\``), `${command.name} ${typo}`);
+      assert.throws(
+        () => parseArguments([command.name, typo]),
+        (e: Error) => e.message.startsWith(`unknown option ${typo} for ${command.name}.`) && e.message.includes(`\`${option.name}\``),
+        `${command.name} ${typo}`,
+      );
     }
   }
   const dir = tempDir('mmb-typo-');
@@ -125,9 +144,19 @@ test('an unknown option or command exits 2 with one line on stderr that suggests
 test('a run that cannot start or crashes says so in one line on stderr; stdout holds results only', () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
   const configs: [unknown, string, RegExp][] = [
-    [{ runs: { a: { benchmark: 'starter', agent: 'chatbott' } } }, 'unknown agent', /^mmb: config\.jsonc:1:\d+ invalid-config run `a`: there is no agent "chatbott": .* Did you mean `chatbot`\?$/],
-    [{ persona: { model: 'gpt-x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_ABSENT_KEY' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } },
-      'missing key', /^mmb: run "a": .*model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
+    [
+      { runs: { a: { benchmark: 'starter', agent: 'chatbott' } } },
+      'unknown agent',
+      /^mmb: config\.jsonc:1:\d+ invalid-config run `a`: there is no agent "chatbott": .* Did you mean `chatbot`\?$/,
+    ],
+    [
+      {
+        persona: { model: 'gpt-x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_ABSENT_KEY' },
+        runs: { a: { benchmark: 'starter', agent: 'chatbot' } },
+      },
+      'missing key',
+      /^mmb: run "a": .*model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/,
+    ],
   ];
   for (const [config, what, line] of configs) {
     writeFileSync(join(dir, 'config.jsonc'), JSON.stringify(config));
@@ -137,7 +166,13 @@ test('a run that cannot start or crashes says so in one line on stderr; stdout h
     assert.equal(lines(r.stderr).length, 1, `${what}: ${r.stderr}`);
     assert.match(lines(r.stderr)[0] ?? '', line, what);
   }
-  writeFileSync(join(dir, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, runs: { d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } } }));
+  writeFileSync(
+    join(dir, 'config.jsonc'),
+    JSON.stringify({
+      persona: { model: 'stand-in' },
+      runs: { d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } },
+    }),
+  );
   const crashed = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(crashed.code, 1, crashed.stdout + crashed.stderr);
   assert.match(crashed.stdout, /^d +crashed +average/m, 'the result line stays on stdout');
@@ -187,7 +222,10 @@ function escaped(text: string): string {
 
 test('a path of 5,000 characters is one short line with the reason, on stderr and as --json', () => {
   const long = 'a'.repeat(5000);
-  for (const args of [['check', long], ['check', long, '--json']]) {
+  for (const args of [
+    ['check', long],
+    ['check', long, '--json'],
+  ]) {
     const r = mmb(args, tempDir());
     assert.equal(r.code, 2);
     const text = args.includes('--json') ? `mmb: ${(JSON.parse(r.stdout) as { error: string }).error}\n` : r.stderr;
@@ -205,11 +243,16 @@ test('`mmb --help` and `mmb check` load none of the heavy chunks (tokenizer, ope
   const loaded = (args: string[]) => {
     const r = spawnSync(process.execPath, ['--require', hook, CLI, ...args], { cwd: dir, encoding: 'utf8' });
     const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED ')) ?? 'LOADED []';
-    return (JSON.parse(line.slice('LOADED '.length)) as string[]).filter((path) => /chunk-\w+\.js$/.test(path)).map((path) => path.replace(/^.*[\\/]/, ''));
+    return (JSON.parse(line.slice('LOADED '.length)) as string[])
+      .filter((path) => /chunk-\w+\.js$/.test(path))
+      .map((path) => path.replace(/^.*[\\/]/, ''));
   };
   assert.deepEqual(loaded(['--help']), []);
   assert.deepEqual(loaded(['check', STARTER]), []);
   const demo = loaded(['demo']);
-  assert.ok(demo.includes('chunk-tokenizer.js') && demo.includes('chunk-openai.js'), `a stand-in run over HTTP counts tokens and calls a model: ${demo.join(', ')}`);
+  assert.ok(
+    demo.includes('chunk-tokenizer.js') && demo.includes('chunk-openai.js'),
+    `a stand-in run over HTTP counts tokens and calls a model: ${demo.join(', ')}`,
+  );
   assert.ok(!readFileSync(CLI, 'utf8').includes('node_modules/gpt-tokenizer'), 'the tokenizer is not inside cli.js');
 });

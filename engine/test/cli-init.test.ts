@@ -28,7 +28,10 @@ test('mmb init into a folder that does not exist: mmb check finds no error, mmb 
   assert.equal(init.stderr, '');
   const dir = join(parent, 'my-bench-workspace');
   assert.deepEqual(readdirSync(join(dir, 'benchmarks')).sort(), ['AUTHORING.md', ...BUNDLED]);
-  assert.equal(readFileSync(join(dir, 'benchmarks', 'AUTHORING.md'), 'utf8'), readFileSync(join(ROOT, 'benchmarks', 'AUTHORING.md'), 'utf8'));
+  assert.equal(
+    readFileSync(join(dir, 'benchmarks', 'AUTHORING.md'), 'utf8'),
+    readFileSync(join(ROOT, 'benchmarks', 'AUTHORING.md'), 'utf8'),
+  );
   assert.match(init.stdout, /^Next: `cd my-bench-workspace && mmb run rehearsal`/m);
   const check = mmb(['check'], dir);
   assert.equal(check.code, 0, check.stdout + check.stderr);
@@ -40,7 +43,7 @@ test('mmb init into a folder that does not exist: mmb check finds no error, mmb 
   assert.match(readFileSync(join(dir, 'results', 'report.md'), 'utf8'), /— rehearsal: starter @ chatbot$/m);
 });
 
-test('the config mmb init writes: JSONC with comments, clean for the parser and the editor\'s schema, a real run commented out, no key', () => {
+test("the config mmb init writes: JSONC with comments, clean for the parser and the editor's schema, a real run commented out, no key", () => {
   const dir = tempDir('mmb-init-');
   assert.equal(mmb(['init'], dir).code, 0);
   const text = readFileSync(join(dir, 'config.jsonc'), 'utf8');
@@ -48,20 +51,29 @@ test('the config mmb init writes: JSONC with comments, clean for the parser and 
   const { config, diagnostics } = parseConfig(text);
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(config.persona, { model: 'stand-in' });
-  assert.deepEqual(config.runs.map((r) => [r.name, r.benchmark, r.agent, r.options]), [['rehearsal', 'starter', 'chatbot', {}]]);
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')));
+  assert.deepEqual(
+    config.runs.map((r) => [r.name, r.benchmark, r.agent, r.options]),
+    [['rehearsal', 'starter', 'chatbot', {}]],
+  );
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')),
+  );
   assert.ok(validate(parse(text)), JSON.stringify(validate.errors));
   // Uncommenting the real run (its lines start `// "` or `//   "`) gives a config that also checks clean.
   const real = text.replace(/^(\s*)\/\/ ( *")(chatbot-deepseek|agent_model)/gm, '$1$2$3');
   const uncommented = parseConfig(real);
   assert.deepEqual(uncommented.diagnostics, []);
   const deepseek = uncommented.config.runs.find((r) => r.name === 'chatbot-deepseek');
-  assert.deepEqual(deepseek?.options.agent_model, { model: 'deepseek-v4-flash', base_url: 'https://api.deepseek.com/v1', api_key_env: 'DEEPSEEK_API_KEY' });
+  assert.deepEqual(deepseek?.options.agent_model, {
+    model: 'deepseek-v4-flash',
+    base_url: 'https://api.deepseek.com/v1',
+    api_key_env: 'DEEPSEEK_API_KEY',
+  });
   assert.ok(validate(parse(real)), JSON.stringify(validate.errors));
   assert.doesNotMatch(text, /sk-|"api_key"\s*:/, 'no key, only the name of its variable');
 });
 
-test('mmb init twice: the user\'s config.jsonc and benchmarks are kept byte for byte, each named once', () => {
+test("mmb init twice: the user's config.jsonc and benchmarks are kept byte for byte, each named once", () => {
   const dir = tempDir('mmb-init-');
   assert.equal(mmb(['init'], dir).code, 0);
   const edited = '// mine\n{ "persona": { "model": "stand-in" }, "runs": { "mine": { "benchmark": "starter", "agent": "chatbot" } } }\n';

@@ -11,9 +11,17 @@ import { tempDir, workspace, mmb } from './helpers';
 
 const run = (name: string) => ({ [name]: { benchmark: 'starter', agent: 'chatbot' } });
 const config = (...names: string[]) => ({ persona: { model: 'stand-in' }, runs: Object.assign({}, ...names.map(run)) });
-const resultLines = (stdout: string) => stdout.split('\n').filter((line) => / (finished|crashed) +average /.test(line)).map((line) => line.split(' ')[0]);
-const state = (dir: string, id: string) => JSON.parse(readFileSync(join(dir, 'results', id, 'state.json'), 'utf8')) as { run: string; startedAt: string; finishedAt: string };
-const runsIn = (dir: string) => readdirSync(join(dir, 'results')).filter((name) => !name.includes('.md')).sort();
+const resultLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => / (finished|crashed) +average /.test(line))
+    .map((line) => line.split(' ')[0]);
+const state = (dir: string, id: string) =>
+  JSON.parse(readFileSync(join(dir, 'results', id, 'state.json'), 'utf8')) as { run: string; startedAt: string; finishedAt: string };
+const runsIn = (dir: string) =>
+  readdirSync(join(dir, 'results'))
+    .filter((name) => !name.includes('.md'))
+    .sort();
 
 test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list and in trends; -j plays them at once or one by one', () => {
   // "parallel": 2 in the config: -j 3 plays more at once, -j 1 fewer.
@@ -24,9 +32,16 @@ test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list
   assert.deepEqual(resultLines(r.stdout), ['a#1', 'a#2', 'a#3']);
   assert.deepEqual(runsIn(dir), ['a#1', 'a#2', 'a#3'], 'a folder per repeat, nothing of b');
   const repeats = ['a#1', 'a#2', 'a#3'].map((id) => state(dir, id));
-  assert.deepEqual(repeats.map((s) => s.run), ['a#1', 'a#2', 'a#3'], 'each state names its repeat');
+  assert.deepEqual(
+    repeats.map((s) => s.run),
+    ['a#1', 'a#2', 'a#3'],
+    'each state names its repeat',
+  );
   const firstFinish = repeats.map((s) => s.finishedAt).sort()[0]!;
-  assert.ok(repeats.every((s) => s.startedAt < firstFinish), '-j 3 over "parallel": 2: all three started before any finished');
+  assert.ok(
+    repeats.every((s) => s.startedAt < firstFinish),
+    '-j 3 over "parallel": 2: all three started before any finished',
+  );
   const again = mmb(['run', 'a#2'], dir);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /^a#2: finished already/m);
@@ -40,7 +55,11 @@ test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list
   const trends = mmb(['report', '--trends'], dir);
   assert.equal(trends.code, 0, trends.stderr);
   assert.match(trends.stdout, /^repeats of a \(starter @ chatbot\): 3 runs \(a#1, a#2, a#3\), mean 2\.00/m);
-  assert.match(trends.stdout, /^repeats of b \(starter @ chatbot\): 2 runs \(b#1, b#2\)/m, 'the repeats of another run of the same configuration are a group of their own');
+  assert.match(
+    trends.stdout,
+    /^repeats of b \(starter @ chatbot\): 2 runs \(b#1, b#2\)/m,
+    'the repeats of another run of the same configuration are a group of their own',
+  );
   const html = mmb(['report', 'a#1', '--html'], dir);
   assert.equal(html.code, 0, html.stderr);
   assert.equal(html.stdout, 'Wrote results/a#1/report.html\n');
@@ -52,7 +71,10 @@ test('--repeat, -j, --shard: bad values exit 2 with one line and run nothing', (
   const cases: [string[], RegExp][] = [
     [['run', 'a', '--repeat', '0'], /^mmb: --repeat needs a whole number from 1 to 100, as in --repeat 3 \(got "0"\)\.$/m],
     [['run', 'a', '--repeat', '101'], /^mmb: --repeat needs a whole number from 1 to 100/],
-    [['run', 'a', '-j', '1.5'], /^mmb: -j, --max-concurrency needs a whole number from 1 to 64, as in --max-concurrency 4 \(got "1\.5"\)\.$/m],
+    [
+      ['run', 'a', '-j', '1.5'],
+      /^mmb: -j, --max-concurrency needs a whole number from 1 to 64, as in --max-concurrency 4 \(got "1\.5"\)\.$/m,
+    ],
     [['run', 'a', '--shard', '3/2'], /^mmb: --shard needs this machine's number and the number of machines, as in --shard 1\/3/],
     [['run', 'a', '--shard', 'one'], /^mmb: --shard needs/],
     [['run', 'a#1', '--repeat', '2'], /^mmb: "a#1" is a repeat already: --repeat takes the run it repeats \(a\)\.$/m],
@@ -77,7 +99,10 @@ test('--shard I/N splits the runs and their repeats round-robin; an empty shard 
     return resultLines(r.stdout);
   });
   // In the order named, a#1 a#2 c#1 c#2: the k-th goes to shard k mod 2 + 1.
-  assert.deepEqual(shares, [['a#1', 'c#1'], ['a#2', 'c#2']]);
+  assert.deepEqual(shares, [
+    ['a#1', 'c#1'],
+    ['a#2', 'c#2'],
+  ]);
   const empty = mmb(['run', 'a', '--shard', '2/2'], machines[0]!);
   assert.equal(empty.code, 0, empty.stderr);
   assert.equal(empty.stderr, 'mmb: shard 2/2 has no runs (1 in all): nothing to do here.\n');
@@ -115,9 +140,21 @@ test('--merge takes its folders as untrusted: links, oversized files, foreign na
     return { here, r: mmb(['report', '--merge', copy], here) };
   };
   const refusals: [string, (copy: string) => void, RegExp][] = [
-    ['a link', (copy) => symlinkSync('/etc', join(copy, 'b', 'memory')), /^mmb: --merge: .*b\/memory is a link: a run's files are never links\.$/m],
-    ['a huge file', (copy) => truncateSync(join(copy, 'b', 'journal.jsonl'), 300 * 1024 * 1024), /^mmb: --merge: .*b\/journal\.jsonl is 300 MiB, more than a run's file may be\.$/m],
-    ['a renamed folder', (copy) => cpSync(join(copy, 'a'), join(copy, 'z'), { recursive: true }), /^mmb: --merge: .*z holds the state of run "a", not of "z"/],
+    [
+      'a link',
+      (copy) => symlinkSync('/etc', join(copy, 'b', 'memory')),
+      /^mmb: --merge: .*b\/memory is a link: a run's files are never links\.$/m,
+    ],
+    [
+      'a huge file',
+      (copy) => truncateSync(join(copy, 'b', 'journal.jsonl'), 300 * 1024 * 1024),
+      /^mmb: --merge: .*b\/journal\.jsonl is 300 MiB, more than a run's file may be\.$/m,
+    ],
+    [
+      'a renamed folder',
+      (copy) => cpSync(join(copy, 'a'), join(copy, 'z'), { recursive: true }),
+      /^mmb: --merge: .*z holds the state of run "a", not of "z"/,
+    ],
     ['a damaged state', (copy) => writeFileSync(join(copy, 'b', 'state.json'), '{ cut'), /^mmb: --merge: .*b is damaged: /],
   ];
   for (const [what, prepare, message] of refusals) {

@@ -36,7 +36,10 @@ test('config.jsonc prices reach the cost estimate', () => {
   const dir = reportsWorkspace();
   writeFileSync(join(dir, 'config.jsonc'), '{ "prices": { "stand-in": { "input": 1, "output": 2 } } }');
   assert.equal(mmb(['report', 'chatbot-1', '--html'], dir).code, 0);
-  assert.match(readFileSync(join(dir, 'results', 'chatbot-1', 'report.html'), 'utf8'), /<td class="num">\$1 \/ \$2<\/td><td class="num">\$0\.4437<\/td>/);
+  assert.match(
+    readFileSync(join(dir, 'results', 'chatbot-1', 'report.html'), 'utf8'),
+    /<td class="num">\$1 \/ \$2<\/td><td class="num">\$0\.4437<\/td>/,
+  );
 });
 
 test('mmb report --compare prints the differing checks and writes the comparison page', () => {
@@ -54,7 +57,10 @@ test('mmb report --trends groups the runs in results/ and marks the flaky check'
   const dir = reportsWorkspace();
   const r = mmb(['report', '--trends'], dir);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)$/m);
+  assert.match(
+    r.stdout,
+    /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)$/m,
+  );
   assert.match(r.stdout, /^multiday @ chatbot \(session breaks ignored\): 1 run \(in-context\)/m);
   assert.match(readFileSync(join(dir, 'results', 'trends.html'), 'utf8'), /<tr class="flaky" data-check="15\.4">/);
   const strict = mmb(['report', '--trends', 'chatbot-1', 'chatbot-2', '--flaky', '5'], dir);
@@ -68,8 +74,14 @@ test('unknown runs, runs of different benchmarks and misused options: exit 2 wit
   const state = JSON.parse(readFileSync(join(dir, 'results', 'other', 'state.json'), 'utf8'));
   writeFileSync(join(dir, 'results', 'other', 'state.json'), JSON.stringify({ ...state, run: 'other', benchmark: 'starter' }));
   const cases: [string[], RegExp][] = [
-    [['report', 'chatbot-22', '--html'], /^mmb: no results for run "chatbot-22" in results; the runs there: chatbot-1, chatbot-2, chatbot-3, in-context, other\. Did you mean `chatbot-2` or `chatbot-1` or `chatbot-3`\?$/],
-    [['report', '--compare', 'chatbot-1', 'other'], /^mmb: runs of different benchmarks cannot be compared check by check \(chatbot-1: multiday, other: starter\): compare runs of one benchmark\.$/],
+    [
+      ['report', 'chatbot-22', '--html'],
+      /^mmb: no results for run "chatbot-22" in results; the runs there: chatbot-1, chatbot-2, chatbot-3, in-context, other\. Did you mean `chatbot-2` or `chatbot-1` or `chatbot-3`\?$/,
+    ],
+    [
+      ['report', '--compare', 'chatbot-1', 'other'],
+      /^mmb: runs of different benchmarks cannot be compared check by check \(chatbot-1: multiday, other: starter\): compare runs of one benchmark\.$/,
+    ],
     [['report', '--compare', 'chatbot-1'], /^mmb: --compare needs two runs or more/],
     [['report', '--html'], /^mmb: --html needs a run/],
     [['report', 'chatbot-1', '--html', '--trends'], /^mmb: --html and --trends do not go together/],

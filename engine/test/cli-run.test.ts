@@ -19,12 +19,16 @@ test('mmb demo: no config, no key; every bundled benchmark runs to the end, and 
   const avg = (run: string) => Number(new RegExp(`${run} +finished +average ([\\d.]+)/10`).exec(r.stdout)?.[1]);
   assert.ok(avg('demo-starter-in-context') >= avg('demo-starter-new-session') + 3, r.stdout);
   for (const b of ['filing', 'max', 'multiday', 'starter']) {
-    for (const mode of ['in-context', 'new-session']) assert.match(r.stdout, new RegExp(`^demo-${b}-${mode} +finished +average [\\d.]+/10 +coverage (\\d+)/\\1 `, 'm'), `${b} ${mode}`);
+    for (const mode of ['in-context', 'new-session'])
+      assert.match(r.stdout, new RegExp(`^demo-${b}-${mode} +finished +average [\\d.]+/10 +coverage (\\d+)/\\1 `, 'm'), `${b} ${mode}`);
   }
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
   assert.match(report, /^## \d{4}-\d\d-\d\d \d\d:\d\d — demo-starter-in-context: starter @ chatbot$/m);
   assert.match(report, /^- 📊 Check coverage: 5\/5$/m);
-  assert.match(report, /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/m);
+  assert.match(
+    report,
+    /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/m,
+  );
   const summary = JSON.parse(readFileSync(join(dir, 'results', 'demo-starter-new-session', 'summary.json'), 'utf8'));
   assert.equal(summary.average, 2);
   assert.deepEqual(summary.coverage, { graded: 5, planned: 5, missing: [] });
@@ -39,7 +43,11 @@ test('mmb run and mmb report on a workspace', () => {
   assert.match(r.stdout, /^a +finished +average 2\.00\/10 +coverage 5\/5/m);
   const again = mmb(['run', 'a'], dir);
   assert.equal(again.code, 0);
-  assert.equal((readFileSync(join(dir, 'results', 'report.md'), 'utf8').match(/— a: starter/g) ?? []).length, 1, 'a finished run is not reported twice');
+  assert.equal(
+    (readFileSync(join(dir, 'results', 'report.md'), 'utf8').match(/— a: starter/g) ?? []).length,
+    1,
+    'a finished run is not reported twice',
+  );
   const list = mmb(['report'], dir);
   assert.match(list.stdout, /^a +starter +chatbot +finished +2\.00 +5\/5$/m);
   const one = mmb(['report', 'a'], dir);
@@ -54,15 +62,46 @@ test('mmb run and mmb report on a workspace', () => {
 test('bad config, unknown runs, broken benchmarks and missing keys stop with exit 2 and one clear message', () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const cases: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", } ', ['run'], /^mmb: config\.jsonc:1:\d+ invalid-config config\.jsonc is not valid JSON: a closing `}` was expected\.$/m],
-    ['{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }', ['run'], /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run', 'b'], /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m],
-    ['{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }', ['run'], /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }', ['run'], new RegExp(`^mmb: config\\.jsonc:1:\\d+ invalid-config run \`a\`: there is no agent "chatbott": use one of ${
-      literal(EVERY_AGENT_SORTED)}, or a module of the workspace such as "\\./agents/my-agent\\.mjs"\\. Did you mean \`chatbot\`\\?$`, 'm')],
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }', ['run'], /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m],
-    ['{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', ['run'],
-      /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/],
+    [
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", } ',
+      ['run'],
+      /^mmb: config\.jsonc:1:\d+ invalid-config config\.jsonc is not valid JSON: a closing `}` was expected\.$/m,
+    ],
+    [
+      '{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-1" }, "runs": {} }',
+      ['run'],
+      /would put a secret in a file: set the key in an environment variable and name it in `api_key_env`/,
+    ],
+    [
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
+      ['run', 'b'],
+      /^mmb: no run "b" in config\.jsonc; its runs: a\.$/m,
+    ],
+    [
+      '{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }',
+      ['run'],
+      /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m,
+    ],
+    [
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }',
+      ['run'],
+      new RegExp(
+        `^mmb: config\\.jsonc:1:\\d+ invalid-config run \`a\`: there is no agent "chatbott": use one of ${literal(
+          EVERY_AGENT_SORTED,
+        )}, or a module of the workspace such as "\\./agents/my-agent\\.mjs"\\. Did you mean \`chatbot\`\\?$`,
+        'm',
+      ),
+    ],
+    [
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }',
+      ['run'],
+      /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m,
+    ],
+    [
+      '{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
+      ['run'],
+      /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/,
+    ],
   ];
   for (const [config, args, message, env] of cases) {
     writeFileSync(join(dir, 'config.jsonc'), config);
@@ -76,20 +115,34 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
   writeFileSync(join(dir, 'benchmarks', 'starter', 'chapter2.md'), '## Broken\n🪤 RECONSIDER move#9.9 → 3.2\n');
   const broken = mmb(['run'], dir);
   assert.equal(broken.code, 2);
-  assert.match(broken.stderr, /^mmb: benchmarks\/starter has 1 error; fix it first \(mmb check benchmarks\/starter\):\n {2}benchmarks\/starter\/chapter2\.md:2:20 unknown-fact/m);
+  assert.match(
+    broken.stderr,
+    /^mmb: benchmarks\/starter has 1 error; fix it first \(mmb check benchmarks\/starter\):\n {2}benchmarks\/starter\/chapter2\.md:2:20 unknown-fact/m,
+  );
   assert.ok(!existsSync(join(dir, 'results', 'a')), 'nothing ran');
   const none = mmb(['run'], tempDir());
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /^mmb: no config\.jsonc: `mmb init` writes one with a key-free rehearsal run beside the bundled benchmarks \(or try `mmb demo`\)\.$/m);
+  assert.match(
+    none.stderr,
+    /^mmb: no config\.jsonc: `mmb init` writes one with a key-free rehearsal run beside the bundled benchmarks \(or try `mmb demo`\)\.$/m,
+  );
 });
 
 test('a strict config: a typo at any level stops mmb run with exit 2 and one line, before anything runs; mmb check names the file', () => {
   const dir = workspace({ runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const cases: [string, RegExp][] = [
-    ['{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent_modle": { "model": "gpt-4o", "base_url": "http://127.0.0.1:9/v1" } } } }',
-      /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent chatbot\) has no key `agent_modle`; .*Did you mean `agent_model`\?\n$/],
-    ['{ "paralel": 2, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', /^mmb: config\.jsonc:1:3 unknown-config-key config\.jsonc has no key `paralel`: .*Did you mean `parallel`\?\n$/],
-    ['{ "hooks": { "require_send_mesage": false }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }', /^mmb: config\.jsonc:1:\d+ unknown-config-key `hooks` has no key `require_send_mesage`: .*Did you mean `require_send_message`\?\n$/],
+    [
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent_modle": { "model": "gpt-4o", "base_url": "http://127.0.0.1:9/v1" } } } }',
+      /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent chatbot\) has no key `agent_modle`; .*Did you mean `agent_model`\?\n$/,
+    ],
+    [
+      '{ "paralel": 2, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
+      /^mmb: config\.jsonc:1:3 unknown-config-key config\.jsonc has no key `paralel`: .*Did you mean `parallel`\?\n$/,
+    ],
+    [
+      '{ "hooks": { "require_send_mesage": false }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
+      /^mmb: config\.jsonc:1:\d+ unknown-config-key `hooks` has no key `require_send_mesage`: .*Did you mean `require_send_message`\?\n$/,
+    ],
   ];
   for (const [config, message] of cases) {
     writeFileSync(join(dir, 'config.jsonc'), config);
@@ -108,13 +161,22 @@ test('a strict config: a typo at any level stops mmb run with exit 2 and one lin
 });
 
 test('a dead agent crashes the run with a clear error in the report, and the run stays resumable', () => {
-  const dir = workspace({ persona: { model: 'stand-in' }, runs: { d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } } });
+  const dir = workspace({
+    persona: { model: 'stand-in' },
+    runs: { d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } },
+  });
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(r.stderr, /^mmb: run "d" crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/m);
+  assert.match(
+    r.stderr,
+    /^mmb: run "d" crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/m,
+  );
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(report, /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/);
+  assert.match(
+    report,
+    /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/,
+  );
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
   assert.equal(state.retries, 0, 'a port fetch refuses is not retried');
@@ -145,21 +207,36 @@ test('mmb stand-in serves the stand-in model over HTTP until Ctrl-C', async () =
     });
     child.on('exit', () => reject(new Error('exited before serving')));
   });
-  const models = await (await fetch(`${url}/models`)).json() as { data: { id: string }[] };
-  assert.deepEqual(models.data.map((m) => m.id), ['stand-in']);
+  const models = (await (await fetch(`${url}/models`)).json()) as { data: { id: string }[] };
+  assert.deepEqual(
+    models.data.map((m) => m.id),
+    ['stand-in'],
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGINT');
   assert.equal(await exited, 0);
 });
 
 test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in by --rehearse, resumable by its name', () => {
-  const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9', api_key_env: 'NO_SUCH_KEY' }, runs: { a: { benchmark: 'starter', agent: 'hermes', hermes_url: 'http://127.0.0.1:9' } } });
+  const dir = workspace({
+    persona: { model: 'x', base_url: 'http://127.0.0.1:9', api_key_env: 'NO_SUCH_KEY' },
+    runs: { a: { benchmark: 'starter', agent: 'hermes', hermes_url: 'http://127.0.0.1:9' } },
+  });
   const phase = mmb(['run', 'a', '--from', 'chapter2.md:2', '--only', '--rehearse'], dir);
   assert.equal(phase.code, 0, phase.stdout + phase.stderr);
   const state = JSON.parse(readFileSync(join(dir, 'results', 'a.phase-chapter2-2.rehearsal', 'state.json'), 'utf8'));
   assert.equal(state.agent, 'chatbot', 'a rehearsal swaps an agent with no stand-in for the chatbot');
-  assert.deepEqual([state.phases.from.chapter, state.phases.from.phase, state.phases.to.chapter, state.phases.to.phase], ['chapter2.md', 1, 'chapter2.md', 1]);
-  assert.ok(state.transcript.length > 0 && state.transcript.every((e: { position: { chapter: string; phase: number } }) => e.position.chapter === 'chapter2.md' && e.position.phase === 1), 'only that phase is played');
+  assert.deepEqual(
+    [state.phases.from.chapter, state.phases.from.phase, state.phases.to.chapter, state.phases.to.phase],
+    ['chapter2.md', 1, 'chapter2.md', 1],
+  );
+  assert.ok(
+    state.transcript.length > 0 &&
+      state.transcript.every(
+        (e: { position: { chapter: string; phase: number } }) => e.position.chapter === 'chapter2.md' && e.position.phase === 1,
+      ),
+    'only that phase is played',
+  );
   const summary = JSON.parse(readFileSync(join(dir, 'results', 'a.phase-chapter2-2.rehearsal', 'summary.json'), 'utf8'));
   assert.equal(summary.coverage.planned, Object.keys(state.grades).length, 'coverage counts the checks of the phase only');
 
@@ -177,7 +254,10 @@ test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in 
   assert.equal(bare.code, 0, bare.stdout + bare.stderr);
 
   for (const [args, message] of [
-    [['run', 'a', '--from', 'chapter9.md:1'], /^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m],
+    [
+      ['run', 'a', '--from', 'chapter9.md:1'],
+      /^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m,
+    ],
     [['run', 'a', '--from', 'chapter2.md:9'], /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\.$/m],
     [['run', 'a', '--from', 'chapter2'], /--from needs a chapter file and a phase number, as in --from chapter2\.md:1/],
     [['run', '--benchmark', 'starter', '--from', 'chapter1.md:1'], /add --rehearse, or name a run/],
@@ -203,7 +283,10 @@ test('a run held by a live process is not started twice; a stale lock is taken o
     writeFileSync(join(dir, 'results', 'a', 'run.lock'), JSON.stringify({ pid: holder.pid, since: '2026-11-29T10:00:00.000Z' }));
     const held = mmb(['run', 'a'], dir);
     assert.equal(held.code, 2, held.stdout);
-    assert.match(held.stderr, new RegExp(`^mmb: run "a" is already running \\(process ${holder.pid}, since 2026-11-29T10:00:00\\.000Z\\); stop it first\\.$`, 'm'));
+    assert.match(
+      held.stderr,
+      new RegExp(`^mmb: run "a" is already running \\(process ${holder.pid}, since 2026-11-29T10:00:00\\.000Z\\); stop it first\\.$`, 'm'),
+    );
   } finally {
     holder.kill();
   }
@@ -221,7 +304,10 @@ test('starting over: refused while a process runs the run; a partial run keeps i
     writeFileSync(join(dir, 'results', 'a', 'run.lock'), JSON.stringify({ pid: holder.pid, since: '2026-11-29T10:00:00.000Z' }));
     const busy = mmb(['run', 'a', '--restart'], dir);
     assert.equal(busy.code, 2);
-    assert.match(busy.stderr, new RegExp(`^mmb: run "a" is running \\(process ${holder.pid}, .*\\); stop it before starting it over\\.$`, 'm'));
+    assert.match(
+      busy.stderr,
+      new RegExp(`^mmb: run "a" is running \\(process ${holder.pid}, .*\\); stop it before starting it over\\.$`, 'm'),
+    );
     assert.ok(existsSync(join(dir, 'results', 'a', 'state.json')), 'its results are intact');
   } finally {
     holder.kill();
@@ -231,13 +317,19 @@ test('starting over: refused while a process runs the run; a partial run keeps i
   assert.equal(mmb(['run', 'a', '--from', 'chapter3.md:1', '--only', '--rehearse'], dir).code, 0);
   const again = mmb(['run', 'a.phase-chapter3-1.rehearsal', '--restart'], dir);
   assert.equal(again.code, 0, again.stdout + again.stderr);
-  assert.ok(existsSync(join(dir, 'results', 'a.phase-chapter3-1.rehearsal', 'run.json')), 'a restarted partial run can still be resumed by name');
+  assert.ok(
+    existsSync(join(dir, 'results', 'a.phase-chapter3-1.rehearsal', 'run.json')),
+    'a restarted partial run can still be resumed by name',
+  );
   assert.equal(mmb(['run', 'a.phase-chapter3-1.rehearsal'], dir).code, 0);
   const mixed = mmb(['run', 'a', 'a.phase-chapter3-1.rehearsal'], dir);
   assert.equal(mixed.code, 2);
   assert.match(mixed.stderr, /rehearsals run on the stand-in .* run them separately/);
 
-  for (const args of [['run', '../a'], ['run', '--benchmark', '../starter', '--from', 'chapter1.md:1', '--rehearse']]) {
+  for (const args of [
+    ['run', '../a'],
+    ['run', '--benchmark', '../starter', '--from', 'chapter1.md:1', '--rehearse'],
+  ]) {
     const r = mmb(args, dir);
     assert.equal(r.code, 2, args.join(' '));
     assert.match(r.stderr, /cannot be a folder name/);
@@ -245,10 +337,13 @@ test('starting over: refused while a process runs the run; a partial run keeps i
 });
 
 test('MMB_MAX_TURNS_PER_PHASE lowers the turn cap of mmb run; a value that is no whole number from 1 up is ignored', () => {
-  const dir = workspace({ persona: { model: 'stand-in:chaos?rate=1&behaviours=never-next-phase' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
+  const dir = workspace({
+    persona: { model: 'stand-in:chaos?rate=1&behaviours=never-next-phase' },
+    runs: { a: { benchmark: 'starter', agent: 'chatbot' } },
+  });
   const capped = mmb(['run', 'a', '--from', 'chapter1.md:1', '--only'], dir, { MMB_MAX_TURNS_PER_PHASE: '4' });
   assert.notEqual(capped.code, 0);
   assert.match(capped.stdout + capped.stderr, /the persona took 4 turns in chapter1\.md, phase 1, without finishing it/);
   const ignored = mmb(['run', 'a', '--from', 'chapter1.md:1', '--only'], dir, { MMB_MAX_TURNS_PER_PHASE: '0' });
-  assert.match(ignored.stdout + ignored.stderr, /the persona took 6\d turns in chapter1\.md, phase 1/, 'the engine\'s own cap');
+  assert.match(ignored.stdout + ignored.stderr, /the persona took 6\d turns in chapter1\.md, phase 1/, "the engine's own cap");
 });

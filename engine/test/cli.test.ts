@@ -16,30 +16,59 @@ function mmb(args: string[], cwd = WORKSPACE) {
 }
 
 interface JsonDiagnostic {
-  folder: string; file: string; line: number; column: number; endLine: number; endColumn: number;
-  severity: string; code: string; message: string; related?: { file: string; line: number }[];
+  folder: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: string;
+  code: string;
+  message: string;
+  related?: { file: string; line: number }[];
 }
 
 /** Every planted diagnostic, at the line where the fixture plants it. */
 const PLANTED = [
-  'benchmark.json:3 missing-chapter', 'benchmark.json:4 missing-sheet', 'benchmark.json:6 invalid-manifest', 'benchmark.json:7 unknown-key',
+  'benchmark.json:3 missing-chapter',
+  'benchmark.json:4 missing-sheet',
+  'benchmark.json:6 invalid-manifest',
+  'benchmark.json:7 unknown-key',
   'car.md:1 sheet-never-told',
-  'chapter1.md:2 outside-phase', 'chapter1.md:6 unknown-sheet', 'chapter1.md:8 unknown-sheet', 'chapter1.md:8 unknown-sheet',
-  'chapter1.md:8 unknown-fact', 'chapter1.md:9 malformed-template', 'chapter1.md:13 unknown-bench-api', 'chapter1.md:16 js-block-not-first',
+  'chapter1.md:2 outside-phase',
+  'chapter1.md:6 unknown-sheet',
+  'chapter1.md:8 unknown-sheet',
+  'chapter1.md:8 unknown-sheet',
+  'chapter1.md:8 unknown-fact',
+  'chapter1.md:9 malformed-template',
+  'chapter1.md:13 unknown-bench-api',
+  'chapter1.md:16 js-block-not-first',
   'chapter1.md:22 js-syntax-error',
-  'chapter2.md:4 malformed-check', 'chapter2.md:5 malformed-check', 'chapter2.md:6 unknown-check-type', 'chapter2.md:7 malformed-trap',
-  'chapter2.md:8 unknown-trap-type', 'chapter2.md:9 trap-target-missing', 'chapter2.md:12 malformed-time-anchor',
-  'chapter2.md:13 malformed-time-anchor', 'chapter2.md:15 time-anchor-order', 'chapter2.md:16 trap-target-before-write',
-  'chapter3.md:6 duplicate-check-id', 'chapter3.md:6 hist-without-trap',
+  'chapter2.md:4 malformed-check',
+  'chapter2.md:5 malformed-check',
+  'chapter2.md:6 unknown-check-type',
+  'chapter2.md:7 malformed-trap',
+  'chapter2.md:8 unknown-trap-type',
+  'chapter2.md:9 trap-target-missing',
+  'chapter2.md:12 malformed-time-anchor',
+  'chapter2.md:13 malformed-time-anchor',
+  'chapter2.md:15 time-anchor-order',
+  'chapter2.md:16 trap-target-before-write',
+  'chapter3.md:6 duplicate-check-id',
+  'chapter3.md:6 hist-without-trap',
   'chapter4.md:1 unlisted-chapter',
-  'family.md:6 duplicate-fact-id', 'family.md:10 malformed-fact-line',
+  'family.md:6 duplicate-fact-id',
+  'family.md:10 malformed-fact-line',
 ];
 
 test('every planted diagnostic is reported with its code at its line, and the exit status is 1', () => {
   const r = mmb(['check', 'benchmarks/planted', '--json']);
   assert.equal(r.code, 1, r.stderr);
   const { diagnostics } = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
-  assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`), PLANTED);
+  assert.deepEqual(
+    diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`),
+    PLANTED,
+  );
   for (const d of diagnostics) {
     assert.equal(d.folder, 'benchmarks/planted');
     assert.ok(d.line >= 1 && d.column >= 1 && (d.endLine > d.line || (d.endLine === d.line && d.endColumn >= d.column)), JSON.stringify(d));
@@ -47,7 +76,10 @@ test('every planted diagnostic is reported with its code at its line, and the ex
     assert.ok(d.message.length > 20);
   }
   const dup = diagnostics.find((d) => d.code === 'duplicate-check-id');
-  assert.deepEqual(dup?.related?.map((x) => `${x.file}:${x.line}`), ['chapter3.md:5']);
+  assert.deepEqual(
+    dup?.related?.map((x) => `${x.file}:${x.line}`),
+    ['chapter3.md:5'],
+  );
   assert.deepEqual([dup?.column, dup?.endColumn], [3, 6]);
 });
 
@@ -55,8 +87,17 @@ test('human output reads like a compiler: file:line:col severity code message', 
   const r = mmb(['check', 'benchmarks/planted']);
   assert.equal(r.code, 1);
   const lines = r.stdout.trim().split('\n');
-  assert.ok(lines.includes("benchmarks/planted/chapter2.md:9:28 error trap-target-missing This trap aims at check 3.9, but no check has that id: add `❓ 3.9 …` where the value is asked, or fix the id. Did you mean `3.1`?"), r.stdout);
-  assert.ok(lines.includes('benchmarks/planted/car.md:1:1 warning sheet-never-told No phase names the `car` sheet, so the persona never tells it: add "tell the `car` sheet" to a phase, or remove the file.'));
+  assert.ok(
+    lines.includes(
+      'benchmarks/planted/chapter2.md:9:28 error trap-target-missing This trap aims at check 3.9, but no check has that id: add `❓ 3.9 …` where the value is asked, or fix the id. Did you mean `3.1`?',
+    ),
+    r.stdout,
+  );
+  assert.ok(
+    lines.includes(
+      'benchmarks/planted/car.md:1:1 warning sheet-never-told No phase names the `car` sheet, so the persona never tells it: add "tell the `car` sheet" to a phase, or remove the file.',
+    ),
+  );
   assert.equal(lines.at(-1), 'benchmarks/planted: 21 errors, 8 warnings');
 });
 
@@ -72,7 +113,10 @@ test('with no folder given, every benchmark of the workspace and config.jsonc ar
   assert.equal(r.code, 1);
   const { diagnostics } = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
   assert.equal(diagnostics.filter((d) => d.folder === 'benchmarks/planted').length, PLANTED.length);
-  assert.deepEqual(diagnostics.filter((d) => d.file === 'config.jsonc').map((d) => [d.line, d.code, d.message.includes('Did you mean `planted`?')]), [[6, 'invalid-config', true]]);
+  assert.deepEqual(
+    diagnostics.filter((d) => d.file === 'config.jsonc').map((d) => [d.line, d.code, d.message.includes('Did you mean `planted`?')]),
+    [[6, 'invalid-config', true]],
+  );
 });
 
 test('--coverage prints facts, told sheets, checks and traps by type, and trap distances', () => {

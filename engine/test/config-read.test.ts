@@ -24,21 +24,44 @@ function runLines(stderr: string): string[] {
 }
 
 const CASES: [string, Buffer, RegExp][] = [
-  ['"persona" twice', Buffer.from(`{\n  "persona": { "model": "stand-in" },\n  "persona": { "model": "stand-in:slow" },\n  ${RUN}\n}`),
-    /^3:3 invalid-config `persona` is given twice in one object; only one may stand \(the last would win unseen\): delete the other\.$/],
-  ['a key twice inside a run', Buffer.from(`{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent": "notebook" } } }`),
-    /^1:\d+ invalid-config `runs\.a\.agent` is given twice/],
-  ['a run given twice', Buffer.from(`{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" }, "a": { "benchmark": "starter", "agent": "notebook" } } }`),
-    /^1:\d+ invalid-config `runs\.a` is given twice/],
-  ['two BOMs', Buffer.concat([BOM, BOM, Buffer.from(`{ ${RUN} }`)]),
-    /^1:1 invalid-config config\.jsonc starts with more than one byte order mark \(U\+FEFF\): save it as UTF-8 with one or none\.$/],
-  ['UTF-16 LE with its BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{ ${RUN} }`, 'utf16le')]),
-    /^1:1 invalid-config config\.jsonc is not read: it is saved as UTF-16 .*: save it as UTF-8\.$/],
-  ['UTF-16 BE with its BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`{ ${RUN} }`, 'utf16le').swap16()]),
-    /^1:1 invalid-config config\.jsonc is not read: it is saved as UTF-16/],
+  [
+    '"persona" twice',
+    Buffer.from(`{\n  "persona": { "model": "stand-in" },\n  "persona": { "model": "stand-in:slow" },\n  ${RUN}\n}`),
+    /^3:3 invalid-config `persona` is given twice in one object; only one may stand \(the last would win unseen\): delete the other\.$/,
+  ],
+  [
+    'a key twice inside a run',
+    Buffer.from(`{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent": "notebook" } } }`),
+    /^1:\d+ invalid-config `runs\.a\.agent` is given twice/,
+  ],
+  [
+    'a run given twice',
+    Buffer.from(
+      `{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot" }, "a": { "benchmark": "starter", "agent": "notebook" } } }`,
+    ),
+    /^1:\d+ invalid-config `runs\.a` is given twice/,
+  ],
+  [
+    'two BOMs',
+    Buffer.concat([BOM, BOM, Buffer.from(`{ ${RUN} }`)]),
+    /^1:1 invalid-config config\.jsonc starts with more than one byte order mark \(U\+FEFF\): save it as UTF-8 with one or none\.$/,
+  ],
+  [
+    'UTF-16 LE with its BOM',
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{ ${RUN} }`, 'utf16le')]),
+    /^1:1 invalid-config config\.jsonc is not read: it is saved as UTF-16 .*: save it as UTF-8\.$/,
+  ],
+  [
+    'UTF-16 BE with its BOM',
+    Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`{ ${RUN} }`, 'utf16le').swap16()]),
+    /^1:1 invalid-config config\.jsonc is not read: it is saved as UTF-16/,
+  ],
   ['UTF-16 without a BOM', Buffer.from(`{ ${RUN} }`, 'utf16le'), /^1:1 invalid-config config\.jsonc is not read: it holds NUL bytes/],
-  ['Latin-1 (not UTF-8)', Buffer.from(`{ "runs": { "caf\xe9": { "benchmark": "starter", "agent": "chatbot" } } }`, 'latin1'),
-    /^1:1 invalid-config config\.jsonc is not read: it is not UTF-8 text \(byte 17 is not valid UTF-8\): save it as UTF-8\.$/],
+  [
+    'Latin-1 (not UTF-8)',
+    Buffer.from(`{ "runs": { "caf\xe9": { "benchmark": "starter", "agent": "chatbot" } } }`, 'latin1'),
+    /^1:1 invalid-config config\.jsonc is not read: it is not UTF-8 text \(byte 17 is not valid UTF-8\): save it as UTF-8\.$/,
+  ],
 ];
 
 test('mmb check and mmb run refuse the same config.jsonc with the same line: keys twice, two BOMs, UTF-16, not UTF-8', () => {

@@ -41,7 +41,9 @@ const servers: Record<NonNullable<ConformanceSetup['server']>['kind'], () => Pro
 
 /** The adapter as a run makes it, in the repository as the workspace (the fixtures' paths are relative to it). */
 function make(setup: ConformanceSetup, name: string, runDir: string, clock: Clock): AgentAdapter {
-  const { options, env } = setup.server ? setup.server.setup(servers[setup.server.kind]()) : { options: setup.fixture?.options ?? {}, env: { PATH: process.env.PATH ?? '' } };
+  const { options, env } = setup.server
+    ? setup.server.setup(servers[setup.server.kind]())
+    : { options: setup.fixture?.options ?? {}, env: { PATH: process.env.PATH ?? '' } };
   return createAdapter(name, { runDir, options, models: { standInUrl: standIn.url, env }, clock, workspace: ROOT });
 }
 
@@ -61,7 +63,7 @@ test('every registered agent has a conformance setup, and those not run here nam
   assert.equal(AGENTS.openclaw?.conformance.runsIn, 'e2e/openclaw.e2e.ts');
 });
 
-test('memory snapshots: the agent\'s memory folder is copied before each session switch and at the end', async () => {
+test("memory snapshots: the agent's memory folder is copied before each session switch and at the end", async () => {
   const root = tempDir('mmb-snap-');
   await runFilingExperiment(root, 1107);
   const memory = join(root, 'results', 'experiments', 'filing-1107', 'results', 'filing-consolidated', 'memory');
@@ -76,4 +78,11 @@ for (const [name, entry] of Object.entries(AGENTS)) {
 // The module example, as `"agent": "./examples/agents/my-agent-module.mjs"` names it.
 suiteOf(MODULE_AGENT.conformance.fixture?.agent ?? '', MODULE_AGENT);
 // The Python example speaks the same protocol as the Node one the process entry plays.
-suiteOf('process', { ...AGENTS.process!, conformance: { ...AGENTS.process!.conformance, fixture: { options: { command: ['python3', 'examples/agents/my_agent.py'] } } } }, 'process (the Python example)');
+suiteOf(
+  'process',
+  {
+    ...AGENTS.process!,
+    conformance: { ...AGENTS.process!.conformance, fixture: { options: { command: ['python3', 'examples/agents/my_agent.py'] } } },
+  },
+  'process (the Python example)',
+);

@@ -36,8 +36,11 @@ test('every path docs/contributing.md names exists', () => {
   const paths = pathsNamedIn(readFileSync(join(ROOT, 'docs', 'contributing.md'), 'utf8'));
   assert.ok(paths.includes('engine/src/run/tools/index.ts'), 'the persona tool recipe is read');
   assert.ok(paths.includes('engine/src/run/tools/<name>.ts'), 'a placeholder path is read');
-  assert.ok(paths.includes('engine/src/adapters/registry.ts') && paths.includes('engine/src/adapters/<agent>.ts'), 'the agent recipe is read');
-  assert.ok(paths.includes('engine/test/<agent>.test.ts'), 'the agent recipe\'s test command is read');
+  assert.ok(
+    paths.includes('engine/src/adapters/registry.ts') && paths.includes('engine/src/adapters/<agent>.ts'),
+    'the agent recipe is read',
+  );
+  assert.ok(paths.includes('engine/test/<agent>.test.ts'), "the agent recipe's test command is read");
   assert.deepEqual(missingPaths(paths, ROOT), [], 'docs/contributing.md names these paths, which do not exist');
 });
 
@@ -48,7 +51,8 @@ test('the path check catches a moved file, a wrong folder for a new file and a p
   assert.deepEqual(missingPaths(paths, ROOT), paths);
   assert.deepEqual(missingPaths(['engine/src/run/tools/<name>.ts', 'CHANGELOG.md', '.ci/run'], ROOT), []);
   // A command's files in a fenced block are read too, its other words are not.
-  const command = '```sh\nnode --import tsx --test engine/test/registry.test.ts engine/test/moved.test.ts  # run `npm run schemas` first\n```\n';
+  const command =
+    '```sh\nnode --import tsx --test engine/test/registry.test.ts engine/test/moved.test.ts  # run `npm run schemas` first\n```\n';
   assert.deepEqual(pathsNamedIn(command), ['engine/test/registry.test.ts', 'engine/test/moved.test.ts']);
   assert.deepEqual(missingPaths(pathsNamedIn(command), ROOT), ['engine/test/moved.test.ts']);
 });

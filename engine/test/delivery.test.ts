@@ -47,14 +47,27 @@ async function play(persona: ChatModel, compaction?: typeof COMPACTION): Promise
   const dir = tempDir('mmb-delivery-');
   const store = new MemoryRunStore();
   const state = await runBenchmark({
-    name: 'delivery', benchmark: MAX, agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn()),
-    store, clock: new Clock(), ignoreSessionBreak: true, ...(compaction ? { compaction } : {}),
+    name: 'delivery',
+    benchmark: MAX,
+    agent: 'chatbot',
+    persona,
+    adapter: new ChatbotAdapter(join(dir, 'agent'), new InProcessStandIn()),
+    store,
+    clock: new Clock(),
+    ignoreSessionBreak: true,
+    ...(compaction ? { compaction } : {}),
   });
-  const received = readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((line) => JSON.parse(line) as { kind: string; text?: string }).filter((e) => e.kind === 'user').map((e) => e.text ?? '');
+  const received = readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { kind: string; text?: string })
+    .filter((e) => e.kind === 'user')
+    .map((e) => e.text ?? '');
   // Every call the persona ever made, from the journal: compaction drops old ones from the state.
-  const sent = store.events.flatMap((e) => (e.type === 'persona' && e.message.role === 'assistant' ? e.message.tool_calls ?? [] : []))
-    .filter((call) => call.function.name === 'send_message').map((call) => (JSON.parse(call.function.arguments) as { text: string }).text);
+  const sent = store.events
+    .flatMap((e) => (e.type === 'persona' && e.message.role === 'assistant' ? (e.message.tool_calls ?? []) : []))
+    .filter((call) => call.function.name === 'send_message')
+    .map((call) => (JSON.parse(call.function.arguments) as { text: string }).text);
   return { state, received, sent };
 }
 
@@ -72,6 +85,9 @@ test('a persona model that reuses one tool-call id: every message reaches the ag
     assert.deepEqual(run.sent, clean.sent, `${label}: the same conversation as without id reuse`);
     assert.equal(average(run.state), average(clean.state), `${label}: the same average`);
     assert.equal(Object.keys(run.state.sends).length, run.sent.length, `${label}: one journaled key per message`);
-    assert.ok([...persona.idsSeen].every((id) => /^t\d+-\d+$/.test(id)), `${label}: the model is sent back the engine's ids only`);
+    assert.ok(
+      [...persona.idsSeen].every((id) => /^t\d+-\d+$/.test(id)),
+      `${label}: the model is sent back the engine's ids only`,
+    );
   }
 });

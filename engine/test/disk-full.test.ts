@@ -114,43 +114,57 @@ function loadRun(dir: string, id: RunId): RunState {
   return state;
 }
 
-const DISK_FULL_LINE = (id: string) => new RegExp(`^mmb: the disk is full \\(writing results/${id}/\\S+, \\d+ KiB free\\): free at least \\d+ KiB and run \`mmb run ${id}\` again to resume where it stopped\\.\\n$`);
+const DISK_FULL_LINE = (id: string) =>
+  new RegExp(
+    `^mmb: the disk is full \\(writing results/${id}/\\S+, \\d+ KiB free\\): free at least \\d+ KiB and run \`mmb run ${id}\` again to resume where it stopped\\.\\n$`,
+  );
 
-test('a full disk at 30 sizes across the runs of three agents: each stops with exit 75 and one line, and resumes to the uninterrupted end', { skip }, async (t) => {
-  const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
-  const expected = new Map<RunId, ReturnType<typeof outcome>>();
-  const sizes = new Map<RunId, number[]>();
-  await inParallel((Object.keys(RUNS) as RunId[]).map((id) => async () => {
-    const ran = await mmbQuick(['run', id], reference);
-    assert.equal(ran.code, 0, ran.stderr);
-    expected.set(id, outcome(loadRun(reference, id)));
-    sizes.set(id, sizesBelow(footprintKib(join(reference, 'results', id))));
-  }), RUNS_AT_ONCE);
-  const cases = [...sizes].flatMap(([id, list]) => list.map((size) => ({ id, size })));
-  t.diagnostic(`tmpfs sizes (KiB): ${JSON.stringify(Object.fromEntries(sizes))}`);
-  assert.equal(cases.length, 30);
-  const failures = await inParallel(cases.map(({ id, size }) => async (): Promise<string[]> => {
-    const dir = workspace({ persona: { model: 'stand-in' }, runs: { [id]: RUNS[id] } });
-    const results = join(dir, 'results');
-    mkdirSync(results);
-    mount(results, `size=${size}k`);
-    try {
-      const stopped = await mmbQuick(['run', id], dir);
-      const problems: string[] = [];
-      if (stopped.code !== 75) problems.push(`${id} at ${size} KiB: exit ${stopped.code}, not 75: ${stopped.stderr.slice(0, 400)}`);
-      else if (!DISK_FULL_LINE(id).test(stopped.stderr)) problems.push(`${id} at ${size} KiB: not one disk-full line: ${stopped.stderr.slice(0, 400)}`);
-      remount(results, 'size=8m');
-      const resumed = await mmbQuick(['run', id], dir);
-      if (resumed.code !== 0) problems.push(`${id} at ${size} KiB: the resume exits ${resumed.code}: ${resumed.stderr.slice(0, 400)}`);
-      else assert.deepEqual(outcome(loadRun(dir, id)), expected.get(id), `${id} at ${size} KiB resumes to the uninterrupted end`);
-      return problems;
-    } finally {
-      umount(results);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }), RUNS_AT_ONCE);
-  assert.deepEqual(failures.flat(), []);
-});
+test(
+  'a full disk at 30 sizes across the runs of three agents: each stops with exit 75 and one line, and resumes to the uninterrupted end',
+  { skip },
+  async (t) => {
+    const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+    const expected = new Map<RunId, ReturnType<typeof outcome>>();
+    const sizes = new Map<RunId, number[]>();
+    await inParallel(
+      (Object.keys(RUNS) as RunId[]).map((id) => async () => {
+        const ran = await mmbQuick(['run', id], reference);
+        assert.equal(ran.code, 0, ran.stderr);
+        expected.set(id, outcome(loadRun(reference, id)));
+        sizes.set(id, sizesBelow(footprintKib(join(reference, 'results', id))));
+      }),
+      RUNS_AT_ONCE,
+    );
+    const cases = [...sizes].flatMap(([id, list]) => list.map((size) => ({ id, size })));
+    t.diagnostic(`tmpfs sizes (KiB): ${JSON.stringify(Object.fromEntries(sizes))}`);
+    assert.equal(cases.length, 30);
+    const failures = await inParallel(
+      cases.map(({ id, size }) => async (): Promise<string[]> => {
+        const dir = workspace({ persona: { model: 'stand-in' }, runs: { [id]: RUNS[id] } });
+        const results = join(dir, 'results');
+        mkdirSync(results);
+        mount(results, `size=${size}k`);
+        try {
+          const stopped = await mmbQuick(['run', id], dir);
+          const problems: string[] = [];
+          if (stopped.code !== 75) problems.push(`${id} at ${size} KiB: exit ${stopped.code}, not 75: ${stopped.stderr.slice(0, 400)}`);
+          else if (!DISK_FULL_LINE(id).test(stopped.stderr))
+            problems.push(`${id} at ${size} KiB: not one disk-full line: ${stopped.stderr.slice(0, 400)}`);
+          remount(results, 'size=8m');
+          const resumed = await mmbQuick(['run', id], dir);
+          if (resumed.code !== 0) problems.push(`${id} at ${size} KiB: the resume exits ${resumed.code}: ${resumed.stderr.slice(0, 400)}`);
+          else assert.deepEqual(outcome(loadRun(dir, id)), expected.get(id), `${id} at ${size} KiB resumes to the uninterrupted end`);
+          return problems;
+        } finally {
+          umount(results);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+      RUNS_AT_ONCE,
+    );
+    assert.deepEqual(failures.flat(), []);
+  },
+);
 
 /** The store's writes with every snapshot refused for want of space: the journal keeps every event of the run. */
 const NO_SNAPSHOTS: StoreFileSystem = {
@@ -184,7 +198,7 @@ for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS) {
   });
 }
 
-test('an empty journal, or one whose only line is cut, starts the run afresh; the end is an uninterrupted run\'s', { skip }, async () => {
+test("an empty journal, or one whose only line is cut, starts the run afresh; the end is an uninterrupted run's", { skip }, async () => {
   const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
   assert.equal((await mmbQuick(['run', 'c'], reference)).code, 0);
   for (const journal of ['', '{"n":1,"type":"start","at":"2026-']) {
@@ -198,79 +212,111 @@ test('an empty journal, or one whose only line is cut, starts the run afresh; th
   }
 });
 
-test('a read-only results/: mmb run, --junit and the report files say so in one line (exit 75), no stack; a report into a full folder too', { skip }, async () => {
-  const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
-  const results = join(dir, 'results');
-  mkdirSync(results);
-  assert.equal((await mmbQuick(['run', 'c'], dir)).code, 0);
-  const saved = tempDir('mmb-ro-');
-  spawnSync('cp', ['-a', `${results}/.`, saved]);
-  mount(results, 'size=4m');
-  try {
+test(
+  'a read-only results/: mmb run, --junit and the report files say so in one line (exit 75), no stack; a report into a full folder too',
+  { skip },
+  async () => {
+    const dir = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+    const results = join(dir, 'results');
+    mkdirSync(results);
+    assert.equal((await mmbQuick(['run', 'c'], dir)).code, 0);
+    const saved = tempDir('mmb-ro-');
+    spawnSync('cp', ['-a', `${results}/.`, saved]);
+    mount(results, 'size=4m');
+    try {
+      spawnSync('cp', ['-a', `${saved}/.`, results]);
+      remount(results, 'ro');
+      const readOnly =
+        /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and (run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/;
+      for (const args of [
+        ['run', 'n'],
+        ['run', 'c', '--restart'],
+        ['report', '--html', 'c'],
+        ['report', '--trends'],
+        ['report', '--compare', 'c', 'c'],
+      ]) {
+        const ran = await mmbQuick(args, dir);
+        assert.equal(ran.code, 75, `${args.join(' ')}: ${ran.stderr}`);
+        assert.match(ran.stderr, readOnly, args.join(' '));
+      }
+    } finally {
+      umount(results);
+    }
+    // A report written elsewhere, into a read-only folder, after a run that has its results.
     spawnSync('cp', ['-a', `${saved}/.`, results]);
-    remount(results, 'ro');
-    const readOnly = /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and (run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/;
-    for (const args of [['run', 'n'], ['run', 'c', '--restart'], ['report', '--html', 'c'], ['report', '--trends'], ['report', '--compare', 'c', 'c']]) {
-      const ran = await mmbQuick(args, dir);
-      assert.equal(ran.code, 75, `${args.join(' ')}: ${ran.stderr}`);
-      assert.match(ran.stderr, readOnly, args.join(' '));
+    const elsewhere = join(dir, 'reports');
+    mkdirSync(elsewhere);
+    mount(elsewhere, 'size=64k,ro');
+    try {
+      for (const [args, file] of [
+        [['run', 'c', '--junit', 'reports/junit.xml'], 'junit.xml'],
+        [['report', '--html', 'c', '--out', 'reports/c.html'], 'c.html'],
+      ] as const) {
+        const ran = await mmbQuick([...args], dir);
+        assert.equal(ran.code, 75, ran.stderr);
+        assert.equal(ran.stderr, `mmb: the disk is read-only (writing reports/${file}): make it writable and run the command again.\n`);
+      }
+    } finally {
+      umount(elsewhere);
     }
-  } finally {
-    umount(results);
-  }
-  // A report written elsewhere, into a read-only folder, after a run that has its results.
-  spawnSync('cp', ['-a', `${saved}/.`, results]);
-  const elsewhere = join(dir, 'reports');
-  mkdirSync(elsewhere);
-  mount(elsewhere, 'size=64k,ro');
-  try {
-    for (const [args, file] of [[['run', 'c', '--junit', 'reports/junit.xml'], 'junit.xml'], [['report', '--html', 'c', '--out', 'reports/c.html'], 'c.html']] as const) {
-      const ran = await mmbQuick([...args], dir);
-      assert.equal(ran.code, 75, ran.stderr);
-      assert.equal(ran.stderr, `mmb: the disk is read-only (writing reports/${file}): make it writable and run the command again.\n`);
+    // The same report into a full folder: one line with the space free, and neither half a file nor its temporary one.
+    mount(elsewhere, 'size=8k');
+    try {
+      const full = await mmbQuick(['report', '--html', 'c', '--out', 'reports/c.html'], dir);
+      assert.equal(full.code, 75, full.stderr);
+      assert.match(
+        full.stderr,
+        /^mmb: the disk is full \(writing reports\/c\.html, \d+ KiB free\): free at least \d+ KiB and run the command again\.\n$/,
+      );
+      assert.deepEqual(readdirSync(elsewhere), []);
+    } finally {
+      umount(elsewhere);
     }
-  } finally {
-    umount(elsewhere);
-  }
-  // The same report into a full folder: one line with the space free, and neither half a file nor its temporary one.
-  mount(elsewhere, 'size=8k');
-  try {
-    const full = await mmbQuick(['report', '--html', 'c', '--out', 'reports/c.html'], dir);
-    assert.equal(full.code, 75, full.stderr);
-    assert.match(full.stderr, /^mmb: the disk is full \(writing reports\/c\.html, \d+ KiB free\): free at least \d+ KiB and run the command again\.\n$/);
-    assert.deepEqual(readdirSync(elsewhere), []);
-  } finally {
-    umount(elsewhere);
-  }
-});
+  },
+);
 
-test('a disk that turns read-only during a run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end', { skip }, async () => {
-  const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
-  assert.equal((await mmbQuick(['run', 'p'], reference)).code, 0);
-  const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
-  const results = join(dir, 'results');
-  mkdirSync(results);
-  const once = join(dir, 'remounted');
-  // Outside a sandbox, so that the remount is the machine's; only at the first start.
-  const command = ['sh', '-c', `[ -e ${once} ] || { touch ${once}; mount -o remount,ro ${results}; }; exec ${process.execPath} ${AGENT_SCRIPT}`];
-  writeFileSync(join(dir, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, runs: { p: { ...RUNS.p, command, agent_sandbox: false } } }));
-  mount(results, 'size=4m');
-  try {
-    const stopped = await mmbQuick(['run', 'p'], dir);
-    assert.equal(stopped.code, 75, stopped.stderr);
-    assert.match(stopped.stderr, /^mmb: the disk is read-only \(writing results\/p\/\S+\): make it writable and run `mmb run p` again to resume where it stopped\.\n$/);
-    remount(results, 'rw');
-    const resumed = await mmbQuick(['run', 'p'], dir);
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assert.deepEqual(outcome(loadRun(dir, 'p')), outcome(loadRun(reference, 'p')));
-  } finally {
-    umount(results);
-  }
-});
+test(
+  'a disk that turns read-only during a run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end',
+  { skip },
+  async () => {
+    const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
+    assert.equal((await mmbQuick(['run', 'p'], reference)).code, 0);
+    const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
+    const results = join(dir, 'results');
+    mkdirSync(results);
+    const once = join(dir, 'remounted');
+    // Outside a sandbox, so that the remount is the machine's; only at the first start.
+    const command = [
+      'sh',
+      '-c',
+      `[ -e ${once} ] || { touch ${once}; mount -o remount,ro ${results}; }; exec ${process.execPath} ${AGENT_SCRIPT}`,
+    ];
+    writeFileSync(
+      join(dir, 'config.jsonc'),
+      JSON.stringify({ persona: { model: 'stand-in' }, runs: { p: { ...RUNS.p, command, agent_sandbox: false } } }),
+    );
+    mount(results, 'size=4m');
+    try {
+      const stopped = await mmbQuick(['run', 'p'], dir);
+      assert.equal(stopped.code, 75, stopped.stderr);
+      assert.match(
+        stopped.stderr,
+        /^mmb: the disk is read-only \(writing results\/p\/\S+\): make it writable and run `mmb run p` again to resume where it stopped\.\n$/,
+      );
+      remount(results, 'rw');
+      const resumed = await mmbQuick(['run', 'p'], dir);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.deepEqual(outcome(loadRun(dir, 'p')), outcome(loadRun(reference, 'p')));
+    } finally {
+      umount(results);
+    }
+  },
+);
 
 /** The chatbot's conversations begun, and the notebook's conversations filed: each session switch the agent made. */
 function switchesMade(dir: string, agent: string): number {
-  if (agent === 'chatbot') return readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8').split('"kind":"new-conversation"').length - 1;
+  if (agent === 'chatbot')
+    return readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8').split('"kind":"new-conversation"').length - 1;
   return readdirSync(join(dir, 'agent', 'history')).length;
 }
 
@@ -283,7 +329,14 @@ for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS.slice(0, 2)) {
     // Late in the run, past the switch to the exam; the journal keeps every event (no snapshot).
     const late = Math.floor(reference.state.events * 0.95);
     const onEvent = (state: RunState) => (state.events >= late ? stop.abort() : undefined);
-    await assert.rejects(runOnStandIn(starter(), { ...chosen, dir, store: new FileRunStore(dir, NO_SNAPSHOTS), extra: { ...quick, signal: stop.signal, onEvent } }));
+    await assert.rejects(
+      runOnStandIn(starter(), {
+        ...chosen,
+        dir,
+        store: new FileRunStore(dir, NO_SNAPSHOTS),
+        extra: { ...quick, signal: stop.signal, onEvent },
+      }),
+    );
     assert.equal(switchesMade(dir, agent), 1, 'the agent made the switch before the stop');
     const journal = join(dir, JOURNAL_FILE);
     truncateSync(journal, Math.floor(readFileSync(journal).length * 0.4));

@@ -29,14 +29,22 @@ function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (status) => resolve({ status, stdout, stderr, ms: Date.now() - started }));
   });
 }
 
 /** A server on 127.0.0.1:0 that answers every request with `answer` and counts them. */
-async function fixedServer(answer: { status: number; type: string; body: string }): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+async function fixedServer(answer: {
+  status: number;
+  type: string;
+  body: string;
+}): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
   let requests = 0;
   const server: Server = createServer((req, res) => {
     requests++;
@@ -51,10 +59,11 @@ async function fixedServer(answer: { status: number; type: string; body: string 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests: () => requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -67,11 +76,20 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-const state = (dir: string, run: string) => JSON.parse(readFileSync(join(dir, 'results', run, 'state.json'), 'utf8')) as { status: string; error?: string; retries: number; retryLog: { error: string }[] };
+const state = (dir: string, run: string) =>
+  JSON.parse(readFileSync(join(dir, 'results', run, 'state.json'), 'utf8')) as {
+    status: string;
+    error?: string;
+    retries: number;
+    retryLog: { error: string }[];
+  };
 
 test('a port where nothing listens fails at once, with no retry, and the error names the URL', async () => {
   const port = await deadPort();
-  const dir = workspace({ persona: { model: 'gpt-x', base_url: `http://127.0.0.1:${port}/v1` }, runs: { d: { benchmark: 'starter', agent: 'chatbot' } } });
+  const dir = workspace({
+    persona: { model: 'gpt-x', base_url: `http://127.0.0.1:${port}/v1` },
+    runs: { d: { benchmark: 'starter', agent: 'chatbot' } },
+  });
   // The default backoff (1 s, doubling): a retried refusal would take minutes, not seconds.
   const r = await mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '', MMB_MODEL_TIMEOUT_MS: '' });
   assert.equal(r.status, 1, r.stdout + r.stderr);
@@ -86,7 +104,10 @@ test('a port where nothing listens fails at once, with no retry, and the error n
 });
 
 test('a 501 with a whole HTML page is not retried, and only a short excerpt without tags reaches the state and the reports', async () => {
-  const filler = Array.from({ length: 400 }, (_, i) => `<p class="x">paragraph ${i} of the proxy's page${i > 50 ? ', DEEP-PAGE-MARKER' : ''}</p>`).join('\n');
+  const filler = Array.from(
+    { length: 400 },
+    (_, i) => `<p class="x">paragraph ${i} of the proxy's page${i > 50 ? ', DEEP-PAGE-MARKER' : ''}</p>`,
+  ).join('\n');
   const page = `<!DOCTYPE html>\n<html><head><title>501 Not Implemented</title><style>body { color: red }</style></head>\n<body>\n  <h1>Not   Implemented</h1>\n${filler}\n</body></html>`;
   const server = await fixedServer({ status: 501, type: 'text/html', body: page });
   try {
@@ -97,12 +118,17 @@ test('a 501 with a whole HTML page is not retried, and only a short excerpt with
     const run = state(dir, 'h');
     assert.equal(run.retries, 0);
     const error = run.error ?? '';
-    assert.match(error, /^model gpt-x: 501 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: 501 Not Implemented Not Implemented paragraph 0 of the proxy's page/);
+    assert.match(
+      error,
+      /^model gpt-x: 501 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: 501 Not Implemented Not Implemented paragraph 0 of the proxy's page/,
+    );
     assert.ok(error.length < 320, `${error.length} characters`);
     assert.doesNotMatch(error, /[<>]|color: red|\s{2}/);
     const html = await mmb(['report', 'h', '--html'], dir);
     assert.equal(html.status, 0, html.stdout + html.stderr);
-    const files = ['report.md', join('h', 'summary.json'), join('h', 'report.html'), join('h', 'state.json')].map((f) => join(dir, 'results', f));
+    const files = ['report.md', join('h', 'summary.json'), join('h', 'report.html'), join('h', 'state.json')].map((f) =>
+      join(dir, 'results', f),
+    );
     for (const file of files) {
       assert.ok(existsSync(file), file);
       const text = readFileSync(file, 'utf8');
@@ -122,7 +148,10 @@ test('a 503 twice then 200: two retries, each on the progress line as "retrying 
     return request.persona && ++personaRequests <= 2 ? { status: 503, message: 'overloaded, try later' } : undefined;
   });
   try {
-    const dir = workspace({ persona: { model: 'gpt-x', base_url: proxy.url() }, runs: { s: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'agent-x', base_url: proxy.url('/agent') } } } });
+    const dir = workspace({
+      persona: { model: 'gpt-x', base_url: proxy.url() },
+      runs: { s: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'agent-x', base_url: proxy.url('/agent') } } },
+    });
     const r = await mmb(['run', 's'], dir, { MMB_BACKOFF_BASE_MS: '20' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const url = (prefix: string) => `${proxy.url(prefix)}/chat/completions`.replace(/[.]/g, '\\.');
@@ -130,8 +159,20 @@ test('a 503 twice then 200: two retries, each on the progress line as "retrying 
     assert.equal(lines.length, 3, r.stdout);
     const persona = lines.filter((line) => line.startsWith('s: model gpt-x '));
     assert.equal(persona.length, 2, r.stdout);
-    persona.forEach((line, index) => assert.match(line, new RegExp(`^s: model gpt-x retrying \\(${index + 1}/7\\) in \\d+\\.\\d s: 503 from ${url('')}: overloaded, try later$`)));
-    assert.ok(lines.some((line) => new RegExp(`^s: the agent's model agent-x retrying \\(1/7\\) in \\d+\\.\\d s: 503 from ${url('/agent')}: agent side busy$`).test(line)), r.stdout);
+    persona.forEach((line, index) =>
+      assert.match(
+        line,
+        new RegExp(`^s: model gpt-x retrying \\(${index + 1}/7\\) in \\d+\\.\\d s: 503 from ${url('')}: overloaded, try later$`),
+      ),
+    );
+    assert.ok(
+      lines.some((line) =>
+        new RegExp(`^s: the agent's model agent-x retrying \\(1/7\\) in \\d+\\.\\d s: 503 from ${url('/agent')}: agent side busy$`).test(
+          line,
+        ),
+      ),
+      r.stdout,
+    );
     const run = state(dir, 's');
     assert.equal(run.status, 'finished');
     assert.equal(run.retries, 3);
@@ -146,11 +187,19 @@ test('a 503 twice then 200: two retries, each on the progress line as "retrying 
 });
 
 test('a host name that does not resolve fails at once, with no retry, naming the URL', async () => {
-  const model = new OpenAIChatModel({ model: 'x', baseURL: 'http://mmb-no-such-host.invalid/v1', apiKey: 'none', secretKey: false, backoffBaseMs: 1 });
+  const model = new OpenAIChatModel({
+    model: 'x',
+    baseURL: 'http://mmb-no-such-host.invalid/v1',
+    apiKey: 'none',
+    secretKey: false,
+    backoffBaseMs: 1,
+  });
   const retries: string[] = [];
   const started = Date.now();
-  await assert.rejects(model.complete({ messages: [{ role: 'user', content: 'hi' }] }, { onRetry: (notice) => retries.push(notice.error) }),
-    /^Error: model x: (ENOTFOUND|EAI_AGAIN) from http:\/\/mmb-no-such-host\.invalid\/v1\/chat\/completions: the host name (does not resolve|could not be resolved)/);
+  await assert.rejects(
+    model.complete({ messages: [{ role: 'user', content: 'hi' }] }, { onRetry: (notice) => retries.push(notice.error) }),
+    /^Error: model x: (ENOTFOUND|EAI_AGAIN) from http:\/\/mmb-no-such-host\.invalid\/v1\/chat\/completions: the host name (does not resolve|could not be resolved)/,
+  );
   assert.deepEqual(retries, []);
   assert.ok(Date.now() - started < 30_000);
 });
@@ -158,10 +207,16 @@ test('a host name that does not resolve fails at once, with no retry, naming the
 test('a key of 5 characters is refused before any request, naming its variable', async () => {
   const server = await fixedServer({ status: 200, type: 'application/json', body: '{}' });
   try {
-    const dir = workspace({ persona: { model: 'gpt-x', base_url: server.url, api_key_env: 'MMB_TEST_FIVE_KEY' }, runs: { k: { benchmark: 'starter', agent: 'chatbot' } } });
+    const dir = workspace({
+      persona: { model: 'gpt-x', base_url: server.url, api_key_env: 'MMB_TEST_FIVE_KEY' },
+      runs: { k: { benchmark: 'starter', agent: 'chatbot' } },
+    });
     const r = await mmb(['run'], dir, { MMB_TEST_FIVE_KEY: 'abcde' });
     assert.notEqual(r.status, 0, r.stdout + r.stderr);
-    assert.match(r.stdout + r.stderr, /the environment variable MMB_TEST_FIVE_KEY holds 5 characters, too short for an API key \(at least 8\)/);
+    assert.match(
+      r.stdout + r.stderr,
+      /the environment variable MMB_TEST_FIVE_KEY holds 5 characters, too short for an API key \(at least 8\)/,
+    );
     assert.ok(!(r.stdout + r.stderr).includes('abcde'), 'the key itself is not shown');
     assert.equal(server.requests(), 0);
   } finally {
@@ -174,10 +229,15 @@ test('retries: refusals, unresolved names, 4xx and 501 fail at once; 408, 409, 4
   const status = (code: number) => new OpenAI.APIError(code, undefined, 'x', headers);
   for (const code of [400, 401, 403, 404, 405, 413, 422, 501]) assert.equal(isRetryable(status(code)), false, String(code));
   for (const code of [408, 409, 429, 500, 502, 503, 504]) assert.equal(isRetryable(status(code)), true, String(code));
-  const network = (code: string) => new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) }) });
+  const network = (code: string) =>
+    new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) }) });
   for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) assert.equal(isRetryable(network(code)), false, code);
   assert.equal(isRetryable(network('ECONNRESET')), true);
-  assert.equal(isRetryable(new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error('bad port') }) })), false, 'a port fetch refuses (9, 6000…)');
+  assert.equal(
+    isRetryable(new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error('bad port') }) })),
+    false,
+    'a port fetch refuses (9, 6000…)',
+  );
   assert.equal(isRetryable(new OpenAI.APIConnectionTimeoutError()), true);
   const after = (name: string, value: string) => new OpenAI.APIError(429, undefined, 'x', new Headers({ [name]: value }));
   assert.equal(retryAfterMs(after('retry-after', '2')), 2000);
@@ -188,12 +248,19 @@ test('retries: refusals, unresolved names, 4xx and 501 fail at once; 408, 409, 4
 });
 
 test('an excerpt drops markup and whitespace runs, keeps 200 characters, and masks keys', () => {
-  assert.equal(excerpt('<html><head><script>var a = 1 < 2;</script></head><body><h1>Bad\n\n  Gateway</h1>&amp; more</body></html>'), 'Bad Gateway & more');
+  assert.equal(
+    excerpt('<html><head><script>var a = 1 < 2;</script></head><body><h1>Bad\n\n  Gateway</h1>&amp; more</body></html>'),
+    'Bad Gateway & more',
+  );
   const long = excerpt(`<div>${'word '.repeat(500)}</div>`);
   assert.equal(long.length, 200);
   assert.ok(long.endsWith('…'));
   const key = 'sk-endpoint-test-4a7c9e21';
   runSecrets.add(key);
-  assert.equal(excerpt(`<p>bad key ${key.slice(0, 12)}<b>${key.slice(12)}</b></p>`), 'bad key *** ***', 'both halves of a key split by markup are masked');
+  assert.equal(
+    excerpt(`<p>bad key ${key.slice(0, 12)}<b>${key.slice(12)}</b></p>`),
+    'bad key *** ***',
+    'both halves of a key split by markup are masked',
+  );
   assert.equal(excerpt(`${'<b>'.repeat(5000)}x`), 'x', 'thousands of tags in a row stay cheap');
 });

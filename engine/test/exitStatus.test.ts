@@ -13,7 +13,8 @@ type AnyErrorClass = new (...args: string[]) => Error;
 
 /** Every class errors.ts exports that makes errors. */
 const ERROR_CLASSES: [string, AnyErrorClass][] = Object.entries(errors as Record<string, unknown>).flatMap(([name, value]) =>
-  (typeof value === 'function' && value.prototype instanceof Error ? [[name, value as AnyErrorClass]] : []));
+  typeof value === 'function' && value.prototype instanceof Error ? [[name, value as AnyErrorClass]] : [],
+);
 
 /** What `mmb` prints and returns for the error, with the command and its arguments as typed. */
 function ended(error: Error, argv: string[] = ['run']): { status: number; out: string; err: string } {
@@ -23,14 +24,17 @@ function ended(error: Error, argv: string[] = ['run']): { status: number; out: s
   return { status, out, err };
 }
 
-test('errors.ts exports error classes, the agent\'s start failure among them', () => {
+test("errors.ts exports error classes, the agent's start failure among them", () => {
   assert.ok(ERROR_CLASSES.length >= 10, ERROR_CLASSES.map(([name]) => name).join(', '));
   assert.ok(ERROR_CLASSES.some(([name]) => name === 'AgentStartFailure'));
 });
 
 for (const [name, ErrorClass] of ERROR_CLASSES) {
   test(`${name}: its own row of the exit table, a status other than 70, one line without a stack`, () => {
-    assert.ok(EXIT_STATUS_TABLE.some((row) => row.error === ErrorClass), `${name} has a row of its own in cli/exitStatus.ts`);
+    assert.ok(
+      EXIT_STATUS_TABLE.some((row) => row.error === ErrorClass),
+      `${name} has a row of its own in cli/exitStatus.ts`,
+    );
     // Every class of errors.ts takes a message (or a path) first; a second string is a code where one is asked for.
     const error = new ErrorClass('what went wrong, said once', 'CODE');
     const { status, out, err } = ended(error);

@@ -25,7 +25,9 @@ test('docs/format.md gives every persona tool with its arguments, in order', () 
 function adapterMembers(): string[] {
   const file = join(ROOT, 'engine', 'src', 'adapters', 'types.ts');
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
-  const adapter = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'AgentAdapter');
+  const adapter = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'AgentAdapter',
+  );
   assert.ok(adapter, 'types.ts declares AgentAdapter');
   return adapter.members.map((member) => {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : '?';

@@ -55,7 +55,11 @@ export function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): {
 }
 
 /** `mmb` without blocking this process: for runs that call a stand-in served from it, or several runs at once. */
-export function mmbAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function mmbAsync(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
@@ -87,7 +91,18 @@ export interface StandInRun {
  * A whole run of `benchmark` against the chatbot (or the registered `agent`, with its run keys
  * `options` and memory snapshots in `memory/`), both on a fresh stand-in over real HTTP.
  */
-export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak?: boolean; dir?: string; standIn?: StandInOptions; store?: RunStore; extra?: Partial<RunOptions>; agent?: string; options?: Record<string, unknown> } = {}): Promise<StandInRun> {
+export async function runOnStandIn(
+  benchmark: Benchmark,
+  o: {
+    ignoreSessionBreak?: boolean;
+    dir?: string;
+    standIn?: StandInOptions;
+    store?: RunStore;
+    extra?: Partial<RunOptions>;
+    agent?: string;
+    options?: Record<string, unknown>;
+  } = {},
+): Promise<StandInRun> {
   const standIn = await startStandIn(o.standIn);
   const dir = o.dir ?? tempDir('mmb-run-');
   const models = { standInUrl: standIn.url, env: {}, timeoutMs: 400, backoffBaseMs: 5 };
@@ -97,10 +112,14 @@ export async function runOnStandIn(benchmark: Benchmark, o: { ignoreSessionBreak
     : new ChatbotAdapter(join(dir, 'agent'), createModel({ model: 'stand-in' }, models, 'agent', true));
   try {
     const state = await runBenchmark({
-      name: 'test-run', benchmark, agent: o.agent ?? 'chatbot',
+      name: 'test-run',
+      benchmark,
+      agent: o.agent ?? 'chatbot',
       persona: createModel({ model: 'stand-in' }, models, 'persona'),
       adapter,
-      store: o.store ?? new FileRunStore(dir), clock, ignoreSessionBreak: o.ignoreSessionBreak ?? false,
+      store: o.store ?? new FileRunStore(dir),
+      clock,
+      ignoreSessionBreak: o.ignoreSessionBreak ?? false,
       ...(o.agent ? { snapshotDir: join(dir, 'memory') } : {}),
       ...o.extra,
     });
@@ -132,7 +151,15 @@ export class ScriptedPersona implements ChatModel {
     if (last?.role === 'tool') this.results.push(last.content);
     const next = this.calls.shift();
     if (!next) return { message: { content: 'done' }, usage: { promptTokens: 0, completionTokens: 0 } };
-    return { message: { content: null, tool_calls: [{ id: `c${this.calls.length}`, type: 'function', function: { name: next.name, arguments: JSON.stringify(next.args) } }] }, usage: { promptTokens: 0, completionTokens: 0 } };
+    return {
+      message: {
+        content: null,
+        tool_calls: [
+          { id: `c${this.calls.length}`, type: 'function', function: { name: next.name, arguments: JSON.stringify(next.args) } },
+        ],
+      },
+      usage: { promptTokens: 0, completionTokens: 0 },
+    };
   }
 }
 

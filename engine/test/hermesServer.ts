@@ -24,15 +24,25 @@ const fixture = (name: string): Json => JSON.parse(readFileSync(join(HERMES_FIXT
 
 /** The events of a recorded stream, in order. */
 export function recordedEvents(name: string): { event: string; data: Json }[] {
-  return readFileSync(join(HERMES_FIXTURES, name), 'utf8').split('\n\n').flatMap((block) => {
-    const event = /^event: (.*)$/m.exec(block)?.[1];
-    const data = /^data: (.*)$/m.exec(block)?.[1];
-    return event && data ? [{ event, data: JSON.parse(data) as Json }] : [];
-  });
+  return readFileSync(join(HERMES_FIXTURES, name), 'utf8')
+    .split('\n\n')
+    .flatMap((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      return event && data ? [{ event, data: JSON.parse(data) as Json }] : [];
+    });
 }
 
 /** A row as `GET …/messages` gives it. */
-type Row = { id: number; session_id: string; role: string; content: string; tool_call_id: string | null; tool_calls: unknown[] | null; tool_name: string | null };
+type Row = {
+  id: number;
+  session_id: string;
+  role: string;
+  content: string;
+  tool_call_id: string | null;
+  tool_calls: unknown[] | null;
+  tool_name: string | null;
+};
 
 export interface FakeHermesOptions {
   compressEvery?: number;
@@ -70,19 +80,37 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
   const fake: FakeHermes = { url: '', home, sessions, chats: 0, options, close: async () => undefined };
   const memoryFile = join(home, 'memories', 'MEMORY.md');
   const memory = () => (existsSync(memoryFile) ? readFileSync(memoryFile, 'utf8').split('\n§\n').filter(Boolean) : []);
-  const push = (sessionId: string, row: Omit<Row, 'id' | 'session_id'>) => sessions.get(sessionId)?.push({ id: nextRow++, session_id: sessionId, ...row });
+  const push = (sessionId: string, row: Omit<Row, 'id' | 'session_id'>) =>
+    sessions.get(sessionId)?.push({ id: nextRow++, session_id: sessionId, ...row });
 
   /** One turn of Hermes's loop with the stand-in as its model: the usage of its calls, its reply, the session it ends in. */
-  const play = (sessionId: string, text: string): { content: string; sessionId: string; input: number; output: number; messages: Json[] } => {
+  const play = (
+    sessionId: string,
+    text: string,
+  ): { content: string; sessionId: string; input: number; output: number; messages: Json[] } => {
     const rows = sessions.get(sessionId) ?? [];
     const system = `You are Hermes.\n\n${memory().length ? `${SEPARATOR}\nMEMORY (your personal notes) [1% — 1/2,200 chars]\n${SEPARATOR}\n${memory().join('\n§\n')}` : ''}`;
-    const messages: ChatMessage[] = [{ role: 'system', content: system }, ...rows.filter((r) => r.role === 'user' || (r.role === 'assistant' && r.content)).map((r) => ({ role: r.role as 'user' | 'assistant', content: r.content })), { role: 'user', content: text }];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system },
+      ...rows
+        .filter((r) => r.role === 'user' || (r.role === 'assistant' && r.content))
+        .map((r) => ({ role: r.role as 'user' | 'assistant', content: r.content })),
+      { role: 'user', content: text },
+    ];
     push(sessionId, { role: 'user', content: text, tool_call_id: null, tool_calls: null, tool_name: null });
     // The turn's messages as `run.completed` gives them (chat-stream-memory.sse): each call, its result, the reply.
     const turnMessages: Json[] = [];
     let input = 0;
     let reply = hermesReply(messages);
-    const call = (size: number) => { input += size; logLine(home, sessionId, 'agent.conversation_loop', `API call #1: model=stand-in provider=custom in=${size} out=5 total=${size + 5} latency=0.1s`); };
+    const call = (size: number) => {
+      input += size;
+      logLine(
+        home,
+        sessionId,
+        'agent.conversation_loop',
+        `API call #1: model=stand-in provider=custom in=${size} out=5 total=${size + 5} latency=0.1s`,
+      );
+    };
     call(3500 + rows.length * 40);
     for (const toolCall of reply.calls) {
       const args = JSON.parse(toolCall.function.arguments) as { content: string };
@@ -92,8 +120,15 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       const result = '{"success": true, "done": true, "target": "memory"}';
       push(sessionId, { role: 'assistant', content: '', tool_call_id: null, tool_calls: [recordedCall], tool_name: null });
       push(sessionId, { role: 'tool', content: result, tool_call_id: toolCall.id, tool_calls: null, tool_name: 'memory' });
-      turnMessages.push({ role: 'assistant', content: '', tool_calls: [recordedCall], finish_reason: 'tool_calls', reasoning: null }, { role: 'tool', content: result, tool_call_id: toolCall.id, tool_name: 'memory' });
-      reply = hermesReply([...messages, { role: 'assistant', content: null, tool_calls: [toolCall] }, { role: 'tool', tool_call_id: toolCall.id, content: '{"success": true}' }]);
+      turnMessages.push(
+        { role: 'assistant', content: '', tool_calls: [recordedCall], finish_reason: 'tool_calls', reasoning: null },
+        { role: 'tool', content: result, tool_call_id: toolCall.id, tool_name: 'memory' },
+      );
+      reply = hermesReply([
+        ...messages,
+        { role: 'assistant', content: null, tool_calls: [toolCall] },
+        { role: 'tool', tool_call_id: toolCall.id, content: '{"success": true}' },
+      ]);
       call(3600 + rows.length * 40);
     }
     const content = reply.content ?? '';
@@ -103,12 +138,25 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
     let effective = sessionId;
     if (options.compressEvery && turns % options.compressEvery === 0) {
       const now = sessions.get(sessionId) ?? [];
-      logLine(home, sessionId, 'agent.conversation_compression', `context compression started: session=${sessionId} messages=${now.length} tokens=~70,000 model=stand-in focus=None`);
+      logLine(
+        home,
+        sessionId,
+        'agent.conversation_compression',
+        `context compression started: session=${sessionId} messages=${now.length} tokens=~70,000 model=stand-in focus=None`,
+      );
       if (options.rotate) {
         effective = `api_1796124796_${String(nextSession++).padStart(8, '0')}`;
-        sessions.set(effective, now.slice(-2).map((r) => ({ ...r, session_id: effective })));
+        sessions.set(
+          effective,
+          now.slice(-2).map((r) => ({ ...r, session_id: effective })),
+        );
       }
-      logLine(home, effective, 'agent.conversation_compression', `context compression done: session=${effective} messages=${now.length}->2 rough_tokens=~4,590 awaiting_real_usage=true`);
+      logLine(
+        home,
+        effective,
+        'agent.conversation_compression',
+        `context compression done: session=${effective} messages=${now.length}->2 rough_tokens=~4,590 awaiting_real_usage=true`,
+      );
     }
     return { content, sessionId: effective, input, output: 5, messages: turnMessages };
   };
@@ -118,7 +166,8 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
   });
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = request.url ?? '';
-    if (request.method === 'GET' && path === '/health') return send(response, 200, { status: 'ok', platform: 'hermes-agent', version: '0.19.0' });
+    if (request.method === 'GET' && path === '/health')
+      return send(response, 200, { status: 'ok', platform: 'hermes-agent', version: '0.19.0' });
     if (request.headers.authorization !== `Bearer ${key}`) return send(response, 401, fixture('unauthorized.json'));
     const body = await readBody(request);
     if (request.method === 'POST' && path === '/api/sessions') {
@@ -137,12 +186,19 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       sessions.delete(id);
       return send(response, 200, { ...fixture('delete-session.json'), id });
     }
-    if (request.method === 'GET' && match[2] === '/messages') return send(response, 200, { ...fixture('messages.json'), session_id: id, data: sessions.get(id) });
+    if (request.method === 'GET' && match[2] === '/messages')
+      return send(response, 200, { ...fixture('messages.json'), session_id: id, data: sessions.get(id) });
     const text = String(body.message ?? body.input ?? '');
     fake.chats++;
     const turn = play(id, text);
     const usage = { input_tokens: turn.input, output_tokens: turn.output, total_tokens: turn.input + turn.output };
-    if (match[2] === '/chat') return send(response, 200, { ...fixture('chat-sync.json'), session_id: turn.sessionId, message: { role: 'assistant', content: turn.content }, usage });
+    if (match[2] === '/chat')
+      return send(response, 200, {
+        ...fixture('chat-sync.json'),
+        session_id: turn.sessionId,
+        message: { role: 'assistant', content: turn.content },
+        usage,
+      });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'x-hermes-session-id': id });
     if (options.cutNextStream) {
       options.cutNextStream = false;
@@ -150,7 +206,10 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       return;
     }
     let seq = 0;
-    const event = (name: string, fields: Json) => response.write(`event: ${name}\ndata: ${JSON.stringify({ ...TEMPLATES.get(name), ...fields, session_id: fields.session_id ?? id, seq: ++seq })}\n\n`);
+    const event = (name: string, fields: Json) =>
+      response.write(
+        `event: ${name}\ndata: ${JSON.stringify({ ...TEMPLATES.get(name), ...fields, session_id: fields.session_id ?? id, seq: ++seq })}\n\n`,
+      );
     event('run.started', { user_message: { role: 'user', content: text } });
     event('message.started', {});
     for (const piece of turn.content.match(/[\s\S]{1,24}/g) ?? []) event('assistant.delta', { delta: piece });
@@ -174,8 +233,10 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 function readBody(request: IncomingMessage): Promise<Json> {
   return new Promise((resolve) => {
     let text = '';
-    request.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-    request.on('end', () => resolve(text ? JSON.parse(text) as Json : {}));
+    request.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on('end', () => resolve(text ? (JSON.parse(text) as Json) : {}));
   });
 }
 

@@ -15,15 +15,23 @@ import { priceOf } from '../src/report/cost';
 import { CLI, STARTER, tempDir } from './helpers';
 import { startMeddlingProxy } from './meddlingProxy';
 
-interface Result { status: number | null; stdout: string; stderr: string }
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function mmb(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Result> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, MMB_BACKOFF_BASE_MS: '5', ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
@@ -66,14 +74,42 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
   const { parent, ws, results } = hostileWorkspace();
   const cases: [string, unknown, RegExp][] = [
     ['api_key at the top level', { api_key: secret, runs: { a: good } }, /`api_key` would put a secret in a file: .* `api_key_env`/],
-    ['api_key inside agent_model', { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: secret } } } }, /`runs\.a\.agent_model\.api_key` would put a secret/],
+    [
+      'api_key inside agent_model',
+      { runs: { a: { ...good, agent_model: { model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key: secret } } } },
+      /`runs\.a\.agent_model\.api_key` would put a secret/,
+    ],
     // Nested inside the one run key that takes any object, since an unknown key such as `headers` is itself an error now.
-    ['Authorization in a headers object', { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_compaction: { headers: { Authorization: `Bearer ${secret}` } } } } }, /`runs\.a\.openclaw_compaction\.headers\.Authorization` would put a secret/],
-    ['openclaw_token', { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_token: secret } } }, /`runs\.a\.openclaw_token` would put a secret in a file: .* `openclaw_token_env`/],
-    ['authorization in the persona', { persona: { model: 'stand-in', authorization: secret }, runs: { a: good } }, /`persona\.authorization` would put a secret/],
-    ['userinfo in a base_url', { runs: { a: { ...good, agent_model: { model: 'm', base_url: `https://me:${secret}@127.0.0.1:9/v1` } } } }, /`runs\.a\.agent_model\.base_url` has a user name or password in its URL/],
-    ['a 300-character run name', { runs: { ['r'.repeat(300)]: good } }, /a run name becomes a folder under results\/, so it must be at most 100 characters long \(this one has 300\)/],
-    ['a benchmark that is a path', { runs: { a: { benchmark: '../../elsewhere', agent: 'chatbot' } } }, /`benchmark` names a folder under benchmarks\/, so it may hold only letters/],
+    [
+      'Authorization in a headers object',
+      { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_compaction: { headers: { Authorization: `Bearer ${secret}` } } } } },
+      /`runs\.a\.openclaw_compaction\.headers\.Authorization` would put a secret/,
+    ],
+    [
+      'openclaw_token',
+      { runs: { a: { benchmark: 'starter', agent: 'openclaw', openclaw_token: secret } } },
+      /`runs\.a\.openclaw_token` would put a secret in a file: .* `openclaw_token_env`/,
+    ],
+    [
+      'authorization in the persona',
+      { persona: { model: 'stand-in', authorization: secret }, runs: { a: good } },
+      /`persona\.authorization` would put a secret/,
+    ],
+    [
+      'userinfo in a base_url',
+      { runs: { a: { ...good, agent_model: { model: 'm', base_url: `https://me:${secret}@127.0.0.1:9/v1` } } } },
+      /`runs\.a\.agent_model\.base_url` has a user name or password in its URL/,
+    ],
+    [
+      'a 300-character run name',
+      { runs: { ['r'.repeat(300)]: good } },
+      /a run name becomes a folder under results\/, so it must be at most 100 characters long \(this one has 300\)/,
+    ],
+    [
+      'a benchmark that is a path',
+      { runs: { a: { benchmark: '../../elsewhere', agent: 'chatbot' } } },
+      /`benchmark` names a folder under benchmarks\/, so it may hold only letters/,
+    ],
   ];
   writeFileSync(join(ws, 'config.jsonc'), '{}');
   const before = outside(parent, results);
@@ -85,7 +121,8 @@ test('credentials anywhere in config.jsonc and over-long names are refused by mm
     const ran = await mmb(['run'], ws);
     assertOneLine(ran, what);
     assert.match(ran.stderr, message, what);
-    for (const text of [checked.stdout, checked.stderr, ran.stdout, ran.stderr]) assert.ok(!text.includes(secret), `${what}: the secret is not quoted`);
+    for (const text of [checked.stdout, checked.stderr, ran.stdout, ran.stderr])
+      assert.ok(!text.includes(secret), `${what}: the secret is not quoted`);
     assert.ok(!existsSync(results), `${what}: nothing ran`);
     writeFileSync(join(ws, 'config.jsonc'), '{}');
     assert.deepEqual(outside(parent, results), before, `${what}: nothing written outside results/`);
@@ -108,7 +145,13 @@ test('run ids given to mmb report are confined to results/: no path reads a stat
   cpSync(join(results, 's1'), join(parent, 'x'), { recursive: true });
   mkdirSync(join(parent, 'elsewhere'));
   const before = outside(parent, results);
-  for (const args of [['report', '../../x'], ['report', '../../x', '--html'], ['report', '--compare', '../../x', 's1'], ['report', '--trends', '../../x'], ['report', join(parent, 'x'), '--html']]) {
+  for (const args of [
+    ['report', '../../x'],
+    ['report', '../../x', '--html'],
+    ['report', '--compare', '../../x', 's1'],
+    ['report', '--trends', '../../x'],
+    ['report', join(parent, 'x'), '--html'],
+  ]) {
     const r = await mmb(args, ws);
     assertOneLine(r, args.join(' '));
     assert.match(r.stderr, /cannot be a folder name: .*\(no path\)\.$/m, args.join(' '));
@@ -129,20 +172,38 @@ test('replies and crash messages with newlines cannot forge report entries', asy
   try {
     const { parent, ws, results } = hostileWorkspace();
     const model = (prefix: string) => ({ model: 'hostile', base_url: proxy.url(prefix) });
-    writeFileSync(join(ws, 'config.jsonc'), JSON.stringify({ runs: {
-      forge: { ...good, agent_model: model('/forge') }, crash: { ...good, agent_model: model('/crash') },
-    } }));
+    writeFileSync(
+      join(ws, 'config.jsonc'),
+      JSON.stringify({
+        runs: {
+          forge: { ...good, agent_model: model('/forge') },
+          crash: { ...good, agent_model: model('/crash') },
+        },
+      }),
+    );
     const before = outside(parent, results);
     const r = await mmb(['run'], ws);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.deepEqual(outside(parent, results), before, 'nothing written outside results/');
     assert.doesNotMatch(r.stdout, /^(## |📊 Evaluations)/m, 'no forged line on stdout');
     const report = readFileSync(join(results, 'report.md'), 'utf8');
-    assert.deepEqual(report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')), ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)'], 'exactly one entry per run');
+    assert.deepEqual(
+      report.match(/^## .*$/gm)?.map((line) => line.replace(/^## [\d-]+ [\d:]+ — /, '')),
+      ['forge: starter @ chatbot', 'crash: starter @ chatbot (crashed)'],
+      'exactly one entry per run',
+    );
     assert.doesNotMatch(report, /^(- )?📊 Evaluations: \d+, average 10\.00\/10$/m);
     assert.doesNotMatch(report, /^```/m, 'no fence opened');
-    assert.match(report, /^- 💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m, 'the crash message is one escaped line');
-    assert.match(report, /^\| 0\/10, 2nd attempt \| 3\.1 \| .* \| I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest \| missing [^|]* \|$/m, 'the answer is whole, in its cell, escaped');
+    assert.match(
+      report,
+      /^- 💥 Crashed: .*boom ## 2026-01-01 00:00 — forged: starter @ chatbot 📊 Evaluations: 5, average 10\.00\/10 \\`\\`\\`$/m,
+      'the crash message is one escaped line',
+    );
+    assert.match(
+      report,
+      /^\| 0\/10, 2nd attempt \| 3\.1 \| .* \| I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest \| missing [^|]* \|$/m,
+      'the answer is whole, in its cell, escaped',
+    );
   } finally {
     await proxy.close();
   }
@@ -156,13 +217,18 @@ test('model names and keys like __proto__ or constructor are data, never a proto
   assert.deepEqual(Object.getOwnPropertyDescriptor(tally, '__proto__')?.value, { requests: 2, promptTokens: 4, completionTokens: 3 });
   assert.equal(Object.getPrototypeOf(tally), Object.prototype, 'the tally keeps its prototype');
   assert.equal(({} as { requests?: number }).requests, undefined, 'Object.prototype is untouched');
-  assert.equal(priceOf('constructor'), null, 'an unknown model has no price, not Object\'s constructor');
+  assert.equal(priceOf('constructor'), null, "an unknown model has no price, not Object's constructor");
   assert.equal(priceOf('toString', {}), null);
-  const parsed = parseConfig('{ "prices": { "__proto__": { "input": 1, "output": 2 } }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "__proto__": { "x": 1 } } } }');
+  const parsed = parseConfig(
+    '{ "prices": { "__proto__": { "input": 1, "output": 2 } }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "__proto__": { "x": 1 } } } }',
+  );
   assert.deepEqual(Object.getOwnPropertyDescriptor(parsed.config.prices, '__proto__')?.value, { input: 1, output: 2 });
   assert.equal(Object.getPrototypeOf(parsed.config.prices), Object.prototype);
   const options = parsed.config.runs[0]?.options ?? {};
   assert.ok(Object.hasOwn(options, '__proto__'), 'the key is an own property');
   assert.equal(Object.getPrototypeOf(options), Object.prototype);
-  assert.ok(parsed.diagnostics.some((d) => d.code === 'unknown-config-key' && d.message.includes('__proto__')), 'and the strict config names it');
+  assert.ok(
+    parsed.diagnostics.some((d) => d.code === 'unknown-config-key' && d.message.includes('__proto__')),
+    'and the strict config names it',
+  );
 });

@@ -6,7 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  ftruncateSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { expandTemplates, playOrder } from '../src/run/phases';
@@ -15,11 +26,23 @@ import { benchmarkFrom, CLI, STARTER, tempDir } from './helpers';
 /** Planted outside every benchmark folder; no output may ever hold it. */
 const CANARY = `canary-${process.pid}-7f3a9c`;
 
-interface JsonDiagnostic { file: string; line: number; column: number; severity: string; code: string; message: string }
+interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  severity: string;
+  code: string;
+  message: string;
+}
 
 function mmb(args: string[], cwd: string) {
   // The canary is in the environment too, for the link to /proc/self/environ.
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, MMB_HOSTILE_CANARY: CANARY } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, MMB_HOSTILE_CANARY: CANARY },
+  });
   assert.equal(r.signal, null, `mmb ${args.join(' ')} was killed (a hang?)`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -65,7 +88,10 @@ test('a profile.md linked to a file outside the folder is refused, and its text 
   const d = only(diagnostics, 'unsafe-file', 'profile.md');
   assert.equal(d.severity, 'error');
   // One clear error: the refs to the refused sheet are not reported again as unknown.
-  assert.deepEqual(diagnostics.map((x) => x.code), ['unsafe-file']);
+  assert.deepEqual(
+    diagnostics.map((x) => x.code),
+    ['unsafe-file'],
+  );
   assert.match(d.message, /link that leads out of its folder/);
 });
 
@@ -89,7 +115,10 @@ test('a listed chapter that is a dangling link is one unsafe-file error, not an 
   symlinkSync(join(root, 'gone.md'), join(dir, 'chapter2.md'));
   const diagnostics = check(dir, 1);
   assert.match(only(diagnostics, 'unsafe-file', 'chapter2.md').message, /dangling link/);
-  assert.deepEqual(diagnostics.map((x) => x.code), ['unsafe-file']);
+  assert.deepEqual(
+    diagnostics.map((x) => x.code),
+    ['unsafe-file'],
+  );
 });
 
 test('a FIFO named chapter2.md is refused without being opened (the check does not hang)', () => {
@@ -183,7 +212,10 @@ test('the folder named on the command line may be a link; config.jsonc linked ou
   assert.equal(r.code, 1, r.stderr);
   assert.ok(!r.stdout.includes(CANARY));
   const d = (JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
-  assert.deepEqual(d.map((x) => `${x.file} ${x.code}`), ['config.jsonc unsafe-file']);
+  assert.deepEqual(
+    d.map((x) => `${x.file} ${x.code}`),
+    ['config.jsonc unsafe-file'],
+  );
   const run = mmb(['run'], dir);
   assert.equal(run.code, 2, run.stdout + run.stderr);
   assert.match(run.stderr, /config\.jsonc is not read: it is a symbolic link that leads out of its folder/);
@@ -213,17 +245,23 @@ test('a rehearsal of a benchmark whose profile.md links out is refused, and resu
 });
 
 test('a template that still comes out as an invalid date stops the expansion with one line, never "NaN undefined NaN"', () => {
-  const b = benchmarkFrom({ 'benchmark.json': '{ "chapters": ["chapter1.md"] }', 'chapter1.md': '## Start\nSee you {{FUTURE:3:weeks}}.\n' });
+  const b = benchmarkFrom({
+    'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+    'chapter1.md': '## Start\nSee you {{FUTURE:3:weeks}}.\n',
+  });
   const order = playOrder(b);
   assert.deepEqual(expandTemplates(order, '2026-03-01 20:00'), { '{{FUTURE:3:weeks}}': '22 March 2026' });
   // What the checker refuses, forced past it: 10^20 weeks is past the end of JavaScript's dates.
   const template = order[0]!.phase.templates[0]!;
   (template as { amount: number }).amount = 1e20;
-  assert.throws(() => expandTemplates(order, '2026-03-01 20:00'), (e: Error) => {
-    assert.match(e.message, /^chapter1\.md:2: the date template \{\{FUTURE:3:weeks\}\} gives no valid date/);
-    assert.ok(!/NaN|[\r\n]/.test(e.message));
-    return true;
-  });
+  assert.throws(
+    () => expandTemplates(order, '2026-03-01 20:00'),
+    (e: Error) => {
+      assert.match(e.message, /^chapter1\.md:2: the date template \{\{FUTURE:3:weeks\}\} gives no valid date/);
+      assert.ok(!/NaN|[\r\n]/.test(e.message));
+      return true;
+    },
+  );
 });
 
 /** Every file under `dir`, concatenated; empty when the folder does not exist. */

@@ -17,7 +17,12 @@ const LINE = 20;
 
 /** A normal block works after whatever came before it. */
 async function assertAlive(): Promise<void> {
-  const result = await runJsBlock('vars.n = (vars.n ?? 0) + 1;\nbench.log(`n=${vars.n}`);\nawait bench.newSession();', { n: 41 }, FILE, LINE);
+  const result = await runJsBlock(
+    'vars.n = (vars.n ?? 0) + 1;\nbench.log(`n=${vars.n}`);\nawait bench.newSession();',
+    { n: 41 },
+    FILE,
+    LINE,
+  );
   assert.deepEqual(result, { vars: { n: 42 }, logs: ['n=42'], newSession: true });
   assert.equal(({} as Record<string, unknown>).polluted, undefined, "the host's Object.prototype is untouched");
 }
@@ -25,10 +30,14 @@ async function assertAlive(): Promise<void> {
 /** The block's error: one line, naming the file and the given line (or the block's first line). */
 async function assertFails(code: string, expected: RegExp, line = LINE): Promise<string> {
   let message = '';
-  await assert.rejects(runJsBlock(code, {}, FILE, LINE), (error: Error) => {
-    message = error.message;
-    return true;
-  }, code);
+  await assert.rejects(
+    runJsBlock(code, {}, FILE, LINE),
+    (error: Error) => {
+      message = error.message;
+      return true;
+    },
+    code,
+  );
   assert.ok(!/[\n\r]/.test(message), `one line: ${JSON.stringify(message)}`);
   assert.ok(message.length <= 1000, `bounded: ${message.length} characters`);
   const where = line === LINE ? `(?:${FILE} line ${LINE}|${FILE}, the JS block at line ${LINE})` : `${FILE} line ${line}`;
@@ -58,16 +67,34 @@ test('the constructor chains end in the isolate: no process, no code from string
 
 test('import() is refused, and the constructor of its rejection leads nowhere', async () => {
   await assertFails("await import('node:child_process')", /ReferenceError: could not load module 'node:child_process'$/);
-  await assertFails("try { await import('node:fs'); } catch (error) {\n  error.constructor.constructor('return process')();\n}", CODE_FROM_STRINGS, LINE + 1);
+  await assertFails(
+    "try { await import('node:fs'); } catch (error) {\n  error.constructor.constructor('return process')();\n}",
+    CODE_FROM_STRINGS,
+    LINE + 1,
+  );
 });
 
 test('no host global exists in the isolate', async () => {
-  const names = ['process', 'require', 'module', 'exports', '__dirname', 'Buffer', 'console', 'fetch', 'setTimeout', 'WebAssembly', 'Atomics'];
-  const result = await assertHarmless(`vars.seen = [${names.map((name) => `typeof ${name}`).join(', ')}, typeof globalThis.process, typeof globalThis.require];`);
+  const names = [
+    'process',
+    'require',
+    'module',
+    'exports',
+    '__dirname',
+    'Buffer',
+    'console',
+    'fetch',
+    'setTimeout',
+    'WebAssembly',
+    'Atomics',
+  ];
+  const result = await assertHarmless(
+    `vars.seen = [${names.map((name) => `typeof ${name}`).join(', ')}, typeof globalThis.process, typeof globalThis.require];`,
+  );
   assert.deepEqual(result.vars.seen, [...names.map(() => 'undefined'), 'undefined', 'undefined']);
   await assertFails('process.exit(1)', /ReferenceError: process is not defined$/);
   await assertFails("require('node:fs')", /ReferenceError: require is not defined$/);
-  await assertFails("Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)", /ReferenceError: Atomics is not defined$/);
+  await assertFails('Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)', /ReferenceError: Atomics is not defined$/);
   await assertFails('vars.shared = new SharedArrayBuffer(8)', /its vars cannot be kept: vars\.shared is not a plain object or array/);
 });
 
@@ -85,27 +112,41 @@ test('a runaway block is stopped: a loop, a microtask chain, a native built-in, 
   }
   // Endless promise chains are counted, not timed: a fast machine would reach the memory cap first.
   const tooManyJobs = /: it queued more than 100,000 promise jobs and was stopped\.$/;
-  for (const code of ['const loop = () => Promise.resolve().then(loop);\nloop();', 'for (;;) await null;']) await assertFails(code, tooManyJobs);
-  await assertFails('await new Promise(() => {});', /it waits for something that never comes; only bench\.newSession\(\) may be awaited\.$/);
+  for (const code of ['const loop = () => Promise.resolve().then(loop);\nloop();', 'for (;;) await null;'])
+    await assertFails(code, tooManyJobs);
+  await assertFails(
+    'await new Promise(() => {});',
+    /it waits for something that never comes; only bench\.newSession\(\) may be awaited\.$/,
+  );
 });
 
 test('a memory bomb and a deep recursion end in their own errors', async () => {
   await assertFails("vars.big = 'x'.repeat(1e8);", /it used more than 32 MB of memory and was stopped\.$/);
   await assertFails('vars.buffer = new ArrayBuffer(5e7);', /it used more than 32 MB of memory and was stopped\.$/);
   // Growing the WebAssembly memory is slow on a loaded machine: the clock may stop it first.
-  await assertFails('const chunks = [];\nfor (;;) chunks.push(new Float64Array(1e6));', /it used more than 32 MB of memory and was stopped\.$|it ran longer than 1 s/);
+  await assertFails(
+    'const chunks = [];\nfor (;;) chunks.push(new Float64Array(1e6));',
+    /it used more than 32 MB of memory and was stopped\.$|it ran longer than 1 s/,
+  );
   await assertFails('function down(n) { return down(n + 1) + 1; }\ndown(0);', /InternalError: stack overflow$/, LINE);
   for (const code of [
     'const o = { get x() { return this.x; } };\no.x;',
     'const p = new Proxy({}, { get(target, key, receiver) { return receiver[key]; } });\np.x;',
     'function down() { return [1].map(down); }\ndown();',
     'async function down() { await down(); }\nawait down();',
-  ]) await assertFails(code, /InternalError: stack overflow$/, LINE);
+  ])
+    await assertFails(code, /InternalError: stack overflow$/, LINE);
 });
 
 test('bench.log is capped: 100 lines of 2,000 characters', async () => {
-  await assertFails("vars.a = 1;\nfor (let i = 0; i < 10000; i++) bench.log('x'.repeat(5000));", /RangeError: bench\.log was called more than 100 times; a block logs at most 100 lines$/, LINE + 1);
-  const caught = await assertHarmless("try { for (;;) bench.log('y'.repeat(5000)); } catch (error) { vars.caught = error.name; }\ntry { bench.log('late'); } catch (error) { vars.late = error.name; }");
+  await assertFails(
+    "vars.a = 1;\nfor (let i = 0; i < 10000; i++) bench.log('x'.repeat(5000));",
+    /RangeError: bench\.log was called more than 100 times; a block logs at most 100 lines$/,
+    LINE + 1,
+  );
+  const caught = await assertHarmless(
+    "try { for (;;) bench.log('y'.repeat(5000)); } catch (error) { vars.caught = error.name; }\ntry { bench.log('late'); } catch (error) { vars.late = error.name; }",
+  );
   assert.equal(caught.logs.length, 100);
   assert.ok(caught.logs.every((text) => text.length === 2000 && text.endsWith('…')));
   assert.deepEqual(caught.vars, { caught: 'RangeError', late: 'RangeError' });
@@ -129,7 +170,10 @@ test('vars go out as plain JSON or not at all, with the path of what is not', as
     ["vars.p = new Proxy({}, { ownKeys() { throw new Error('trap'); } });", /its vars cannot be kept: trap$/],
     ['vars = 5;', /vars must stay an object/],
     ['vars = [1, 2];', /vars must stay an object/],
-    ['let deep = {}; vars.deep = deep;\nfor (let i = 0; i < 100; i++) { deep.next = {}; deep = deep.next; }', /is nested more than 64 levels deep/],
+    [
+      'let deep = {}; vars.deep = deep;\nfor (let i = 0; i < 100; i++) { deep.next = {}; deep = deep.next; }',
+      /is nested more than 64 levels deep/,
+    ],
   ];
   for (const [code, expected] of refused) await assertFails(code, expected);
   const proxied = await assertHarmless('vars.p = new Proxy({ a: 1 }, {});\nvars.gone = undefined;');
@@ -137,7 +181,9 @@ test('vars go out as plain JSON or not at all, with the path of what is not', as
 });
 
 test('prototype pollution stays in the isolate', async () => {
-  const result = await assertHarmless("Object.prototype.polluted = 1;\nArray.prototype.also = 2;\nJSON.stringify = () => '{\"hacked\":1}';\nvars.ok = [1];");
+  const result = await assertHarmless(
+    'Object.prototype.polluted = 1;\nArray.prototype.also = 2;\nJSON.stringify = () => \'{"hacked":1}\';\nvars.ok = [1];',
+  );
   assert.deepEqual(result.vars, { ok: [1] });
   assert.equal(Object.getPrototypeOf(result.vars), Object.prototype);
   await assertFails('vars.__proto__ = { admin: true };', /vars is not a plain object or array/);
@@ -147,7 +193,10 @@ test('prototype pollution stays in the isolate', async () => {
 });
 
 test('a thrown non-Error becomes one line, and a hostile error cannot break its report', async () => {
-  assert.match(await assertFails('throw { code: 42 };', /the JS block failed: it threw \{"code":42\}$/), /^chapter9\.md, the JS block at line 20/);
+  assert.match(
+    await assertFails('throw { code: 42 };', /the JS block failed: it threw \{"code":42\}$/),
+    /^chapter9\.md, the JS block at line 20/,
+  );
   await assertFails("throw 'line one\\nline two\\r\\nline three';", /it threw line one line two line three$/);
   await assertFails('throw null;', /it threw null$/);
   await assertFails("throw Symbol('s');", /it threw Symbol\(s\)$/);
@@ -210,19 +259,33 @@ test('end to end: a block that hunts for a canary key finds nothing, and the run
     'chapter2.md': '## After\n```js\nvars.after = vars.attempts.length;\nbench.log("after");\n```\nSay bye.\n',
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(source, 'escape', name), text);
-  const dir = workspace({ persona: { model: 'stand-in' }, runs: { e1: { benchmark: 'escape', agent: 'chatbot' } } }, { escape: join(source, 'escape') });
+  const dir = workspace(
+    { persona: { model: 'stand-in' }, runs: { e1: { benchmark: 'escape', agent: 'chatbot' } } },
+    { escape: join(source, 'escape') },
+  );
   const run = await new Promise<{ status: number | null; output: string }>((resolve) => {
     const child = spawn(process.execPath, [CLI, 'run', 'e1'], { cwd: dir, env: { ...process.env, MMB_SANDBOX_CANARY: canary } });
     let output = '';
-    child.stdout.on('data', (data: Buffer) => { output += data.toString(); });
-    child.stderr.on('data', (data: Buffer) => { output += data.toString(); });
+    child.stdout.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.stderr.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
     child.on('close', (status) => resolve({ status, output }));
   });
   assert.equal(run.status, 0, run.output);
-  const state = JSON.parse(readFileSync(join(dir, 'results', 'e1', 'state.json'), 'utf8')) as { status: string; vars: { attempts: string[]; after: number }; log: { text: string }[] };
+  const state = JSON.parse(readFileSync(join(dir, 'results', 'e1', 'state.json'), 'utf8')) as {
+    status: string;
+    vars: { attempts: string[]; after: number };
+    log: { text: string }[];
+  };
   assert.equal(state.status, 'finished');
   assert.equal(state.vars.after, 5, 'the next phase ran its block');
-  assert.deepEqual(state.vars.attempts.map((text) => text.replace(/:.*/, '')), ['EvalError', 'EvalError', 'TypeError', 'ReferenceError', 'EvalError']);
+  assert.deepEqual(
+    state.vars.attempts.map((text) => text.replace(/:.*/, '')),
+    ['EvalError', 'EvalError', 'TypeError', 'ReferenceError', 'EvalError'],
+  );
   assert.ok(state.log.some((entry) => entry.text === 'after'));
   const written = filesUnder(join(dir, 'results'));
   assert.ok(written.some((file) => file.endsWith('state.json')) && written.some((file) => file.endsWith('journal.jsonl')));

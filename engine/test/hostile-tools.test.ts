@@ -28,32 +28,84 @@ interface Hostile {
 
 const json = (value: unknown) => JSON.stringify(value);
 const HOSTILE: Hostile[] = [
-  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'].map((sheet) => ({ name: 'facts_read', args: json({ sheet }), expect: new RegExp(`^Error: there is no sheet \`${sheet}\`\\. The sheets are \`move\``) })),
+  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'].map((sheet) => ({
+    name: 'facts_read',
+    args: json({ sheet }),
+    expect: new RegExp(`^Error: there is no sheet \`${sheet}\`\\. The sheets are \`move\``),
+  })),
   { name: 'facts_get_untold', args: json({ sheet: '__proto__' }), expect: /^Error: there is no sheet `__proto__`/ },
   { name: 'facts_mark_told', args: json({ sheet: 'constructor', ids: ['1.1'] }), expect: /^Error: there is no sheet `constructor`/ },
   { name: 'facts_edit', args: json({ sheet: 'valueOf', id: '1.1', text: 'x' }), expect: /^Error: there is no sheet `valueOf`/ },
   { name: 'facts_add', args: json({ sheet: 'toString', category: 1, text: 'x' }), expect: /^Error: there is no sheet `toString`/ },
   { name: 'facts_read', args: json({ sheet: { toString: 1 } }), expect: /^Error: `sheet` must be a sheet name such as "family"\.$/ },
   { name: 'send_message', args: json({ text: { toString: 1 } }), expect: /^Error: `text` must be a string, e\.g\. \{"text": / },
-  { name: 'send_message', args: json({ text: 'Hello there. '.repeat(2000) }), expect: /^Error: `text` must be at most 20000 characters long \(it is 26000\)/ },
+  {
+    name: 'send_message',
+    args: json({ text: 'Hello there. '.repeat(2000) }),
+    expect: /^Error: `text` must be at most 20000 characters long \(it is 26000\)/,
+  },
   { name: 'facts_mark_told', args: json({ sheet: 'move', ids: [1, 2] }), expect: /^Error: `ids` must be a list of at most 500 fact ids/ },
-  { name: 'facts_mark_told', args: json({ sheet: 'move', ids: Array.from({ length: 5000 }, (_, i) => `1.${i}`) }), expect: /^Error: `ids` must be a list of at most 500 fact ids/ },
-  { name: 'facts_edit', args: json({ sheet: 'move', id: { toString: 1 }, text: 'x' }), expect: /^Error: `id` must be a fact id such as "4\.2"\.$/ },
-  { name: 'facts_add', args: json({ sheet: 'move', category: '2', text: 'x' }), expect: /^Error: `category` must be a whole number, e\.g\. / },
-  { name: 'log_evaluation', args: '{"check_id": "3.1", "score": NaN, "answer": "a", "comment": "c"}', expect: /^Error: the arguments of log_evaluation are not valid JSON/ },
-  ...['"10"', '11', '-1', 'null'].map((score) => ({ name: 'log_evaluation', args: `{"check_id": "3.1", "score": ${score}, "answer": "a", "comment": "c"}`, expect: /^Error: `score` must be a number from 0 to 10\.$/ })),
-  { name: 'log_evaluation', args: json({ check_id: '3.1', score: 5, answer: 'a', comment: 'c', attempt: 3 }), expect: /^Error: `attempt` must be 1, or 2/ },
-  { name: 'log_evaluation', args: json({ check_id: '__proto__', score: 5, answer: 'a', comment: 'c' }), expect: /^Error: there is no check __proto__\./ },
-  { name: 'log_evaluation', args: json({ check_id: 7, score: 5, answer: 'a', comment: 'c' }), expect: /^Error: `check_id` must be a check id/ },
-  { name: 'facts_read', args: '{"sheet": "move"', expect: /^Error: the arguments of facts_read are not valid JSON\. Call it again with a JSON object, e\.g\. \{"sheet": "family"\}/ },
+  {
+    name: 'facts_mark_told',
+    args: json({ sheet: 'move', ids: Array.from({ length: 5000 }, (_, i) => `1.${i}`) }),
+    expect: /^Error: `ids` must be a list of at most 500 fact ids/,
+  },
+  {
+    name: 'facts_edit',
+    args: json({ sheet: 'move', id: { toString: 1 }, text: 'x' }),
+    expect: /^Error: `id` must be a fact id such as "4\.2"\.$/,
+  },
+  {
+    name: 'facts_add',
+    args: json({ sheet: 'move', category: '2', text: 'x' }),
+    expect: /^Error: `category` must be a whole number, e\.g\. /,
+  },
+  {
+    name: 'log_evaluation',
+    args: '{"check_id": "3.1", "score": NaN, "answer": "a", "comment": "c"}',
+    expect: /^Error: the arguments of log_evaluation are not valid JSON/,
+  },
+  ...['"10"', '11', '-1', 'null'].map((score) => ({
+    name: 'log_evaluation',
+    args: `{"check_id": "3.1", "score": ${score}, "answer": "a", "comment": "c"}`,
+    expect: /^Error: `score` must be a number from 0 to 10\.$/,
+  })),
+  {
+    name: 'log_evaluation',
+    args: json({ check_id: '3.1', score: 5, answer: 'a', comment: 'c', attempt: 3 }),
+    expect: /^Error: `attempt` must be 1, or 2/,
+  },
+  {
+    name: 'log_evaluation',
+    args: json({ check_id: '__proto__', score: 5, answer: 'a', comment: 'c' }),
+    expect: /^Error: there is no check __proto__\./,
+  },
+  {
+    name: 'log_evaluation',
+    args: json({ check_id: 7, score: 5, answer: 'a', comment: 'c' }),
+    expect: /^Error: `check_id` must be a check id/,
+  },
+  {
+    name: 'facts_read',
+    args: '{"sheet": "move"',
+    expect: /^Error: the arguments of facts_read are not valid JSON\. Call it again with a JSON object, e\.g\. \{"sheet": "family"\}/,
+  },
   { name: 'facts_read', args: '["move"]', expect: /^Error: the arguments of facts_read must be a JSON object/ },
   { name: 'facts_read', args: '"move"', expect: /^Error: the arguments of facts_read must be a JSON object/ },
   { name: 'facts_read', args: `{"sheet": ${'['.repeat(30_000)}${']'.repeat(30_000)}}`, expect: /^Error: `sheet` must be a sheet name/ },
-  { name: 'send_message', args: json({ text: 'a'.repeat(1 << 20) }), expect: /^Error: the arguments of send_message are longer than 65536 characters/ },
+  {
+    name: 'send_message',
+    args: json({ text: 'a'.repeat(1 << 20) }),
+    expect: /^Error: the arguments of send_message are longer than 65536 characters/,
+  },
   { name: 'rm_rf', args: '{}', expect: /^Error: there is no tool `rm_rf`\. The tools are send_message, next_phase/ },
   { name: '__proto__', args: '{}', expect: /^Error: there is no tool `__proto__`/ },
   { name: 'toString', args: '{}', expect: /^Error: there is no tool `toString`/ },
-  ...['2026-13-45 25:99', '2026-02-30 10:00', '24:00', '99:99', '07:60'].map((until) => ({ name: 'wait', args: json({ until }), expect: new RegExp(`^Error: \`until\` ${until} is no real moment`) })),
+  ...['2026-13-45 25:99', '2026-02-30 10:00', '24:00', '99:99', '07:60'].map((until) => ({
+    name: 'wait',
+    args: json({ until }),
+    expect: new RegExp(`^Error: \`until\` ${until} is no real moment`),
+  })),
   { name: 'wait', args: json({ until: '' }), expect: /^Error: `until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM"\.$/ },
   { name: 'wait', args: json({ until: 'tomorrow' }), expect: /^Error: `until` must be a time/ },
   { name: 'wait', args: json({ until: 7 }), expect: /^Error: `until` must be a time/ },
@@ -71,13 +123,22 @@ const isHostile = (call: { function: { name: string; arguments: string } }) =>
 class HostilePersona implements ChatModel {
   readonly name = 'stand-in';
   private readonly inner = new InProcessStandIn();
-  constructor(private next: number, private readonly onLast?: () => void) {}
+  constructor(
+    private next: number,
+    private readonly onLast?: () => void,
+  ) {}
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     const hostile = HOSTILE[this.next];
     if (!hostile) return this.inner.complete({ ...request, messages: withoutHostile(request.messages) });
     if (++this.next === HOSTILE.length) this.onLast?.();
-    return { message: { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: hostile.name, arguments: hostile.args } }] }, usage: USAGE };
+    return {
+      message: {
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: hostile.name, arguments: hostile.args } }],
+      },
+      usage: USAGE,
+    };
   }
 }
 
@@ -101,13 +162,25 @@ function timedStarter(): ReturnType<typeof starter> {
 
 function options(persona: ChatModel, store: MemoryRunStore, dir: string, agentModel: ChatModel = new InProcessStandIn()): RunOptions {
   return {
-    name: 'hostile', benchmark: timedStarter(), agent: 'chatbot', persona, adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
-    store, clock: new Clock(), ignoreSessionBreak: true, maxTurnsPerPhase: 200,
+    name: 'hostile',
+    benchmark: timedStarter(),
+    agent: 'chatbot',
+    persona,
+    adapter: new ChatbotAdapter(join(dir, 'agent'), agentModel),
+    store,
+    clock: new Clock(),
+    ignoreSessionBreak: true,
+    maxTurnsPerPhase: 200,
   };
 }
 
-const received = (dir: string) => readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8').split('\n').filter(Boolean)
-  .map((line) => JSON.parse(line) as { kind: string; text?: string }).filter((e) => e.kind === 'user').map((e) => e.text);
+const received = (dir: string) =>
+  readFileSync(join(dir, 'agent', 'conversation.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { kind: string; text?: string })
+    .filter((e) => e.kind === 'user')
+    .map((e) => e.text);
 
 test(`${HOSTILE.length} hostile tool calls: each an error the model can act on; the run is stopped and resumed among them and ends as a clean run`, async () => {
   assert.ok(HOSTILE.length >= 14);
@@ -119,14 +192,19 @@ test(`${HOSTILE.length} hostile tool calls: each an error the model can act on; 
   const store = new MemoryRunStore();
   const stop = new AbortController();
   // Stopped right after the model made the last hostile call: the resumed run carries it out.
-  await assert.rejects(runBenchmark({ ...options(new HostilePersona(0, () => stop.abort()), store, dir), signal: stop.signal }), RunStopped);
+  await assert.rejects(
+    runBenchmark({ ...options(new HostilePersona(0, () => stop.abort()), store, dir), signal: stop.signal }),
+    RunStopped,
+  );
   const stopped = store.load()!;
   assert.equal(stopped.status, 'running');
   const state: RunState = await runBenchmark(options(new HostilePersona(HOSTILE.length), store, dir));
   assert.equal(state.status, 'finished', state.error);
 
   const results = new Map(store.events.flatMap((e) => (e.type === 'tool-done' ? [[e.callId, e.content] as const] : [])));
-  const hostileCalls = store.events.flatMap((e) => (e.type === 'persona' && e.message.role === 'assistant' ? e.message.tool_calls ?? [] : [])).slice(0, HOSTILE.length);
+  const hostileCalls = store.events
+    .flatMap((e) => (e.type === 'persona' && e.message.role === 'assistant' ? (e.message.tool_calls ?? []) : []))
+    .slice(0, HOSTILE.length);
   HOSTILE.forEach((hostile, i) => {
     const result = results.get(hostileCalls[i]?.id ?? '') ?? '(no result)';
     assert.match(result.slice(0, 300), hostile.expect, `${hostile.name} ${hostile.args.slice(0, 80)}`);
@@ -148,7 +226,10 @@ test('a 1 MiB agent reply without spaces: the run goes on and finishes quickly, 
   };
   const started = performance.now();
   const dir = tempDir('mmb-runaway-');
-  const state = await runBenchmark({ ...options(new InProcessStandIn(), new MemoryRunStore(), dir, runaway), compaction: { maxTokens: 8000, trimToTokens: 3000 } });
+  const state = await runBenchmark({
+    ...options(new InProcessStandIn(), new MemoryRunStore(), dir, runaway),
+    compaction: { maxTokens: 8000, trimToTokens: 3000 },
+  });
   assert.equal(state.status, 'finished', state.error);
   assert.ok(performance.now() - started < 30_000, `took ${performance.now() - started} ms`);
   const reply = state.transcript.find((e) => e.from === 'agent')?.text ?? '';

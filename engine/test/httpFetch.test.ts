@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { httpFetch } from '../src/models/httpFetch';
 
-async function serve(handler: (request: IncomingMessage, response: ServerResponse, body: string) => void): Promise<{ url: string; server: Server; connections: () => number }> {
+async function serve(
+  handler: (request: IncomingMessage, response: ServerResponse, body: string) => void,
+): Promise<{ url: string; server: Server; connections: () => number }> {
   let connections = 0;
   const server = createServer((request, response) => {
     const parts: Buffer[] = [];
@@ -26,13 +28,19 @@ function close(server: Server): Promise<void> {
 test('a JSON body goes out with its headers and length, and the connection is kept for the next request', async () => {
   const seen: string[] = [];
   const { url, server, connections } = await serve((request, response, body) => {
-    seen.push(`${request.method} ${request.url} ${request.headers['content-type']} ${request.headers['content-length']} ${request.headers.authorization} ${body}`);
+    seen.push(
+      `${request.method} ${request.url} ${request.headers['content-type']} ${request.headers['content-length']} ${request.headers.authorization} ${body}`,
+    );
     response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r1' });
     response.end('{"ok":"£1"}');
   });
   try {
     for (let i = 0; i < 5; i++) {
-      const response = await httpFetch(`${url}/v1/chat`, { method: 'post', headers: new Headers({ 'content-type': 'application/json', authorization: 'Bearer k' }), body: '{"a":"£"}' });
+      const response = await httpFetch(`${url}/v1/chat`, {
+        method: 'post',
+        headers: new Headers({ 'content-type': 'application/json', authorization: 'Bearer k' }),
+        body: '{"a":"£"}',
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('x-request-id'), 'r1');
       assert.deepEqual(await response.json(), { ok: '£1' });
@@ -63,7 +71,11 @@ test('a gzip body is decompressed; an event stream is readable before the server
     assert.deepEqual(await (await httpFetch(`${url}/gzip`)).json(), { zipped: true });
     const stream = await httpFetch(`${url}/sse`);
     const reader = stream.body!.getReader();
-    assert.equal(Buffer.from((await reader.read()).value!).toString(), 'data: one\n\n', 'the first event arrives while the response is still open');
+    assert.equal(
+      Buffer.from((await reader.read()).value!).toString(),
+      'data: one\n\n',
+      'the first event arrives while the response is still open',
+    );
     finish!();
     assert.equal(Buffer.from((await reader.read()).value!).toString(), 'data: two\n\n');
     const empty = await httpFetch(`${url}/none`);

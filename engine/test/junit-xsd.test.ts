@@ -49,7 +49,10 @@ test('mmb report --junit: valid junit-10.xsd, hostile answers included', { skip 
 test('mmb run --junit: a finished run and one that crashed, valid junit-10.xsd', { skip }, () => {
   const dir = workspace({
     persona: { model: 'stand-in' },
-    runs: { a: { benchmark: 'starter', agent: 'chatbot' }, d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } } },
+    runs: {
+      a: { benchmark: 'starter', agent: 'chatbot' },
+      d: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gone', base_url: 'http://127.0.0.1:9/v1' } },
+    },
   });
   const r = mmb(['run', '--junit', 'run.xml'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);

@@ -24,12 +24,26 @@ test('one suite per run, one case per check with its type and question, failing 
   const state = fixtureState('chatbot-1');
   const [suite] = assertJunitShape(parseXml(junitDocument([{ kind: 'played', state, benchmark: multiday }], { hostname: 'ci-host' })));
   assert.ok(suite);
-  assert.deepEqual({ ...suite.attributes }, {
-    name: 'chatbot-1', package: 'multiday', id: '0', timestamp: '2026-11-29T22:19:27', hostname: 'ci-host',
-    tests: '10', failures: '8', errors: '0', skipped: '0', time: (state.activeMs / 1000).toFixed(3),
-  });
+  assert.deepEqual(
+    { ...suite.attributes },
+    {
+      name: 'chatbot-1',
+      package: 'multiday',
+      id: '0',
+      timestamp: '2026-11-29T22:19:27',
+      hostname: 'ci-host',
+      tests: '10',
+      failures: '8',
+      errors: '0',
+      skipped: '0',
+      time: (state.activeMs / 1000).toFixed(3),
+    },
+  );
   const cases = casesOf(suite);
-  assert.deepEqual(cases.map((c) => c.attributes.classname), ['multiday.week2', ...Array(9).fill('multiday.exam')]);
+  assert.deepEqual(
+    cases.map((c) => c.attributes.classname),
+    ['multiday.week2', ...Array(9).fill('multiday.exam')],
+  );
   assert.equal(cases[1]!.attributes.name, '15.1 [RECALL] Where did I run on Tuesday, 10 March?');
   assert.equal(cases[0]!.attributes.name, '12.1 How far did I run on Wednesday?', 'no type, no brackets');
   const failure = cases[1]!.children[0]!;
@@ -40,7 +54,7 @@ test('one suite per run, one case per check with its type and question, failing 
   // A 10 passes at any pass score; at 0 everything passes, at 10 only the 10s.
   const atZero = assertJunitShape(parseXml(junitDocument([{ kind: 'played', state, benchmark: multiday }], { passScore: 0 })))[0]!;
   assert.equal(atZero.attributes.failures, '0');
-  assert.equal(atZero.attributes.hostname, 'localhost', 'the schema\'s value when the host is unknown');
+  assert.equal(atZero.attributes.hostname, 'localhost', "the schema's value when the host is unknown");
 });
 
 test('checks never graded are skipped, a crash is an error case, a run that did not start is one error', () => {
@@ -59,10 +73,16 @@ test('checks never graded are skipped, a crash is an error case, a run that did 
   const cases = casesOf(crashed!);
   assert.equal(cases.find((c) => c.attributes.name?.startsWith('15.4 '))!.children[0]!.name, 'skipped');
   const error = cases.at(-1)!;
-  assert.deepEqual({ name: error.attributes.name, classname: error.attributes.classname }, { name: 'the run crashed', classname: 'multiday' });
+  assert.deepEqual(
+    { name: error.attributes.name, classname: error.attributes.classname },
+    { name: 'the run crashed', classname: 'multiday' },
+  );
   assert.deepEqual({ ...error.children[0]!.attributes }, { message: 'the chatbot\'s model failed: <boom> & "more"', type: 'crashed' });
   assert.equal(notStarted!.attributes.id, '1');
-  assert.deepEqual(casesOf(notStarted!).map((c) => [c.attributes.name, c.children[0]!.name, c.children[0]!.attributes.type]), [['the run did not start', 'error', 'not-started']]);
+  assert.deepEqual(
+    casesOf(notStarted!).map((c) => [c.attributes.name, c.children[0]!.name, c.children[0]!.attributes.type]),
+    [['the run did not start', 'error', 'not-started']],
+  );
 });
 
 test('hostile answer text stays well-formed text: CDATA ends, markup, entities, control characters, lone surrogates, endless answers', () => {
@@ -86,7 +106,19 @@ test('hostile answer text stays well-formed text: CDATA ends, markup, entities, 
 });
 
 test('the well-formedness check itself refuses what an unescaped writer would produce', () => {
-  for (const broken of ['<a>]]></a>', '<a b="<"/>', '<a>&</a>', '<a>&nbsp;</a>', '<a>\u0001</a>', '<a>\ud800</a>', '<a><b></a></b>', '<a/><a/>', '<a b="1" b="2"/>', '<a>', '<a>&#0;</a>']) {
+  for (const broken of [
+    '<a>]]></a>',
+    '<a b="<"/>',
+    '<a>&</a>',
+    '<a>&nbsp;</a>',
+    '<a>\u0001</a>',
+    '<a>\ud800</a>',
+    '<a><b></a></b>',
+    '<a/><a/>',
+    '<a b="1" b="2"/>',
+    '<a>',
+    '<a>&#0;</a>',
+  ]) {
     assert.throws(() => parseXml(broken), Error, JSON.stringify(broken));
   }
   assert.equal(parseXml('<a b="x&#10;y&amp;">t&lt;&#x1F600;</a>').text, 't<😀');

@@ -27,13 +27,17 @@ interface Combination {
 }
 
 const COMBINATIONS: Combination[] = [
-  { name: 'multiday on the chatbot', run: { benchmark: 'multiday', agent: 'chatbot', ignore_session_break: true }, sentFile: 'conversation.jsonl' },
+  {
+    name: 'multiday on the chatbot',
+    run: { benchmark: 'multiday', agent: 'chatbot', ignore_session_break: true },
+    sentFile: 'conversation.jsonl',
+  },
   { name: 'the notebook on multiday', run: { benchmark: 'multiday', agent: 'notebook' }, sentFile: 'journal.jsonl' },
 ];
 
 function seeded(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function config(run: Record<string, unknown>) {
@@ -65,8 +69,12 @@ function lastEventNumber(journal: string): number {
 function runToEnd(dir: string): Promise<{ status: number | null; output: string }> {
   const child = spawn(process.execPath, [CLI, 'run', 'k'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   return new Promise((resolve) => child.on('exit', (status) => resolve({ status, output })));
 }
 
@@ -74,10 +82,16 @@ function runToEnd(dir: string): Promise<{ status: number | null; output: string 
  * Starts `mmb run k` in a process group of its own and sends `signal` to the whole group once the
  * journal holds event `target`. True when it was signalled before it finished.
  */
-async function runAndStop(dir: string, target: number, signal: 'SIGINT' | 'SIGKILL'): Promise<{ signalled: boolean; status: number | null; output: string }> {
+async function runAndStop(
+  dir: string,
+  target: number,
+  signal: 'SIGINT' | 'SIGKILL',
+): Promise<{ signalled: boolean; status: number | null; output: string }> {
   const child = spawn(process.execPath, [CLI, 'run', 'k'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
   const journal = join(dir, 'results', 'k', 'journal.jsonl');
   let signalled = false;
@@ -117,11 +131,21 @@ const view = (state: RunState) => ({
 });
 
 function sentToAgent(dir: string, file: string): string[] {
-  return readFileSync(join(dir, 'results', 'k', 'agent', file), 'utf8').split('\n').filter(Boolean)
-    .map((line) => JSON.parse(line) as { kind: string; text?: string }).filter((e) => e.kind === 'user').map((e) => e.text ?? '');
+  return readFileSync(join(dir, 'results', 'k', 'agent', file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { kind: string; text?: string })
+    .filter((e) => e.kind === 'user')
+    .map((e) => e.text ?? '');
 }
 
-async function campaign(combination: Combination, signal: 'SIGINT' | 'SIGKILL', expected: ReturnType<typeof view>, events: number, seed: number): Promise<void> {
+async function campaign(
+  combination: Combination,
+  signal: 'SIGINT' | 'SIGKILL',
+  expected: ReturnType<typeof view>,
+  events: number,
+  seed: number,
+): Promise<void> {
   const context = `${combination.name}, ${signal}, seed ${seed} (MMB_KILL_SEED=${SEED})`;
   const random = seeded(seed);
   // 30 moments spread over the reference run's events; each resume adds one event of its own.
@@ -131,8 +155,15 @@ async function campaign(combination: Combination, signal: 'SIGINT' | 'SIGKILL', 
   for (const [i, moment] of moments.entries()) {
     const result = await runAndStop(dir, moment + i, signal);
     if (result.signalled) stops++;
-    assert.ok(!/internal error|is damaged|Please report/.test(result.output), `${context}: stop ${i + 1} at event ${moment + i}: ${result.output}`);
-    if (signal === 'SIGINT' && result.signalled) assert.ok(result.status === 130 || result.status === 0, `${context}: a Ctrl-C stop exits 130, not ${result.status}: ${result.output}`);
+    assert.ok(
+      !/internal error|is damaged|Please report/.test(result.output),
+      `${context}: stop ${i + 1} at event ${moment + i}: ${result.output}`,
+    );
+    if (signal === 'SIGINT' && result.signalled)
+      assert.ok(
+        result.status === 130 || result.status === 0,
+        `${context}: a Ctrl-C stop exits 130, not ${result.status}: ${result.output}`,
+      );
   }
   // A run of 0.2 s may end within one poll of a moment near its end, more often on a busy machine: most moments must stop it.
   assert.ok(stops >= KILLS - 5, `${context}: the run was stopped ${stops} times of ${KILLS}`);
@@ -148,15 +179,20 @@ async function campaign(combination: Combination, signal: 'SIGINT' | 'SIGKILL', 
 
 test(`stopped ${KILLS} times by SIGINT and by SIGKILL to the process group, multi-day runs resume to the same end (seed ${SEED})`, async () => {
   console.log(`kill-multiday seed: ${SEED} (MMB_KILL_SEED=${SEED} replays it)`);
-  const references = await Promise.all(COMBINATIONS.map(async (combination) => {
-    const dir = workspace(config(combination.run), BENCHMARKS);
-    const result = await runToEnd(dir);
-    assert.equal(result.status, 0, result.output);
-    const state = finalState(dir);
-    assert.equal(state.status, 'finished', state.error);
-    return { combination, expected: view(state), events: state.events };
-  }));
+  const references = await Promise.all(
+    COMBINATIONS.map(async (combination) => {
+      const dir = workspace(config(combination.run), BENCHMARKS);
+      const result = await runToEnd(dir);
+      assert.equal(result.status, 0, result.output);
+      const state = finalState(dir);
+      assert.equal(state.status, 'finished', state.error);
+      return { combination, expected: view(state), events: state.events };
+    }),
+  );
   const random = seeded(SEED);
-  await Promise.all(references.flatMap(({ combination, expected, events }) => (['SIGINT', 'SIGKILL'] as const)
-    .map((signal) => campaign(combination, signal, expected, events, Math.floor(random() * 2 ** 31)))));
+  await Promise.all(
+    references.flatMap(({ combination, expected, events }) =>
+      (['SIGINT', 'SIGKILL'] as const).map((signal) => campaign(combination, signal, expected, events, Math.floor(random() * 2 ** 31))),
+    ),
+  );
 });

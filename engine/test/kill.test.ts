@@ -47,7 +47,7 @@ test('killed at several random moments and resumed each time, the run ends exact
 
   const dir = workspace(CONFIG);
   let seed = 20261129;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let kills = 0;
   let at = 0;
   for (let i = 0; i < 6; i++) {
@@ -61,9 +61,17 @@ test('killed at several random moments and resumed each time, the run ends exact
   const got = finalState(dir);
   assert.equal(got.status, 'finished');
   assert.deepEqual(view(got), expected);
-  const sent = readFileSync(join(dir, 'results', 'k1', 'agent', 'conversation.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; text?: string }).filter((e) => e.kind === 'user').map((e) => e.text);
-  assert.deepEqual(sent, expected.transcript.filter((t) => t.startsWith('persona: ')).map((t) => t.slice('persona: '.length)), 'the agent got every message exactly once');
+  const sent = readFileSync(join(dir, 'results', 'k1', 'agent', 'conversation.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; text?: string })
+    .filter((e) => e.kind === 'user')
+    .map((e) => e.text);
+  assert.deepEqual(
+    sent,
+    expected.transcript.filter((t) => t.startsWith('persona: ')).map((t) => t.slice('persona: '.length)),
+    'the agent got every message exactly once',
+  );
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
   assert.equal((report.match(/— k1: starter @ chatbot/g) ?? []).length, 1, 'one report entry, for the finished run');
 });

@@ -9,10 +9,24 @@ import { ROOT, tempDir } from './helpers';
 
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-test('a run\'s saved state is read once per start and once per resume, not once by the launcher and again by the runner', async () => {
+test("a run's saved state is read once per start and once per resume, not once by the launcher and again by the runner", async () => {
   const root = tempDir('mmb-launch-');
-  const config = { ...parseConfig('{}').config, persona: { model: 'stand-in' }, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
-  const runs = [{ name: 'once', benchmark: 'starter', agent: 'chatbot', ignore_session_break: true, options: {}, range: zero, phases: { from: 0, to: 0 } }];
+  const config = {
+    ...parseConfig('{}').config,
+    persona: { model: 'stand-in' },
+    time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 },
+  };
+  const runs = [
+    {
+      name: 'once',
+      benchmark: 'starter',
+      agent: 'chatbot',
+      ignore_session_break: true,
+      options: {},
+      range: zero,
+      phases: { from: 0, to: 0 },
+    },
+  ];
   const original = FileRunStore.prototype.load;
   let loads = 0;
   FileRunStore.prototype.load = function load(this: FileRunStore) {

@@ -17,10 +17,7 @@ export interface ProxiedRequest {
   count: number;
 }
 
-export type Meddling =
-  | { status: number; message: string }
-  | { rewrite: (content: string) => string }
-  | undefined;
+export type Meddling = { status: number; message: string } | { rewrite: (content: string) => string } | undefined;
 
 export interface MeddlingProxy {
   /** The base URL for a model config: `http://127.0.0.1:PORT<prefix>/v1`. */
@@ -44,11 +41,17 @@ export async function startMeddlingProxy(meddle: (request: ProxiedRequest) => Me
       if (action && 'status' in action) {
         meddled++;
         res.writeHead(action.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: action.message, type: action.status >= 500 ? 'server_error' : 'invalid_request_error' } }));
+        res.end(
+          JSON.stringify({ error: { message: action.message, type: action.status >= 500 ? 'server_error' : 'invalid_request_error' } }),
+        );
         return;
       }
       const target = `${standIn.url.replace(/\/v1$/, '')}${path.replace(/^.*?\/v1\//, '/v1/')}`;
-      const upstream = await fetch(target, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json', authorization: 'Bearer stand-in' }, ...(req.method === 'POST' ? { body: raw } : {}) });
+      const upstream = await fetch(target, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer stand-in' },
+        ...(req.method === 'POST' ? { body: raw } : {}),
+      });
       let text = await upstream.text();
       if (action && 'rewrite' in action && upstream.ok) {
         meddled++;
@@ -67,7 +70,9 @@ export async function startMeddlingProxy(meddle: (request: ProxiedRequest) => Me
   const { port } = server.address() as AddressInfo;
   return {
     url: (prefix = '') => `http://127.0.0.1:${port}${prefix}/v1`,
-    get meddled() { return meddled; },
+    get meddled() {
+      return meddled;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -40,8 +40,15 @@ function searched(key: string): string[] {
   const base64 = bytes.toString('base64');
   const windows = (text: string) => Array.from({ length: text.length - 7 }, (_, i) => text.slice(i, i + 8));
   return [
-    key, base64, bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('hex').toUpperCase(), encodeURIComponent(key),
-    Buffer.from(`user:${key}`).toString('base64'), ...windows(key), ...windows(base64.slice(0, -4)),
+    key,
+    base64,
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+    encodeURIComponent(key),
+    Buffer.from(`user:${key}`).toString('base64'),
+    ...windows(key),
+    ...windows(base64.slice(0, -4)),
   ];
 }
 
@@ -75,14 +82,20 @@ function fetchText(port: number, path: string, cookie = ''): Promise<{ status: n
     get({ host: '127.0.0.1', port, path, headers: { Cookie: cookie } }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, setCookie: String(res.headers['set-cookie'] ?? '').split(';')[0]! }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text, setCookie: String(res.headers['set-cookie'] ?? '').split(';')[0]! }),
+      );
     }).on('error', reject);
   });
 }
 
 /** Every page `mmb view` serves for these runs, fetched with its token; the view's own output is in `printed`. */
 async function servedPages(root: string, env: NodeJS.ProcessEnv, printed: string[]): Promise<Map<string, string>> {
-  const child = spawn(process.execPath, [CLI, 'view', '--port', '0'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'view', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -108,81 +121,113 @@ async function servedPages(root: string, env: NodeJS.ProcessEnv, printed: string
   return pages;
 }
 
-test('no form of a key, and no outside file, in any file under results/, any page of mmb view, or anything printed', { timeout: 180_000 }, async () => {
-  const standIn = await startStandIn();
-  try {
-    const model = (name: string, keyEnv: string) => ({ model: name, base_url: standIn.url, api_key_env: keyEnv });
-    const agent = (mode: string, leakDir: string) => ({
-      benchmark: 'starter', agent: 'process', command: [process.execPath, join(__dirname, 'fixtures', 'leaky-agent.mjs')],
-      env_set: { LEAK_DIR: leakDir, LEAK_MODE: mode }, agent_model: model('agent-model', 'MMB_TEST_AGENT_KEY'),
-    });
-    const config = (leakDir: string) => ({ persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'), runs: { leaky: agent('memory', leakDir), linked: agent('linked', leakDir) } });
-    const root = workspace(config(''));
-    // Outside results/ but in the workspace, which a sandboxed agent (agent_sandbox) still reads.
-    const outside = join(root, 'outside');
-    mkdirSync(outside);
-    writeFileSync(join(root, 'config.jsonc'), JSON.stringify(config(outside)));
-    writeFileSync(join(outside, 'keys.json'), JSON.stringify({ persona: PERSONA_KEY, extra: EXTRA_TOKEN }));
-    writeFileSync(join(outside, 'secret.txt'), `${OUTSIDE_MARKER} ${PERSONA_KEY}\n`);
-    const env = { MMB_TEST_PERSONA_KEY: PERSONA_KEY, MMB_TEST_AGENT_KEY: AGENT_KEY, MMB_TEST_EXTRA_TOKEN: EXTRA_TOKEN };
-    const printed: string[] = [];
-    const run = async (args: string[], cwd = root) => {
-      const r = await cli(args, cwd, env);
-      printed.push(r.stdout, r.stderr);
-      assert.equal(r.code, 0, `mmb ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    };
-    await run(['run']);
-    const results = join(root, 'results');
-    const snapshot = join(results, 'leaky', 'memory', '2');
-    const notes = readFileSync(join(snapshot, 'notes.md'), 'utf8');
-    assert.match(notes, /^# Notes\nThe user is moving flat\.\nwhole \*\*\*\nbase64 \*\*\*\n/, 'the notes are copied, their keys masked');
-    assert.deepEqual(readdirSync(snapshot, { recursive: true }).sort(), ['deep', 'deep/keys.json', 'notes.md'],
-      'no link, dot entry, binary file, file named after a key, nor file over the bounds');
-    assert.deepEqual(readdirSync(join(results, 'linked', 'memory', '2')), [], 'a memory folder that is a link is not copied');
+test(
+  'no form of a key, and no outside file, in any file under results/, any page of mmb view, or anything printed',
+  { timeout: 180_000 },
+  async () => {
+    const standIn = await startStandIn();
+    try {
+      const model = (name: string, keyEnv: string) => ({ model: name, base_url: standIn.url, api_key_env: keyEnv });
+      const agent = (mode: string, leakDir: string) => ({
+        benchmark: 'starter',
+        agent: 'process',
+        command: [process.execPath, join(__dirname, 'fixtures', 'leaky-agent.mjs')],
+        env_set: { LEAK_DIR: leakDir, LEAK_MODE: mode },
+        agent_model: model('agent-model', 'MMB_TEST_AGENT_KEY'),
+      });
+      const config = (leakDir: string) => ({
+        persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'),
+        runs: { leaky: agent('memory', leakDir), linked: agent('linked', leakDir) },
+      });
+      const root = workspace(config(''));
+      // Outside results/ but in the workspace, which a sandboxed agent (agent_sandbox) still reads.
+      const outside = join(root, 'outside');
+      mkdirSync(outside);
+      writeFileSync(join(root, 'config.jsonc'), JSON.stringify(config(outside)));
+      writeFileSync(join(outside, 'keys.json'), JSON.stringify({ persona: PERSONA_KEY, extra: EXTRA_TOKEN }));
+      writeFileSync(join(outside, 'secret.txt'), `${OUTSIDE_MARKER} ${PERSONA_KEY}\n`);
+      const env = { MMB_TEST_PERSONA_KEY: PERSONA_KEY, MMB_TEST_AGENT_KEY: AGENT_KEY, MMB_TEST_EXTRA_TOKEN: EXTRA_TOKEN };
+      const printed: string[] = [];
+      const run = async (args: string[], cwd = root) => {
+        const r = await cli(args, cwd, env);
+        printed.push(r.stdout, r.stderr);
+        assert.equal(r.code, 0, `mmb ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      };
+      await run(['run']);
+      const results = join(root, 'results');
+      const snapshot = join(results, 'leaky', 'memory', '2');
+      const notes = readFileSync(join(snapshot, 'notes.md'), 'utf8');
+      assert.match(notes, /^# Notes\nThe user is moving flat\.\nwhole \*\*\*\nbase64 \*\*\*\n/, 'the notes are copied, their keys masked');
+      assert.deepEqual(
+        readdirSync(snapshot, { recursive: true }).sort(),
+        ['deep', 'deep/keys.json', 'notes.md'],
+        'no link, dot entry, binary file, file named after a key, nor file over the bounds',
+      );
+      assert.deepEqual(readdirSync(join(results, 'linked', 'memory', '2')), [], 'a memory folder that is a link is not copied');
 
-    // A run of another machine, its snapshot unmasked (an older engine), merged: it arrives masked.
-    const shard = tempDir('mmb-shard-');
-    cpSync(join(results, 'linked'), join(shard, 'results', 'linked'), { recursive: true });
-    rmSync(join(results, 'linked'), { recursive: true });
-    writeFileSync(join(shard, 'results', 'linked', 'memory', '1', 'old.md'), `from another machine: ${AGENT_KEY}\n`);
-    await run(['report', '--merge', join(shard, 'results')]);
-    assert.equal(readFileSync(join(results, 'linked', 'memory', '1', 'old.md'), 'utf8'), 'from another machine: ***\n');
+      // A run of another machine, its snapshot unmasked (an older engine), merged: it arrives masked.
+      const shard = tempDir('mmb-shard-');
+      cpSync(join(results, 'linked'), join(shard, 'results', 'linked'), { recursive: true });
+      rmSync(join(results, 'linked'), { recursive: true });
+      writeFileSync(join(shard, 'results', 'linked', 'memory', '1', 'old.md'), `from another machine: ${AGENT_KEY}\n`);
+      await run(['report', '--merge', join(shard, 'results')]);
+      assert.equal(readFileSync(join(results, 'linked', 'memory', '1', 'old.md'), 'utf8'), 'from another machine: ***\n');
 
-    // Planted after the run: a snapshot folder that is a link out, a link and an unmasked file in a real one.
-    rmSync(join(results, 'linked', 'memory', '2'), { recursive: true });
-    symlinkSync(outside, join(results, 'linked', 'memory', '2'));
-    symlinkSync(join(outside, 'secret.txt'), join(snapshot, 'planted.txt'));
-    const older = join(snapshot, 'older-engine.md');
-    writeFileSync(older, `written unmasked by an older engine: ${PERSONA_KEY} ${Buffer.from(EXTRA_TOKEN).toString('base64')}\n`);
+      // Planted after the run: a snapshot folder that is a link out, a link and an unmasked file in a real one.
+      rmSync(join(results, 'linked', 'memory', '2'), { recursive: true });
+      symlinkSync(outside, join(results, 'linked', 'memory', '2'));
+      symlinkSync(join(outside, 'secret.txt'), join(snapshot, 'planted.txt'));
+      const older = join(snapshot, 'older-engine.md');
+      writeFileSync(older, `written unmasked by an older engine: ${PERSONA_KEY} ${Buffer.from(EXTRA_TOKEN).toString('base64')}\n`);
 
-    await run(['report', 'leaky', '--html']);
-    await run(['report', 'linked', '--html']);
-    await run(['report', '--compare', 'leaky', 'linked']);
-    await run(['report', '--trends']);
-    await run(['report', 'leaky']);
-    await run(['report', '--json']);
-    const report = readFileSync(join(results, 'leaky', 'report.html'), 'utf8');
-    assert.match(report, /older-engine\.md<\/div><pre><span class="mem-line">written unmasked by an older engine: \*\*\* \*\*\*<\/span>/, 'masked again when read');
-    assert.doesNotMatch(report, /planted\.txt/, 'a link in a snapshot is never read');
+      await run(['report', 'leaky', '--html']);
+      await run(['report', 'linked', '--html']);
+      await run(['report', '--compare', 'leaky', 'linked']);
+      await run(['report', '--trends']);
+      await run(['report', 'leaky']);
+      await run(['report', '--json']);
+      const report = readFileSync(join(results, 'leaky', 'report.html'), 'utf8');
+      assert.match(
+        report,
+        /older-engine\.md<\/div><pre><span class="mem-line">written unmasked by an older engine: \*\*\* \*\*\*<\/span>/,
+        'masked again when read',
+      );
+      assert.doesNotMatch(report, /planted\.txt/, 'a link in a snapshot is never read');
 
-    const pages = await servedPages(root, env, printed);
-    assert.match(pages.get('/run/leaky')!, /older-engine\.md/, 'the run page shows the snapshot');
-    for (const [path, page] of pages) assert.deepEqual(leaks(page), [], `mmb view ${path} holds a key`);
+      const pages = await servedPages(root, env, printed);
+      assert.match(pages.get('/run/leaky')!, /older-engine\.md/, 'the run page shows the snapshot');
+      for (const [path, page] of pages) assert.deepEqual(leaks(page), [], `mmb view ${path} holds a key`);
 
-    const { files, links } = entriesUnder(results);
-    const agentFolders = new Set(['leaky', 'linked'].map((id) => join(results, id, 'agent') + sep));
-    const byEngine = files.filter((f) => f !== older && ![...agentFolders].some((folder) => f.startsWith(folder)));
-    for (const name of ['state.json', 'journal.jsonl', 'summary.json', 'report.md', 'report.html', 'trends.html', 'compare-leaky-vs-linked.html']) {
-      assert.ok(byEngine.some((f) => f.endsWith(name)), `${name} was written`);
+      const { files, links } = entriesUnder(results);
+      const agentFolders = new Set(['leaky', 'linked'].map((id) => join(results, id, 'agent') + sep));
+      const byEngine = files.filter((f) => f !== older && ![...agentFolders].some((folder) => f.startsWith(folder)));
+      for (const name of [
+        'state.json',
+        'journal.jsonl',
+        'summary.json',
+        'report.md',
+        'report.html',
+        'trends.html',
+        'compare-leaky-vs-linked.html',
+      ]) {
+        assert.ok(
+          byEngine.some((f) => f.endsWith(name)),
+          `${name} was written`,
+        );
+      }
+      for (const file of byEngine) assert.deepEqual(leaks(readFileSync(file, 'utf8')), [], `${relative(root, file)} holds a key`);
+      const planted = [join(results, 'linked', 'memory', '2'), join(snapshot, 'planted.txt')];
+      assert.deepEqual(
+        links.filter((l) => ![...agentFolders].some((folder) => l.startsWith(folder))).sort(),
+        planted.sort(),
+        'the engine wrote no link',
+      );
+      for (const text of printed) assert.deepEqual(leaks(text), [], `the CLI printed a key: ${text.slice(0, 500)}`);
+    } finally {
+      await standIn.close();
     }
-    for (const file of byEngine) assert.deepEqual(leaks(readFileSync(file, 'utf8')), [], `${relative(root, file)} holds a key`);
-    const planted = [join(results, 'linked', 'memory', '2'), join(snapshot, 'planted.txt')];
-    assert.deepEqual(links.filter((l) => ![...agentFolders].some((folder) => l.startsWith(folder))).sort(), planted.sort(), 'the engine wrote no link');
-    for (const text of printed) assert.deepEqual(leaks(text), [], `the CLI printed a key: ${text.slice(0, 500)}`);
-  } finally {
-    await standIn.close();
-  }
-});
+  },
+);
 
 test('a snapshot copies regular UTF-8 text files within its bounds and nothing else; a FIFO never blocks it', () => {
   const from = tempDir('mmb-memory-');
@@ -203,7 +248,10 @@ test('a snapshot copies regular UTF-8 text files within its bounds and nothing e
   assert.equal(readFileSync(join(to, 'notes.md'), 'utf8'), 'key ***\n');
   const levels = readdirSync(to, { recursive: true }).filter((name) => String(name).endsWith('level.txt'));
   assert.equal(levels.length, SNAPSHOT_LIMITS.maxDepth, 'folders deeper than the bound are left out');
-  assert.deepEqual(['big.txt', 'latin1.txt', 'pipe.txt', 'link.txt'].filter((name) => readdirSync(to).includes(name)), []);
+  assert.deepEqual(
+    ['big.txt', 'latin1.txt', 'pipe.txt', 'link.txt'].filter((name) => readdirSync(to).includes(name)),
+    [],
+  );
   assert.equal(copy.leftOut, 5, 'the too-deep folder, the big file, the non-UTF-8 one, the FIFO and the link');
 
   const many = tempDir('mmb-memory-');
@@ -212,7 +260,11 @@ test('a snapshot copies regular UTF-8 text files within its bounds and nothing e
 
   const linked = join(tempDir('mmb-memory-'), 'memory');
   symlinkSync(from, linked);
-  assert.deepEqual(copyMemoryFolder(linked, join(tempDir('mmb-snapshot-'), '1'), masker), { files: 0, leftOut: 0 }, 'a memory folder that is a link');
+  assert.deepEqual(
+    copyMemoryFolder(linked, join(tempDir('mmb-snapshot-'), '1'), masker),
+    { files: 0, leftOut: 0 },
+    'a memory folder that is a link',
+  );
 });
 
 test('the reader shows only real folders and files inside results/: a linked memory/, a FIFO and a run folder out of results/ give nothing', () => {

@@ -48,7 +48,7 @@ export default function createAgent(context) {
 }
 `;
 
-test('a module agent\'s reported usage and its replies\' tool calls reach the run\'s state, the hostile entries left out', async () => {
+test("a module agent's reported usage and its replies' tool calls reach the run's state, the hostile entries left out", async () => {
   const ws = tempDir('mmb-usage-');
   mkdirSync(join(ws, 'agents'));
   writeFileSync(join(ws, 'agents', 'usage.mjs'), USAGE_AGENT);
@@ -59,12 +59,21 @@ test('a module agent\'s reported usage and its replies\' tool calls reach the ru
   const { state } = await runOnStandIn(benchmark, { agent: './agents/usage.mjs', dir: join(ws, 'results', 'r') });
   // Its replies' tool calls, bounded as any agent's.
   const calls = state.transcript.filter((entry) => entry.from === 'agent').map((entry) => entry.toolCalls);
-  assert.ok(calls.length > 0 && calls.every((c) => c?.length === 1 && c[0]!.name === 'remember' && c[0]!.result === 'saved'), 'each reply keeps its tool call');
+  assert.ok(
+    calls.length > 0 && calls.every((c) => c?.length === 1 && c[0]!.name === 'remember' && c[0]!.result === 'saved'),
+    'each reply keeps its tool call',
+  );
   const args = calls[0]![0]!.arguments;
-  assert.ok(args.startsWith('{"note":"xxx') && args.endsWith(' more characters]') && args.length < 2100, 'the arguments written out and cut');
-  assert.ok((state.agentStatus?.contextTokens ?? 0) > 0, 'the engine awaited the module\'s whenSettled (it counts its calls in contextTokens)');
+  assert.ok(
+    args.startsWith('{"note":"xxx') && args.endsWith(' more characters]') && args.length < 2100,
+    'the arguments written out and cut',
+  );
+  assert.ok(
+    (state.agentStatus?.contextTokens ?? 0) > 0,
+    "the engine awaited the module's whenSettled (it counts its calls in contextTokens)",
+  );
   const usage = state.agentStatus?.usage;
-  assert.ok(usage, 'the usage reached the run\'s state');
+  assert.ok(usage, "the usage reached the run's state");
   assert.deepEqual(Object.keys(usage), ['own-model'], 'only the well-formed entry is kept');
   const turns = state.transcript.filter((entry) => entry.from === 'agent').length;
   assert.ok(turns >= 1);
@@ -94,25 +103,42 @@ test('reportedUsage: non-negative whole counts only, names bounded, models bound
   assert.deepEqual(reportedUsage({ m: { ...ok, extra: 'ignored' } }), { m: ok }, 'only the three counts are copied');
 });
 
-test('a process agent\'s status: its compactions and context size checked the same way', () => {
+test("a process agent's status: its compactions and context size checked the same way", () => {
   const status = parseStatus({
-    state: 'thinking', context_tokens: 1234.6,
+    state: 'thinking',
+    context_tokens: 1234.6,
     compactions: [{ at: '2026-03-01T10:00:00Z', tokens_before: 9e3, tokens_after: Number.NaN }, { at: '' }, { tokens_before: 1 }],
   });
-  assert.deepEqual(status, { state: 'thinking', contextTokens: 1235, compactions: [{ at: '2026-03-01T10:00:00.000Z', tokensBefore: 9000 }] });
-  assert.deepEqual(parseStatus({ state: 'asleep', context_tokens: -3, compactions: 'many' }), { state: 'unknown', contextTokens: 0, compactions: null });
-  assert.equal(parseCompactions(Array.from({ length: 5000 }, () => ({ at: '2026-03-01T10:00:00Z' })), { before: 'b', after: 'a' })?.length, 1000);
+  assert.deepEqual(status, {
+    state: 'thinking',
+    contextTokens: 1235,
+    compactions: [{ at: '2026-03-01T10:00:00.000Z', tokensBefore: 9000 }],
+  });
+  assert.deepEqual(parseStatus({ state: 'asleep', context_tokens: -3, compactions: 'many' }), {
+    state: 'unknown',
+    contextTokens: 0,
+    compactions: null,
+  });
+  assert.equal(
+    parseCompactions(
+      Array.from({ length: 5000 }, () => ({ at: '2026-03-01T10:00:00Z' })),
+      { before: 'b', after: 'a' },
+    )?.length,
+    1000,
+  );
 });
 
-test('a process agent\'s status may carry its model\'s usage, in the protocol\'s snake case, checked as a module\'s', () => {
-  const status = parseStatus(JSON.parse(`{"state": "idle", "usage": {
+test("a process agent's status may carry its model's usage, in the protocol's snake case, checked as a module's", () => {
+  const status = parseStatus(
+    JSON.parse(`{"state": "idle", "usage": {
     "gpt-x": {"requests": 3, "prompt_tokens": 300, "completion_tokens": 20},
     "bad": {"requests": -1, "prompt_tokens": 1, "completion_tokens": 1},
     "camel": {"requests": 1, "promptTokens": 1, "completionTokens": 1},
-    "__proto__": {"requests": 1, "prompt_tokens": 2, "completion_tokens": 3}}}`));
+    "__proto__": {"requests": 1, "prompt_tokens": 2, "completion_tokens": 3}}}`),
+  );
   assert.deepEqual(Object.keys(status.usage ?? {}), ['gpt-x', '__proto__']);
   assert.deepEqual(status.usage?.['gpt-x'], { requests: 3, promptTokens: 300, completionTokens: 20 });
-  assert.equal(Object.getPrototypeOf(status.usage), Object.prototype, 'no prototype set from the agent\'s JSON');
+  assert.equal(Object.getPrototypeOf(status.usage), Object.prototype, "no prototype set from the agent's JSON");
   assert.equal(parseStatus({ state: 'idle', usage: [1, 2] }).usage, undefined);
   assert.equal('usage' in parseStatus({ state: 'idle' }), false, 'no usage: no field');
 });

@@ -16,8 +16,12 @@ import { startStandIn, type StandIn } from '../src/standin/server';
 import { tempDir } from './helpers';
 
 let standIn: StandIn;
-before(async () => { standIn = await startStandIn(); });
-after(async () => { await standIn.close(); });
+before(async () => {
+  standIn = await startStandIn();
+});
+after(async () => {
+  await standIn.close();
+});
 
 class Recording implements ChatModel {
   readonly name = 'recording';
@@ -41,10 +45,18 @@ function countingGit(): { calls: () => string[]; restore: () => void } {
   writeFileSync(log, '');
   const real = process.env.PATH ?? '';
   const shim = join(dir, 'git');
-  writeFileSync(shim, `#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done\nPATH='${real}' exec git "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done\nPATH='${real}' exec git "$@"\n`,
+  );
   chmodSync(shim, 0o755);
   process.env.PATH = `${dir}:${real}`;
-  return { calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), restore: () => { process.env.PATH = real; } };
+  return {
+    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    restore: () => {
+      process.env.PATH = real;
+    },
+  };
 }
 
 test('a turn starts no git process: its commit is written as objects that git reads back whole (fsck, log, show)', async () => {
@@ -57,14 +69,30 @@ test('a turn starts no git process: its commit is written as objects that git re
     await say(a, 'My boat is called Wren.', 'k1');
     await say(a, 'What is my boat called?', 'k2');
     await say(a, 'It is moored in Bristol.', 'k3');
-    assert.deepEqual(git.calls().slice(atStart.length), [], 'a turn that created a note, one that changed none, one that appended: no git at all');
+    assert.deepEqual(
+      git.calls().slice(atStart.length),
+      [],
+      'a turn that created a note, one that changed none, one that appended: no git at all',
+    );
     const repo = (...args: string[]) => execFileSync('git', ['--git-dir', join(dir, 'memory.git'), ...args], { encoding: 'utf8' });
     repo('fsck', '--strict', '--no-dangling');
     const log = repo('log', '--format=%s|%an <%ae>').trim().split('\n');
-    assert.deepEqual(log.map((s) => s.replace(/:.*\|/, '|')), ['turn 3|notebook <notebook@marathonmembench.invalid>', 'turn 1|notebook <notebook@marathonmembench.invalid>', 'the notebook starts|notebook <notebook@marathonmembench.invalid>'], 'each turn that changed a note is one commit');
+    assert.deepEqual(
+      log.map((s) => s.replace(/:.*\|/, '|')),
+      [
+        'turn 3|notebook <notebook@marathonmembench.invalid>',
+        'turn 1|notebook <notebook@marathonmembench.invalid>',
+        'the notebook starts|notebook <notebook@marathonmembench.invalid>',
+      ],
+      'each turn that changed a note is one commit',
+    );
     assert.match(repo('show', 'HEAD:notes.md'), /Bristol/);
     assert.match(repo('log', '-p', '--follow', '--', 'notes.md'), /^\+.*Wren/m, 'the history the note_history tool reads');
-    assert.deepEqual(repo('ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n'), readdirSync(join(dir, 'memory')).sort(), 'the last commit holds every note of the folder');
+    assert.deepEqual(
+      repo('ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n'),
+      readdirSync(join(dir, 'memory')).sort(),
+      'the last commit holds every note of the folder',
+    );
     await a.close();
   } finally {
     git.restore();
@@ -90,7 +118,13 @@ test('the system message never changes and no message changes once sent: each re
   const a = new NotebookAdapter(tempDir('mmb-nb-prefix-'), recording);
   await a.createSession();
   await a.setVirtualTime('2026-03-11T07:35:00.000Z');
-  const facts = ['The movers are Leeds Lift.', 'They charge £340 for the day.', 'My sister Anna is a doctor.', 'The boat is called Wren.', 'It is moored in Bristol.'];
+  const facts = [
+    'The movers are Leeds Lift.',
+    'They charge £340 for the day.',
+    'My sister Anna is a doctor.',
+    'The boat is called Wren.',
+    'It is moored in Bristol.',
+  ];
   for (let i = 0; i < 12; i++) {
     await say(a, i % 3 === 2 ? 'What do the movers charge?' : `${facts[i % facts.length]} (${i})`, `k${i}`);
     // The minute clock moves on between turns: no message may show it but the user's own stamp.
@@ -103,7 +137,10 @@ test('the system message never changes and no message changes once sent: each re
     assert.deepEqual(messages.slice(0, previous.length), previous, `request ${i} begins with the whole of request ${i - 1}`);
   });
   const states = recording.requests.at(-1)!.messages.filter((m) => m.role === 'user' && m.content.includes('# MEMORY.md'));
-  assert.ok(states.length >= 1 && states.length <= 3, `the index's head is shown when it changed, not at every turn: ${states.length} times in 12 turns`);
+  assert.ok(
+    states.length >= 1 && states.length <= 3,
+    `the index's head is shown when it changed, not at every turn: ${states.length} times in 12 turns`,
+  );
   await a.close();
 });
 
@@ -111,7 +148,13 @@ test('the tree written is the very tree git makes of the folder: subfolders sort
   const dir = tempDir('mmb-nb-tree-');
   const work = join(dir, 'memory');
   const gitDir = join(dir, 'memory.git');
-  for (const [path, text] of [['a.md', 'one\n'], ['a-b.md', 'two\n'], ['a/x.md', 'three £\n'], ['a0.md', ''], ['b/c/d.md', 'deep\n']] as const) {
+  for (const [path, text] of [
+    ['a.md', 'one\n'],
+    ['a-b.md', 'two\n'],
+    ['a/x.md', 'three £\n'],
+    ['a0.md', ''],
+    ['b/c/d.md', 'deep\n'],
+  ] as const) {
     mkdirSync(dirname(join(work, path)), { recursive: true });
     writeFileSync(join(work, path), text);
   }
@@ -121,7 +164,11 @@ test('the tree written is the very tree git makes of the folder: subfolders sort
   const first = history.commitFolder('first  \n', new Date('2026-03-01T10:00:00.500Z'));
   assert.ok(first.id);
   assert.deepEqual(history.commitFolder('again', new Date('2026-03-01T10:01:00Z')), {}, 'nothing changed: no commit');
-  const repo = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], { encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') } });
+  const repo = (...args: string[]) =>
+    execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') },
+    });
   repo('add', '-A');
   assert.equal(repo('rev-parse', 'HEAD^{tree}').trim(), repo('write-tree').trim(), "git's own tree of the folder");
   assert.equal(repo('log', '-1', '--format=%s|%ad', '--date=iso-strict').trim(), 'first|2026-03-01T10:00:00+00:00');
@@ -136,9 +183,19 @@ test('a commit naming the changed notes reads only those, and its tree is still 
     mkdirSync(dirname(join(work, path)), { recursive: true });
     writeFileSync(join(work, path), text);
   };
-  for (const [path, text] of [['MEMORY.md', '# Memory\n'], ['people/anna.md', 'Anna\n'], ['people/lena.md', 'Lena\n'], ['topics/move.md', 'Move\n']] as const) put(path, text);
+  for (const [path, text] of [
+    ['MEMORY.md', '# Memory\n'],
+    ['people/anna.md', 'Anna\n'],
+    ['people/lena.md', 'Lena\n'],
+    ['topics/move.md', 'Move\n'],
+  ] as const)
+    put(path, text);
   execFileSync('git', ['--git-dir', gitDir, 'init', '-q', '--initial-branch=main']);
-  const repo = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], { encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') } });
+  const repo = (...args: string[]) =>
+    execFileSync('git', ['--git-dir', gitDir, '--work-tree', work, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_INDEX_FILE: join(dir, 'check-index') },
+    });
   const gitTree = () => {
     repo('add', '-A');
     return repo('write-tree').trim();
@@ -175,5 +232,11 @@ test('the journal makes its folder at the first append, and again when the folde
   journal.append({ kind: 'time', iso: '2026-03-01T10:00:00.000Z' });
   rmSync(dirname(dir), { recursive: true });
   journal.append({ kind: 'time', iso: '2026-03-01T11:00:00.000Z' });
-  assert.deepEqual(readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { iso: string }).iso), ['2026-03-01T11:00:00.000Z']);
+  assert.deepEqual(
+    readFileSync(join(dir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { iso: string }).iso),
+    ['2026-03-01T11:00:00.000Z'],
+  );
 });

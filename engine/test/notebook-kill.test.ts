@@ -24,7 +24,10 @@ class Hanging implements ChatModel {
   readonly name = 'stand-in';
   calls = 0;
   reached = false;
-  constructor(private readonly inner: ChatModel, private readonly hangAt: number) {}
+  constructor(
+    private readonly inner: ChatModel,
+    private readonly hangAt: number,
+  ) {}
   complete(request: ChatRequest): Promise<ChatResponse> {
     if (++this.calls === this.hangAt) {
       this.reached = true;
@@ -35,7 +38,11 @@ class Hanging implements ChatModel {
 }
 
 const TIME = '2026-03-11T07:35:00.000Z';
-const STATEMENTS = ['8 km along the harbourside this morning.', 'The movers are Leeds Lift, £340 for the day.', 'The keys are handed over at 11:00 at the letting agent.'];
+const STATEMENTS = [
+  '8 km along the harbourside this morning.',
+  'The movers are Leeds Lift, £340 for the day.',
+  'The keys are handed over at 11:00 at the letting agent.',
+];
 
 async function until(what: string, done: () => Promise<boolean> | boolean): Promise<void> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
@@ -48,7 +55,10 @@ async function until(what: string, done: () => Promise<boolean> | boolean): Prom
 /** Sends the message unless it was sent before the stop, and waits for its reply. */
 async function say(agent: NotebookAdapter, text: string, key: string, replies: number): Promise<void> {
   await agent.sendMessage(text, { idempotencyKey: key });
-  await until(`the reply to ${key}`, async () => (await agent.getResponses(0)).length >= replies && (await agent.getStatus()).state === 'idle');
+  await until(
+    `the reply to ${key}`,
+    async () => (await agent.getResponses(0)).length >= replies && (await agent.getStatus()).state === 'idle',
+  );
 }
 
 /** Drops the journal's last line when it is a tool result: the kill came right after the note was written. */
@@ -65,19 +75,33 @@ function dropTrailingResult(dir: string): boolean {
 function memoryOf(dir: string) {
   const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
   const git = (...args: string[]) => execFileSync('git', ['--git-dir', join(dir, 'memory.git'), ...args], { encoding: 'utf8' });
-  const records = read('consolidations.jsonl').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const records = read('consolidations.jsonl')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   return {
     notes: read('memory/notes.md'),
     index: read('memory/MEMORY.md'),
     commits: git('log', '--format=%ad %s', '--date=iso').trim().split('\n'),
-    consolidations: records.map(({ conversation, parts, reply, changed, conflictsBefore, conflictsAfter }) => ({ conversation, parts, reply, changed, conflictsBefore, conflictsAfter })),
+    consolidations: records.map(({ conversation, parts, reply, changed, conflictsBefore, conflictsAfter }) => ({
+      conversation,
+      parts,
+      reply,
+      changed,
+      conflictsBefore,
+      conflictsAfter,
+    })),
   };
 }
 
 describe('the notebook killed at exact moments', () => {
   let standIn: StandIn;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn.close(); });
+  before(async () => {
+    standIn = await startStandIn();
+  });
+  after(async () => {
+    await standIn.close();
+  });
   const model = () => createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model');
 
   /** Three statements, then a conversation switch whose consolidation restores a note the agent lost, then a question. */
@@ -86,7 +110,13 @@ describe('the notebook killed at exact moments', () => {
     if (!from.lost) {
       // A write the agent missed: the consolidation pass adds it back from the transcript.
       const notes = join(dir, 'memory', 'notes.md');
-      writeFileSync(notes, readFileSync(notes, 'utf8').split('\n').filter((l) => !l.includes('Leeds Lift')).join('\n'));
+      writeFileSync(
+        notes,
+        readFileSync(notes, 'utf8')
+          .split('\n')
+          .filter((l) => !l.includes('Leeds Lift'))
+          .join('\n'),
+      );
       from.lost = true;
     }
     // As the engine does: the switch is made again after a stop until its phase was journaled.
@@ -126,14 +156,18 @@ describe('the notebook killed at exact moments', () => {
         const again = new NotebookAdapter(dir, model(), undefined, () => new Date(TIME));
         await again.createSession();
         await script(again, dir, lost);
-        assert.deepEqual((await again.getResponses(0)).map((m) => m.text), expected.replies, context);
+        assert.deepEqual(
+          (await again.getResponses(0)).map((m) => m.text),
+          expected.replies,
+          context,
+        );
         assert.deepEqual(memoryOf(dir), expected.memory, context);
         await again.close();
       }
     }
   });
 
-  test('a kill after the consolidation record, before the conversation\'s end was journaled: the pass is not recorded twice', async () => {
+  test("a kill after the consolidation record, before the conversation's end was journaled: the pass is not recorded twice", async () => {
     const dir = tempDir('mmb-nbk-');
     const agent = new NotebookAdapter(dir, model(), undefined, () => new Date(TIME));
     await agent.createSession();
@@ -148,8 +182,16 @@ describe('the notebook killed at exact moments', () => {
     await again.createSession();
     await again.startNewConversation();
     const memory = memoryOf(dir);
-    assert.deepEqual(memory.consolidations.map((c) => c.conversation), [1], 'one record for conversation 1');
-    assert.equal(memory.commits.filter((c) => c.endsWith('consolidation after conversation 1')).length, 0, 'nothing to commit: the notes agreed');
+    assert.deepEqual(
+      memory.consolidations.map((c) => c.conversation),
+      [1],
+      'one record for conversation 1',
+    );
+    assert.equal(
+      memory.commits.filter((c) => c.endsWith('consolidation after conversation 1')).length,
+      0,
+      'nothing to commit: the notes agreed',
+    );
     assert.equal(memory.notes.split('\n').filter((l) => l.includes('Leeds Lift')).length, 1);
     await again.close();
   });

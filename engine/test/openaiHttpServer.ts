@@ -31,7 +31,11 @@ export async function startFakeHttpAgent(apiKey: string): Promise<FakeHttpAgent>
       const body = await bodyOf(request);
       const isResponses = request.url === '/v1/responses';
       const name = isResponses
-        ? String(body.conversation ?? (typeof body.previous_response_id === 'string' ? responses.get(body.previous_response_id) : undefined) ?? `fresh-${++count}`)
+        ? String(
+            body.conversation ??
+              (typeof body.previous_response_id === 'string' ? responses.get(body.previous_response_id) : undefined) ??
+              `fresh-${++count}`,
+          )
         : String(body.session_id ?? request.headers['x-session-id'] ?? 'default');
       names.push(name);
       const text = isResponses ? String(body.input) : String((body.messages as { content: string }[]).at(-1)?.content);
@@ -42,7 +46,11 @@ export async function startFakeHttpAgent(apiKey: string): Promise<FakeHttpAgent>
       responses.set(id, name);
       const reply = isResponses
         ? { id, object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }] }] }
-        : { id, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }] };
+        : {
+            id,
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+          };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     })();
   });

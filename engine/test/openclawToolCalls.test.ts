@@ -26,7 +26,10 @@ test('the recorded turn gives its write call, arguments as JSON, paired with its
 test('only the calls of the turn the reply answers: the next turn, which called none, gives none', () => {
   const rows = history('chat-history-tool-turn.json');
   assert.equal(openclawToolCalls(rows, 'key-1'), undefined);
-  assert.deepEqual(rowsOfTurn(rows, 'key-0').map((row) => row.role), ['assistant', 'toolResult', 'assistant']);
+  assert.deepEqual(
+    rowsOfTurn(rows, 'key-0').map((row) => row.role),
+    ['assistant', 'toolResult', 'assistant'],
+  );
   assert.equal(openclawToolCalls(rows, 'key-unknown'), undefined, 'a key the history does not hold gives none');
   // A history cut before the turn's user row still finds the turn by the run id OpenClaw files rows under.
   assert.equal(openclawToolCalls(rows.slice(1), 'key-0')?.[0]?.name, 'write');
@@ -40,7 +43,8 @@ test('an old history, recorded before the stand-in called tools, gives none', ()
 });
 
 test('the events of the turn carry no arguments: the history is where the calls are', () => {
-  const events = fixture<{ event: string; payload: { state?: string; stream?: string; data?: Record<string, unknown> } }[]>('events-tool-turn.json');
+  const events =
+    fixture<{ event: string; payload: { state?: string; stream?: string; data?: Record<string, unknown> } }[]>('events-tool-turn.json');
   const items = events.filter((e) => e.payload.stream === 'item');
   assert.ok(items.length >= 1 && items.every((e) => e.payload.data?.name === 'write' && !('arguments' in (e.payload.data ?? {}))));
   const final = events.find((e) => e.event === 'chat' && e.payload.state === 'final');
@@ -49,18 +53,32 @@ test('the events of the turn carry no arguments: the history is where the calls 
 
 test('calls are bounded: count, arguments and result excerpt; an error result is marked; hostile rows are skipped', () => {
   const user = { role: 'user', content: 'x', idempotencyKey: 'k:user' };
-  const blocks = Array.from({ length: 300 }, (_, i) => ({ type: 'toolCall', id: `c${i}`, name: 'exec', arguments: { command: 'a'.repeat(10_000) } }));
-  const rows: unknown[] = [user, null, 'row', { role: 'assistant', content: blocks },
+  const blocks = Array.from({ length: 300 }, (_, i) => ({
+    type: 'toolCall',
+    id: `c${i}`,
+    name: 'exec',
+    arguments: { command: 'a'.repeat(10_000) },
+  }));
+  const rows: unknown[] = [
+    user,
+    null,
+    'row',
+    { role: 'assistant', content: blocks },
     { role: 'toolResult', toolCallId: 'c0', content: [{ type: 'text', text: 'r'.repeat(10_000) }] },
     { role: 'toolResult', toolCallId: 'c1', isError: true, content: [{ type: 'text', text: 'denied' }] },
-    { role: 'toolResult', toolCallId: 'c0', content: 'a second result for c0' }];
+    { role: 'toolResult', toolCallId: 'c0', content: 'a second result for c0' },
+  ];
   const calls = openclawToolCalls(rows, 'k')!;
   assert.equal(calls.length, MAX_TOOL_CALLS);
   assert.ok(calls[0]!.arguments.length < MAX_ARGUMENT_CHARS + 40 && calls[0]!.arguments.startsWith('{"command":"aaa'));
   assert.ok(calls[0]!.result!.length < MAX_RESULT_CHARS + 40 && calls[0]!.result!.startsWith('rrr'), 'the first result kept, cut');
   assert.equal(calls[1]!.result, 'error: denied');
   assert.equal(calls[2]!.result, undefined, 'a call without a result has none');
-  assert.equal(openclawToolCalls([user, { role: 'assistant', content: [{ type: 'toolCall', id: 'x', arguments: {} }] }], 'k'), undefined, 'a call without a name is dropped');
+  assert.equal(
+    openclawToolCalls([user, { role: 'assistant', content: [{ type: 'toolCall', id: 'x', arguments: {} }] }], 'k'),
+    undefined,
+    'a call without a name is dropped',
+  );
 });
 
 test("the stand-in writes a statement with OpenClaw's write tool, then says so, and answers a question without OpenClaw's context", () => {
@@ -69,8 +87,15 @@ test("the stand-in writes a statement with OpenClaw's write tool, then says so, 
   const [statement, , , internal] = request.messages;
   const first = openclawReply([statement!, internal!]);
   assert.equal(first.calls[0]?.function.name, 'write');
-  assert.deepEqual(JSON.parse(first.calls[0]!.function.arguments), { path: 'memory/mmb-note-0.md', content: '- My sister Ana lives in Porto.\n' }, 'the time stamp and the Runtime line are not the user\'s');
+  assert.deepEqual(
+    JSON.parse(first.calls[0]!.function.arguments),
+    { path: 'memory/mmb-note-0.md', content: '- My sister Ana lives in Porto.\n' },
+    "the time stamp and the Runtime line are not the user's",
+  );
   assert.deepEqual(openclawReply(request.messages), { content: 'Noted, and written to my memory notes.', calls: [] });
   const question: ChatMessage = { role: 'user', content: '[Tue 2026-12-01 16:07 UTC] Where does my sister live?' };
-  assert.deepEqual(openclawReply([...request.messages, question, internal!]), { content: 'From what you told me: My sister Ana lives in Porto.', calls: [] });
+  assert.deepEqual(openclawReply([...request.messages, question, internal!]), {
+    content: 'From what you told me: My sister Ana lives in Porto.',
+    calls: [],
+  });
 });

@@ -15,7 +15,15 @@ function same(parser: PrefixParser, text: string, what: string): void {
   assert.equal(parsed.chars, text.length, `${what}: its length in characters`);
 }
 
-const tricky = ['plain', 'a "quoted" word', 'a back\\slash at the end\\', '{"json": [1, 2]} in text', 'unicode — £ ❓ 🪤', '], {"role": "x"}', ''];
+const tricky = [
+  'plain',
+  'a "quoted" word',
+  'a back\\slash at the end\\',
+  '{"json": [1, 2]} in text',
+  'unicode — £ ❓ 🪤',
+  '], {"role": "x"}',
+  '',
+];
 
 test('conversations that grow, interleave, get cut and change: every body parses as JSON.parse does', () => {
   const parser = new PrefixParser();
@@ -26,9 +34,25 @@ test('conversations that grow, interleave, get cut and change: every body parses
   for (let i = 0; i < 400; i++) {
     const conversation = conversations[random(2)]!;
     const roll = random(10);
-    if (roll < 6) conversation.push({ role: random(2) ? 'user' : 'tool', content: `${tricky[random(tricky.length)]} ${i}`, ...(random(3) ? {} : { tool_call_id: `t${i}` }) });
+    if (roll < 6)
+      conversation.push({
+        role: random(2) ? 'user' : 'tool',
+        content: `${tricky[random(tricky.length)]} ${i}`,
+        ...(random(3) ? {} : { tool_call_id: `t${i}` }),
+      });
     else if (roll < 7 && conversation.length > 3) conversation.splice(1, 2, { role: 'user', content: `compaction note ${i}` });
-    else if (roll < 8) conversation.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'send_message', arguments: JSON.stringify({ text: tricky[random(tricky.length)] }) } }] });
+    else if (roll < 8)
+      conversation.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: `c${i}`,
+            type: 'function',
+            function: { name: 'send_message', arguments: JSON.stringify({ text: tricky[random(tricky.length)] }) },
+          },
+        ],
+      });
     else if (roll < 9 && conversation.length > 1) conversation[conversation.length - 1] = { role: 'user', content: `changed ${i}` };
     const text = body(conversation, random(4) ? {} : { stream: true });
     sent += conversation.length;
@@ -39,7 +63,10 @@ test('conversations that grow, interleave, get cut and change: every body parses
 
 test('bodies laid out otherwise, broken tails, a second messages key and an empty array: the same value or the same error', () => {
   const parser = new PrefixParser();
-  const first = body([{ role: 'system', content: 's' }, { role: 'user', content: 'hello' }]);
+  const first = body([
+    { role: 'system', content: 's' },
+    { role: 'user', content: 'hello' },
+  ]);
   same(parser, first, 'the first');
   const cases = [
     `${first.slice(0, -1)}, "model": "other"}`,
@@ -51,7 +78,11 @@ test('bodies laid out otherwise, broken tails, a second messages key and an empt
     '[1, 2]',
   ];
   for (const text of cases) same(parser, text, text);
-  for (const broken of [first.replace('"hello"}', '"hello"},,'), `${first.slice(0, -1)}`, first.replace('"hello"}', '"hello"} {"role":"user"}')]) {
+  for (const broken of [
+    first.replace('"hello"}', '"hello"},,'),
+    `${first.slice(0, -1)}`,
+    first.replace('"hello"}', '"hello"} {"role":"user"}'),
+  ]) {
     assert.throws(() => parser.parse(Buffer.from(broken)), SyntaxError, broken);
   }
   same(parser, first, 'a failed parse leaves nothing behind');

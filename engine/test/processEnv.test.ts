@@ -30,25 +30,34 @@ const KEYS = {
 const BASELINE = new Set(['PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM']);
 
 /** The example agent behind a line that writes down its environment, one JSON line per start. */
-const ENV_AGENT = "import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.ENV_DUMP, `${JSON.stringify(process.env)}\\n`);\nawait import('./my-agent.mjs');\n";
+const ENV_AGENT =
+  "import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.ENV_DUMP, `${JSON.stringify(process.env)}\\n`);\nawait import('./my-agent.mjs');\n";
 
 /** The CLI without blocking: the stand-in the runs call lives in this process. */
 function mmbAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     child.on('close', (code) => resolve({ code, output }));
   });
 }
 
 function dumps(file: string): Record<string, string>[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string>);
 }
 
 function assertAllowListed(env: Record<string, string>, dump: string, what: string): void {
-  for (const name of ['MMB_TEST_PERSONA_KEY', 'MMB_TEST_AGENT_KEY', 'MMB_TEST_CANARY', 'MMB_TEST_PFXNOT']) assert.equal(env[name], undefined, `${what}: ${name} is not handed over`);
+  for (const name of ['MMB_TEST_PERSONA_KEY', 'MMB_TEST_AGENT_KEY', 'MMB_TEST_CANARY', 'MMB_TEST_PFXNOT'])
+    assert.equal(env[name], undefined, `${what}: ${name} is not handed over`);
   assert.equal(env.MMB_TEST_LISTED, 'listed-value', `${what}: a listed name`);
   assert.equal(env.MMB_TEST_PFX_ONE, 'one', `${what}: a prefix`);
   assert.equal(env.MMB_TEST_PFX_TWO, 'two', `${what}: a prefix`);
@@ -58,8 +67,20 @@ function assertAllowListed(env: Record<string, string>, dump: string, what: stri
   assert.equal(env.MMB_MODEL, 'agent-model');
   assert.equal(env.MMB_AGENT_PROTOCOL, '1');
   assert.ok(env.PATH, `${what}: PATH, to start an interpreter`);
-  const expected = new Set([...BASELINE, 'MMB_TEST_LISTED', 'MMB_TEST_PFX_ONE', 'MMB_TEST_PFX_TWO', 'MY_AGENT_MODE', 'ENV_DUMP',
-    'MMB_AGENT_HOME', 'MMB_AGENT_PROTOCOL', 'MMB_AGENT_GROUP', 'MMB_MODEL_BASE_URL', 'MMB_MODEL', 'MMB_MODEL_API_KEY']);
+  const expected = new Set([
+    ...BASELINE,
+    'MMB_TEST_LISTED',
+    'MMB_TEST_PFX_ONE',
+    'MMB_TEST_PFX_TWO',
+    'MY_AGENT_MODE',
+    'ENV_DUMP',
+    'MMB_AGENT_HOME',
+    'MMB_AGENT_PROTOCOL',
+    'MMB_AGENT_GROUP',
+    'MMB_MODEL_BASE_URL',
+    'MMB_MODEL',
+    'MMB_MODEL_API_KEY',
+  ]);
   // Node itself may add a variable or two of its own; every other one must be on the allow-list.
   const extra = Object.keys(env).filter((name) => !expected.has(name) && !name.startsWith('LC_') && name !== 'NODE_CHANNEL_FD');
   assert.deepEqual(extra, [], `${what}: nothing else of the engine's environment (npm's, the shell's)`);
@@ -80,7 +101,9 @@ describe('a process agent gets an allow-listed environment', () => {
       persona: model('persona-model', 'MMB_TEST_PERSONA_KEY'),
       runs: {
         envs: {
-          benchmark: 'starter', agent: 'process', command: [process.execPath, 'agents/env-agent.mjs'],
+          benchmark: 'starter',
+          agent: 'process',
+          command: [process.execPath, 'agents/env-agent.mjs'],
           // A prefix that matches the persona's key hands over the rest, never it.
           env: ['MMB_TEST_LISTED', 'MMB_TEST_PFX_*', 'MMB_TEST_PERSONA*'],
           env_set: { ENV_DUMP: dump, MY_AGENT_MODE: 'quiet' },
@@ -104,7 +127,11 @@ describe('a process agent gets an allow-listed environment', () => {
     const seen = dumps(dump);
     assert.ok(seen.length >= 1, 'the program started');
     for (const env of seen) assertAllowListed(env, dump, 'mmb run');
-    assert.match(readFileSync(join(dir, 'results', 'envs', 'agent', 'state.json'), 'utf8'), /"replies":\[\{/, 'the agent answered with its model');
+    assert.match(
+      readFileSync(join(dir, 'results', 'envs', 'agent', 'state.json'), 'utf8'),
+      /"replies":\[\{/,
+      'the agent answered with its model',
+    );
   });
 
   test('mmb conformance: the same allow-list at every start of the program', { timeout: 120_000 }, async () => {
@@ -146,7 +173,11 @@ test('hostile names and values in env and env_set: an error at their line in mmb
   const checked = mmb(['check', 'config.jsonc'], dir);
   assert.equal(checked.code, 1, checked.stdout + checked.stderr);
   const lines = checked.stdout.split('\n');
-  const at = (line: number, pattern: RegExp) => assert.ok(lines.some((l) => l.startsWith(`config.jsonc:${line}:`) && pattern.test(l)), `line ${line} ${pattern}: ${checked.stdout.slice(0, 3000)}`);
+  const at = (line: number, pattern: RegExp) =>
+    assert.ok(
+      lines.some((l) => l.startsWith(`config.jsonc:${line}:`) && pattern.test(l)),
+      `line ${line} ${pattern}: ${checked.stdout.slice(0, 3000)}`,
+    );
   at(7, /`env`: "A=B": it is not a variable's name/);
   at(8, /`env`: "NUL\\u0000HERE": it is not a variable's name/);
   at(9, /`env`: "A{39}…" \(10240 characters\): it is not a variable's name: at most 128 characters/);
@@ -160,17 +191,28 @@ test('hostile names and values in env and env_set: an error at their line in mmb
   assert.equal(ran.code, 2, ran.stdout + ran.stderr);
   assert.match(ran.stderr, /^mmb: config\.jsonc:7:\d+ invalid-config run `bad`: `env`: "A=B"/);
   assert.ok(ran.stderr.length < 4000, 'the 10 KB name is not echoed');
-  for (const output of [checked.stdout, checked.stderr, ran.stdout, ran.stderr]) assert.ok(!output.includes(secret), 'the secret is not quoted');
+  for (const output of [checked.stdout, checked.stderr, ran.stdout, ran.stderr])
+    assert.ok(!output.includes(secret), 'the secret is not quoted');
 });
 
-test('options that did not come through the parser are held to the same rules, and the persona\'s key is never listed', () => {
+test("options that did not come through the parser are held to the same rules, and the persona's key is never listed", () => {
   const dir = tempDir('mmb-env-');
-  const make = (options: Record<string, unknown>, personaKeyEnv?: string) => () => createAdapter('process', {
-    runDir: join(dir, 'results', 'r'), workspace: dir, clock: new Clock(),
-    options: { command: ['node', 'agent.mjs'], ...options },
-    models: { env: { MMB_TEST_PERSONA_KEY: KEYS.MMB_TEST_PERSONA_KEY }, standInUrl: 'http://127.0.0.1:9/v1', ...(personaKeyEnv ? { personaKeyEnv } : {}) },
-  });
-  assert.throws(make({ env: ['A=B'] }), (e: Error) => e instanceof ConfigError && /the run key `env`: "A=B": it is not a variable's name/.test(e.message));
+  const make = (options: Record<string, unknown>, personaKeyEnv?: string) => () =>
+    createAdapter('process', {
+      runDir: join(dir, 'results', 'r'),
+      workspace: dir,
+      clock: new Clock(),
+      options: { command: ['node', 'agent.mjs'], ...options },
+      models: {
+        env: { MMB_TEST_PERSONA_KEY: KEYS.MMB_TEST_PERSONA_KEY },
+        standInUrl: 'http://127.0.0.1:9/v1',
+        ...(personaKeyEnv ? { personaKeyEnv } : {}),
+      },
+    });
+  assert.throws(
+    make({ env: ['A=B'] }),
+    (e: Error) => e instanceof ConfigError && /the run key `env`: "A=B": it is not a variable's name/.test(e.message),
+  );
   assert.throws(make({ env: ['*'] }), /a lone `\*`/);
   assert.throws(make({ env: ['X'.repeat(10_240)] }), (e: Error) => /\(10240 characters\)/.test(e.message) && e.message.length < 500);
   assert.throws(make({ env_set: { GITHUB_TOKEN: 'ghp_0123456789' } }), /`env_set`: "GITHUB_TOKEN": it is named like a credential/);
@@ -178,10 +220,22 @@ test('options that did not come through the parser are held to the same rules, a
   assert.throws(make({ env_set: { X: 'a\0b' } }), /NUL character/);
   // The credential rule of config.jsonc, for every option, before any message could quote a value.
   assert.throws(make({ env_set: { OPENAI_KEY: 'x' } }), /"OPENAI_KEY": it is named like a credential/);
-  assert.throws(make({ env_set: { MODE: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' } }), (e: Error) => /looks like a key or token/.test(e.message) && !e.message.includes('9fQ2'));
-  assert.throws(make({ process_timeout: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' }), (e: Error) => /`process_timeout` holds a value shaped like a key/.test(e.message) && !e.message.includes('9fQ2'));
-  assert.throws(make({ agent_model: { model: 'm', base_url: 'http:\\\\u:sk-x@127.0.0.1:9/v1' } }), /`agent_model\.base_url` has a user name or password in its URL/);
+  assert.throws(
+    make({ env_set: { MODE: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' } }),
+    (e: Error) => /looks like a key or token/.test(e.message) && !e.message.includes('9fQ2'),
+  );
+  assert.throws(
+    make({ process_timeout: 'sk-proj-9fQ2xL7aR4tZ1mK8vB3nW6yH' }),
+    (e: Error) => /`process_timeout` holds a value shaped like a key/.test(e.message) && !e.message.includes('9fQ2'),
+  );
+  assert.throws(
+    make({ agent_model: { model: 'm', base_url: 'http:\\\\u:sk-x@127.0.0.1:9/v1' } }),
+    /`agent_model\.base_url` has a user name or password in its URL/,
+  );
   assert.throws(make({ env_set: { X: 3 } }), /must be an object of at most 64 variables set to strings/);
-  assert.throws(make({ env: ['MMB_TEST_PERSONA_KEY'] }, 'MMB_TEST_PERSONA_KEY'), /lists MMB_TEST_PERSONA_KEY, the persona's key, which no agent is handed/);
+  assert.throws(
+    make({ env: ['MMB_TEST_PERSONA_KEY'] }, 'MMB_TEST_PERSONA_KEY'),
+    /lists MMB_TEST_PERSONA_KEY, the persona's key, which no agent is handed/,
+  );
   assert.doesNotThrow(make({ env: ['MMB_TEST_PERSONA_*', 'GOOD'], env_set: { MODE: 'quiet' } }, 'MMB_TEST_PERSONA_KEY'));
 });

@@ -8,10 +8,47 @@ import { starter } from './helpers';
 function feed(progress: Progress): void {
   const state = emptyState();
   const events: RunEvent[] = [
-    { type: 'start', at: '2026-01-01T00:00:00Z', run: 'r1', benchmark: 'starter', agent: 'chatbot', startTime: '2026-01-01 00:00', position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, sheets: {}, templates: {} },
-    { type: 'phase', at: '2026-01-01T00:00:01Z', callId: 'start', position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, effects: [] },
+    {
+      type: 'start',
+      at: '2026-01-01T00:00:00Z',
+      run: 'r1',
+      benchmark: 'starter',
+      agent: 'chatbot',
+      startTime: '2026-01-01 00:00',
+      position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 },
+      sheets: {},
+      templates: {},
+    },
+    {
+      type: 'phase',
+      at: '2026-01-01T00:00:01Z',
+      callId: 'start',
+      position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 },
+      effects: [],
+    },
     { type: 'usage', at: '2026-01-01T00:00:02Z', model: 'stand-in', promptTokens: 1500, completionTokens: 20 },
-    { type: 'tool-done', at: '2026-01-01T00:00:03Z', callId: 'c1', name: 'log_evaluation', content: 'ok', effects: [{ kind: 'grade', checkId: '3.1', grade: { score: 10, effective: 10, attempt: 1, answer: 'a', comment: 'c', at: 'x', position: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 } } }] },
+    {
+      type: 'tool-done',
+      at: '2026-01-01T00:00:03Z',
+      callId: 'c1',
+      name: 'log_evaluation',
+      content: 'ok',
+      effects: [
+        {
+          kind: 'grade',
+          checkId: '3.1',
+          grade: {
+            score: 10,
+            effective: 10,
+            attempt: 1,
+            answer: 'a',
+            comment: 'c',
+            at: 'x',
+            position: { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 },
+          },
+        },
+      ],
+    },
     { type: 'finish', at: '2026-01-01T00:00:04Z', status: 'finished' },
   ];
   progress.start('r1', starter());
@@ -24,13 +61,27 @@ function feed(progress: Progress): void {
 
 test('without a terminal, progress is plain lines', () => {
   let out = '';
-  feed(new Progress((s) => { out += s; }, { terminal: false }));
+  feed(
+    new Progress(
+      (s) => {
+        out += s;
+      },
+      { terminal: false },
+    ),
+  );
   assert.equal(out, 'r1: started (3 chapters, 6 phases, 5 checks)\nr1: chapter1.md, phase 1\nr1: check 3.1 graded 10/10\nr1: finished\n');
 });
 
 test('on a terminal, progress is a bar per run, redrawn in place', () => {
   let out = '';
-  feed(new Progress((s) => { out += s; }, { terminal: true, width: 100 }));
+  feed(
+    new Progress(
+      (s) => {
+        out += s;
+      },
+      { terminal: true, width: 100 },
+    ),
+  );
   // eslint-disable-next-line no-control-regex -- the terminal escapes are what is tested
   assert.match(out, /\x1b\[2Kr1 +█{24} phase 6\/6 {2}checks 1\/5 {2}1\.5k tok {2}finished\n$/);
   assert.doesNotMatch(out, /started \(/);
@@ -38,12 +89,35 @@ test('on a terminal, progress is a bar per run, redrawn in place', () => {
 
 test('a retry reads "retrying (n/m) in … s: <error>", the agent\'s marked as such; a journal of before the count says only "retrying"', () => {
   let out = '';
-  const progress = new Progress((s) => { out += s; }, { terminal: false });
+  const progress = new Progress(
+    (s) => {
+      out += s;
+    },
+    { terminal: false },
+  );
   progress.start('r1', starter());
   const state = emptyState();
   const retries: RunEvent[] = [
-    { type: 'retry', at: 'x', model: 'gpt-x', by: 'persona', error: '503 from http://h/v1/chat/completions: busy', retry: 2, retries: 7, delayMs: 4200 },
-    { type: 'retry', at: 'x', model: 'agent-x', by: 'agent', error: '429 from http://a/v1/chat/completions: slow\ndown', retry: 1, retries: 7, delayMs: 250 },
+    {
+      type: 'retry',
+      at: 'x',
+      model: 'gpt-x',
+      by: 'persona',
+      error: '503 from http://h/v1/chat/completions: busy',
+      retry: 2,
+      retries: 7,
+      delayMs: 4200,
+    },
+    {
+      type: 'retry',
+      at: 'x',
+      model: 'agent-x',
+      by: 'agent',
+      error: '429 from http://a/v1/chat/completions: slow\ndown',
+      retry: 1,
+      retries: 7,
+      delayMs: 250,
+    },
     { type: 'retry', at: 'x', model: 'gpt-x', error: 'old error' },
   ];
   for (const e of retries) progress.event('r1', state, e);
@@ -53,7 +127,12 @@ test('a retry reads "retrying (n/m) in … s: <error>", the agent\'s marked as s
     'r1: model gpt-x retrying: old error',
   ]);
   let drawn = '';
-  const live = new Progress((s) => { drawn += s; }, { terminal: true, width: 200 });
+  const live = new Progress(
+    (s) => {
+      drawn += s;
+    },
+    { terminal: true, width: 200 },
+  );
   live.start('r1', starter());
   live.event('r1', state, retries[0]!);
   live.stop();
@@ -65,7 +144,10 @@ const ESCAPE = /\r|\x1b\[\d*[A-Za-z]/g;
 
 /** The lines a terminal shows: the text between cursor moves, clears and newlines. */
 function shownLines(out: string): string[] {
-  return out.split('\n').flatMap((line) => line.split(ESCAPE)).filter((text) => text.length > 0);
+  return out
+    .split('\n')
+    .flatMap((line) => line.split(ESCAPE))
+    .filter((text) => text.length > 0);
 }
 
 /** Columns, counting the wide characters these tests use (CJK, emoji) as 2. */
@@ -75,13 +157,43 @@ function columns(text: string): number {
 
 function liveRuns(width: number): string {
   let out = '';
-  const progress = new Progress((s) => { out += s; }, { terminal: true, width });
-  const names = ['a-run-with-a-name-far-longer-than-any-column-of-the-progress-block', '记忆基准测试运行名称很长很长很长很长很长很长', 'r🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂'];
+  const progress = new Progress(
+    (s) => {
+      out += s;
+    },
+    { terminal: true, width },
+  );
+  const names = [
+    'a-run-with-a-name-far-longer-than-any-column-of-the-progress-block',
+    '记忆基准测试运行名称很长很长很长很长很长很长',
+    'r🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂🙂',
+  ];
   const state = emptyState();
   for (const name of names) progress.start(name, starter());
-  progress.event(names[0]!, state, { type: 'phase', at: 'x', callId: 'c', position: { chapter: 'chapter-with-a-very-long-title-about-the-weekend-in-the-mountains.md', chapterIndex: 0, phase: 0 }, effects: [] });
-  progress.event(names[1]!, state, { type: 'retry', at: 'x', model: 'gpt-x', by: 'agent', error: `503 from http://h/v1/chat/completions: ${'busy '.repeat(40)}`, retry: 2, retries: 7, delayMs: 4200 });
-  progress.event(names[2]!, state, { type: 'phase', at: 'x', callId: 'c', position: { chapter: '第一章：很长的标题很长的标题很长的标题.md', chapterIndex: 0, phase: 0 }, effects: [] });
+  progress.event(names[0]!, state, {
+    type: 'phase',
+    at: 'x',
+    callId: 'c',
+    position: { chapter: 'chapter-with-a-very-long-title-about-the-weekend-in-the-mountains.md', chapterIndex: 0, phase: 0 },
+    effects: [],
+  });
+  progress.event(names[1]!, state, {
+    type: 'retry',
+    at: 'x',
+    model: 'gpt-x',
+    by: 'agent',
+    error: `503 from http://h/v1/chat/completions: ${'busy '.repeat(40)}`,
+    retry: 2,
+    retries: 7,
+    delayMs: 4200,
+  });
+  progress.event(names[2]!, state, {
+    type: 'phase',
+    at: 'x',
+    callId: 'c',
+    position: { chapter: '第一章：很长的标题很长的标题很长的标题.md', chapterIndex: 0, phase: 0 },
+    effects: [],
+  });
   progress.stop();
   progress.stop();
   return out;
@@ -93,8 +205,14 @@ for (const width of [40, 80]) {
     const lines = shownLines(out);
     assert.equal(lines.length, 6, 'three runs drawn twice');
     for (const line of lines) assert.ok(columns(line) <= width, `${columns(line)} columns: ${line}`);
-    assert.ok(lines.some((line) => line.endsWith('…')), 'the long lines are cut with an ellipsis');
-    assert.ok(lines.every((line) => line.includes('phase 0/6') || width < 80), 'at 80 the figures survive the cut');
+    assert.ok(
+      lines.some((line) => line.endsWith('…')),
+      'the long lines are cut with an ellipsis',
+    );
+    assert.ok(
+      lines.every((line) => line.includes('phase 0/6') || width < 80),
+      'at 80 the figures survive the cut',
+    );
   });
 }
 
@@ -109,7 +227,12 @@ test('a redraw moves up exactly the lines it drew, each cleared', () => {
 
 test('off a terminal, progress is plain lines with no escape code, even from escapes in a name or an error', () => {
   let out = '';
-  const progress = new Progress((s) => { out += s; }, { terminal: false });
+  const progress = new Progress(
+    (s) => {
+      out += s;
+    },
+    { terminal: false },
+  );
   const state = emptyState();
   progress.start('r\x1b[2J1', starter());
   progress.event('r\x1b[2J1', state, { type: 'retry', at: 'x', model: 'gpt-x', error: 'bad\x1b]0;title\x07 thing\u202e' });
@@ -122,13 +245,24 @@ test('off a terminal, progress is plain lines with no escape code, even from esc
 
 test('after Ctrl-C the block is drawn once, and the final state once below the notice', () => {
   let out = '';
-  const progress = new Progress((s) => { out += s; }, { terminal: true, width: 80 });
+  const progress = new Progress(
+    (s) => {
+      out += s;
+    },
+    { terminal: true, width: 80 },
+  );
   progress.start('r1', starter());
   progress.stop();
   out += '\nmmb: stopping after the current step\n';
   progress.interrupt();
   const state = emptyState();
-  progress.event('r1', state, { type: 'phase', at: 'x', callId: 'c', position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, effects: [] });
+  progress.event('r1', state, {
+    type: 'phase',
+    at: 'x',
+    callId: 'c',
+    position: { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 },
+    effects: [],
+  });
   progress.stop();
   const [before, after] = out.split('mmb: stopping after the current step');
   assert.equal(shownLines(before!).length, 1);
@@ -143,11 +277,21 @@ test('a run resumed finished shows as finished with its phases and checks, live 
   state.status = 'finished';
   state.grades = { '1.1': [], '2.1': [], '3.1': [] };
   let live = '';
-  const progress = new Progress((s) => { live += s; }, { terminal: true, width: 80 });
+  const progress = new Progress(
+    (s) => {
+      live += s;
+    },
+    { terminal: true, width: 80 },
+  );
   progress.start('r1', starter(), state);
   progress.stop();
   assert.match(live, /phase 6\/6 {2}checks 3\/5 {2}0 tok {2}finished\n$/);
   let log = '';
-  new Progress((s) => { log += s; }, { terminal: false }).start('r1', starter(), state);
+  new Progress(
+    (s) => {
+      log += s;
+    },
+    { terminal: false },
+  ).start('r1', starter(), state);
   assert.equal(log, 'r1: finished already (phase 6/6, checks 3/5)\n');
 });

@@ -13,9 +13,17 @@ test('an assistant turn, its tool calls and their results become one model item'
   const history = historyOf([
     { role: 'system', content: 'You are Sam.' },
     { role: 'user', content: 'Begin.' },
-    { role: 'assistant', content: 'Let me say hello.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'send_message', arguments: '{"text":"Hi"}' } }] },
+    {
+      role: 'assistant',
+      content: 'Let me say hello.',
+      tool_calls: [{ id: 'a', type: 'function', function: { name: 'send_message', arguments: '{"text":"Hi"}' } }],
+    },
     { role: 'tool', tool_call_id: 'a', content: 'delivered' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'b', type: 'function', function: { name: 'next_phase', arguments: 'not json' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'b', type: 'function', function: { name: 'next_phase', arguments: 'not json' } }],
+    },
     { role: 'tool', tool_call_id: 'b', content: 'ok' },
     { role: 'user', content: 'The assistant replied.' },
   ]);
@@ -38,17 +46,50 @@ test('content given as parts is joined, and a second system message joins the fi
   const history = historyOf([
     { role: 'system', content: 'One.' },
     { role: 'developer', content: [{ type: 'text', text: 'Two.' }] },
-    { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    },
   ]);
-  assert.deepEqual(history, [{ type: 'system', text: 'One.\n\nTwo.' }, { type: 'user', text: 'ab' }]);
+  assert.deepEqual(history, [
+    { type: 'system', text: 'One.\n\nTwo.' },
+    { type: 'user', text: 'ab' },
+  ]);
 });
 
 test('tool schemas keep what the grammar builder reads and drop the rest', () => {
   const functions = functionsOf([
-    { type: 'function', function: { name: 'log_evaluation', description: 'Grade a check.', parameters: { type: 'object', properties: { score: { type: 'integer', minimum: 0, maximum: 10 }, tags: { type: 'array', items: { type: 'string', pattern: 'x' } } }, required: ['score', 7], additionalProperties: false, $schema: 'x' } } },
+    {
+      type: 'function',
+      function: {
+        name: 'log_evaluation',
+        description: 'Grade a check.',
+        parameters: {
+          type: 'object',
+          properties: {
+            score: { type: 'integer', minimum: 0, maximum: 10 },
+            tags: { type: 'array', items: { type: 'string', pattern: 'x' } },
+          },
+          required: ['score', 7],
+          additionalProperties: false,
+          $schema: 'x',
+        },
+      },
+    },
   ]);
   assert.deepEqual(functions, {
-    log_evaluation: { description: 'Grade a check.', params: { type: 'object', properties: { score: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['score'], additionalProperties: false } },
+    log_evaluation: {
+      description: 'Grade a check.',
+      params: {
+        type: 'object',
+        properties: { score: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+        required: ['score'],
+        additionalProperties: false,
+      },
+    },
   });
   assert.equal(functionsOf([]), undefined);
   const odd = functionsOf([
@@ -56,8 +97,8 @@ test('tool schemas keep what the grammar builder reads and drop the rest', () =>
     { type: 'function', function: { name: 'rm -rf /' } },
     { type: 'function', function: { name: 'ok' } },
   ])!;
-  assert.deepEqual(Object.keys(odd), ['__proto__', 'ok'], 'a name outside OpenAI\'s rule is dropped; __proto__ is a tool');
-  assert.equal(Object.getPrototypeOf(odd), Object.prototype, 'the record\'s prototype is untouched');
+  assert.deepEqual(Object.keys(odd), ['__proto__', 'ok'], "a name outside OpenAI's rule is dropped; __proto__ is a tool");
+  assert.equal(Object.getPrototypeOf(odd), Object.prototype, "the record's prototype is untouched");
 });
 
 test('a schema nested past its depth bound is cut, not followed', () => {
@@ -76,7 +117,9 @@ test('a tool call written as fenced or bare JSON is read as a call, only for an 
   const offered = { send_message: { description: 'Send.' } };
   const fenced = '```json\n{"name": "send_message", "arguments": {"text": "Hi there!"}}\n```';
   assert.deepEqual(toolCallsInText(fenced, offered), [{ name: 'send_message', params: { text: 'Hi there!' } }]);
-  assert.deepEqual(toolCallsInText('{"name": "send_message", "parameters": {"text": "x"}}', offered), [{ name: 'send_message', params: { text: 'x' } }]);
+  assert.deepEqual(toolCallsInText('{"name": "send_message", "parameters": {"text": "x"}}', offered), [
+    { name: 'send_message', params: { text: 'x' } },
+  ]);
   assert.equal(toolCallsInText('{"name": "rm_rf", "arguments": {}}', offered), undefined, 'a tool not offered stays text');
   assert.equal(toolCallsInText('{"name": "__proto__", "arguments": {}}', offered), undefined);
   assert.equal(toolCallsInText('Hello! {"name": "send_message"}', offered), undefined, 'prose around it stays text');
@@ -101,7 +144,11 @@ test('calls written one after another, bare or in tags, are each read; one bad o
   assert.equal(toolCallsInText('{"name": "next_phase"', offered), undefined, 'an object that never closes');
   assert.equal(toolCallsInText('  \n ', offered), undefined);
   assert.equal(toolCallsInText('{"name": "next_phase"}'.repeat(17), offered), undefined, 'past the bound on calls in one reply');
-  assert.equal(toolCallsInText(`{"name": "next_phase", "arguments": {"x": "${'a'.repeat(200_001)}"}}`, offered), undefined, 'past the bound on text');
+  assert.equal(
+    toolCallsInText(`{"name": "next_phase", "arguments": {"x": "${'a'.repeat(200_001)}"}}`, offered),
+    undefined,
+    'past the bound on text',
+  );
 });
 
 test('threads: every core on an idle machine, one on a busy one; a bad value is refused by name', () => {
@@ -111,8 +158,19 @@ test('threads: every core on an idle machine, one on a busy one; a bad value is 
   assert.equal(contextOptions(defaults, { cores: 2, loadAverage: 2 }).threads, 1, 'two cores already busy');
   assert.equal(contextOptions({ ...defaults, threads: '3' }, { cores: 2, loadAverage: 9 }).threads, 3, 'a number given is used as given');
   assert.equal(autoThreads(0, 0), 1);
-  for (const [name, text] of [['threads', '0'], ['threads', '2.5'], ['threads', ' 2'], ['context', '1e9'], ['batch', ''], ['context', '999999999']] as const) {
-    assert.throws(() => contextOptions({ ...defaults, [name]: text }, idle), new RegExp(`--${name} must be a whole number`), `${name} "${text}"`);
+  for (const [name, text] of [
+    ['threads', '0'],
+    ['threads', '2.5'],
+    ['threads', ' 2'],
+    ['context', '1e9'],
+    ['batch', ''],
+    ['context', '999999999'],
+  ] as const) {
+    assert.throws(
+      () => contextOptions({ ...defaults, [name]: text }, idle),
+      new RegExp(`--${name} must be a whole number`),
+      `${name} "${text}"`,
+    );
   }
 });
 

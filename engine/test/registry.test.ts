@@ -16,15 +16,27 @@ import { ROOT, tempDir } from './helpers';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 /** The agents with no model of their own to put on the stand-in, by their entries (the filing agents today; openai-http calls its own). */
-const AGENTS_WITHOUT_MODEL = Object.entries(AGENTS).filter(([, entry]) => !entry.runKeys.agent_model && entry.rehearsal({}).agent === undefined).map(([name]) => name);
+const AGENTS_WITHOUT_MODEL = Object.entries(AGENTS)
+  .filter(([, entry]) => !entry.runKeys.agent_model && entry.rehearsal({}).agent === undefined)
+  .map(([name]) => name);
 
 test('schemas/config.schema.json is the one scripts/schemas.ts generates from the registry (run `npm run schemas`)', () => {
   assert.equal(read('schemas/config.schema.json'), configSchemaText());
-  const run = (configSchema().properties as { runs: { additionalProperties: { properties: Record<string, { anyOf?: { enum?: string[]; pattern?: string }[] }>; allOf: { if: { properties: { agent: { const?: string; pattern?: string } } }; then: { propertyNames: { enum: string[] } } }[] } } }).runs.additionalProperties;
+  const run = (
+    configSchema().properties as {
+      runs: {
+        additionalProperties: {
+          properties: Record<string, { anyOf?: { enum?: string[]; pattern?: string }[] }>;
+          allOf: { if: { properties: { agent: { const?: string; pattern?: string } } }; then: { propertyNames: { enum: string[] } } }[];
+        };
+      };
+    }
+  ).runs.additionalProperties;
   // An agent is a registered name, or a module of the workspace by its path.
   assert.deepEqual(run.properties.agent?.anyOf?.[0]?.enum, Object.keys(AGENTS));
   assert.equal(run.properties.agent?.anyOf?.[1]?.pattern, MODULE_AGENT_PATTERN.source);
-  const moduleKeys = run.allOf.find((branch) => branch.if.properties.agent.pattern === MODULE_AGENT_PATTERN.source)?.then.propertyNames.enum;
+  const moduleKeys = run.allOf.find((branch) => branch.if.properties.agent.pattern === MODULE_AGENT_PATTERN.source)?.then.propertyNames
+    .enum;
   assert.deepEqual(moduleKeys, [...SHARED_RUN_KEYS, ...Object.keys(MODULE_AGENT.runKeys)]);
   for (const [name, entry] of Object.entries(AGENTS)) {
     const allowed = run.allOf.find((branch) => branch.if.properties.agent.const === name)?.then.propertyNames.enum;
@@ -39,7 +51,12 @@ test('scenario/src/agents.generated.ts is the module scripts/schemas.ts generate
   // What the parser imports is what the registry declares: the same agents, keys, types and bounds.
   assert.deepEqual(Object.keys(AGENT_RUN_KEYS), Object.keys(AGENTS));
   for (const [name, entry] of Object.entries(AGENTS)) {
-    const declared = Object.fromEntries(Object.entries(entry.runKeys).map(([key, { type, minimum, maximum }]) => [key, { type, ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) }]));
+    const declared = Object.fromEntries(
+      Object.entries(entry.runKeys).map(([key, { type, minimum, maximum }]) => [
+        key,
+        { type, ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) },
+      ]),
+    );
     assert.deepEqual(AGENT_RUN_KEYS[name], declared, name);
   }
 });
@@ -52,11 +69,14 @@ test('the run keys table of docs/format.md is the one scripts/schemas.ts generat
   }
 });
 
-test('the README\'s agents tables are the ones scripts/schemas.ts generates from the registry (run `npm run schemas`)', () => {
+test("the README's agents tables are the ones scripts/schemas.ts generates from the registry (run `npm run schemas`)", () => {
   const readme = read('README.md');
   assert.equal(readme, withAgentsTables(readme), 'README.md is out of date: run `npm run schemas`');
   // Every registered agent is in exactly one of the two tables, and so is a module agent.
-  const rows = [agentsTable('agents-own'), agentsTable('agents-built-in')].join('\n').split('\n').filter((line) => line.startsWith('| `'));
+  const rows = [agentsTable('agents-own'), agentsTable('agents-built-in')]
+    .join('\n')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'));
   assert.deepEqual(rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1]).sort(), [...Object.keys(AGENTS), './agents/my-agent.mjs'].sort());
   for (const [name, entry] of Object.entries(AGENTS)) {
     assert.ok(readme.includes(agentRow(name, entry)), `${name}: its row, from its summary, details, clock and run keys`);
@@ -66,7 +86,11 @@ test('the README\'s agents tables are the ones scripts/schemas.ts generates from
   assert.equal(withAgentsTables(readme.replace('<!-- /generated:agents-own -->', '')), undefined);
   assert.equal(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b\nc' }).split('\n').length, 1);
   assert.match(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b' }), /a \\\| b/);
-  assert.doesNotMatch(agentRow('x', { ...AGENTS.chatbot!, details: '<!-- /generated:agents-own -->' }), /<!--/, 'a cell cannot end its table');
+  assert.doesNotMatch(
+    agentRow('x', { ...AGENTS.chatbot!, details: '<!-- /generated:agents-own -->' }),
+    /<!--/,
+    'a cell cannot end its table',
+  );
 });
 
 test('the shared run keys are the ones the parser keeps out of options, documented once', () => {
@@ -90,13 +114,22 @@ test('every run key is named in the README or docs/engine.md, and in docs/format
 test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and plays the chatbot for an attached hermes', () => {
   const real = { model: 'gpt-x', base_url: 'https://h/v1', api_key_env: 'KEY' };
   for (const agent of ['chatbot', 'notebook', 'openclaw']) {
-    assert.deepEqual(rehearsalOf(agent, { agent_model: real, notebook_context_tokens: 9000 }), { agent, options: { agent_model: { model: 'stand-in' }, notebook_context_tokens: 9000 } });
+    assert.deepEqual(rehearsalOf(agent, { agent_model: real, notebook_context_tokens: 9000 }), {
+      agent,
+      options: { agent_model: { model: 'stand-in' }, notebook_context_tokens: 9000 },
+    });
   }
   assert.ok(AGENTS_WITHOUT_MODEL.length > 0, 'some agents have no model: the filing ones');
   for (const agent of AGENTS_WITHOUT_MODEL) assert.deepEqual(rehearsalOf(agent, {}), { agent, options: {} });
   assert.deepEqual(rehearsalOf('hermes', { hermes_url: 'http://h:1' }), { agent: 'chatbot', options: {} });
-  assert.deepEqual(rehearsalOf('hermes', { agent_model: real, hermes_compression_threshold: 0.8 }), { agent: 'hermes', options: { agent_model: { model: 'stand-in' }, hermes_compression_threshold: 0.8 } });
-  assert.throws(() => rehearsalOf('chatbott', {}), (e: unknown) => e instanceof ConfigError && /did you mean `chatbot`/i.test(e.message));
+  assert.deepEqual(rehearsalOf('hermes', { agent_model: real, hermes_compression_threshold: 0.8 }), {
+    agent: 'hermes',
+    options: { agent_model: { model: 'stand-in' }, hermes_compression_threshold: 0.8 },
+  });
+  assert.throws(
+    () => rehearsalOf('chatbott', {}),
+    (e: unknown) => e instanceof ConfigError && /did you mean `chatbot`/i.test(e.message),
+  );
   for (const [name, entry] of Object.entries(AGENTS)) {
     const rehearsal = rehearsalOf(name, entry.runKeys.agent_model ? { agent_model: real } : {});
     const model = rehearsal.options.agent_model as { model?: string } | undefined;
@@ -111,26 +144,46 @@ test('the stand-in is started for agents whose model is on it, and only for them
     assert.equal(adapterUsesStandIn(agent, { agent_model: { model: 'stand-in' } }), true, agent);
     assert.equal(adapterUsesStandIn(agent, real), false, agent);
   }
-  assert.equal(adapterUsesStandIn('hermes', { hermes_url: 'http://h:1' }), false, 'an attached Hermes calls the user\'s model');
+  assert.equal(adapterUsesStandIn('hermes', { hermes_url: 'http://h:1' }), false, "an attached Hermes calls the user's model");
   for (const agent of [...AGENTS_WITHOUT_MODEL, 'no-such-agent']) assert.equal(adapterUsesStandIn(agent, {}), false, agent);
 });
 
 test('a run key its agent does not read, of the wrong type, out of range or too long stops the run before the adapter starts', () => {
   const ctx = (options: Record<string, unknown>) => ({ runDir: tempDir(), options, models: { env: {} }, clock: new Clock() });
   const refused = (agent: string, options: Record<string, unknown>, message: RegExp) =>
-    assert.throws(() => createAdapter(agent, ctx(options)), (e: unknown) => e instanceof ConfigError && message.test(e.message), `${agent} ${JSON.stringify(options).slice(0, 80)}`);
-  refused('hermes', { hermes_ulr: 'http://h' }, /the agent hermes does not read the run key `hermes_ulr`: its run keys are agent_model, .*hermes_url, .*did you mean `hermes_url`/i);
+    assert.throws(
+      () => createAdapter(agent, ctx(options)),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      `${agent} ${JSON.stringify(options).slice(0, 80)}`,
+    );
+  refused(
+    'hermes',
+    { hermes_ulr: 'http://h' },
+    /the agent hermes does not read the run key `hermes_ulr`: its run keys are agent_model, .*hermes_url, .*did you mean `hermes_url`/i,
+  );
   refused('hermes', { ['k'.repeat(5000)]: 1 }, /does not read the run key `k{79}…`: its run keys are/);
   // An emoji across the cut: the old `slice(0, 80)` left half of it, a lone surrogate, in the message.
   refused('hermes', { [`${'k'.repeat(79)}${'😀'.repeat(9)}`]: 1 }, /does not read the run key `k{79}…`: its run keys are/);
-  refused('filing-log', { agent_model: { model: 'stand-in' } }, /the agent filing-log does not read the run key `agent_model`: it takes no run keys/);
+  refused(
+    'filing-log',
+    { agent_model: { model: 'stand-in' } },
+    /the agent filing-log does not read the run key `agent_model`: it takes no run keys/,
+  );
   refused('openclaw', { openclaw_bin: 42 }, /`openclaw_bin` must be a string; it is 42/);
   refused('openclaw', { openclaw_compaction: [] }, /`openclaw_compaction` must be an object/);
   refused('notebook', { notebook_context_tokens: 2500.5 }, /`notebook_context_tokens` must be a whole number/);
   refused('notebook', { notebook_max_tool_rounds: 101 }, /`notebook_max_tool_rounds` must be from 1 to 100; it is 101/);
   refused('hermes', { hermes_compression_threshold: 1.5 }, /`hermes_compression_threshold` must be from 0 to 1/);
-  refused('hermes', { hermes_reset_command: 'x'.repeat(MAX_RUN_KEY_TEXT + 1) }, /`hermes_reset_command` is 4097 characters long; it may hold at most 4096/);
+  refused(
+    'hermes',
+    { hermes_reset_command: 'x'.repeat(MAX_RUN_KEY_TEXT + 1) },
+    /`hermes_reset_command` is 4097 characters long; it may hold at most 4096/,
+  );
   refused('openclaw', { openclaw_compaction: { note: 'x'.repeat(70_000) } }, /`openclaw_compaction` is larger than 65536 characters/);
   // Keys it declares reach the adapter, whose own checks follow (here: no key for Hermes in the environment).
-  refused('hermes', { hermes_url: 'http://127.0.0.1:9', hermes_compression_threshold: 0.5 }, /needs its API_SERVER_KEY: set the environment variable HERMES_API_KEY/);
+  refused(
+    'hermes',
+    { hermes_url: 'http://127.0.0.1:9', hermes_compression_threshold: 0.5 },
+    /needs its API_SERVER_KEY: set the environment variable HERMES_API_KEY/,
+  );
 });

@@ -29,13 +29,21 @@ const outcome = (state: RunState) => ({
   unanswered: state.unanswered,
 });
 
-test('replies naming keys the engine never made are counted, not held back for a send that will never come', { timeout: 60_000 }, async () => {
-  const reference = await runOnStandIn(starter(), { agent: 'process', options: { command: [process.execPath, AGENT_SCRIPT] }, extra: QUICK });
-  assert.equal(reference.state.status, 'finished');
-  assert.equal(reference.state.unanswered, 0);
-  for (const expression of ['`msg-${Math.random()}`', '"7"', 'key + "x"', '"test-run/send-0"', '"other-run/send-999"']) {
-    const command = [process.execPath, agentReplyingTo(expression)];
-    const run = await runOnStandIn(starter(), { agent: 'process', options: { command }, extra: QUICK });
-    assert.deepEqual(outcome(run.state), outcome(reference.state), expression);
-  }
-});
+test(
+  'replies naming keys the engine never made are counted, not held back for a send that will never come',
+  { timeout: 60_000 },
+  async () => {
+    const reference = await runOnStandIn(starter(), {
+      agent: 'process',
+      options: { command: [process.execPath, AGENT_SCRIPT] },
+      extra: QUICK,
+    });
+    assert.equal(reference.state.status, 'finished');
+    assert.equal(reference.state.unanswered, 0);
+    for (const expression of ['`msg-${Math.random()}`', '"7"', 'key + "x"', '"test-run/send-0"', '"other-run/send-999"']) {
+      const command = [process.execPath, agentReplyingTo(expression)];
+      const run = await runOnStandIn(starter(), { agent: 'process', options: { command }, extra: QUICK });
+      assert.deepEqual(outcome(run.state), outcome(reference.state), expression);
+    }
+  },
+);

@@ -44,26 +44,42 @@ test('a turn of more calls than are kept: the count says how many it made, how m
   const card = /<div class="grade-inline failed" data-check="15\.2"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(card.includes('🔧 73 tool calls in the turn it answered in, 50 listed: search_notes, read_note'), card.slice(0, 400));
   assert.ok(card.includes('and 23 more calls in the same turn, not kept'), 'the rest named at the end of the list');
-  assert.ok(html.includes('<summary>🔧 73 tool calls, 50 listed: search_notes, read_note</summary>'), 'under the reply in the conversation');
-  assert.equal(summarize(state, multiday()).toolCalls?.calls, 73 + 1, 'counted in the summary with the earlier turn\'s call');
+  assert.ok(
+    html.includes('<summary>🔧 73 tool calls, 50 listed: search_notes, read_note</summary>'),
+    'under the reply in the conversation',
+  );
+  assert.equal(summarize(state, multiday()).toolCalls?.calls, 73 + 1, "counted in the summary with the earlier turn's call");
   answering.toolCallsLeftOut = -1e9;
-  assert.ok(!renderRunReport(runView(state, multiday()), { nonce: 'x' }).includes('more calls'), 'a count from a damaged state is no count');
+  assert.ok(
+    !renderRunReport(runView(state, multiday()), { nonce: 'x' }).includes('more calls'),
+    'a count from a damaged state is no count',
+  );
 });
 
-test('tool calls: folded under the agent\'s reply, beside the failed answer they belong to, escaped; counted but not listed in report.md', () => {
+test("tool calls: folded under the agent's reply, beside the failed answer they belong to, escaped; counted but not listed in report.md", () => {
   const state = withToolCalls();
   const view = runView(state, multiday());
   const graded = state.grades['15.2']!.at(-1)!.at;
-  assert.deepEqual(turnToolCalls(state, graded).calls.map((c) => c.name), ['search_notes', 'read_note'], 'the calls of the turn that answered, not the one before');
+  assert.deepEqual(
+    turnToolCalls(state, graded).calls.map((c) => c.name),
+    ['search_notes', 'read_note'],
+    'the calls of the turn that answered, not the one before',
+  );
   const html = renderRunReport(view, { nonce: 'x' });
   const card = /<div class="grade-inline failed" data-check="15\.2"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(card.includes('🔧 2 tool calls in the turn it answered in: search_notes, read_note'), 'beside the failed answer');
-  assert.ok(card.includes('<pre class="tool-args">{&quot;query&quot;:&quot;&lt;script&gt;alert(3)&lt;/script&gt; Wednesday run&quot;}</pre>'), 'the arguments escaped');
+  assert.ok(
+    card.includes('<pre class="tool-args">{&quot;query&quot;:&quot;&lt;script&gt;alert(3)&lt;/script&gt; Wednesday run&quot;}</pre>'),
+    'the arguments escaped',
+  );
   assert.ok(card.includes('<pre>no note matches &lt;b&gt;Wednesday&lt;/b&gt;</pre>'), 'the result escaped');
-  assert.ok(!card.includes('EARLIER-TURN'), 'another turn\'s call is not its');
+  assert.ok(!card.includes('EARLIER-TURN'), "another turn's call is not its");
   assert.ok(!html.includes('<script>alert(3)') && !html.includes('<b>Wednesday'));
-  const message = /<div class="msg agent"[^>]*><div class="who">agent<\/div>[^<]*<details class="tool-calls"><summary>🔧 2 tool calls: search_notes, read_note<\/summary>/.exec(html);
-  assert.ok(message, 'folded under the agent\'s reply in the conversation');
+  const message =
+    /<div class="msg agent"[^>]*><div class="who">agent<\/div>[^<]*<details class="tool-calls"><summary>🔧 2 tool calls: search_notes, read_note<\/summary>/.exec(
+      html,
+    );
+  assert.ok(message, "folded under the agent's reply in the conversation");
   assert.ok(html.includes('<summary>🔧 1 tool call: list_notes</summary>'));
   const article = /<article class="answer [^"]*" data-check="15\.2">[\s\S]*?<\/article>/.exec(html)?.[0] ?? '';
   assert.ok(article.includes('2 tool calls in the turn it answered in'), 'and in the imperfect answers list');
@@ -80,15 +96,19 @@ test('a state from before tool calls were kept loads and renders as it did: no c
   assert.match(html, /<div class="grade-inline failed" data-check="15\.2"/);
   assert.doesNotMatch(reportEntry(summarize(state, multiday()), when), /tool calls/);
   // A state edited by hand is still bounded and checked on the page.
-  state.transcript.find((e) => e.from === 'agent')!.toolCalls = [{ name: 'x', arguments: 'y'.repeat(50_000) }, { arguments: 'no name' } as never, 'junk' as never];
+  state.transcript.find((e) => e.from === 'agent')!.toolCalls = [
+    { name: 'x', arguments: 'y'.repeat(50_000) },
+    { arguments: 'no name' } as never,
+    'junk' as never,
+  ];
   const edited = renderRunReport(runView(state, multiday()), { nonce: 'x' });
   assert.ok(edited.includes('🔧 1 tool call: x') && !edited.includes('y'.repeat(2100)));
 });
 
-test('stale values: a trap note\'s old value, the text a fact edit replaced, a named fact of an old state; numbers whole', () => {
+test("stale values: a trap note's old value, the text a fact edit replaced, a named fact of an old state; numbers whole", () => {
   assert.deepEqual(noteChange('8 km becomes 8.4 km'), { before: '8 km', after: '8.4 km' });
   assert.deepEqual(noteChange('8.4 km, not 8'), { before: '8', after: '8.4 km' });
-  assert.equal(noteChange('Sunday\'s run, told a day late'), undefined);
+  assert.equal(noteChange("Sunday's run, told a day late"), undefined);
   assert.ok(!lineHolds('Wed: 8.4 km', ['8']) && lineHolds('Wed: 8 km.', ['8']) && lineHolds('it was 8.', ['8']), '8 is not in 8.4');
   const benchmark = multiday();
   const state = run('chatbot-2');
@@ -98,13 +118,29 @@ test('stale values: a trap note\'s old value, the text a fact edit replaced, a n
   // The trap's phase edits a fact: the text it replaced is stale, less what the new text keeps.
   const trapPhase = state.transcript.find((e) => e.position.chapter === 'week2.md')!.position;
   state.position = { ...trapPhase };
-  applyEvent(state, { type: 'tool-done', at: state.lastEventAt, callId: 'edit', name: 'update_fact', content: 'ok', effects: [{ kind: 'fact-edit', sheet: 'profile', id: '1.3', text: 'Training for the Bath half in June; runs before work' }] });
-  assert.deepEqual(state.factEdits?.map((e) => [e.before, e.position.chapter, e.position.phase]), [['Training for the Bristol 10K in May; runs before work', 'week2.md', 0]]);
+  applyEvent(state, {
+    type: 'tool-done',
+    at: state.lastEventAt,
+    callId: 'edit',
+    name: 'update_fact',
+    content: 'ok',
+    effects: [{ kind: 'fact-edit', sheet: 'profile', id: '1.3', text: 'Training for the Bath half in June; runs before work' }],
+  });
+  assert.deepEqual(
+    state.factEdits?.map((e) => [e.before, e.position.chapter, e.position.phase]),
+    [['Training for the Bristol 10K in May; runs before work', 'week2.md', 0]],
+  );
   assert.deepEqual(staleTokens(state, benchmark, '15.4', '5 km.'), ['bristol', '10']);
   // A state from before edits were kept: a fact the trap names, as written against its text at the end.
   const old = run('chatbot-2');
   const named = multiday();
-  const ref = { sheet: 'work', id: '1.2', range: named.traps[0]!.trap.range, sheetRange: named.traps[0]!.trap.range, idRange: named.traps[0]!.trap.range };
+  const ref = {
+    sheet: 'work',
+    id: '1.2',
+    range: named.traps[0]!.trap.range,
+    sheetRange: named.traps[0]!.trap.range,
+    idRange: named.traps[0]!.trap.range,
+  };
   named.traps[0]!.trap.facts = [ref];
   old.sheets.work!.facts.find((f) => f.id === '1.2')!.text = 'The campaign goes live on Monday 16 March';
   assert.deepEqual(staleTokens(old, named, '15.4', '5 km.'), ['tuesday', '10']);
@@ -113,19 +149,30 @@ test('stale values: a trap note\'s old value, the text a fact edit replaced, a n
 test('beside a failed answer (in the conversation and in its card) the memory lines holding a stale value are marked apart from the expected ones, with a legend', () => {
   const dir = tempDir('mmb-stale-');
   mkdirSync(join(dir, 'memory', '2'), { recursive: true });
-  writeFileSync(join(dir, 'memory', '2', 'runs.md'), '# Runs\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km\n');
+  writeFileSync(
+    join(dir, 'memory', '2', 'runs.md'),
+    '# Runs\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km\n',
+  );
   const html = renderRunReport(runView(run('chatbot-2'), multiday(), { memory: readMemorySnapshots(dir) }), { nonce: 'x' });
   const card = /<div class="grade-inline failed" data-check="15\.2"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(card.includes('1 file, 1 line holding the expected value, 1 line holding a stale value'));
   assert.ok(card.includes('<span class="mem-line stale">Wed 11 Mar: 8 km along the harbourside</span>'), 'the old 8 km');
   assert.ok(card.includes('<span class="mem-line hit">Wed 11 Mar, synced: 8.4 km</span>'), 'the expected 8.4 km, not stale');
   assert.ok(card.includes('<span class="mem-line">Sat 14 Mar: parkrun 5 km</span>'));
-  assert.ok(card.includes('<span class="mem-line hit">expected</span> the expected value <span class="mem-line stale">stale</span> a value a trap write replaced (8)'), 'the legend');
+  assert.ok(
+    card.includes(
+      '<span class="mem-line hit">expected</span> the expected value <span class="mem-line stale">stale</span> a value a trap write replaced (8)',
+    ),
+    'the legend',
+  );
   const other = /<div class="grade-inline failed" data-check="15\.1"[\s\S]*?<\/details><\/div>/.exec(html)?.[0] ?? '';
   assert.ok(!other.includes('stale'), 'a check whose traps replaced nothing marks nothing stale');
   // The same snapshot in the check's card under Imperfect answers.
   const imperfect = /<article class="answer[^"]*" data-check="15\.2">[\s\S]*?<\/article>/.exec(html)?.[0] ?? '';
-  assert.ok(imperfect.includes('<span class="mem-line stale">Wed 11 Mar: 8 km along the harbourside</span>'), 'the card shows the memory too');
+  assert.ok(
+    imperfect.includes('<span class="mem-line stale">Wed 11 Mar: 8 km along the harbourside</span>'),
+    'the card shows the memory too',
+  );
   assert.ok(imperfect.includes('1 file, 1 line holding the expected value, 1 line holding a stale value'));
 });
 
@@ -136,14 +183,25 @@ test('compare: a differing check links to its trap and names its type; the trap 
   const row = c.rows.find((r) => r.id === '15.4')!;
   assert.equal(row.differs, true);
   assert.deepEqual(row.traps, [{ index: 0, type: '<b>LATE</b>' }]);
-  assert.deepEqual(c.traps.map((t) => [t.index, t.checks, t.results]), [[0, ['15.4'], ['caught', 'caught']]]);
+  assert.deepEqual(
+    c.traps.map((t) => [t.index, t.checks, t.results]),
+    [[0, ['15.4'], ['caught', 'caught']]],
+  );
   const html = renderComparison(c, { nonce: 'x' });
   const cell = /<tr class="differs" data-check="15\.4">[\s\S]*?<\/tr>/.exec(html)?.[0] ?? '';
   assert.ok(cell.includes('<a class="story-link" href="#trap-0" data-trap="0">🪤 &lt;b&gt;LATE&lt;/b&gt;</a>'));
-  assert.ok(html.includes('<tr id="trap-0" data-trap="0" data-trap-type="&lt;b&gt;LATE&lt;/b&gt;"><td class="trap-type">🪤 &lt;b&gt;LATE&lt;/b&gt;</td>'), 'the anchor it leads to');
-  assert.ok(!/<tr class="" data-check="15\.1">[\s\S]*?story-link/.exec(html.split('Graded the same')[1] ?? '')?.[0], 'a check graded the same links nothing');
+  assert.ok(
+    html.includes(
+      '<tr id="trap-0" data-trap="0" data-trap-type="&lt;b&gt;LATE&lt;/b&gt;"><td class="trap-type">🪤 &lt;b&gt;LATE&lt;/b&gt;</td>',
+    ),
+    'the anchor it leads to',
+  );
+  assert.ok(
+    !/<tr class="" data-check="15\.1">[\s\S]*?story-link/.exec(html.split('Graded the same')[1] ?? '')?.[0],
+    'a check graded the same links nothing',
+  );
   const page = renderRunReport(runView(run('chatbot-2'), benchmark), { nonce: 'x' });
-  assert.match(page, /<tr class="trap-caught" id="trap-0" data-trap="0"/, 'the run page\'s trap story has the same anchors');
+  assert.match(page, /<tr class="trap-caught" id="trap-0" data-trap="0"/, "the run page's trap story has the same anchors");
 });
 
 test('JUnit names a check and gives its expected answer with the dates the run expanded', () => {

@@ -16,14 +16,19 @@ import { reportMultiday as multiday, reportRun as run, templatedRun as templated
 
 const when = new Date(2026, 11, 1, 12, 0);
 
-
 test('date templates read as the run expanded them: report.md, the run page and the comparison', () => {
   const { benchmark, state } = templated();
   const entry = reportEntry(summarize(state, benchmark), when);
-  assert.match(entry, /\| 15\.4 \| What did I plan for 22 March 2026\? \| Hiking on 22 March 2026, for a week, back by 27 February 2026\. \|/);
+  assert.match(
+    entry,
+    /\| 15\.4 \| What did I plan for 22 March 2026\? \| Hiking on 22 March 2026, for a week, back by 27 February 2026\. \|/,
+  );
   const page = renderRunReport(runView(state, benchmark), { nonce: 'x' });
   assert.ok(page.includes('What did I plan for 22 March 2026?'), 'the run page expands the question');
-  assert.ok(page.includes('Hiking on 22 March 2026, for a week, back by 27 February 2026.'), 'and the expected answer, from the start time where the run fixed none');
+  assert.ok(
+    page.includes('Hiking on 22 March 2026, for a week, back by 27 February 2026.'),
+    'and the expected answer, from the start time where the run fixed none',
+  );
   const compare = renderComparison(compareRuns([run('chatbot-1'), state], benchmark), { nonce: 'x' });
   assert.ok(compare.includes('What did I plan for 22 March 2026?'), 'the comparison expands it with the first run that has it');
   for (const text of [entry, page, compare]) assert.ok(!text.includes('{{FUTURE'), 'no template left as written');
@@ -38,7 +43,10 @@ test('report.md gives every imperfect answer whole, on one escaped line', () => 
   benchmark.checks.find((c) => c.check.id === '15.4')!.check.question = `${'a long question '.repeat(30)}END-OF-QUESTION`;
   const entry = reportEntry(summarize(state, benchmark), when);
   const line = entry.split('\n').find((l) => l.includes('| 15.4 |'))!;
-  assert.ok(line.includes(`${long} ## 2026-01-01 forged entry \\<!-- \\\`x\\\``), 'the answer whole, its line break flattened and its markup escaped');
+  assert.ok(
+    line.includes(`${long} ## 2026-01-01 forged entry \\<!-- \\\`x\\\``),
+    'the answer whole, its line break flattened and its markup escaped',
+  );
   assert.ok(line.includes('END-OF-COMMENT') && line.includes('END-OF-QUESTION'), 'comment and question whole too');
   assert.doesNotMatch(entry, /^## 2026-01-01 forged/m);
 });
@@ -53,9 +61,13 @@ function crashed(): RunState {
   return state;
 }
 
-test('a crashed run\'s page: the error as escaped text, no empty charts, nothing called perfect, the failing model in the cost table', () => {
+test("a crashed run's page: the error as escaped text, no empty charts, nothing called perfect, the failing model in the cost table", () => {
   const html = renderRunReport(runView(crashed(), multiday()), { nonce: 'x' });
-  assert.ok(html.includes('<pre class="error-text">the persona model failed: &lt;html&gt;&lt;body&gt;&lt;h1&gt;502 Bad Gateway&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;'));
+  assert.ok(
+    html.includes(
+      '<pre class="error-text">the persona model failed: &lt;html&gt;&lt;body&gt;&lt;h1&gt;502 Bad Gateway&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
+    ),
+  );
   assert.ok(!html.includes('<h1>502') && !html.includes('<script>alert(1)'));
   assert.doesNotMatch(html, /<canvas/, 'no chart without a grade');
   assert.ok(!html.includes('Every graded answer was perfect'));
@@ -68,15 +80,22 @@ test('a crashed run\'s page: the error as escaped text, no empty charts, nothing
 
 test('the grade distribution stands on a 0–10 axis, one bar per whole point', () => {
   const html = renderRunReport(runView(run('chatbot-2'), multiday()), { nonce: 'x' });
-  const charts = JSON.parse(/<script type="application\/json" id="mmb-charts">([^<]*)<\/script>/.exec(html)![1]!) as { canvas: string; config: { data: { labels: string[]; datasets: { data: number[] }[] } } }[];
+  const charts = JSON.parse(/<script type="application\/json" id="mmb-charts">([^<]*)<\/script>/.exec(html)![1]!) as {
+    canvas: string;
+    config: { data: { labels: string[]; datasets: { data: number[] }[] } };
+  }[];
   const distribution = charts.find((c) => c.canvas === 'chart-distribution')!.config.data;
   assert.deepEqual(distribution.labels, ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
   const counts = summarize(run('chatbot-2'), multiday()).scores;
-  assert.equal(distribution.datasets[0]!.data.reduce((a, b) => a + b, 0), counts.reduce((a, [, n]) => a + n, 0), 'every graded check counted');
+  assert.equal(
+    distribution.datasets[0]!.data.reduce((a, b) => a + b, 0),
+    counts.reduce((a, [, n]) => a + n, 0),
+    'every graded check counted',
+  );
   assert.equal(distribution.datasets[0]!.data[4], counts.find(([g]) => g === 4)?.[1], 'a 4 stands at 4');
 });
 
-test('the agent\'s compactions at the phase they were seen in, with their size, in report.md and in the conversation', () => {
+test("the agent's compactions at the phase they were seen in, with their size, in report.md and in the conversation", () => {
   const state = run('chatbot-1');
   const exam = state.transcript.find((e) => e.position.chapter === 'exam.md')!;
   const week2 = state.transcript.find((e) => e.position.chapter === 'week2.md')!;
@@ -85,12 +104,30 @@ test('the agent\'s compactions at the phase they were seen in, with their size, 
   applyEvent(state, { type: 'observe', at: week2.at, status: { state: 'idle', contextTokens: null, compactions: [first] } });
   state.position = { ...exam.position };
   // The first cut is reported again with the second: it keeps the phase it was first seen in.
-  applyEvent(state, { type: 'observe', at: exam.at, status: { state: 'idle', contextTokens: null, compactions: [first, { at: '2020-01-02' }] } });
-  assert.deepEqual(state.agentCompactions?.map((c) => [c.position.chapter, c.position.phase, c.tokensBefore]), [['week2.md', week2.position.phase, 100_000], ['exam.md', exam.position.phase, undefined]]);
+  applyEvent(state, {
+    type: 'observe',
+    at: exam.at,
+    status: { state: 'idle', contextTokens: null, compactions: [first, { at: '2020-01-02' }] },
+  });
+  assert.deepEqual(
+    state.agentCompactions?.map((c) => [c.position.chapter, c.position.phase, c.tokensBefore]),
+    [
+      ['week2.md', week2.position.phase, 100_000],
+      ['exam.md', exam.position.phase, undefined],
+    ],
+  );
   const entry = reportEntry(summarize(state, multiday()), when);
-  assert.match(entry, new RegExp(`📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; exam\\.md phase ${exam.position.phase + 1}\\); session switches`));
+  assert.match(
+    entry,
+    new RegExp(
+      `📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; exam\\.md phase ${exam.position.phase + 1}\\); session switches`,
+    ),
+  );
   const chapters = runView(state, multiday()).conversation;
-  const cuts = (chapter: string) => chapters.find((c) => c.chapter === chapter)!.items.flatMap((i) => (i.kind === 'marker' && i.marker === 'agent-compaction' ? [i.text] : []));
+  const cuts = (chapter: string) =>
+    chapters
+      .find((c) => c.chapter === chapter)!
+      .items.flatMap((i) => (i.kind === 'marker' && i.marker === 'agent-compaction' ? [i.text] : []));
   assert.deepEqual(cuts('week2.md'), ['The agent compacted its context: 100,000 → 41,000 tokens']);
   assert.deepEqual(cuts('exam.md'), ['The agent compacted its context']);
   assert.ok(!chapters.some((c) => c.chapter === ''), 'nothing before the first phase');
@@ -99,20 +136,32 @@ test('the agent\'s compactions at the phase they were seen in, with their size, 
 /** chatbot-1 again under another name: a run graded check for check the same. */
 const twin = (id: string): RunState => ({ ...structuredClone(run('chatbot-1')), run: id });
 
-test('compare: run against run, so two identical runs of three read as identical; a partial run\'s unplayed checks are no difference', () => {
+test("compare: run against run, so two identical runs of three read as identical; a partial run's unplayed checks are no difference", () => {
   const c = compareRuns([run('chatbot-1'), twin('chatbot-1b'), run('chatbot-2')], multiday());
-  assert.deepEqual(c.pairs.map((p) => [c.runs[p.a]!.run, c.runs[p.b]!.run, p.differing, p.compared]), [
-    ['chatbot-1', 'chatbot-1b', 0, 10], ['chatbot-1', 'chatbot-2', 1, 10], ['chatbot-1b', 'chatbot-2', 1, 10],
-  ]);
+  assert.deepEqual(
+    c.pairs.map((p) => [c.runs[p.a]!.run, c.runs[p.b]!.run, p.differing, p.compared]),
+    [
+      ['chatbot-1', 'chatbot-1b', 0, 10],
+      ['chatbot-1', 'chatbot-2', 1, 10],
+      ['chatbot-1b', 'chatbot-2', 1, 10],
+    ],
+  );
   assert.match(comparisonTextOf(c), /^chatbot-1 vs chatbot-1b: identical on 10 checks$/m);
   const html = renderComparison(c, { nonce: 'x' });
-  assert.ok(html.includes('<tr class="" data-pair="0-1"><td>chatbot-1</td><td>chatbot-1b</td><td class="num">0</td><td class="num">10</td><td>identical on 10 checks</td></tr>'));
+  assert.ok(
+    html.includes(
+      '<tr class="" data-pair="0-1"><td>chatbot-1</td><td>chatbot-1b</td><td class="num">0</td><td class="num">10</td><td>identical on 10 checks</td></tr>',
+    ),
+  );
   assert.ok(!html.includes('²'), 'no superscript that reads as squared');
   assert.match(html, /<span class="grade g-poor">0<\/span><span class="tag">2nd attempt<\/span>/);
   const partial = twin('exam-only');
   const benchmark = multiday();
   const exam = benchmark.chapters.findIndex((ch) => ch.file === 'exam.md');
-  partial.phases = { from: { chapter: 'exam.md', chapterIndex: exam, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: exam, phase: benchmark.chapters[exam]!.phases.length - 1 } };
+  partial.phases = {
+    from: { chapter: 'exam.md', chapterIndex: exam, phase: 0 },
+    to: { chapter: 'exam.md', chapterIndex: exam, phase: benchmark.chapters[exam]!.phases.length - 1 },
+  };
   delete partial.grades['12.1'];
   const withPartial = compareRuns([run('chatbot-1'), partial], benchmark);
   const row = withPartial.rows.find((r) => r.id === '12.1')!;
@@ -123,10 +172,16 @@ test('compare: run against run, so two identical runs of three read as identical
 });
 
 test('trends count only full runs as repeats, and one run says there is nothing to compare', () => {
-  const partial = { ...twin('from-week2'), phases: { from: { chapter: 'week2.md', chapterIndex: 1, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: 2, phase: 0 } } };
+  const partial = {
+    ...twin('from-week2'),
+    phases: { from: { chapter: 'week2.md', chapterIndex: 1, phase: 0 }, to: { chapter: 'exam.md', chapterIndex: 2, phase: 0 } },
+  };
   const filtered = { ...twin('filter-hist'), filter: 'HIST' };
   const t = computeTrends([run('chatbot-1'), partial, filtered, run('chatbot-2')], () => ({ benchmark: multiday() }));
-  assert.deepEqual(t.groups[0]!.runs.map((r) => r.run), ['chatbot-1', 'chatbot-2']);
+  assert.deepEqual(
+    t.groups[0]!.runs.map((r) => r.run),
+    ['chatbot-1', 'chatbot-2'],
+  );
   assert.deepEqual(t.skipped.map((s) => s.run).sort(), ['filter-hist', 'from-week2'], 'a --filter run is partial too');
   assert.ok(t.skipped.every((s) => s.reason === 'a partial run (--from, --only, --filter or a rehearsal): not a repeat'));
   const page = renderTrends(t, { nonce: 'x' });
@@ -144,24 +199,51 @@ test('the trap story: each write, its checks, how far apart in the run, and whet
   const state = run('chatbot-1');
   const week2 = state.transcript.find((e) => e.position.chapter === 'week2.md')!;
   state.position = { ...week2.position };
-  applyEvent(state, { type: 'observe', at: week2.at, status: { state: 'idle', contextTokens: null, compactions: [{ at: 'x', tokensBefore: 9, tokensAfter: 3 }] } });
+  applyEvent(state, {
+    type: 'observe',
+    at: week2.at,
+    status: { state: 'idle', contextTokens: null, compactions: [{ at: 'x', tokensBefore: 9, tokensAfter: 3 }] },
+  });
   const story = runView(state, multiday()).story;
-  assert.deepEqual(story.traps.map((t) => [t.type, `${t.write.file}:${t.write.line}`, t.result, t.checks.map((c) => c.id)]), [
-    ['LATE-ADD', 'benchmarks/multiday/week2.md:11', 'caught', ['15.4', '15.8']],
-    ['XREF', 'benchmarks/multiday/week2.md:18', 'caught', ['15.1']],
-    ['SELF-FIX', 'benchmarks/multiday/week2.md:33', 'caught', ['15.2', '15.3', '15.8']],
-  ]);
+  assert.deepEqual(
+    story.traps.map((t) => [t.type, `${t.write.file}:${t.write.line}`, t.result, t.checks.map((c) => c.id)]),
+    [
+      ['LATE-ADD', 'benchmarks/multiday/week2.md:11', 'caught', ['15.4', '15.8']],
+      ['XREF', 'benchmarks/multiday/week2.md:18', 'caught', ['15.1']],
+      ['SELF-FIX', 'benchmarks/multiday/week2.md:33', 'caught', ['15.2', '15.3', '15.8']],
+    ],
+  );
   const first = story.traps[0]!.checks[0]!;
   // The write is in week2.md phase 1, the exam one chapter on; the run switched sessions and the persona compacted on entering
   // the exam; the agent's cut was seen in week2.md phase 1: after LATE-ADD's write (phase 1), before XREF's (phase 2).
   assert.deepEqual(first.distance, { chapters: 1, sessionSwitches: 1, personaCompactions: 1, agentCompactions: 1 });
   assert.equal(story.traps[1]!.checks[0]!.distance.agentCompactions, 0);
-  assert.deepEqual(story.byTrapType.map((r) => [r.key, r.passed, r.graded]), [['LATE-ADD', 0, 2], ['XREF', 0, 1], ['SELF-FIX', 0, 3]]);
-  assert.deepEqual(story.byCheckType.map((r) => [r.key, r.passed, r.graded]), [['untyped', 1, 1], ['RECALL', 0, 4], ['HIST', 0, 1], ['SERIES', 0, 2], ['VOID', 1, 1], ['AGG', 0, 1]]);
+  assert.deepEqual(
+    story.byTrapType.map((r) => [r.key, r.passed, r.graded]),
+    [
+      ['LATE-ADD', 0, 2],
+      ['XREF', 0, 1],
+      ['SELF-FIX', 0, 3],
+    ],
+  );
+  assert.deepEqual(
+    story.byCheckType.map((r) => [r.key, r.passed, r.graded]),
+    [
+      ['untyped', 1, 1],
+      ['RECALL', 0, 4],
+      ['HIST', 0, 1],
+      ['SERIES', 0, 2],
+      ['VOID', 1, 1],
+      ['AGG', 0, 1],
+    ],
+  );
   const html = renderRunReport(runView(state, multiday()), { nonce: 'x' });
   assert.ok(html.indexOf('<h2 id="traps">The traps</h2>') < html.indexOf('<h2>Grades</h2>'), 'the story comes first');
   assert.match(html, /3 trap writes: 3 caught the agent, 0 held, 0 not graded/);
-  assert.match(html, /<tr data-rate="LATE-ADD"><td>LATE-ADD<\/td><td class="num">0\/2<\/td><td class="num">0 %<\/td><td class="num">0 %–66 %<\/td><\/tr>/);
+  assert.match(
+    html,
+    /<tr data-rate="LATE-ADD"><td>LATE-ADD<\/td><td class="num">0\/2<\/td><td class="num">0 %<\/td><td class="num">0 %–66 %<\/td><\/tr>/,
+  );
   assert.ok(html.includes('1 chapter later · 1 session switch · 1 persona compaction · 1 agent compaction between'));
   assert.ok(html.includes('1 chapter later · 1 session switch · 1 persona compaction · 0 agent compactions between'));
 });
@@ -186,19 +268,35 @@ test('Wilson intervals and the t interval of the mean on literal values', () => 
   assert.equal(meanInterval([5]), null, 'one run has no interval');
   const m = meanInterval([2, 2.4, 2])!;
   assert.equal(Math.round(m.mean * 1000) / 1000, 2.133);
-  assert.deepEqual(m.interval.map((x) => Math.round(x * 1000) / 1000), [1.56, 2.707]);
+  assert.deepEqual(
+    m.interval.map((x) => Math.round(x * 1000) / 1000),
+    [1.56, 2.707],
+  );
 });
 
-test('trends over repeats: the average with its interval, each trap and check type\'s rate pooled over the runs with its Wilson interval', () => {
+test("trends over repeats: the average with its interval, each trap and check type's rate pooled over the runs with its Wilson interval", () => {
   const t = computeTrends([run('chatbot-1'), run('chatbot-2'), run('chatbot-3')], () => ({ benchmark: multiday() }));
   const repeats = t.groups[0]!.repeats;
-  assert.deepEqual(repeats.byTrapType.map((r) => [r.key, r.passed, r.graded]), [['LATE-ADD', 0, 6], ['XREF', 0, 3], ['SELF-FIX', 0, 9]]);
-  assert.deepEqual(repeats.byCheckType.find((r) => r.key === 'RECALL') && [repeats.byCheckType.find((r) => r.key === 'RECALL')!.graded], [12]);
+  assert.deepEqual(
+    repeats.byTrapType.map((r) => [r.key, r.passed, r.graded]),
+    [
+      ['LATE-ADD', 0, 6],
+      ['XREF', 0, 3],
+      ['SELF-FIX', 0, 9],
+    ],
+  );
+  assert.deepEqual(
+    repeats.byCheckType.find((r) => r.key === 'RECALL') && [repeats.byCheckType.find((r) => r.key === 'RECALL')!.graded],
+    [12],
+  );
   assert.ok(repeats.average && repeats.average.interval[0] <= repeats.average.mean && repeats.average.mean <= repeats.average.interval[1]);
   const html = renderTrends(t, { nonce: 'x' });
   assert.match(html, /Over the 3 repeats/);
   assert.match(html, /Student t over the 3 run averages/);
-  assert.match(html, /<tr data-rate="SELF-FIX"><td>SELF-FIX<\/td><td class="num">0\/9<\/td><td class="num">0 %<\/td><td class="num">0 %–30 %<\/td><\/tr>/);
+  assert.match(
+    html,
+    /<tr data-rate="SELF-FIX"><td>SELF-FIX<\/td><td class="num">0\/9<\/td><td class="num">0 %<\/td><td class="num">0 %–30 %<\/td><\/tr>/,
+  );
   assert.match(html, /the Wilson score interval/);
 });
 
@@ -220,29 +318,60 @@ test('each grade stands in the conversation where the persona gave it; a failed 
   assert.ok(cards[0]!.includes('<span class="tag">2nd attempt</span><span class="tag">replaced by a later grade</span>'));
   const card = cards[1]!;
   assert.ok(card.includes('<span class="grade g-fair">4/10</span> graded'), 'the grade');
-  assert.ok(card.includes('<dt>got</dt><dd>About 5 km, I think &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;</dd>'), 'the answer escaped');
+  assert.ok(
+    card.includes(
+      '<dt>got</dt><dd>About 5 km, I think &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;</dd>',
+    ),
+    'the answer escaped',
+  );
   assert.ok(card.includes('<dt>expected</dt>'));
-  assert.match(html, /<div class="grade-inline" data-check="12\.1"[^>]*><span class="grade g-good">10\/10<\/span>/, 'a passed grade without the detail');
+  assert.match(
+    html,
+    /<div class="grade-inline" data-check="12\.1"[^>]*><span class="grade g-good">10\/10<\/span>/,
+    'a passed grade without the detail',
+  );
 });
 
-test('beside a failed answer, the agent\'s memory of that conversation with the lines holding the expected value marked, escaped and bounded', () => {
+test("beside a failed answer, the agent's memory of that conversation with the lines holding the expected value marked, escaped and bounded", () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmb-memory-'));
   try {
     mkdirSync(join(dir, 'memory', '2', 'notes'), { recursive: true });
     mkdirSync(join(dir, 'memory', '1'), { recursive: true });
-    writeFileSync(join(dir, 'memory', '2', 'notes', 'runs.md'), '# Runs\nSunday 8 March: 5 km, no signal\nWednesday: 15 km <script>alert(9)</script>\n');
+    writeFileSync(
+      join(dir, 'memory', '2', 'notes', 'runs.md'),
+      '# Runs\nSunday 8 March: 5 km, no signal\nWednesday: 15 km <script>alert(9)</script>\n',
+    );
     writeFileSync(join(dir, 'memory', '2', 'big.md'), 'y'.repeat(50_000));
     writeFileSync(join(dir, 'memory', '1', 'old.md'), 'nothing yet');
     const memory = readMemorySnapshots(dir);
-    assert.deepEqual(memory.map((m) => [m.conversation, m.files.map((f) => [f.name, f.cut])]), [[1, [['old.md', false]]], [2, [['big.md', true], ['notes/runs.md', false]]]]);
+    assert.deepEqual(
+      memory.map((m) => [m.conversation, m.files.map((f) => [f.name, f.cut])]),
+      [
+        [1, [['old.md', false]]],
+        [
+          2,
+          [
+            ['big.md', true],
+            ['notes/runs.md', false],
+          ],
+        ],
+      ],
+    );
     assert.equal(memory[1]!.files[0]!.text.length, 20_000, 'a file bounded');
     const state = run('chatbot-2');
     assert.equal(state.sessionSwitches.filter((s) => !s.ignored).length, 1, 'the exam is the second conversation');
     const html = renderRunReport(runView(state, multiday(), { memory }), { nonce: 'x' });
-    const card = [...html.matchAll(/<div class="grade-inline failed" data-check="15\.4"[\s\S]*?<\/details><\/div>/g)].map((m) => m[0]).at(-1) ?? '';
+    const card =
+      [...html.matchAll(/<div class="grade-inline failed" data-check="15\.4"[\s\S]*?<\/details><\/div>/g)].map((m) => m[0]).at(-1) ?? '';
     assert.ok(card.includes('The agent&#39;s memory after conversation 2: 2 files, 1 line holding the expected value'));
-    assert.ok(card.includes('<span class="mem-line hit">Sunday 8 March: 5 km, no signal</span>'), '"5 km." marks the line with 5 as a whole number');
-    assert.ok(card.includes('<span class="mem-line">Wednesday: 15 km &lt;script&gt;alert(9)&lt;/script&gt;</span>'), '15 is not 5, and the text is escaped');
+    assert.ok(
+      card.includes('<span class="mem-line hit">Sunday 8 March: 5 km, no signal</span>'),
+      '"5 km." marks the line with 5 as a whole number',
+    );
+    assert.ok(
+      card.includes('<span class="mem-line">Wednesday: 15 km &lt;script&gt;alert(9)&lt;/script&gt;</span>'),
+      '15 is not 5, and the text is escaped',
+    );
     assert.ok(!html.includes('<script>alert(9)'));
     assert.deepEqual(readMemorySnapshots(join(dir, 'nowhere')), []);
   } finally {

@@ -15,11 +15,22 @@ test('mmb run --restart stopped before it started deletes nothing and says so in
   controller.abort();
   let out = '';
   let err = '';
-  const code = await runCommand({ ids: ['a'], configPath: join(dir, 'config.jsonc'), restart: true }, {
-    out: (s) => { out += s; }, err: (s) => { err += s; }, tty: false, env: {}, signal: controller.signal,
-  });
+  const code = await runCommand(
+    { ids: ['a'], configPath: join(dir, 'config.jsonc'), restart: true },
+    {
+      out: (s) => {
+        out += s;
+      },
+      err: (s) => {
+        err += s;
+      },
+      tty: false,
+      env: {},
+      signal: controller.signal,
+    },
+  );
   assert.equal(code, 130);
-  assert.ok(existsSync(kept), 'the run\'s results are still there');
+  assert.ok(existsSync(kept), "the run's results are still there");
   assert.equal(err, 'mmb: stopped before the runs started: nothing was deleted.\n');
   assert.equal(out, '');
 });

@@ -10,13 +10,19 @@ test('a whole run of the starter benchmark: every check graded, every phase play
   assert.equal(state.status, 'finished', state.error);
   assert.deepEqual(Object.keys(state.grades).sort(), ['3.1', '3.2', '3.3', '3.4', '3.5']);
   assert.deepEqual(state.position, { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 });
-  assert.ok(state.sheets.move?.facts.every((f) => f.told), 'every fact of the move sheet is told');
+  assert.ok(
+    state.sheets.move?.facts.every((f) => f.told),
+    'every fact of the move sheet is told',
+  );
   assert.ok(state.sheets.profile?.facts.every((f) => f.told));
   assert.equal(state.vars.require_all_facts, 'move');
   assert.ok(existsSync(join(dir, 'state.json')));
   assert.ok(state.usage['stand-in']!.requests > 10);
   assert.ok(state.usage['stand-in']!.promptTokens > 0);
-  const told = state.transcript.filter((e) => e.from === 'persona').map((e) => e.text).join('\n');
+  const told = state.transcript
+    .filter((e) => e.from === 'persona')
+    .map((e) => e.text)
+    .join('\n');
   assert.match(told, /Harehills Lane/);
   assert.match(told, /When and where do I pick up the keys/);
 });
@@ -24,7 +30,8 @@ test('a whole run of the starter benchmark: every check graded, every phase play
 test('the persona never sees trap lines or JS, and gets templates expanded from the start time', async () => {
   const b = benchmarkFrom({
     'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"], "start_time": "2026-07-29 16:10" }',
-    'chapter1.md': '## Plans\n```js\nbench.log("plans start");\n```\nSay that Anna arrives {{FUTURE:3:weeks}}.\n🪤 LATE-ADD → 2.1 — secret authoring note\n',
+    'chapter1.md':
+      '## Plans\n```js\nbench.log("plans start");\n```\nSay that Anna arrives {{FUTURE:3:weeks}}.\n🪤 LATE-ADD → 2.1 — secret authoring note\n',
     'chapter2.md': '## Exam\n❓ 2.1 When does Anna arrive? Correct answer: 19 August 2026.\n',
   });
   const { state } = await runOnStandIn(b, { ignoreSessionBreak: true });
@@ -34,7 +41,10 @@ test('the persona never sees trap lines or JS, and gets templates expanded from 
   assert.ok(!persona.includes('🪤') && !persona.includes('secret authoring note'));
   assert.ok(!persona.includes('bench.log'));
   assert.match(persona, /Say that Anna arrives 19 August 2026\./);
-  assert.deepEqual(state.log.map((l) => l.text), ['plans start']);
+  assert.deepEqual(
+    state.log.map((l) => l.text),
+    ['plans start'],
+  );
   assert.equal(grades(state)['2.1'], 10);
 });
 
@@ -77,19 +87,27 @@ test('a finished run continues when a chapter is appended; deleting its folder r
   assert.equal(first.state.status, 'finished');
   const again = await runOnStandIn(benchmarkFrom(base), { dir: first.dir });
   assert.equal(again.state.events, first.state.events, 'a finished run is left as it is');
-  const longer = benchmarkFrom({ ...base, 'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }', 'chapter2.md': '## Two\n❓ 2.1 What is the boat called? Correct answer: Wren.\n' });
+  const longer = benchmarkFrom({
+    ...base,
+    'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }',
+    'chapter2.md': '## Two\n❓ 2.1 What is the boat called? Correct answer: Wren.\n',
+  });
   const continued = await runOnStandIn(longer, { dir: first.dir, ignoreSessionBreak: true });
   assert.equal(continued.state.status, 'finished', continued.state.error);
   assert.equal(grades(continued.state)['2.1'], 10, 'the agent still has chapter 1 in its conversation');
   assert.equal(continued.state.transcript.filter((e) => e.text === 'Say that the boat is called Wren.').length, 1);
-  const sent = readFileSync(join(first.dir, 'agent', 'conversation.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"kind":"user"'));
+  const sent = readFileSync(join(first.dir, 'agent', 'conversation.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"kind":"user"'));
   assert.equal(sent.filter((l) => l.includes('boat is called Wren')).length, 1, 'the agent got the message once');
 
   rmSync(first.dir, { recursive: true });
   const restarted = await runOnStandIn(longer, { dir: first.dir, ignoreSessionBreak: true });
   assert.equal(restarted.state.status, 'finished');
   assert.ok(restarted.state.events < continued.state.events, 'a fresh run, not the old one continued');
-  const fresh = readFileSync(join(first.dir, 'agent', 'conversation.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"kind":"user"'));
+  const fresh = readFileSync(join(first.dir, 'agent', 'conversation.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"kind":"user"'));
   assert.equal(fresh.length, restarted.state.transcript.filter((e) => e.from === 'persona').length, 'the agent was reset too');
   assert.equal(restarted.state.persona.filter((m) => m.role === 'user' && m.content.startsWith('[The scenario continues')).length, 0);
 });

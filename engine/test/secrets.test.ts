@@ -14,8 +14,12 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ sta
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
@@ -33,7 +37,13 @@ test('a canary key reaches the provider but no file of the run', async () => {
   try {
     const dir = workspace({
       persona: { model: 'canary-model', base_url: provider.url, api_key_env: 'MMB_TEST_CANARY_KEY' },
-      runs: { s1: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'canary-model', base_url: provider.url, api_key_env: 'MMB_TEST_CANARY_KEY' } } },
+      runs: {
+        s1: {
+          benchmark: 'starter',
+          agent: 'chatbot',
+          agent_model: { model: 'canary-model', base_url: provider.url, api_key_env: 'MMB_TEST_CANARY_KEY' },
+        },
+      },
     });
     // The provider lives in this process, so the CLI must run beside it, not block it.
     const r = await run(['run', 's1'], dir, { ...process.env, MMB_TEST_CANARY_KEY: canary });
@@ -43,7 +53,10 @@ test('a canary key reaches the provider but no file of the run', async () => {
     const files = filesUnder(join(dir, 'results'));
     assert.ok(files.some((f) => f.endsWith('state.json')) && files.some((f) => f.endsWith('report.md')));
     for (const f of [...files, join(dir, 'config.jsonc')]) assert.ok(!readFileSync(f, 'utf8').includes(canary), `${f} holds the key`);
-    assert.ok(files.some((f) => readFileSync(f, 'utf8').includes('Internal error for Bearer ***')), 'the echoed key was blanked out');
+    assert.ok(
+      files.some((f) => readFileSync(f, 'utf8').includes('Internal error for Bearer ***')),
+      'the echoed key was blanked out',
+    );
   } finally {
     await provider.close();
   }
@@ -54,7 +67,10 @@ test('the notebook agent keeps the key out of its notes, their git history, its 
   const provider = await startStandIn({ faults: { rate: 0.2, kinds: ['500'], seed: 5 }, echoAuthorization: true });
   try {
     const model = { model: 'canary-model', base_url: provider.url, api_key_env: 'MMB_TEST_CANARY_KEY' };
-    const dir = workspace({ persona: { model: 'stand-in' }, runs: { n1: { benchmark: 'starter', agent: 'notebook', agent_model: model } } });
+    const dir = workspace({
+      persona: { model: 'stand-in' },
+      runs: { n1: { benchmark: 'starter', agent: 'notebook', agent_model: model } },
+    });
     const r = await run(['run', 'n1'], dir, { ...process.env, MMB_TEST_CANARY_KEY: canary, MMB_BACKOFF_BASE_MS: '5' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.ok(provider.faults > 0);
@@ -74,22 +90,31 @@ test('the notebook agent keeps the key out of its notes, their git history, its 
 function echoForms(key: string): Record<string, string> {
   const bytes = Buffer.from(key);
   return {
-    whole: key, base64: bytes.toString('base64'), base64url: bytes.toString('base64url'), hex: bytes.toString('hex'),
-    urlEncoded: encodeURIComponent(key), substring: key.slice(6, 18), split: `${key.slice(0, 14)}\n${key.slice(14)}`,
+    whole: key,
+    base64: bytes.toString('base64'),
+    base64url: bytes.toString('base64url'),
+    hex: bytes.toString('hex'),
+    urlEncoded: encodeURIComponent(key),
+    substring: key.slice(6, 18),
+    split: `${key.slice(0, 14)}\n${key.slice(14)}`,
     basicAuth: Buffer.from(`user:${key}`).toString('base64'),
   };
 }
 
 function echoText(authorization: string): string {
-  return Object.entries(echoForms(authorization.replace(/^Bearer /, ''))).map(([name, form]) => `${name} ${form}`).join(' | ');
+  return Object.entries(echoForms(authorization.replace(/^Bearer /, '')))
+    .map(([name, form]) => `${name} ${form}`)
+    .join(' | ');
 }
 
 test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or split across lines reaches no file and no output', async () => {
   const canary = 'sk-canary/7f3e+9a1c=55d04b2e';
   const proxy = await startMeddlingProxy((request) => {
     // The crash run's agent model refuses its second request with the key in the message.
-    if (request.path.startsWith('/crash') && request.count >= 2) return { status: 400, message: `Bad request for ${echoText(request.authorization)}` };
-    if (request.persona && request.count % 5 === 2) return { status: 500, message: `Internal error for ${request.authorization} (${echoText(request.authorization)})` };
+    if (request.path.startsWith('/crash') && request.count >= 2)
+      return { status: 400, message: `Bad request for ${echoText(request.authorization)}` };
+    if (request.persona && request.count % 5 === 2)
+      return { status: 500, message: `Internal error for ${request.authorization} (${echoText(request.authorization)})` };
     if (!request.persona) return { rewrite: (content) => `${content} (echo: ${echoText(request.authorization)})` };
     return undefined;
   });
@@ -97,7 +122,10 @@ test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or s
     const model = (url: string) => ({ model: 'canary-model', base_url: url, api_key_env: 'MMB_TEST_CANARY_KEY' });
     const dir = workspace({
       persona: model(proxy.url()),
-      runs: { s1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url()) }, c1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url('/crash')) } },
+      runs: {
+        s1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url()) },
+        c1: { benchmark: 'starter', agent: 'chatbot', agent_model: model(proxy.url('/crash')) },
+      },
     });
     const env = { ...process.env, MMB_TEST_CANARY_KEY: canary, MMB_BACKOFF_BASE_MS: '5' };
     const outputs: string[] = [];
@@ -116,7 +144,11 @@ test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or s
     await cli(['report', '--compare', 's1', 'c1'], 0);
     assert.ok(proxy.meddled > 5, 'the server did echo the key, in errors and in replies');
     const files = filesUnder(dir);
-    for (const name of ['state.json', 'summary.json', 'report.md', 'report.html', 'run.json']) assert.ok(files.some((f) => f.endsWith(name)), `${name} was written`);
+    for (const name of ['state.json', 'summary.json', 'report.md', 'report.html', 'run.json'])
+      assert.ok(
+        files.some((f) => f.endsWith(name)),
+        `${name} was written`,
+      );
     const forms = Object.values(echoForms(canary)).flatMap((form) => form.split('\n'));
     const windows = Array.from({ length: canary.length - 7 }, (_, i) => canary.slice(i, i + 8));
     const leaks = (text: string) => [...forms, ...windows].filter((piece) => text.includes(piece));
@@ -125,7 +157,11 @@ test('a key echoed whole, in base64, base64url, hex, URL-encoded, cut short or s
     const crashed = JSON.parse(readFileSync(join(dir, 'results', 'c1', 'summary.json'), 'utf8')) as { status: string; error: string };
     assert.equal(crashed.status, 'crashed');
     // The error is an excerpt of the server's body, its whitespace runs collapsed: the split key's newline is a space.
-    assert.match(crashed.error, /400 from http:\/\/127\.0\.0\.1:\d+\/crash\/v1\/chat\/completions: Bad request for whole \*\*\* \| base64 \*\*\* \| base64url \*\*\* \| hex \*\*\* \| urlEncoded \*\*\* \| substring \*\*\* \| split \*\*\* \*\*\* \| basicAuth \*\*\*/, 'every form was blanked out, and nothing else');
+    assert.match(
+      crashed.error,
+      /400 from http:\/\/127\.0\.0\.1:\d+\/crash\/v1\/chat\/completions: Bad request for whole \*\*\* \| base64 \*\*\* \| base64url \*\*\* \| hex \*\*\* \| urlEncoded \*\*\* \| substring \*\*\* \| split \*\*\* \*\*\* \| basicAuth \*\*\*/,
+      'every form was blanked out, and nothing else',
+    );
   } finally {
     await proxy.close();
   }
@@ -148,6 +184,10 @@ test('the masker blanks every form and every 8-character window of a key, and no
   const plain = { error: 'no key here' };
   assert.equal(masker.maskDeep(plain), plain, 'a value with no key is not copied');
   const short = new SecretMasker(['x']);
-  assert.equal(short.mask('an explanation: x marks (x), x-ray, ax, room 78'), 'an explanation: *** marks (***), x-ray, ax, room 78', 'a short key only as a whole word, and not its hex');
+  assert.equal(
+    short.mask('an explanation: x marks (x), x-ray, ax, room 78'),
+    'an explanation: *** marks (***), x-ray, ax, room 78',
+    'a short key only as a whole word, and not its hex',
+  );
   assert.equal(new SecretMasker().mask(key), key);
 });

@@ -7,8 +7,12 @@ import { TOOL_SPECS } from '../src/run/tools';
 import { gradeByRule } from '../src/standin/grading';
 import { startStandIn } from '../src/standin/server';
 
-const phase = phaseMessage({ chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, 1, 'Intro',
-  'Say that the keys come on the 14th. Tell the `move` sheet.\n\n❓ 1.1 [RECALL] When do the keys come?\n     Correct answer: the 14th.');
+const phase = phaseMessage(
+  { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 },
+  1,
+  'Intro',
+  'Say that the keys come on the 14th. Tell the `move` sheet.\n\n❓ 1.1 [RECALL] When do the keys come?\n     Correct answer: the 14th.',
+);
 
 test('the persona script: streamed and plain answers carry the same tool call', async () => {
   const s = await startStandIn();
@@ -16,9 +20,14 @@ test('the persona script: streamed and plain answers carry the same tool call', 
     const request = { messages: [{ role: 'user' as const, content: phase }], tools: TOOL_SPECS };
     const plain = await new OpenAIChatModel({ model: 'stand-in', baseURL: s.url, apiKey: 'x' }).complete(request);
     const streamed = await new OpenAIChatModel({ model: 'stand-in', baseURL: s.url, apiKey: 'x', stream: true }).complete(request);
-    assert.deepEqual(plain.message.tool_calls, [{ id: 'call_1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Say that the keys come on the 14th."}' } }]);
+    assert.deepEqual(plain.message.tool_calls, [
+      { id: 'call_1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Say that the keys come on the 14th."}' } },
+    ]);
     assert.deepEqual(streamed.message, plain.message);
-    assert.ok(plain.usage.promptTokens > 100 && Math.abs(streamed.usage.promptTokens - plain.usage.promptTokens) < 20, "usage comes with both");
+    assert.ok(
+      plain.usage.promptTokens > 100 && Math.abs(streamed.usage.promptTokens - plain.usage.promptTokens) < 20,
+      'usage comes with both',
+    );
   } finally {
     await s.close();
   }
@@ -43,7 +52,11 @@ test('the persona script goes on from the tool results it has: tell the sheet, a
       steps.push(`${call.function.name} ${call.function.arguments}`);
       messages.push({ role: 'assistant', content: null, tool_calls: [call] });
       const isCheck = call.function.arguments.includes('When do the keys come?');
-      messages.push({ role: 'tool', tool_call_id: call.id, content: isCheck ? 'The assistant replied:\n\nOn the 14th.' : results[call.function.name] ?? '' });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: isCheck ? 'The assistant replied:\n\nOn the 14th.' : (results[call.function.name] ?? ''),
+      });
       if (call.function.name === 'next_phase') break;
     }
     assert.deepEqual(steps, [
@@ -61,7 +74,10 @@ test('the persona script goes on from the tool results it has: tell the sheet, a
 });
 
 test('grading by rule: numbers all or nothing each, key words in proportion, VOID on "never told"', () => {
-  assert.deepEqual(gradeByRule('RECALL', '£1,290 (£950 rent + £340 movers).', 'It is 1290 in all: 950 and 340.'), { score: 10, comment: 'all numbers right' });
+  assert.deepEqual(gradeByRule('RECALL', '£1,290 (£950 rent + £340 movers).', 'It is 1290 in all: 950 and 340.'), {
+    score: 10,
+    comment: 'all numbers right',
+  });
   assert.deepEqual(gradeByRule('AGG', '£1,290 (£950 rent + £340 movers).', 'Rent 950.'), { score: 3.3, comment: 'missing 1290, 340' });
   assert.deepEqual(gradeByRule('RECALL', 'Leeds Lift', 'You booked Leeds Lift.'), { score: 10, comment: 'all key words present' });
   assert.equal(gradeByRule('RECALL', 'around Ashton Court', 'Somewhere by the harbour.').score, 0);
@@ -75,15 +91,20 @@ test('content sent as parts (as OpenClaw sends it) is read as text: the agent re
     const parts = (text: string) => [{ type: 'text', text }];
     for (const tools of [[], [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }]]) {
       const r = await fetch(`${s.url}/chat/completions`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'x', tools: tools.length ? tools : undefined, messages: [
-          { role: 'user', content: parts('My boat is called Wren and it is moored in Bristol.') },
-          { role: 'assistant', content: 'Noted.' },
-          { role: 'user', content: parts('What is my boat called?') },
-        ] }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'x',
+          tools: tools.length ? tools : undefined,
+          messages: [
+            { role: 'user', content: parts('My boat is called Wren and it is moored in Bristol.') },
+            { role: 'assistant', content: 'Noted.' },
+            { role: 'user', content: parts('What is my boat called?') },
+          ],
+        }),
       });
       assert.equal(r.status, 200, await r.clone().text());
-      const body = await r.json() as { choices: { message: { content: string } }[] };
+      const body = (await r.json()) as { choices: { message: { content: string } }[] };
       assert.match(body.choices[0]!.message.content, /Wren/);
     }
   } finally {

@@ -10,7 +10,15 @@ import { test } from 'node:test';
 import { hermesOptions } from '../src/adapters/hermes/options';
 import { Journal } from '../src/adapters/notebook/journal';
 import { parseMessages } from '../src/adapters/processProtocol';
-import { boundedToolCalls, leftOutCount, leftOutToolCalls, MAX_ARGUMENT_CHARS, MAX_COUNTED_TOOL_CALLS, MAX_TOOL_CALLS, toolCallsFromChat } from '../src/adapters/toolCalls';
+import {
+  boundedToolCalls,
+  leftOutCount,
+  leftOutToolCalls,
+  MAX_ARGUMENT_CHARS,
+  MAX_COUNTED_TOOL_CALLS,
+  MAX_TOOL_CALLS,
+  toolCallsFromChat,
+} from '../src/adapters/toolCalls';
 import type { AgentAdapter, AgentMessage } from '../src/adapters/types';
 import { agentTurn } from '../src/run/agentTurn';
 import { FileRunStore } from '../src/run/store';
@@ -25,18 +33,35 @@ const BOAT = '{"action":"add","target":"memory","content":"My boat is called Wre
 
 test('chat messages give each call with its result, by id or else in order; every part bounded', () => {
   const completed = recordedEvents('chat-stream-memory.sse').find((e) => e.event === 'run.completed')!.data.messages as unknown[];
-  assert.deepEqual(toolCallsFromChat(completed).map((c) => [c.name, c.arguments, c.result?.slice(0, 32)]), [['memory', BOAT, '{"success": true, "done": true, ']]);
+  assert.deepEqual(
+    toolCallsFromChat(completed).map((c) => [c.name, c.arguments, c.result?.slice(0, 32)]),
+    [['memory', BOAT, '{"success": true, "done": true, ']],
+  );
   const rows = (JSON.parse(readFileSync(join(HERMES_FIXTURES, 'messages.json'), 'utf8')) as { data: unknown[] }).data;
   assert.equal(toolCallsFromChat(rows)[0]?.arguments, BOAT, 'the session rows of GET …/messages read the same');
   const unpaired = toolCallsFromChat([
-    { role: 'assistant', tool_calls: [{ id: 'a', function: { name: 'first', arguments: '{}' } }, { id: 'b', function: { name: 'second', arguments: { x: 1 } } }] },
+    {
+      role: 'assistant',
+      tool_calls: [
+        { id: 'a', function: { name: 'first', arguments: '{}' } },
+        { id: 'b', function: { name: 'second', arguments: { x: 1 } } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'b', content: 'to b' },
     { role: 'tool', content: 'no id' },
   ]);
-  assert.deepEqual(unpaired, [{ name: 'first', arguments: '{}', result: 'no id' }, { name: 'second', arguments: '{"x":1}', result: 'to b' }]);
-  const many = boundedToolCalls(Array.from({ length: 500 }, (_, i) => ({ name: `tool-${i}`, arguments: 'a'.repeat(10_000), result: 'r'.repeat(10_000) })))!;
+  assert.deepEqual(unpaired, [
+    { name: 'first', arguments: '{}', result: 'no id' },
+    { name: 'second', arguments: '{"x":1}', result: 'to b' },
+  ]);
+  const many = boundedToolCalls(
+    Array.from({ length: 500 }, (_, i) => ({ name: `tool-${i}`, arguments: 'a'.repeat(10_000), result: 'r'.repeat(10_000) })),
+  )!;
   assert.equal(many.length, MAX_TOOL_CALLS);
-  assert.ok(many[0]!.arguments.startsWith('a'.repeat(MAX_ARGUMENT_CHARS)) && many[0]!.arguments.length < MAX_ARGUMENT_CHARS + 40, 'arguments cut near 2 KiB');
+  assert.ok(
+    many[0]!.arguments.startsWith('a'.repeat(MAX_ARGUMENT_CHARS)) && many[0]!.arguments.length < MAX_ARGUMENT_CHARS + 40,
+    'arguments cut near 2 KiB',
+  );
   assert.match(many[0]!.arguments, /\[…7952 more characters\]$/);
   assert.ok(many[0]!.result!.length < 1100, 'a result is an excerpt');
   assert.equal(boundedToolCalls([{ arguments: 'no name' }, 'text', null]), undefined, 'nothing without a name');
@@ -45,7 +70,14 @@ test('chat messages give each call with its result, by id or else in order; ever
 test('the notebook gives each reply the calls of its own turn, and none to a turn without', () => {
   const journal = new Journal(join(tempDir(), 'journal.jsonl'));
   journal.append({ kind: 'user', key: 'k1', text: 'My boat is in Bristol.', at: '2026-01-01T00:00:00.000Z' });
-  journal.append({ kind: 'step', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'write_note', arguments: '{"path":"boat.md"}' } }] } });
+  journal.append({
+    kind: 'step',
+    message: {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'write_note', arguments: '{"path":"boat.md"}' } }],
+    },
+  });
   journal.append({ kind: 'step', message: { role: 'tool', tool_call_id: 'c1', content: 'Wrote boat.md.' } });
   journal.append({ kind: 'reply', seq: 1, text: 'Noted.', at: '2026-01-01T00:00:01.000Z' });
   journal.append({ kind: 'user', key: 'k2', text: 'Hello.', at: '2026-01-01T00:00:02.000Z' });
@@ -53,7 +85,11 @@ test('the notebook gives each reply the calls of its own turn, and none to a tur
   const replies = journal.replies(0);
   assert.deepEqual(replies[0]?.toolCalls, [{ name: 'write_note', arguments: '{"path":"boat.md"}', result: 'Wrote boat.md.' }]);
   assert.equal(replies[1]?.toolCalls, undefined);
-  assert.deepEqual(journal.replies(1).map((r) => r.seq), [2], 'after the cursor only');
+  assert.deepEqual(
+    journal.replies(1).map((r) => r.seq),
+    [2],
+    'after the cursor only',
+  );
 });
 
 test('Hermes: a turn streamed, and a turn found again in the session after a lost reply, both carry the memory call', async () => {
@@ -61,11 +97,19 @@ test('Hermes: a turn streamed, and a turn found again in the session after a los
   try {
     const second = await afterLostReply(tempDir(), attached(fake.url), 'My boat is moored in Bristol.');
     const recovered = (await second.getResponses(0))[0];
-    assert.deepEqual(recovered?.toolCalls?.map((c) => [c.name, JSON.parse(c.arguments).content, c.result]), [['memory', 'My boat is moored in Bristol.', '{"success": true, "done": true, "target": "memory"}']], 'from the session rows');
+    assert.deepEqual(
+      recovered?.toolCalls?.map((c) => [c.name, JSON.parse(c.arguments).content, c.result]),
+      [['memory', 'My boat is moored in Bristol.', '{"success": true, "done": true, "target": "memory"}']],
+      'from the session rows',
+    );
     await second.sendMessage('My sister lives in Leeds.', { idempotencyKey: 'k2' });
     await settled(second);
     const streamed = (await second.getResponses(1))[0];
-    assert.deepEqual(streamed?.toolCalls?.map((c) => JSON.parse(c.arguments).content), ['My sister lives in Leeds.'], 'from run.completed: this turn\'s call only');
+    assert.deepEqual(
+      streamed?.toolCalls?.map((c) => JSON.parse(c.arguments).content),
+      ['My sister lives in Leeds.'],
+      "from run.completed: this turn's call only",
+    );
     await second.sendMessage('Where is my boat?', { idempotencyKey: 'k3' });
     await settled(second);
     assert.equal((await second.getResponses(2))[0]?.toolCalls, undefined, 'a question answered from memory calls nothing');
@@ -75,10 +119,19 @@ test('Hermes: a turn streamed, and a turn found again in the session after a los
 });
 
 test('the process protocol: tool_calls optional, checked and bounded', () => {
-  const [message] = parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: [{ name: 'search', arguments: { q: '<script>' }, result: 'x'.repeat(5000) }] }] }, 0);
-  assert.deepEqual(message?.toolCalls?.map((c) => [c.name, c.arguments, c.result?.length]), [['search', '{"q":"<script>"}', 1024 + ' […3976 more characters]'.length]]);
+  const [message] = parseMessages(
+    { messages: [{ seq: 1, text: 'ok', tool_calls: [{ name: 'search', arguments: { q: '<script>' }, result: 'x'.repeat(5000) }] }] },
+    0,
+  );
+  assert.deepEqual(
+    message?.toolCalls?.map((c) => [c.name, c.arguments, c.result?.length]),
+    [['search', '{"q":"<script>"}', 1024 + ' […3976 more characters]'.length]],
+  );
   assert.equal(parseMessages({ messages: [{ seq: 1, text: 'ok' }] }, 0)[0]?.toolCalls, undefined);
-  assert.throws(() => parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: 'search' }] }, 0), /`tool_calls` that are not \[\{"name"/);
+  assert.throws(
+    () => parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: 'search' }] }, 0),
+    /`tool_calls` that are not \[\{"name"/,
+  );
   assert.throws(() => parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: [{ arguments: '{}' }] }] }, 0), /tool_calls/);
   assert.throws(() => parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: [{ name: 'x', result: 3 }] }] }, 0), /tool_calls/);
 });
@@ -87,8 +140,10 @@ test('the process protocol: tool_calls optional, checked and bounded', () => {
 function answering(reply: Omit<AgentMessage, 'seq' | 'at'>): AgentAdapter {
   const replies: AgentMessage[] = [];
   return {
-    quietPeriodMs: 0, pollIntervalMs: 1,
-    createSession: async () => undefined, destroySession: async () => undefined,
+    quietPeriodMs: 0,
+    pollIntervalMs: 1,
+    createSession: async () => undefined,
+    destroySession: async () => undefined,
     sendMessage: async () => {
       replies.push({ seq: replies.length + 1, at: new Date().toISOString(), ...reply });
     },
@@ -104,8 +159,15 @@ test('a reply is journaled with its calls bounded and its keys masked, and the s
   const store = new FileRunStore(dir);
   const state = emptyState();
   state.run = 'r';
-  const adapter = answering({ text: 'Saved.', toolCalls: [{ name: 'remember', arguments: `{"key":"${secret}","pad":"${'p'.repeat(9000)}"}`, result: 'ok' }] });
-  await agentTurn(state, adapter, 't1-0', 'Remember my key.', { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(state, event) });
+  const adapter = answering({
+    text: 'Saved.',
+    toolCalls: [{ name: 'remember', arguments: `{"key":"${secret}","pad":"${'p'.repeat(9000)}"}`, result: 'ok' }],
+  });
+  await agentTurn(state, adapter, 't1-0', 'Remember my key.', {
+    replyTimeoutMs: 2000,
+    now: () => new Date().toISOString(),
+    record: (event) => store.append(state, event),
+  });
   const journal = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
   assert.ok(!journal.includes(secret), 'the key is masked in the journal');
   const entry = state.transcript.find((e) => e.from === 'agent')!;
@@ -113,7 +175,11 @@ test('a reply is journaled with its calls bounded and its keys masked, and the s
   assert.ok(entry.toolCalls![0]!.arguments.length < MAX_ARGUMENT_CHARS + 40, 'bounded before it was journaled');
   assert.ok(!entry.toolCalls![0]!.arguments.includes(secret));
   const plain = emptyState();
-  await agentTurn(plain, answering({ text: 'Hi.' }), 't1-0', 'Hello.', { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(plain, event) });
+  await agentTurn(plain, answering({ text: 'Hi.' }), 't1-0', 'Hello.', {
+    replyTimeoutMs: 2000,
+    now: () => new Date().toISOString(),
+    record: (event) => store.append(plain, event),
+  });
   assert.equal('toolCalls' in plain.transcript.find((e) => e.from === 'agent')!, false, 'a reply without calls carries no field');
 });
 
@@ -122,20 +188,52 @@ test('a reply of more calls than are kept: 50 journaled with the count of the re
   state.run = 'r';
   const store = new FileRunStore(tempDir());
   const calls = Array.from({ length: 73 }, (_, i) => ({ name: `tool-${i}`, arguments: '{}' }));
-  await agentTurn(state, answering({ text: 'Done.', toolCalls: [...calls, { arguments: 'no name' }] as AgentMessage['toolCalls'] }), 't1-0', 'Go.', { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(state, event) });
+  await agentTurn(
+    state,
+    answering({ text: 'Done.', toolCalls: [...calls, { arguments: 'no name' }] as AgentMessage['toolCalls'] }),
+    't1-0',
+    'Go.',
+    { replyTimeoutMs: 2000, now: () => new Date().toISOString(), record: (event) => store.append(state, event) },
+  );
   const entry = state.transcript.find((e) => e.from === 'agent')!;
   assert.equal(entry.toolCalls?.length, MAX_TOOL_CALLS);
   assert.equal(entry.toolCallsLeftOut, 23, 'the calls past the 50 kept are counted, a call without a name is not');
   const chat = Array.from({ length: 3 }, (_, m) => [
-    { role: 'assistant', content: null, tool_calls: Array.from({ length: 40 }, (_, i) => ({ id: `c${m}-${i}`, type: 'function', function: { name: 'search_notes', arguments: `{"q":"${m}-${i}"}` } })) },
-    ...Array.from({ length: 40 }, (_, i) => ({ role: 'tool', tool_call_id: `c${m}-${39 - i}`, content: `result ${m}-${39 - i} ${'r'.repeat(3000)}` })),
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: Array.from({ length: 40 }, (_, i) => ({
+        id: `c${m}-${i}`,
+        type: 'function',
+        function: { name: 'search_notes', arguments: `{"q":"${m}-${i}"}` },
+      })),
+    },
+    ...Array.from({ length: 40 }, (_, i) => ({
+      role: 'tool',
+      tool_call_id: `c${m}-${39 - i}`,
+      content: `result ${m}-${39 - i} ${'r'.repeat(3000)}`,
+    })),
   ]).flat();
   const read = toolCallsFromChat(chat);
   assert.equal(read.length, 120, 'every call of the turn, for the engine to count');
-  const [processReply] = parseMessages({ messages: [{ seq: 1, text: 'ok', tool_calls: Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, arguments: { i } })) }] }, 0);
-  assert.deepEqual([processReply?.toolCalls?.length, leftOutToolCalls(processReply?.toolCalls)], [60, 10], 'a process agent\'s calls too');
-  assert.ok(read.every((c) => c.result?.startsWith(`result ${JSON.parse(c.arguments).q} `) && c.result.length < 1100), 'each with its own result, cut');
+  const [processReply] = parseMessages(
+    { messages: [{ seq: 1, text: 'ok', tool_calls: Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, arguments: { i } })) }] },
+    0,
+  );
+  assert.deepEqual([processReply?.toolCalls?.length, leftOutToolCalls(processReply?.toolCalls)], [60, 10], "a process agent's calls too");
+  assert.ok(
+    read.every((c) => c.result?.startsWith(`result ${JSON.parse(c.arguments).q} `) && c.result.length < 1100),
+    'each with its own result, cut',
+  );
   assert.equal(leftOutToolCalls(read), 70);
-  assert.equal(leftOutToolCalls(Array.from({ length: 20_000 }, () => ({ name: 'x' }))), MAX_COUNTED_TOOL_CALLS - MAX_TOOL_CALLS, 'counted up to a bound');
-  assert.deepEqual([leftOutCount(-5), leftOutCount(1e12), leftOutCount('7'), leftOutCount(2.5), leftOutCount(7)], [0, MAX_COUNTED_TOOL_CALLS, 0, 0, 7], 'a count read from disk is bounded');
+  assert.equal(
+    leftOutToolCalls(Array.from({ length: 20_000 }, () => ({ name: 'x' }))),
+    MAX_COUNTED_TOOL_CALLS - MAX_TOOL_CALLS,
+    'counted up to a bound',
+  );
+  assert.deepEqual(
+    [leftOutCount(-5), leftOutCount(1e12), leftOutCount('7'), leftOutCount(2.5), leftOutCount(7)],
+    [0, MAX_COUNTED_TOOL_CALLS, 0, 0, 7],
+    'a count read from disk is bounded',
+  );
 });

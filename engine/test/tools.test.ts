@@ -3,7 +3,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { factsAdd, factsEdit, factsGetUntold, factsMarkTold, factsRead, logEvaluation, parseArgs, parseUntil, PERSONA_TOOLS, TOOL_SPECS } from '../src/run/tools';
+import {
+  factsAdd,
+  factsEdit,
+  factsGetUntold,
+  factsMarkTold,
+  factsRead,
+  logEvaluation,
+  parseArgs,
+  parseUntil,
+  PERSONA_TOOLS,
+  TOOL_SPECS,
+} from '../src/run/tools';
 import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
 import { universalPrompt } from '../src/persona/prompt';
@@ -14,8 +25,25 @@ import { ROOT } from './helpers';
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
   const s = emptyState();
   applyEvent(s, {
-    type: 'start', at: '2026-01-01T00:00:00Z', run: 'r', benchmark: 'b', agent: 'a', startTime: '2026-01-01 00:00', position, templates: {},
-    sheets: { family: { name: 'family', title: 'Family', categories: [{ number: 1, title: 'Lena' }], facts: [{ id: '1.1', category: 1, text: 'Lena is 31', told: false }, { id: '1.2', category: 1, text: 'Birthday March 14', told: false }] } },
+    type: 'start',
+    at: '2026-01-01T00:00:00Z',
+    run: 'r',
+    benchmark: 'b',
+    agent: 'a',
+    startTime: '2026-01-01 00:00',
+    position,
+    templates: {},
+    sheets: {
+      family: {
+        name: 'family',
+        title: 'Family',
+        categories: [{ number: 1, title: 'Lena' }],
+        facts: [
+          { id: '1.1', category: 1, text: 'Lena is 31', told: false },
+          { id: '1.2', category: 1, text: 'Birthday March 14', told: false },
+        ],
+      },
+    },
   });
   return s;
 }
@@ -24,8 +52,16 @@ const apply = (s: RunState, effects: ReturnType<typeof factsMarkTold>['effects']
   applyEvent(s, { type: 'tool-done', at: '2026-01-01T00:01:00Z', callId: 'c', name: 't', content: '', effects });
 
 test('arguments: unknown tools, bad JSON, non-objects and missing keys are errors with an example', () => {
-  const bad = [parseArgs('send_mesage', '{}'), parseArgs('send_message', '{"text": '), parseArgs('send_message', '[1]'), parseArgs('facts_edit', '{"sheet": "family"}')];
-  assert.deepEqual(bad.map((r) => r.ok), [false, false, false, false]);
+  const bad = [
+    parseArgs('send_mesage', '{}'),
+    parseArgs('send_message', '{"text": '),
+    parseArgs('send_message', '[1]'),
+    parseArgs('facts_edit', '{"sheet": "family"}'),
+  ];
+  assert.deepEqual(
+    bad.map((r) => r.ok),
+    [false, false, false, false],
+  );
   const messages = bad.map((r) => (r.ok ? '' : r.outcome.content));
   assert.match(messages[0]!, /^Error: there is no tool `send_mesage`\. The tools are send_message, next_phase/);
   assert.match(messages[1]!, /not valid JSON.*\{"text": "Hi!/);
@@ -45,13 +81,23 @@ test('facts: read, untold, mark told, edit, delete and add', () => {
   assert.match(added.content, /^Added family#1\.3/);
   apply(s, added.effects);
   apply(s, factsEdit(s, { sheet: 'family', id: '1.2', text: '—' }).effects);
-  assert.deepEqual(s.sheets.family?.facts.map((f) => `${f.id} ${f.text} ${f.told}`), ['1.1 Lena is 32 true', '1.3 Anna visits in August false']);
+  assert.deepEqual(
+    s.sheets.family?.facts.map((f) => `${f.id} ${f.text} ${f.told}`),
+    ['1.1 Lena is 32 true', '1.3 Anna visits in August false'],
+  );
   assert.match(factsAdd(s, { sheet: 'family', category: 0, text: 'x' }).content, /^Error: `category` must be/);
 });
 
 test('log_evaluation: checks of this phase or earlier only; score 0–10; the second attempt counts half; the last grade stands', () => {
   const s = state();
-  const at = (id: string): Position | undefined => ({ '1.1': { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 }, '2.1': s.position, '3.1': { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 } } as Record<string, Position>)[id];
+  const at = (id: string): Position | undefined =>
+    (
+      ({
+        '1.1': { chapter: 'chapter1.md', chapterIndex: 0, phase: 0 },
+        '2.1': s.position,
+        '3.1': { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 },
+      }) as Record<string, Position>
+    )[id];
   assert.match(logEvaluation(s, { check_id: '3.1', score: 10 }, at, 'now').content, /later phase/);
   assert.match(logEvaluation(s, { check_id: '9.9', score: 10 }, at, 'now').content, /^Error: there is no check 9\.9/);
   assert.match(logEvaluation(s, { check_id: '2.1', score: 11 }, at, 'now').content, /from 0 to 10/);
@@ -60,11 +106,20 @@ test('log_evaluation: checks of this phase or earlier only; score 0–10; the se
   const second = logEvaluation(s, { check_id: '1.1', score: 10, answer: 'b', comment: 'found it', attempt: 2 }, at, 'now');
   assert.match(second.content, /Recorded 1\.1: 5\/10 \(second attempt counts ×0\.5\) \(this grade replaces the earlier one\)/);
   apply(s, second.effects);
-  assert.deepEqual(s.grades['1.1']?.map((g) => [g.score, g.effective, g.attempt]), [[4, 4, 1], [10, 5, 2]]);
+  assert.deepEqual(
+    s.grades['1.1']?.map((g) => [g.score, g.effective, g.attempt]),
+    [
+      [4, 4, 1],
+      [10, 5, 2],
+    ],
+  );
 });
 
-test('the schemas sent to the model are derived from the tools record, every argument bounded, the engine\'s error texts left out', () => {
-  assert.deepEqual(TOOL_SPECS.map((t) => t.function.name), Object.keys(PERSONA_TOOLS));
+test("the schemas sent to the model are derived from the tools record, every argument bounded, the engine's error texts left out", () => {
+  assert.deepEqual(
+    TOOL_SPECS.map((t) => t.function.name),
+    Object.keys(PERSONA_TOOLS),
+  );
   assert.equal(TOOL_SPECS[0]?.function.name, 'send_message', 'the one way to talk comes first');
   for (const spec of TOOL_SPECS) {
     const properties = spec.function.parameters.properties as Record<string, Record<string, unknown>>;
@@ -74,18 +129,33 @@ test('the schemas sent to the model are derived from the tools record, every arg
     }
   }
   assert.deepEqual(TOOL_SPECS.find((t) => t.function.name === 'send_message')?.function.parameters, {
-    type: 'object', properties: { text: { type: 'string', description: 'What you say, in your own voice.', maxLength: 20000 } }, required: ['text'], additionalProperties: false,
+    type: 'object',
+    properties: { text: { type: 'string', description: 'What you say, in your own voice.', maxLength: 20000 } },
+    required: ['text'],
+    additionalProperties: false,
   });
 });
 
 test('arguments: types checked against the schema, a bare id taken as a list, undeclared keys dropped', () => {
   const told = parseArgs('facts_mark_told', '{"sheet": "family", "ids": "1.1", "extra": 1}');
   assert.deepEqual(told, { ok: true, args: { sheet: 'family', ids: ['1.1'] } });
-  const error = (name: string, raw: string) => { const r = parseArgs(name, raw); return r.ok ? 'ok' : r.outcome.content; };
-  assert.equal(error('facts_add', '{"sheet": "family", "category": 2.5, "text": "x"}'), 'Error: `category` must be a whole number, e.g. {"sheet": "family", "category": 2, "text": "Anna visits on 19 August"}.');
-  assert.equal(error('log_evaluation', '{"check_id": "1.1", "score": "10", "answer": "a", "comment": "c"}'), 'Error: `score` must be a number from 0 to 10.');
+  const error = (name: string, raw: string) => {
+    const r = parseArgs(name, raw);
+    return r.ok ? 'ok' : r.outcome.content;
+  };
+  assert.equal(
+    error('facts_add', '{"sheet": "family", "category": 2.5, "text": "x"}'),
+    'Error: `category` must be a whole number, e.g. {"sheet": "family", "category": 2, "text": "Anna visits on 19 August"}.',
+  );
+  assert.equal(
+    error('log_evaluation', '{"check_id": "1.1", "score": "10", "answer": "a", "comment": "c"}'),
+    'Error: `score` must be a number from 0 to 10.',
+  );
   assert.equal(error('facts_read', '{"toString": "family"}'), 'Error: facts_read needs `sheet`, e.g. {"sheet": "family"}.');
-  assert.match(error('facts_read', `{"sheet": "${'x'.repeat(70_000)}"}`), /^Error: the arguments of facts_read are longer than 65536 characters/);
+  assert.match(
+    error('facts_read', `{"sheet": "${'x'.repeat(70_000)}"}`),
+    /^Error: the arguments of facts_read are longer than 65536 characters/,
+  );
 });
 
 test('wait: a time is its next occurrence, a moment is taken as written, an impossible one is refused', () => {
@@ -93,16 +163,31 @@ test('wait: a time is its next occurrence, a moment is taken as written, an impo
   assert.equal((parseUntil('07:30', now) as Date).toISOString(), '2026-03-02T07:30:00.000Z');
   assert.equal((parseUntil('21:05', now) as Date).toISOString(), '2026-03-01T21:05:00.000Z');
   assert.equal((parseUntil('2026-02-28 23:59', now) as Date).toISOString(), '2026-02-28T23:59:00.000Z');
-  for (const text of ['2026-13-45 25:99', '2026-02-29 10:00', '2026-04-31 10:00', '2026-03-02 24:00', '24:00', '99:99', '12:60']) assert.equal(parseUntil(text, now), 'impossible', text);
+  for (const text of ['2026-13-45 25:99', '2026-02-29 10:00', '2026-04-31 10:00', '2026-03-02 24:00', '24:00', '99:99', '12:60'])
+    assert.equal(parseUntil(text, now), 'impossible', text);
   for (const text of ['', 'noon', '7', '2026-03-02']) assert.equal(parseUntil(text, now), 'malformed', text);
 });
 
-test('tool calls get the engine\'s ids, unique by the event that journals them, whatever ids the model gave', () => {
+test("tool calls get the engine's ids, unique by the event that journals them, whatever ids the model gave", () => {
   const call = { id: 'call_0', type: 'function' as const, function: { name: 'send_message', arguments: '{"text": "hi"}' } };
-  assert.deepEqual(withEngineIds([call, call], 17).map((c) => c.id), ['t17-0', 't17-1']);
+  assert.deepEqual(
+    withEngineIds([call, call], 17).map((c) => c.id),
+    ['t17-0', 't17-1'],
+  );
   assert.deepEqual(withEngineIds([call], 18)[0], { id: 't18-0', type: 'function', function: call.function });
-  assert.equal(withEngineIds([{ ...call, function: { name: 'x', arguments: 'y'.repeat(1 << 20) } }], 1)[0]?.function.arguments.length, 65537, 'oversized arguments are kept just long enough to be refused');
-  assert.equal(withEngineIds(Array.from({ length: 1000 }, () => call), 2).length, 32, 'a turn keeps at most 32 calls');
+  assert.equal(
+    withEngineIds([{ ...call, function: { name: 'x', arguments: 'y'.repeat(1 << 20) } }], 1)[0]?.function.arguments.length,
+    65537,
+    'oversized arguments are kept just long enough to be refused',
+  );
+  assert.equal(
+    withEngineIds(
+      Array.from({ length: 1000 }, () => call),
+      2,
+    ).length,
+    32,
+    'a turn keeps at most 32 calls',
+  );
 });
 
 /**
@@ -116,8 +201,16 @@ function toolsNamedIn(prompt: string): Set<string> {
 test('the system prompt names every tool of PERSONA_TOOLS and no tool that does not exist', () => {
   const named = toolsNamedIn(universalPrompt());
   const tools = Object.keys(PERSONA_TOOLS);
-  assert.deepEqual(tools.filter((name) => !named.has(name)), [], 'engine/src/persona/system-prompt.md says when to use each of these');
-  assert.deepEqual([...named].filter((name) => !tools.includes(name)), [], 'engine/src/persona/system-prompt.md names these as tools');
+  assert.deepEqual(
+    tools.filter((name) => !named.has(name)),
+    [],
+    'engine/src/persona/system-prompt.md says when to use each of these',
+  );
+  assert.deepEqual(
+    [...named].filter((name) => !tools.includes(name)),
+    [],
+    'engine/src/persona/system-prompt.md names these as tools',
+  );
 });
 
 test('the prompt check catches a tool left out and a tool made up', () => {

@@ -19,14 +19,20 @@ function fixtureWorkspace(): string {
   writeFileSync(join(root, 'config.jsonc'), '{}');
   const state = JSON.parse(readFileSync(join(REPORTS, 'runs', 'chatbot-1', 'state.json'), 'utf8')) as Record<string, unknown>;
   mkdirSync(join(root, 'results', 'stopped-1'));
-  writeFileSync(join(root, 'results', 'stopped-1', 'state.json'), JSON.stringify({ ...state, run: 'stopped-1', status: 'running', finishedAt: undefined }));
+  writeFileSync(
+    join(root, 'results', 'stopped-1', 'state.json'),
+    JSON.stringify({ ...state, run: 'stopped-1', status: 'running', finishedAt: undefined }),
+  );
   return root;
 }
 
 test('mmb view refuses a host that is not loopback, and a port that is no port, in one line each', () => {
   const root = fixtureWorkspace();
   for (const [args, message] of [
-    [['--host', '0.0.0.0'], /^mmb: --host 0\.0\.0\.0 is not a loopback address: mmb view serves your results with no login but its token, so only to this machine \(127\.0\.0\.1, localhost or ::1\)\.\n$/],
+    [
+      ['--host', '0.0.0.0'],
+      /^mmb: --host 0\.0\.0\.0 is not a loopback address: mmb view serves your results with no login but its token, so only to this machine \(127\.0\.0\.1, localhost or ::1\)\.\n$/,
+    ],
     [['--host', '192.168.1.2'], /is not a loopback address/],
     [['--port', 'http'], /^mmb: --port needs a port number from 0/],
     [['--port', '70000'], /^mmb: --port needs a port number/],
@@ -53,22 +59,26 @@ test('mmb view prints its loopback URL with the token, serves the index there, a
     const url = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=[\w-]+/.exec(out);
     assert.ok(url, out);
     assert.match(out, /^Serving the runs of results at http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+\n/);
-    const cookie = await new Promise<string>((resolve, reject) => get(url[0], (res) => {
-      assert.equal(res.statusCode, 303);
-      res.resume();
-      resolve(String(res.headers['set-cookie']).split(';')[0]!);
-    }).on('error', reject));
-    const body = await new Promise<string>((resolve, reject) => get({ host: '127.0.0.1', port: Number(url[1]), path: '/', headers: { Cookie: cookie } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => resolve(text));
-    }).on('error', reject));
+    const cookie = await new Promise<string>((resolve, reject) =>
+      get(url[0], (res) => {
+        assert.equal(res.statusCode, 303);
+        res.resume();
+        resolve(String(res.headers['set-cookie']).split(';')[0]!);
+      }).on('error', reject),
+    );
+    const body = await new Promise<string>((resolve, reject) =>
+      get({ host: '127.0.0.1', port: Number(url[1]), path: '/', headers: { Cookie: cookie } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve(text));
+      }).on('error', reject),
+    );
     assert.match(body, /<tr data-run="stopped-1"[^>]*data-status="stopped"/);
   } finally {
     child.kill('SIGINT');
   }
   assert.equal(await exited, 0);
-  assert.equal(err, '', 'a server\'s Ctrl-C is its normal end: nothing on stderr');
+  assert.equal(err, '', "a server's Ctrl-C is its normal end: nothing on stderr");
 });
 
 test('the true status everywhere: report --json, the run\'s entry and its HTML page say "stopped" for a running state with no live lock', () => {
@@ -76,7 +86,10 @@ test('the true status everywhere: report --json, the run\'s entry and its HTML p
   const json = mmb(['report', '--json', 'stopped-1', 'chatbot-1'], root);
   assert.equal(json.code, 0, json.stderr);
   const { runs } = JSON.parse(json.stdout) as { runs: { run: string; status: string }[] };
-  assert.deepEqual(runs.map((r) => `${r.run}:${r.status}`), ['stopped-1:stopped', 'chatbot-1:finished']);
+  assert.deepEqual(
+    runs.map((r) => `${r.run}:${r.status}`),
+    ['stopped-1:stopped', 'chatbot-1:finished'],
+  );
   const html = mmb(['report', 'stopped-1', '--html'], root);
   assert.equal(html.code, 0, html.stderr);
   const page = readFileSync(join(root, 'results', 'stopped-1', 'report.html'), 'utf8');

@@ -58,7 +58,13 @@ before(async () => {
   writeFileSync(join(root, 'config.jsonc'), '{}');
   // A run whose state says running, with no engine behind a lock: it was stopped.
   writeRun('stopped-1', { ...stateOf('chatbot-1'), run: 'stopped-1', status: 'running', finishedAt: undefined });
-  writeRun('hostile', { ...stateOf('chatbot-1'), run: '</script><script>alert(3)</script>', benchmark: '<img src=x onerror=alert(1)>', agent: '<b>agent</b>', usage: { '<script>alert(4)</script>': { requests: 1, promptTokens: 1, completionTokens: 1 } } });
+  writeRun('hostile', {
+    ...stateOf('chatbot-1'),
+    run: '</script><script>alert(3)</script>',
+    benchmark: '<img src=x onerror=alert(1)>',
+    agent: '<b>agent</b>',
+    usage: { '<script>alert(4)</script>': { requests: 1, promptTokens: 1, completionTokens: 1 } },
+  });
   writeRun('broken', '{ not json');
   const outside = tempDir('mmb-view-outside-');
   writeFileSync(join(outside, 'state.json'), JSON.stringify({ ...stateOf('chatbot-1'), run: 'linked', agent: 'outside-agent' }));
@@ -71,7 +77,12 @@ before(async () => {
   const lock = acquireLock(join(root, 'results', 'live-1'));
   assert.ok(lock.ok);
   releaseLock = lock.release;
-  server = await startViewServer({ ws: { root, configPath: join(root, 'config.jsonc'), bundled: join(ROOT, 'benchmarks') }, prices: () => ({}), port: 0, host: '127.0.0.1' });
+  server = await startViewServer({
+    ws: { root, configPath: join(root, 'config.jsonc'), bundled: join(ROOT, 'benchmarks') },
+    prices: () => ({}),
+    port: 0,
+    host: '127.0.0.1',
+  });
   const first = await get(`/?token=${server.token}`, { cookie: null });
   cookie = String(first.headers['set-cookie']).split(';')[0]!;
 });
@@ -98,13 +109,23 @@ test('without the token, or with a wrong one, every path is 403', async () => {
   assert.equal((await get('/?token=wrong', { cookie: null })).status, 403);
 });
 
-test('DNS rebinding: a Host header other than the server\'s loopback address and port is 403, token or not', async () => {
-  for (const host of ['evil.example', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`, '127.0.0.1', `127.0.0.2:${server.port}`]) {
+test("DNS rebinding: a Host header other than the server's loopback address and port is 403, token or not", async () => {
+  for (const host of [
+    'evil.example',
+    `evil.example:${server.port}`,
+    `127.0.0.1:${server.port + 1}`,
+    '127.0.0.1',
+    `127.0.0.2:${server.port}`,
+  ]) {
     const answer = await get('/', { host });
     assert.equal(answer.status, 403, host);
     assert.doesNotMatch(answer.body, /chatbot-1/, host);
   }
-  assert.equal((await get(`/?token=${server.token}`, { host: `evil.example:${server.port}`, cookie: null })).status, 403, 'no cookie for a rebound name');
+  assert.equal(
+    (await get(`/?token=${server.token}`, { host: `evil.example:${server.port}`, cookie: null })).status,
+    403,
+    'no cookie for a rebound name',
+  );
   assert.equal((await get('/', { host: `localhost:${server.port}` })).status, 200);
 });
 
@@ -125,7 +146,11 @@ test('every page: the CSP of the report pages (with the nonce of its own documen
     const answer = await get(path);
     const nonce = /script-src 'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1];
     assert.ok(nonce, path);
-    assert.equal(answer.headers['content-security-policy'], `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${path === '/' ? "; connect-src 'self'" : ''}`, path);
+    assert.equal(
+      answer.headers['content-security-policy'],
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${path === '/' ? "; connect-src 'self'" : ''}`,
+      path,
+    );
     assert.ok(answer.body.includes(`<script nonce="${nonce}">`), `${path}: the document's scripts carry the header's nonce`);
     assert.equal(answer.headers['x-content-type-options'], 'nosniff');
     assert.equal(answer.headers['referrer-policy'], 'no-referrer');
@@ -138,7 +163,17 @@ test('the index: every run with benchmark, agent, models, true status, date, sco
   const { status, body } = await get('/');
   assert.equal(status, 200);
   const rows = [...body.matchAll(/<tr data-run="([^"]+)"[^>]*data-status="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`).sort();
-  assert.deepEqual(rows, ['broken:damaged', 'chatbot-1:finished', 'chatbot-2:finished', 'chatbot-3:finished', 'hostile:finished', 'in-context:finished', 'inner-link:damaged', 'live-1:running', 'stopped-1:stopped']);
+  assert.deepEqual(rows, [
+    'broken:damaged',
+    'chatbot-1:finished',
+    'chatbot-2:finished',
+    'chatbot-3:finished',
+    'hostile:finished',
+    'in-context:finished',
+    'inner-link:damaged',
+    'live-1:running',
+    'stopped-1:stopped',
+  ]);
   assert.match(body, /<tr data-run="inner-link"[\s\S]*?damaged: inner-link\/state\.json: not a regular file/);
   assert.ok(!body.includes('outside-agent'), 'the symlinked folder is not followed');
   const chatbot2 = /<tr data-run="chatbot-2"[\s\S]*?<\/tr>/.exec(body)![0];
@@ -158,7 +193,14 @@ test('the filters are query parameters: benchmark, agent, status and dates pick 
   assert.deepEqual(await ids('?status=stopped'), ['stopped-1']);
   assert.deepEqual(await ids('?status=damaged'), ['broken', 'inner-link']);
   assert.deepEqual(await ids('?benchmark=multiday&status=finished'), ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context']);
-  assert.deepEqual(await ids('?agent=chatbot&benchmark=multiday'), ['chatbot-1', 'chatbot-2', 'chatbot-3', 'in-context', 'live-1', 'stopped-1']);
+  assert.deepEqual(await ids('?agent=chatbot&benchmark=multiday'), [
+    'chatbot-1',
+    'chatbot-2',
+    'chatbot-3',
+    'in-context',
+    'live-1',
+    'stopped-1',
+  ]);
   assert.deepEqual(await ids('?status=running'), ['live-1']);
   assert.deepEqual(await ids('?from=2099-01-01'), []);
   assert.match((await get('/?from=2099-01-01')).body, /<p class="note" id="mmb-none">No run matches these filters\.<\/p>/);
@@ -168,7 +210,7 @@ test('the filters are query parameters: benchmark, agent, status and dates pick 
   assert.match((await get('/?status=stopped')).body, /<option value="stopped" selected>stopped<\/option>/);
 });
 
-test('HTML in a run\'s benchmark, agent, model and name is escaped in the index and its page', async () => {
+test("HTML in a run's benchmark, agent, model and name is escaped in the index and its page", async () => {
   const index = (await get('/')).body;
   for (const page of [index, (await get('/run/hostile')).body]) {
     assert.ok(!page.includes('<img src=x'), 'no img element from a benchmark name');
@@ -184,10 +226,22 @@ test('HTML in a run\'s benchmark, agent, model and name is escaped in the index 
 
 test('run ids are folder names: ../ and encoded traversals, links out of results/ and unknown runs are 404', async () => {
   const inner = await get('/run/inner-link');
-  assert.equal(inner.status, 200, 'a damaged run\'s page says what is damaged');
+  assert.equal(inner.status, 200, "a damaged run's page says what is damaged");
   assert.match(inner.body, /damaged: inner-link\/state\.json: not a regular file/);
   assert.ok(!inner.body.includes('outside-agent'), 'a state file linked out of results/ is not read');
-  for (const path of ['/run/..%2Fconfig.jsonc', '/run/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/run/..%5c..%5cx', '/run/%252e%252e', '/run/linked', '/run/nope', '/run/%E0%A4%A', '/run/chatbot-1/state.json', '/results/chatbot-1/state.json', '/config.jsonc', '/benchmarks/multiday/exam.md']) {
+  for (const path of [
+    '/run/..%2Fconfig.jsonc',
+    '/run/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+    '/run/..%5c..%5cx',
+    '/run/%252e%252e',
+    '/run/linked',
+    '/run/nope',
+    '/run/%E0%A4%A',
+    '/run/chatbot-1/state.json',
+    '/results/chatbot-1/state.json',
+    '/config.jsonc',
+    '/benchmarks/multiday/exam.md',
+  ]) {
     const answer = await get(path);
     assert.equal(answer.status, 404, path);
     assert.ok(!answer.body.includes('outside-agent') && !answer.body.includes('"persona"'), path);
@@ -205,7 +259,7 @@ test('a run page: the report renderer, with the true status; a damaged run is on
   assert.doesNotMatch(stopped.body, /<span class="tag">running<\/span>/);
   const live = await get('/run/live-1');
   assert.match(live.body, /<h1>live-1: multiday @ chatbot <span class="tag">running<\/span><\/h1>/);
-  assert.match(String(live.headers['content-security-policy']), /; connect-src 'self'$/, 'a running run\'s page may reach /events');
+  assert.match(String(live.headers['content-security-policy']), /; connect-src 'self'$/, "a running run's page may reach /events");
   assert.match(live.body, /var watched = "live-1";[\s\S]*new EventSource\('\/events'\)/);
   const broken = await get('/run/broken');
   assert.equal(broken.status, 200, 'a damaged run is no fault of the server');
@@ -229,15 +283,18 @@ test('compare and trends of a selection answer; one run, or runs of two benchmar
   assert.equal((await get('/trends')).status, 200);
 });
 
-test('Server-Sent Events: a change of a run\'s state is told to the pages that follow, by run id; clients are bounded', async () => {
+test("Server-Sent Events: a change of a run's state is told to the pages that follow, by run id; clients are bounded", async () => {
   const events = await new Promise<{ text: () => string; close: () => void }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path: '/events', headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie } }, (res) => {
-      assert.equal(res.statusCode, 200);
-      assert.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      resolve({ text: () => text, close: () => req.destroy() });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path: '/events', headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie } },
+      (res) => {
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        resolve({ text: () => text, close: () => req.destroy() });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -258,15 +315,19 @@ test('Server-Sent Events: a change of a run\'s state is told to the pages that f
 
 test('SSE: no more than MAX_EVENT_CLIENTS pages follow at once', async () => {
   const open: (() => void)[] = [];
-  const connect = () => new Promise<number>((resolve) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path: '/events', headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie } }, (res) => {
-      resolve(res.statusCode ?? 0);
-      if (res.statusCode !== 200) res.resume();
+  const connect = () =>
+    new Promise<number>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path: '/events', headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie } },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          if (res.statusCode !== 200) res.resume();
+        },
+      );
+      req.on('error', () => resolve(0));
+      open.push(() => req.destroy());
+      req.end();
     });
-    req.on('error', () => resolve(0));
-    open.push(() => req.destroy());
-    req.end();
-  });
   try {
     for (let i = 0; i < MAX_EVENT_CLIENTS; i++) assert.equal(await connect(), 200);
     assert.equal(await connect(), 503);
@@ -276,12 +337,21 @@ test('SSE: no more than MAX_EVENT_CLIENTS pages follow at once', async () => {
   }
 });
 
-test('the index\'s messages in the editor: open a run, compare or trends of a selection; anything else is refused', () => {
+test("the index's messages in the editor: open a run, compare or trends of a selection; anything else is refused", () => {
   assert.deepEqual(parseIndexMessage({ type: 'mmb.openRun', run: 'chatbot-1#2' }), { type: 'mmb.openRun', run: 'chatbot-1#2' });
   assert.deepEqual(parseIndexMessage({ type: 'mmb.compareRuns', runs: ['a', 'b'] }), { type: 'mmb.compareRuns', runs: ['a', 'b'] });
   assert.deepEqual(parseIndexMessage({ type: 'mmb.showTrends', runs: [] }), { type: 'mmb.showTrends', runs: [] });
-  for (const bad of [null, 'mmb.openRun', { type: 'mmb.openRun' }, { type: 'mmb.openRun', run: '' }, { type: 'mmb.compareRuns', runs: 'a' }, { type: 'mmb.compareRuns', runs: [1] },
-    { type: 'mmb.compareRuns', runs: Array.from({ length: 51 }, (_, i) => `r${i}`) }, { type: 'mmb.openRun', run: 'x'.repeat(1001) }, { type: 'other', run: 'a' }]) {
+  for (const bad of [
+    null,
+    'mmb.openRun',
+    { type: 'mmb.openRun' },
+    { type: 'mmb.openRun', run: '' },
+    { type: 'mmb.compareRuns', runs: 'a' },
+    { type: 'mmb.compareRuns', runs: [1] },
+    { type: 'mmb.compareRuns', runs: Array.from({ length: 51 }, (_, i) => `r${i}`) },
+    { type: 'mmb.openRun', run: 'x'.repeat(1001) },
+    { type: 'other', run: 'a' },
+  ]) {
     assert.equal(parseIndexMessage(bad), undefined, JSON.stringify(bad)?.slice(0, 80));
   }
 });
@@ -295,6 +365,6 @@ test('the index in a webview: links carry the run and post mmb.openRun, the butt
   assert.match(html, /type: action === 'trends' \? 'mmb\.showTrends' : 'mmb\.compareRuns', runs: runs/);
   assert.doesNotMatch(html, /href="\/run\//);
   const served = renderRunsIndex(runsIndex([indexRow('chatbot-1#2', state, 'finished', undefined)]), { nonce: 'n' });
-  assert.match(served, /<a href="\/run\/chatbot-1%232" data-open-run="chatbot-1#2">/, 'a repeat\'s # is %23 in its address');
+  assert.match(served, /<a href="\/run\/chatbot-1%232" data-open-run="chatbot-1#2">/, "a repeat's # is %23 in its address");
   assert.match(renderRunsIndex(runsIndex([]), { nonce: 'n' }), /No runs yet: <code>mmb demo<\/code>/);
 });

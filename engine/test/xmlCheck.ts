@@ -94,7 +94,10 @@ function parseStartTag(text: string, start: number): { element: XmlElement; end:
     const attributeName = attribute[1]!;
     if (attributeName in element.attributes) throw new Error(`the attribute ${attributeName} twice on <${name}>`);
     // Attribute-value normalisation: literal white space becomes a space; references keep theirs.
-    element.attributes[attributeName] = decode((attribute[3] ?? attribute[4] ?? '').replace(/[\t\n\r]/g, ' '), `attribute ${attributeName}`);
+    element.attributes[attributeName] = decode(
+      (attribute[3] ?? attribute[4] ?? '').replace(/[\t\n\r]/g, ' '),
+      `attribute ${attributeName}`,
+    );
     at += attribute[0].length;
   }
 }
@@ -104,7 +107,8 @@ const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 function only(element: XmlElement, allowed: readonly string[], required: readonly string[]): void {
-  for (const name of Object.keys(element.attributes)) assert.ok(allowed.includes(name), `<${element.name}> has an attribute the schema does not declare: ${name}`);
+  for (const name of Object.keys(element.attributes))
+    assert.ok(allowed.includes(name), `<${element.name}> has an attribute the schema does not declare: ${name}`);
   for (const name of required) assert.ok(name in element.attributes, `<${element.name}> lacks the required ${name}`);
 }
 

@@ -14,8 +14,17 @@ export default function createAgent(context) {
   let state = blank();
   let busy;
   let failure; // a failed reply, thrown at the engine's next call rather than lost
-  const save = () => { mkdirSync(context.home, { recursive: true }); writeFileSync(stateFile, JSON.stringify(state)); };
-  const notes = () => (existsSync(notesFile) ? readFileSync(notesFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const save = () => {
+    mkdirSync(context.home, { recursive: true });
+    writeFileSync(stateFile, JSON.stringify(state));
+  };
+  const notes = () =>
+    existsSync(notesFile)
+      ? readFileSync(notesFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
 
   async function reply(text) {
     const said = state.conversation.filter((m) => m.role === 'user').map((m) => m.content);
@@ -24,7 +33,8 @@ export default function createAgent(context) {
     if (earlier.length) messages.push({ role: 'user', content: `Notes from our earlier conversations: ${earlier.join(' ')}` });
     messages.push(...state.conversation, { role: 'user', content: text });
     const response = await fetch(`${context.model.baseUrl.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST', signal: AbortSignal.timeout(120_000),
+      method: 'POST',
+      signal: AbortSignal.timeout(120_000),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${context.model.apiKey}` },
       body: JSON.stringify({ model: context.model.model, messages }),
     });
@@ -42,21 +52,45 @@ export default function createAgent(context) {
   return {
     quietPeriodMs: 500,
     pollIntervalMs: 20,
-    async createSession() { state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : blank(); },
+    async createSession() {
+      state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : blank();
+    },
     async sendMessage(text, { idempotencyKey }) {
       if (state.keys.includes(idempotencyKey)) return; // a resumed run: already answered
       await busy;
       state.keys.push(idempotencyKey);
-      busy = reply(text).catch((error) => { failure = error; }).finally(() => { busy = undefined; });
+      busy = reply(text)
+        .catch((error) => {
+          failure = error;
+        })
+        .finally(() => {
+          busy = undefined;
+        });
     },
     async getResponses(afterSeq) {
-      if (failure) { const error = failure; failure = undefined; throw error; }
+      if (failure) {
+        const error = failure;
+        failure = undefined;
+        throw error;
+      }
       return state.replies.filter((r) => r.seq > afterSeq);
     },
-    async getStatus() { return { state: busy ? 'thinking' : 'idle', compactions: [], contextTokens: null }; },
-    async startNewConversation() { await busy; state.conversation = []; save(); },
-    async destroySession() { await busy?.catch(() => {}); rmSync(context.home, { recursive: true, force: true }); state = blank(); },
+    async getStatus() {
+      return { state: busy ? 'thinking' : 'idle', compactions: [], contextTokens: null };
+    },
+    async startNewConversation() {
+      await busy;
+      state.conversation = [];
+      save();
+    },
+    async destroySession() {
+      await busy?.catch(() => {});
+      rmSync(context.home, { recursive: true, force: true });
+      state = blank();
+    },
     memoryDir: () => join(context.home, 'memory'),
-    async close() { await busy?.catch(() => {}); },
+    async close() {
+      await busy?.catch(() => {});
+    },
   };
 }

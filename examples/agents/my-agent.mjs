@@ -14,7 +14,13 @@ const NOTES = join(HOME, 'memory', 'notes.jsonl');
 const STATE = join(HOME, 'state.json');
 
 const load = () => (existsSync(STATE) ? JSON.parse(readFileSync(STATE, 'utf8')) : { replies: [], conversation: [], keys: [] });
-const notes = () => (existsSync(NOTES) ? readFileSync(NOTES, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []);
+const notes = () =>
+  existsSync(NOTES)
+    ? readFileSync(NOTES, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
 
 // Written aside and renamed: a kill, or a full disk, never leaves half a file.
 function writeWhole(path, text) {
@@ -64,7 +70,11 @@ const methods = {
   create: () => null,
   send: (params) => send(state, params.text, params.key),
   responses: (params) => ({ messages: state.replies.filter((r) => r.seq > params.after) }),
-  new_conversation: () => { save({ ...state, conversation: [] }); state.conversation = []; return null; },
+  new_conversation: () => {
+    save({ ...state, conversation: [] });
+    state.conversation = [];
+    return null;
+  },
   status: () => ({ state: 'idle', context_tokens: state.conversation.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0) }),
   // Empties the home rather than removing it: in the sandbox it is a mount point, which cannot be removed.
   destroy: () => {
@@ -82,7 +92,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   try {
     if (!method) throw new Error(`unknown method ${request.method}`);
     process.stdout.write(`${JSON.stringify({ id: request.id, result: await method(request.params ?? {}) })}\n`);
-  } catch (error) { // errors are data: the engine shows the message; a full disk's code (ENOSPC) stops the run to resume
+  } catch (error) {
+    // errors are data: the engine shows the message; a full disk's code (ENOSPC) stops the run to resume
     process.stdout.write(`${JSON.stringify({ id: request.id, error: { code: error.code ?? error.name, message: error.message } })}\n`);
   }
   if (request.method === 'shutdown') break;

@@ -25,7 +25,11 @@ export interface PhaseTarget {
 }
 
 export class Commands {
-  constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext, private readonly show: (run?: string) => void) {}
+  constructor(
+    private readonly wb: Workbench,
+    private readonly context: vscode.ExtensionContext,
+    private readonly show: (run?: string) => void,
+  ) {}
 
   /** Every failure of an engine this window started, as a notification with its reason and the actions that fix it. */
   async notifyFailure(failure: FailedRun): Promise<void> {
@@ -42,13 +46,14 @@ export class Commands {
   }
 
   register(): vscode.Disposable[] {
-    const c = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        await fn(...args);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
-      }
-    });
+    const c = (id: string, fn: (...args: never[]) => unknown) =>
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          await fn(...args);
+        } catch (e) {
+          void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+        }
+      });
     return [
       this.wb.onDidFail((failure) => void this.notifyFailure(failure)),
       c('marathonMemBench.startRun', (run?: unknown) => this.start(runArgument(run), 'resume')),
@@ -83,8 +88,12 @@ export class Commands {
   private async pickRun(run: string | undefined, placeHolder: string): Promise<string | undefined> {
     if (run) return run;
     const runs = this.wb.runs();
-    if (runs.length === 0) throw new Error('config.jsonc has no runs: add one under "runs" (see the walkthrough), or rehearse a phase from its code lens.');
-    const picked = await vscode.window.showQuickPick(runs.map((r) => ({ label: r.name, description: `${r.benchmark} @ ${r.agent}`, detail: r.status })), { placeHolder });
+    if (runs.length === 0)
+      throw new Error('config.jsonc has no runs: add one under "runs" (see the walkthrough), or rehearse a phase from its code lens.');
+    const picked = await vscode.window.showQuickPick(
+      runs.map((r) => ({ label: r.name, description: `${r.benchmark} @ ${r.agent}`, detail: r.status })),
+      { placeHolder },
+    );
     return picked?.label;
   }
 
@@ -117,21 +126,44 @@ export class Commands {
   }
 
   /** A fresh run of one phase (or from it to the end), for real or rehearsed on the stand-in. */
-  async runPhase(target: PhaseTarget | undefined, scope: PartialRunRequest['scope'], mode: PartialRunRequest['mode']): Promise<string | undefined> {
+  async runPhase(
+    target: PhaseTarget | undefined,
+    scope: PartialRunRequest['scope'],
+    mode: PartialRunRequest['mode'],
+  ): Promise<string | undefined> {
     const rehearse = mode === 'rehearsal';
-    const t = target ?? (await this.pickPhase(rehearse ? 'The phase to rehearse on the stand-in (no key, no cost)' : scope === 'to-end' ? 'The phase to run from' : 'The phase to run'));
+    const t =
+      target ??
+      (await this.pickPhase(
+        rehearse
+          ? 'The phase to rehearse on the stand-in (no key, no cost)'
+          : scope === 'to-end'
+            ? 'The phase to run from'
+            : 'The phase to run',
+      ));
     if (!t) return undefined;
     const benchmark = basename(t.dir);
     const candidates = this.wb.results.config().runs.filter((r) => r.benchmark === benchmark);
     let base: string | undefined;
     if (candidates.length === 1) base = candidates[0]!.name;
     else if (candidates.length > 1) {
-      base = (await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.name, description: r.agent })), { placeHolder: `Whose agent ${rehearse ? 'to rehearse' : 'to run'}?` }))?.label;
+      base = (
+        await vscode.window.showQuickPick(
+          candidates.map((r) => ({ label: r.name, description: r.agent })),
+          { placeHolder: `Whose agent ${rehearse ? 'to rehearse' : 'to run'}?` },
+        )
+      )?.label;
       if (!base) return undefined;
     } else if (!rehearse) {
       throw new Error(`config.jsonc has no run of ${benchmark}: add one to run for real, or rehearse on the stand-in (no key needed).`);
     }
-    const request: PartialRunRequest = { kind: 'partial', base: base ? { run: base } : { benchmark }, from: { chapter: t.chapter, phase: t.phase }, scope, mode };
+    const request: PartialRunRequest = {
+      kind: 'partial',
+      base: base ? { run: base } : { benchmark },
+      from: { chapter: t.chapter, phase: t.phase },
+      scope,
+      mode,
+    };
     const name = requestedRunName(request);
     if (this.wb.runs().find((r) => r.name === name)?.status === 'running') throw new Error(`${name} is already running.`);
     await this.wb.startEngine(request);
@@ -146,7 +178,13 @@ export class Commands {
   private async pickPhase(placeHolder: string): Promise<PhaseTarget | undefined> {
     type Item = vscode.QuickPickItem & { target?: PhaseTarget };
     const editor = vscode.window.activeTextEditor;
-    const here = editor ? { dir: this.wb.benchmarkDirOf(editor.document.uri.fsPath), file: basename(editor.document.uri.fsPath), line: editor.selection.active.line } : undefined;
+    const here = editor
+      ? {
+          dir: this.wb.benchmarkDirOf(editor.document.uri.fsPath),
+          file: basename(editor.document.uri.fsPath),
+          line: editor.selection.active.line,
+        }
+      : undefined;
     const first: Item[] = [];
     const rest: Item[] = [];
     for (const dir of this.wb.benchmarkDirs()) {
@@ -154,15 +192,21 @@ export class Commands {
       for (const chapter of b?.chapters ?? []) {
         const ours = here?.dir === dir && here.file === chapter.file;
         const items = chapter.phases.map((phase): Item => ({
-          label: `${chapter.file} · ${phase.index + 1}: ${phase.title}`, description: basename(dir),
+          label: `${chapter.file} · ${phase.index + 1}: ${phase.title}`,
+          description: basename(dir),
           target: { dir, chapter: chapter.file, phase: phase.index + 1 },
-          ...(ours && phase.range.start.line <= here.line && phase.range.end.line >= here.line ? { picked: true, detail: 'at the cursor' } : {}),
+          ...(ours && phase.range.start.line <= here.line && phase.range.end.line >= here.line
+            ? { picked: true, detail: 'at the cursor' }
+            : {}),
         }));
         (ours ? first : rest).push(...items);
       }
     }
     first.sort((a, b) => Number(b.picked ?? false) - Number(a.picked ?? false));
-    if (first.length + rest.length === 0) throw new Error('no benchmark under benchmarks/ has a phase: copy the bundled ones (the walkthrough\'s first step) or start one with mmb new.');
+    if (first.length + rest.length === 0)
+      throw new Error(
+        "no benchmark under benchmarks/ has a phase: copy the bundled ones (the walkthrough's first step) or start one with mmb new.",
+      );
     return (await vscode.window.showQuickPick([...first, ...rest], { placeHolder, matchOnDescription: true }))?.target;
   }
 
@@ -186,13 +230,23 @@ export class Commands {
     const known = this.keyNames();
     const names = missing && /^[A-Z_][A-Z0-9_]{0,127}$/.test(missing) ? [missing, ...known.filter((n) => n !== missing)] : known;
     const other = 'Another variable…';
-    let name = await vscode.window.showQuickPick([...names, other], { placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)' });
+    let name = await vscode.window.showQuickPick([...names, other], {
+      placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)',
+    });
     if (!name) return;
     if (name === other) {
-      name = await vscode.window.showInputBox({ prompt: 'Variable name', placeHolder: 'OPENROUTER_API_KEY', validateInput: (v) => (/^[A-Z_][A-Z0-9_]*$/.test(v) ? undefined : 'Capital letters, digits and _ only') });
+      name = await vscode.window.showInputBox({
+        prompt: 'Variable name',
+        placeHolder: 'OPENROUTER_API_KEY',
+        validateInput: (v) => (/^[A-Z_][A-Z0-9_]*$/.test(v) ? undefined : 'Capital letters, digits and _ only'),
+      });
       if (!name) return;
     }
-    const value = await vscode.window.showInputBox({ prompt: `The value of ${name}: kept in the editor's secret storage, given only to the engine processes`, password: true, ignoreFocusOut: true });
+    const value = await vscode.window.showInputBox({
+      prompt: `The value of ${name}: kept in the editor's secret storage, given only to the engine processes`,
+      password: true,
+      ignoreFocusOut: true,
+    });
     if (!value) return;
     await this.wb.storeSecret(name, value);
     void vscode.window.showInformationMessage(`MarathonMemBench: ${name} is stored; runs started from the editor get it.`);
@@ -214,7 +268,9 @@ export class Commands {
       const d = editor && this.wb.benchmarkDirOf(editor.document.uri.fsPath);
       const b = d ? this.wb.benchmark(d) : undefined;
       const line = editor?.selection.active.line;
-      const here = b?.checks.find((c) => c.file === basename(editor!.document.uri.fsPath) && c.check.range.start.line <= line! && c.check.range.end.line >= line!);
+      const here = b?.checks.find(
+        (c) => c.file === basename(editor!.document.uri.fsPath) && c.check.range.start.line <= line! && c.check.range.end.line >= line!,
+      );
       if (!d || !here) throw new Error('put the cursor on a check line (❓) to see what caught it.');
       dir = d;
       checkId = here.check.id;
@@ -230,23 +286,51 @@ export class Commands {
     const items: Item[] = [];
     items.push({ label: 'Trap writes aimed at the check', kind: vscode.QuickPickItemKind.Separator });
     if (cause.traps.length === 0 && cause.unplayed.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
-    for (const t of cause.traps) items.push({ label: `$(debug-breakpoint-function) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
+    for (const t of cause.traps)
+      items.push({
+        label: `$(debug-breakpoint-function) ${t.type}`,
+        description: `${t.file}:${t.line + 1}`,
+        detail: t.text,
+        uri: vscode.Uri.file(join(dir, t.file)),
+        line: t.line,
+      });
     // A partial run never heard these: listed to reach them, apart, and never as the cause.
-    if (cause.trapsNote) items.push({ label: 'Not played by this run: not a cause', kind: vscode.QuickPickItemKind.Separator }, { label: `$(info) ${cause.trapsNote}` });
-    for (const t of cause.unplayed) items.push({ label: `$(circle-slash) ${t.type}`, description: `${t.file}:${t.line + 1}`, detail: t.text, uri: vscode.Uri.file(join(dir, t.file)), line: t.line });
+    if (cause.trapsNote)
+      items.push(
+        { label: 'Not played by this run: not a cause', kind: vscode.QuickPickItemKind.Separator },
+        { label: `$(info) ${cause.trapsNote}` },
+      );
+    for (const t of cause.unplayed)
+      items.push({
+        label: `$(circle-slash) ${t.type}`,
+        description: `${t.file}:${t.line + 1}`,
+        detail: t.text,
+        uri: vscode.Uri.file(join(dir, t.file)),
+        line: t.line,
+      });
     items.push({ label: `The agent's memory${graded ? ` after ${graded}` : ''}`, kind: vscode.QuickPickItemKind.Separator });
     if (cause.memoryNote) items.push({ label: `$(info) ${cause.memoryNote}` });
     for (const m of cause.memory) {
       items.push({
         label: m.kind === 'expected' ? `$(pass) expected value "${m.value}"` : `$(warning) stale value "${m.value}"`,
-        description: `${m.file}:${m.line + 1}`, detail: m.text, uri: vscode.Uri.file(join(snapshot!, m.file)), line: m.line,
+        description: `${m.file}:${m.line + 1}`,
+        detail: m.text,
+        uri: vscode.Uri.file(join(snapshot!, m.file)),
+        line: m.line,
       });
     }
-    const picked = await vscode.window.showQuickPick(items, { title: `Check ${checkId}: what caught it`, matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Check ${checkId}: what caught it`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
     if (picked?.uri) {
       const pos = new vscode.Position(picked.line ?? 0, 0);
       // From the panel (a webview) there is no active editor: open beside it, not over it.
-      await vscode.window.showTextDocument(picked.uri, { selection: new vscode.Range(pos, pos), viewColumn: vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One });
+      await vscode.window.showTextDocument(picked.uri, {
+        selection: new vscode.Range(pos, pos),
+        viewColumn: vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One,
+      });
     }
   }
 
@@ -256,7 +340,8 @@ export class Commands {
     const target = join(root, 'benchmarks');
     const bundled = this.context.asAbsolutePath('benchmarks');
     for (const name of ['starter', 'max', 'multiday', 'filing']) {
-      if (!existsSync(join(target, name)) && existsSync(join(bundled, name))) cpSync(join(bundled, name), join(target, name), { recursive: true });
+      if (!existsSync(join(target, name)) && existsSync(join(bundled, name)))
+        cpSync(join(bundled, name), join(target, name), { recursive: true });
     }
     await vscode.window.showTextDocument(vscode.Uri.file(join(target, 'starter', 'chapter1.md')));
   }

@@ -8,7 +8,16 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { Benchmark } from '../../scenario/src';
 import type { PhaseTarget } from './commands';
-import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText, type CheckIcon, type CheckMark, type TrapMark } from './marks';
+import {
+  asInRun,
+  chapterMarks,
+  notCountedReason,
+  playedRange,
+  withChapterText,
+  type CheckIcon,
+  type CheckMark,
+  type TrapMark,
+} from './marks';
 import type { LatestGrade } from './results';
 import type { Workbench } from './workbench';
 import { shorten } from '../../scenario/src/plainText';
@@ -70,7 +79,10 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
   /** What each document's lenses were built from: the grades they show. */
   private provided = new Map<string, string>();
 
-  constructor(private readonly wb: Workbench, private readonly chapters: ChapterCache) {
+  constructor(
+    private readonly wb: Workbench,
+    private readonly chapters: ChapterCache,
+  ) {
     this.disposables.push(
       wb.onDidChange(() => this.changed.fire()),
       // The phase lenses need trust: ask for them again the moment it is granted, not at the next edit.
@@ -78,7 +90,13 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
       // Lenses of an editor hidden while a run finished are not asked for again when it shows: ask,
       // but only when its grades changed since (a refresh moves the editor's scroll position).
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
-        if (editors.some((e) => this.provided.has(e.document.uri.toString()) && this.provided.get(e.document.uri.toString()) !== this.signature(e.document))) this.changed.fire();
+        if (
+          editors.some(
+            (e) =>
+              this.provided.has(e.document.uri.toString()) && this.provided.get(e.document.uri.toString()) !== this.signature(e.document),
+          )
+        )
+          this.changed.fire();
       }),
     );
   }
@@ -101,9 +119,24 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
         const t: PhaseTarget = { dir: at.dir, chapter: at.file, phase: phase.index + 1 };
         const r = range(phase.headingRange.start.line);
         lenses.push(
-          new vscode.CodeLens(r, { title: '$(play) Run phase', command: 'marathonMemBench.runPhase', arguments: [t], tooltip: 'A fresh run of just this phase, to see how the persona plays it' }),
-          new vscode.CodeLens(r, { title: 'Run from here', command: 'marathonMemBench.runFromHere', arguments: [t], tooltip: 'A fresh run from this phase to the end' }),
-          new vscode.CodeLens(r, { title: '$(beaker) Rehearse', command: 'marathonMemBench.rehearsePhase', arguments: [t], tooltip: 'This phase on the stand-in model: no key, no cost' }),
+          new vscode.CodeLens(r, {
+            title: '$(play) Run phase',
+            command: 'marathonMemBench.runPhase',
+            arguments: [t],
+            tooltip: 'A fresh run of just this phase, to see how the persona plays it',
+          }),
+          new vscode.CodeLens(r, {
+            title: 'Run from here',
+            command: 'marathonMemBench.runFromHere',
+            arguments: [t],
+            tooltip: 'A fresh run from this phase to the end',
+          }),
+          new vscode.CodeLens(r, {
+            title: '$(beaker) Rehearse',
+            command: 'marathonMemBench.rehearsePhase',
+            arguments: [t],
+            tooltip: 'This phase on the stand-in model: no key, no cost',
+          }),
         );
       }
     }
@@ -111,10 +144,14 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
     this.provided.set(doc.uri.toString(), this.signature(doc));
     // Ungraded checks get no lens: a "not graded yet" line above every check doubles a chapter's height.
     for (const mark of chapterMarks(at.benchmark, at.file, latest, this.wb.passScore()).checks) {
-      lenses.push(new vscode.CodeLens(range(mark.located.check.range.start.line), {
-        title: lensTitle(mark), command: 'marathonMemBench.showCause', arguments: [at.dir, mark.located.check.id, mark.grade.run],
-        tooltip: 'What caught it: the trap writes and the agent\'s memory',
-      }));
+      lenses.push(
+        new vscode.CodeLens(range(mark.located.check.range.start.line), {
+          title: lensTitle(mark),
+          command: 'marathonMemBench.showCause',
+          arguments: [at.dir, mark.located.check.id, mark.grade.run],
+          tooltip: "What caught it: the trap writes and the agent's memory",
+        }),
+      );
     }
     return lenses;
   }
@@ -135,14 +172,22 @@ export class ScoreDecorations implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private pending: NodeJS.Timeout | undefined;
 
-  constructor(private readonly wb: Workbench, context: vscode.ExtensionContext, private readonly chapters: ChapterCache) {
-    const make = (icon: CheckIcon) => vscode.window.createTextEditorDecorationType({
-      gutterIconPath: context.asAbsolutePath(`media/score-${icon}.svg`),
-      gutterIconSize: '80%',
-      ...(RULER[icon] ? { overviewRulerColor: RULER[icon], overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
-    });
+  constructor(
+    private readonly wb: Workbench,
+    context: vscode.ExtensionContext,
+    private readonly chapters: ChapterCache,
+  ) {
+    const make = (icon: CheckIcon) =>
+      vscode.window.createTextEditorDecorationType({
+        gutterIconPath: context.asAbsolutePath(`media/score-${icon}.svg`),
+        gutterIconSize: '80%',
+        ...(RULER[icon] ? { overviewRulerColor: RULER[icon], overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
+      });
     this.icons = { good: make('good'), fair: make('fair'), poor: make('poor'), unplayed: make('unplayed') };
-    this.trapIcon = vscode.window.createTextEditorDecorationType({ gutterIconPath: context.asAbsolutePath('media/trap-caught.svg'), gutterIconSize: '80%' });
+    this.trapIcon = vscode.window.createTextEditorDecorationType({
+      gutterIconPath: context.asAbsolutePath('media/trap-caught.svg'),
+      gutterIconSize: '80%',
+    });
     this.hovers = vscode.window.createTextEditorDecorationType({});
     this.disposables.push(
       wb.onDidChange(() => this.refresh()),
@@ -174,12 +219,18 @@ export class ScoreDecorations implements vscode.Disposable {
           const r = mark.located.check.range;
           // The icon on the first line only: a range over a check's continuation lines puts one on each.
           sets[mark.icon].push({ range: new vscode.Range(r.start.line, 0, r.start.line, 0) });
-          hovers.push({ range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), hoverMessage: checkHover(at.dir, mark) });
+          hovers.push({
+            range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character),
+            hoverMessage: checkHover(at.dir, mark),
+          });
         }
         for (const trap of marks.traps) {
           const r = trap.located.trap.range;
           traps.push({ range: new vscode.Range(r.start.line, 0, r.start.line, 0) });
-          hovers.push({ range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), hoverMessage: trapHover(trap) });
+          hovers.push({
+            range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character),
+            hoverMessage: trapHover(trap),
+          });
         }
       }
       for (const icon of ICONS) editor.setDecorations(this.icons[icon], sets[icon]);
@@ -201,7 +252,11 @@ export class ScoreDecorations implements vscode.Disposable {
 export function editorMarks(wb: Workbench, context: vscode.ExtensionContext): vscode.Disposable[] {
   const chapters = new ChapterCache(wb);
   const lenses = new ChapterLenses(wb, chapters);
-  return [lenses, vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, lenses), new ScoreDecorations(wb, context, chapters)];
+  return [
+    lenses,
+    vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, lenses),
+    new ScoreDecorations(wb, context, chapters),
+  ];
 }
 
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
@@ -216,19 +271,28 @@ export function checkHover(dir: string, mark: CheckMark): vscode.MarkdownString 
   const args = encodeURIComponent(JSON.stringify([dir, check.id, g.run]));
   const out = new vscode.MarkdownString(undefined, true);
   out.isTrusted = { enabledCommands: ['marathonMemBench.showCause'] };
-  out.appendMarkdown(`**❓ ${check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${g.run.replace(/`/g, '')}\`\n\n`);
+  out.appendMarkdown(
+    `**❓ ${check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${g.run.replace(/`/g, '')}\`\n\n`,
+  );
   const range = playedRange(g);
   if (range) out.appendMarkdown(`_A partial run: it played ${md(range)}._\n\n`);
   const notCounted = notCountedReason(mark);
   if (notCounted) out.appendMarkdown(`_${md(notCounted)}_\n\n`);
-  out.appendMarkdown(`**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`);
-  out.appendMarkdown(`[$(debug-breakpoint-function) What caught it: trap writes and the agent's memory](command:marathonMemBench.showCause?${args})`);
+  out.appendMarkdown(
+    `**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`,
+  );
+  out.appendMarkdown(
+    `[$(debug-breakpoint-function) What caught it: trap writes and the agent's memory](command:marathonMemBench.showCause?${args})`,
+  );
   return out;
 }
 
 function trapHover(trap: TrapMark): vscode.MarkdownString {
   const out = new vscode.MarkdownString(undefined, true);
-  out.appendMarkdown(`**🪤 ${trap.located.trap.type}** caught ${trap.caught.length === 1 ? 'a check' : `${trap.caught.length} checks`}:\n\n`);
-  for (const c of trap.caught) out.appendMarkdown(`- ❓ ${c.located.check.id} · ${c.grade.grade.effective}/10 in \`${c.grade.run.replace(/`/g, '')}\`\n`);
+  out.appendMarkdown(
+    `**🪤 ${trap.located.trap.type}** caught ${trap.caught.length === 1 ? 'a check' : `${trap.caught.length} checks`}:\n\n`,
+  );
+  for (const c of trap.caught)
+    out.appendMarkdown(`- ❓ ${c.located.check.id} · ${c.grade.grade.effective}/10 in \`${c.grade.run.replace(/`/g, '')}\`\n`);
   return out;
 }

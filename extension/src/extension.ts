@@ -42,7 +42,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const views = new ReportViews(wb, context);
   const index = new RunsIndexView(wb, views);
   context.subscriptions.push(
-    wb, panel, views, index, new RunTree(wb),
+    wb,
+    panel,
+    views,
+    index,
+    new RunTree(wb),
     ...commands.register(),
     ...views.register(),
     ...index.register(),
@@ -57,7 +61,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 /** The lenses come back by themselves once trust is granted; the Test Explorer's profiles need a reload. */
 async function offerReload(): Promise<void> {
   const reload = 'Reload Window';
-  const picked = await vscode.window.showInformationMessage('MarathonMemBench: runs are on in this workspace now. Reload the window for the Test Explorer\'s run profiles.', reload);
+  const picked = await vscode.window.showInformationMessage(
+    "MarathonMemBench: runs are on in this workspace now. Reload the window for the Test Explorer's run profiles.",
+    reload,
+  );
   if (picked === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
 }
 

@@ -4,7 +4,16 @@
  * which were graded by a partial run that never played them, and which trap lines caught a check.
  * No VS Code here, so that it is tested on plain values.
  */
-import { comparePlay, expandTemplatesIn, parseChapter, startMoment, type Benchmark, type LocatedCheck, type LocatedTrap, type PlayPosition } from '../../scenario/src';
+import {
+  comparePlay,
+  expandTemplatesIn,
+  parseChapter,
+  startMoment,
+  type Benchmark,
+  type LocatedCheck,
+  type LocatedTrap,
+  type PlayPosition,
+} from '../../scenario/src';
 import { passes, scoreBand, type Position, type ScoreBand } from '../../engine/src/api';
 import type { LatestGrade } from './results';
 
@@ -66,13 +75,19 @@ export function checkMark(b: Benchmark, located: LocatedCheck, grade: LatestGrad
  */
 export function notCountedReason(mark: CheckMark): string | undefined {
   if (mark.passed || mark.blamed) return undefined;
-  if (mark.unplayed.length === 0) return 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.';
+  if (mark.unplayed.length === 0)
+    return 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.';
   const what = mark.unplayed.length === 1 ? 'the trap write' : `${mark.unplayed.length} of the trap writes`;
   return `Not counted against the agent: the run did not play ${what} aimed at this check (${mark.unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ')}).`;
 }
 
 /** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */
-export function chapterMarks(b: Benchmark, file: string, latest: ReadonlyMap<string, LatestGrade>, passScore: number): { checks: CheckMark[]; traps: TrapMark[] } {
+export function chapterMarks(
+  b: Benchmark,
+  file: string,
+  latest: ReadonlyMap<string, LatestGrade>,
+  passScore: number,
+): { checks: CheckMark[]; traps: TrapMark[] } {
   const checks: CheckMark[] = [];
   for (const located of b.checks) {
     if (located.file !== file) continue;
@@ -105,7 +120,9 @@ export function playedRange(grade: Pick<LatestGrade, 'phases'>): string | undefi
   const range = grade.phases;
   if (!range) return undefined;
   const at = (p: Position) => `${p.chapter} phase ${p.phase + 1}`;
-  return range.from.chapter === range.to.chapter && range.from.phase === range.to.phase ? `only ${at(range.from)}` : `${at(range.from)} → ${at(range.to)}`;
+  return range.from.chapter === range.to.chapter && range.from.phase === range.to.phase
+    ? `only ${at(range.from)}`
+    : `${at(range.from)} → ${at(range.to)}`;
 }
 
 /**
@@ -117,7 +134,9 @@ export function withChapterText(b: Benchmark, file: string, text: string): Bench
   const chapterIndex = b.chapters.findIndex((c) => c.file === file);
   if (chapterIndex < 0) return b;
   const chapter = parseChapter(text, file);
-  const checks = chapter.phases.flatMap((phase) => phase.checks.map((check) => ({ check, file, chapter: chapterIndex, phase: phase.index })));
+  const checks = chapter.phases.flatMap((phase) =>
+    phase.checks.map((check) => ({ check, file, chapter: chapterIndex, phase: phase.index })),
+  );
   const traps = chapter.phases.flatMap((phase) => phase.traps.map((trap) => ({ trap, file, chapter: chapterIndex, phase: phase.index })));
   const inPlayOrder = <T extends PlayPosition & { file: string }>(others: readonly T[], own: T[]) => {
     const before = others.filter((x) => x.file !== file && x.chapter < chapterIndex);
@@ -127,7 +146,8 @@ export function withChapterText(b: Benchmark, file: string, text: string): Bench
   const lines = new Map(b.lines);
   lines.set(file, chapter.lines);
   return {
-    ...b, lines,
+    ...b,
+    lines,
     chapters: b.chapters.map((c, i) => (i === chapterIndex ? chapter : c)),
     checks: inPlayOrder(b.checks, checks),
     traps: inPlayOrder(b.traps, traps),

@@ -8,7 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { parsePanelMessage, plannedChecks, scoreBand, type PanelMessage, type PanelModelMessage, type PanelRunAction, type RunState, type ScoreBand } from '../../engine/src/api';
+import {
+  parsePanelMessage,
+  plannedChecks,
+  scoreBand,
+  type PanelMessage,
+  type PanelModelMessage,
+  type PanelRunAction,
+  type RunState,
+  type ScoreBand,
+} from '../../engine/src/api';
 import type { RunView } from './results';
 import { runRow, whereLabel, type RowStatus } from './runInfo';
 import type { Workbench } from './workbench';
@@ -38,7 +47,16 @@ export interface PanelModel {
     transcript: { from: string; text: string; at: string; marker?: string }[];
     earlier: number;
     /** Each graded check with its band (`scoreBand` at the pass score): the panel colours by it and offers the cause below `good`. */
-    checks: { id: string; question: string; expected: string; got: string; score: number; band: ScoreBand; attempt: number; comment: string }[];
+    checks: {
+      id: string;
+      question: string;
+      expected: string;
+      got: string;
+      score: number;
+      band: ScoreBand;
+      attempt: number;
+      comment: string;
+    }[];
     planned: number;
     benchmarkDir?: string;
     log: string[];
@@ -49,19 +67,23 @@ const TRANSCRIPT_TAIL = 300;
 
 /** The command each run button of the panel stands for. */
 const RUN_COMMANDS: Record<Exclude<PanelRunAction, 'select'>, string> = {
-  start: 'marathonMemBench.startRun', resume: 'marathonMemBench.resumeRun', restart: 'marathonMemBench.restartRun',
-  stop: 'marathonMemBench.stopRun', log: 'marathonMemBench.showLog', report: 'marathonMemBench.showReport',
+  start: 'marathonMemBench.startRun',
+  resume: 'marathonMemBench.resumeRun',
+  restart: 'marathonMemBench.restartRun',
+  stop: 'marathonMemBench.stopRun',
+  log: 'marathonMemBench.showLog',
+  report: 'marathonMemBench.showReport',
 };
 
 /** The buttons a run of each status offers. */
 const ACTIONS: Record<RowStatus, Exclude<PanelRunAction, 'select'>[]> = {
-  'running': ['stop', 'log'],
+  running: ['stop', 'log'],
   'not started': ['start'],
   'could not start': ['start', 'log'],
-  'stopped': ['resume', 'restart', 'report', 'log'],
-  'crashed': ['resume', 'restart', 'report', 'log'],
-  'finished': ['report', 'restart', 'log'],
-  'damaged': ['restart', 'log'],
+  stopped: ['resume', 'restart', 'report', 'log'],
+  crashed: ['resume', 'restart', 'report', 'log'],
+  finished: ['report', 'restart', 'log'],
+  damaged: ['restart', 'log'],
 };
 
 /** The state a webview keeps across reloads (`vscode.setState`): the run it shows. Untrusted like every webview value. */
@@ -75,8 +97,14 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
   private selected: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext) {
-    this.disposables.push(wb.onDidChange(() => this.update()), vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
+  constructor(
+    private readonly wb: Workbench,
+    private readonly context: vscode.ExtensionContext,
+  ) {
+    this.disposables.push(
+      wb.onDidChange(() => this.update()),
+      vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this),
+    );
   }
 
   show(run?: string): void {
@@ -86,7 +114,12 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
       this.update();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Run', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      'Run',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      this.options(),
+    );
     this.adopt(panel);
   }
 
@@ -102,12 +135,19 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'media')], retainContextWhenHidden: true };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'media')],
+      retainContextWhenHidden: true,
+    };
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
-    panel.iconPath = { light: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-light.svg'), dark: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-dark.svg') };
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-light.svg'),
+      dark: vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mmb-dark.svg'),
+    };
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
     const webview = panel.webview;
     const nonce = randomBytes(16).toString('base64');
@@ -120,14 +160,18 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
 <title>MarathonMemBench run</title></head>
 <body><main id="app" aria-live="polite"></main>
 <script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'))}"></script></body></html>`;
-    const listeners = [webview.onDidReceiveMessage((value: unknown) => {
-      const message = parsePanelMessage(value);
-      if (message) void this.onMessage(message);
-    })];
-    listeners.push(panel.onDidDispose(() => {
-      this.panel = undefined;
-      for (const l of listeners) l.dispose();
-    }));
+    const listeners = [
+      webview.onDidReceiveMessage((value: unknown) => {
+        const message = parsePanelMessage(value);
+        if (message) void this.onMessage(message);
+      }),
+    ];
+    listeners.push(
+      panel.onDidDispose(() => {
+        this.panel = undefined;
+        for (const l of listeners) l.dispose();
+      }),
+    );
     this.update();
   }
 
@@ -148,7 +192,8 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
         return;
       case 'cause': {
         const detail = this.model().detail;
-        if (detail?.benchmarkDir) await vscode.commands.executeCommand('marathonMemBench.showCause', detail.benchmarkDir, m.check, detail.run);
+        if (detail?.benchmarkDir)
+          await vscode.commands.executeCommand('marathonMemBench.showCause', detail.benchmarkDir, m.check, detail.run);
         return;
       }
       default:
@@ -169,19 +214,25 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
     const runs = this.wb.runs();
     const failed = this.selected ? this.wb.failure(this.selected) : undefined;
     // A run just started may have no folder yet: the selection waits for it rather than moving on.
-    const own = runs.find((r) => r.name === this.selected)
-      ?? (failed ? { name: failed.run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 } : undefined);
+    const own =
+      runs.find((r) => r.name === this.selected) ??
+      (failed
+        ? { name: failed.run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 }
+        : undefined);
     return own ?? runs.find((r) => r.status === 'running') ?? runs[0];
   }
 
   model(): PanelModel {
     const view = this.chosen();
     const trusted = vscode.workspace.isTrusted;
-    if (!view) return { trusted, empty: 'No runs yet. Add runs to config.jsonc, or rehearse a phase from the code lens above its ## heading.' };
+    if (!view)
+      return { trusted, empty: 'No runs yet. Add runs to config.jsonc, or rehearse a phase from the code lens above its ## heading.' };
     const row = runRow(view, this.wb.failure(view.name));
     const state = this.wb.results.state(view.name);
     const base = {
-      run: view.name, status: row.status, actions: trusted ? ACTIONS[row.status] : ACTIONS[row.status].filter((a) => a === 'log' || a === 'report'),
+      run: view.name,
+      status: row.status,
+      actions: trusted ? ACTIONS[row.status] : ACTIONS[row.status].filter((a) => a === 'log' || a === 'report'),
       ...(view.benchmark ? { about: `${view.benchmark} @ ${view.agent}` } : {}),
       ...(view.average !== null ? { average: `${view.average.toFixed(2)}/10` } : {}),
       ...(view.virtualTime ? { virtualTime: view.virtualTime } : {}),
@@ -198,19 +249,35 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
     const phase = b?.chapters.find((c) => c.file === state.position.chapter)?.phases[state.position.phase];
     const switches = new Set(state.sessionSwitches.map((s) => `${s.position.chapter}#${s.position.phase}`));
     const entries = state.transcript.slice(-TRANSCRIPT_TAIL);
-    let prev = state.transcript.length > entries.length ? state.transcript[state.transcript.length - entries.length - 1]?.position : undefined;
+    let prev =
+      state.transcript.length > entries.length ? state.transcript[state.transcript.length - entries.length - 1]?.position : undefined;
     const transcript = entries.map((e) => {
       const moved = !prev || prev.chapter !== e.position.chapter || prev.phase !== e.position.phase;
       prev = e.position;
       const title = b?.chapters.find((c) => c.file === e.position.chapter)?.phases[e.position.phase]?.title ?? '';
-      const marker = moved ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switches.has(`${e.position.chapter}#${e.position.phase}`) ? ' · new conversation' : ''}` : undefined;
+      const marker = moved
+        ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switches.has(`${e.position.chapter}#${e.position.phase}`) ? ' · new conversation' : ''}`
+        : undefined;
       return { from: e.from, text: e.text, at: e.at, ...(marker ? { marker } : {}) };
     });
     const pass = this.wb.passScore();
     const checks = Object.entries(state.grades).flatMap(([id, grades]) => {
       const g = grades[grades.length - 1];
       const c = b?.checks.find((x) => x.check.id === id)?.check;
-      return g ? [{ id, question: c?.question ?? '', expected: c?.answer ?? '', got: g.answer, score: g.effective, band: scoreBand(g.effective, pass), attempt: g.attempt, comment: g.comment }] : [];
+      return g
+        ? [
+            {
+              id,
+              question: c?.question ?? '',
+              expected: c?.answer ?? '',
+              got: g.answer,
+              score: g.effective,
+              band: scoreBand(g.effective, pass),
+              attempt: g.attempt,
+              comment: g.comment,
+            },
+          ]
+        : [];
     });
     return {
       where: whereLabel(view.status, `${state.position.chapter}, phase ${state.position.phase + 1}${phase ? `: ${phase.title}` : ''}`),
@@ -246,6 +313,10 @@ export function runsStatusItem(wb: Workbench): vscode.Disposable {
   };
   const sub = wb.onDidChange(update);
   update();
-  return { dispose: () => { sub.dispose(); item.dispose(); } };
+  return {
+    dispose: () => {
+      sub.dispose();
+      item.dispose();
+    },
+  };
 }
-

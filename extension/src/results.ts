@@ -7,8 +7,24 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { parseConfig, type Benchmark, type Config, type LocatedTrap } from '../../scenario/src';
 import {
-  BENCHMARKS_DIR, JOURNAL_FILE, memorySnapshotNumbers, memorySnapshotsDir, readConfigText, readLock, readMemorySnapshot, readMemorySnapshots, readRunState, resultsDir, runDir,
-  RunDamaged, STATE_FILE, type Grade, type MemorySnapshot, type PhaseRange, type RunState, workspaceMasker,
+  BENCHMARKS_DIR,
+  JOURNAL_FILE,
+  memorySnapshotNumbers,
+  memorySnapshotsDir,
+  readConfigText,
+  readLock,
+  readMemorySnapshot,
+  readMemorySnapshots,
+  readRunState,
+  resultsDir,
+  runDir,
+  RunDamaged,
+  STATE_FILE,
+  type Grade,
+  type MemorySnapshot,
+  type PhaseRange,
+  type RunState,
+  workspaceMasker,
 } from '../../engine/src/api';
 import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
 
@@ -53,7 +69,14 @@ function latestOf(run: string, state: RunState, id: string): LatestGrade | undef
   const grades = Object.hasOwn(state.grades, id) ? state.grades[id] : undefined;
   const grade = grades?.[grades.length - 1];
   if (!grades || !grade) return undefined;
-  return { run, grade, attempts: grades.length, templates: state.templates, startTime: state.startTime, ...(state.phases ? { phases: state.phases } : {}) };
+  return {
+    run,
+    grade,
+    attempts: grades.length,
+    templates: state.templates,
+    startTime: state.startTime,
+    ...(state.phases ? { phases: state.phases } : {}),
+  };
 }
 
 /** A run of some phases only: it may not have played the phases that tell a check's facts or trap it. */
@@ -109,10 +132,13 @@ export class ResultsFolder {
   runs(): RunView[] {
     const config = this.config();
     const found = existsSync(this.resultsDir)
-      ? readdirSync(this.resultsDir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name)
+      ? readdirSync(this.resultsDir, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+          .map((d) => d.name)
       : [];
     const views = config.runs.map((r) => this.view(r.name, { benchmark: r.benchmark, agent: r.agent, configured: true }));
-    const others = found.filter((n) => !config.runs.some((r) => r.name === n))
+    const others = found
+      .filter((n) => !config.runs.some((r) => r.name === n))
       .map((n) => this.view(n, { benchmark: '', agent: '', configured: false }))
       .filter((v) => v.status !== 'not started')
       .sort((a, b) => (b.lastEventAt ?? '').localeCompare(a.lastEventAt ?? ''));
@@ -235,7 +261,9 @@ export function checkCause(b: Benchmark, checkId: string, snapshot: string | und
   const traps = grade ? aimed.filter((t) => playedBefore(b, t, grade)) : aimed;
   const read = (text: string) => (grade ? asInRun(text, grade) : text);
   const place = (t: LocatedTrap) => ({
-    file: t.file, line: t.trap.range.start.line, type: t.trap.type,
+    file: t.file,
+    line: t.trap.range.start.line,
+    type: t.trap.type,
     text: read(b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
     ...(t.trap.note ? { note: read(t.trap.note) } : {}),
   });
@@ -273,7 +301,8 @@ export function checkCause(b: Benchmark, checkId: string, snapshot: string | und
       hit(stale, 'stale');
     });
   }
-  if (cause.memory.length === 0) cause.memoryNote = `Neither the expected value nor a planted one appears in the memory snapshot: the fact was never stored.`;
+  if (cause.memory.length === 0)
+    cause.memoryNote = `Neither the expected value nor a planted one appears in the memory snapshot: the fact was never stored.`;
   return cause;
 }
 
@@ -288,7 +317,28 @@ export function distinctive(text: string): string[] {
   return [...out];
 }
 
-const COMMON = new Set(['the', 'she', 'her', 'his', 'and', 'what', 'which', 'when', 'where', 'who', 'how', 'yes', 'not', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const COMMON = new Set([
+  'the',
+  'she',
+  'her',
+  'his',
+  'and',
+  'what',
+  'which',
+  'when',
+  'where',
+  'who',
+  'how',
+  'yes',
+  'not',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+]);
 
 /**
  * The notes of a snapshot (`results/<id>/memory/<n>`) as the engine's reader gives them: bounded,
@@ -308,7 +358,9 @@ export function rerunStart(b: Benchmark, ids: readonly string[]): { chapter: str
   for (const id of ids) {
     const traps = trapsAimedAt(b, id);
     if (traps.length === 0) return undefined;
-    for (const t of traps) if (!best || t.chapter < best.chapter || (t.chapter === best.chapter && t.phase < best.phase)) best = { chapter: t.chapter, phase: t.phase, file: t.file };
+    for (const t of traps)
+      if (!best || t.chapter < best.chapter || (t.chapter === best.chapter && t.phase < best.phase))
+        best = { chapter: t.chapter, phase: t.phase, file: t.file };
   }
   return best && { chapter: best.file, phase: best.phase + 1 };
 }

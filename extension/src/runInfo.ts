@@ -40,7 +40,10 @@ function bounded(text: string, max: number): string {
  * what was asked (a missing key, a broken config), before anything ran.
  */
 export function failureFromLog(run: string, log: string, exitCode: number | null, at: string): RunFailure {
-  const lines = log.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = log
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   // A notice (a shared key, no sandbox here) comes first and is not why a run failed.
   const problems = lines.filter((l) => !l.startsWith('mmb: notice: '));
   const own = problems.filter((l) => l.startsWith('mmb: ')).pop();
@@ -49,7 +52,10 @@ export function failureFromLog(run: string, log: string, exitCode: number | null
   reason = bounded(reason, MAX_REASON);
   const variable = /environment variable ([A-Z_][A-Z0-9_]*)/.exec(reason)?.[1];
   return {
-    run, reason, at, couldNotStart: exitCode === 2,
+    run,
+    reason,
+    at,
+    couldNotStart: exitCode === 2,
     ...(variable && variable.length <= MAX_VARIABLE && /API key/i.test(reason) ? { missingKey: variable } : {}),
   };
 }
@@ -70,23 +76,28 @@ export interface RunRow {
 }
 
 const STATUS_ICONS: Record<RowStatus, { icon: string; colour?: string }> = {
-  'running': { icon: 'sync~spin', colour: 'charts.blue' },
-  'finished': { icon: 'pass-filled', colour: 'testing.iconPassed' },
-  'crashed': { icon: 'error', colour: 'testing.iconFailed' },
-  'stopped': { icon: 'debug-pause', colour: 'charts.yellow' },
+  running: { icon: 'sync~spin', colour: 'charts.blue' },
+  finished: { icon: 'pass-filled', colour: 'testing.iconPassed' },
+  crashed: { icon: 'error', colour: 'testing.iconFailed' },
+  stopped: { icon: 'debug-pause', colour: 'charts.yellow' },
   'not started': { icon: 'circle-large-outline' },
   'could not start': { icon: 'warning', colour: 'list.warningForeground' },
-  'damaged': { icon: 'warning', colour: 'testing.iconFailed' },
+  damaged: { icon: 'warning', colour: 'testing.iconFailed' },
 };
 
 /** Where a run is, said for its status: a run that ended is not "now" anywhere. */
 export function whereLabel(status: RunStatus, position: string): string {
   switch (status) {
-    case 'running': return `Now ${position}`;
-    case 'finished': return `Ended after ${position}`;
-    case 'crashed': return `Crashed in ${position}`;
-    case 'stopped': return `Stopped in ${position}; resume to go on`;
-    default: return position;
+    case 'running':
+      return `Now ${position}`;
+    case 'finished':
+      return `Ended after ${position}`;
+    case 'crashed':
+      return `Crashed in ${position}`;
+    case 'stopped':
+      return `Stopped in ${position}; resume to go on`;
+    default:
+      return position;
   }
 }
 
@@ -99,10 +110,14 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
   const status: RowStatus = failed ? 'could not start' : view.status;
   const score = view.average === null ? undefined : `${view.average.toFixed(2)}/10`;
   const where = view.chapter ? `${view.chapter} ph ${view.phase ?? ''}` : undefined;
-  const parts: (string | undefined)[] = status === 'could not start' ? [`could not start: ${failure!.reason}`]
-    : status === 'running' ? [where, `${view.graded} graded`]
-      : status === 'not started' ? ['not started']
-        : [score, status, `${view.graded} graded`];
+  const parts: (string | undefined)[] =
+    status === 'could not start'
+      ? [`could not start: ${failure!.reason}`]
+      : status === 'running'
+        ? [where, `${view.graded} graded`]
+        : status === 'not started'
+          ? ['not started']
+          : [score, status, `${view.graded} graded`];
   const tooltip = [
     `${view.name}: ${status}`,
     ...(view.benchmark ? [`${view.benchmark} @ ${view.agent}`] : []),
@@ -112,7 +127,11 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
   ];
   const kind = status === 'could not start' ? 'failed' : status.replace(' ', '');
   return {
-    name: view.name, status, description: bounded(parts.filter((p) => p).join(' · '), 200), tooltip, ...STATUS_ICONS[status],
+    name: view.name,
+    status,
+    description: bounded(parts.filter((p) => p).join(' · '), 200),
+    tooltip,
+    ...STATUS_ICONS[status],
     // A damaged run has no results to show: its actions are a restart and the log.
     contextValue: `run-${kind}${view.status === 'not started' || view.status === 'damaged' ? '' : '-results'}`,
   };
@@ -124,7 +143,8 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
  */
 export function stableOrder(views: readonly RunView[], startedAt: (run: string) => string | undefined): RunView[] {
   const configured = views.filter((v) => v.configured);
-  const others = views.filter((v) => !v.configured)
+  const others = views
+    .filter((v) => !v.configured)
     .map((v) => ({ v, started: startedAt(v.name) ?? '' }))
     .sort((a, b) => b.started.localeCompare(a.started) || a.v.name.localeCompare(b.v.name))
     .map((x) => x.v);
@@ -137,10 +157,12 @@ export function stableOrder(views: readonly RunView[], startedAt: (run: string) 
  * wall time in it: the durations are scaled down to the time the run was active.
  */
 export function checkDurations(state: Pick<RunState, 'grades' | 'startedAt' | 'activeMs'>): Map<string, number> {
-  const graded = Object.entries(state.grades).flatMap(([id, grades]) => {
-    const at = Date.parse(grades[grades.length - 1]?.at ?? '');
-    return Number.isFinite(at) ? [{ id, at }] : [];
-  }).sort((a, b) => a.at - b.at);
+  const graded = Object.entries(state.grades)
+    .flatMap(([id, grades]) => {
+      const at = Date.parse(grades[grades.length - 1]?.at ?? '');
+      return Number.isFinite(at) ? [{ id, at }] : [];
+    })
+    .sort((a, b) => a.at - b.at);
   const out = new Map<string, number>();
   let previous = Date.parse(state.startedAt);
   for (const g of graded) {

@@ -29,8 +29,12 @@ export class RunTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposa
 
   constructor(private readonly wb: Workbench) {
     this.view = vscode.window.createTreeView('marathonMemBench.runs', { treeDataProvider: this });
-    this.disposables.push(this.view, this.changed, wb.onDidChange(() => this.changed.fire()),
-      vscode.commands.registerCommand('marathonMemBench.refreshRuns', () => this.changed.fire()));
+    this.disposables.push(
+      this.view,
+      this.changed,
+      wb.onDidChange(() => this.changed.fire()),
+      vscode.commands.registerCommand('marathonMemBench.refreshRuns', () => this.changed.fire()),
+    );
   }
 
   /** The rows as they stand: the runs of `results/` and config.jsonc, and the runs that could not start. */

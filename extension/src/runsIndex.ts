@@ -6,7 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  COMPARE_RUNS, damagedRow, indexRow, OPEN_RUN, parseIndexMessage, renderRunsIndex, runsIndex, type IndexMessage, type IndexRow, type TrueStatus,
+  COMPARE_RUNS,
+  damagedRow,
+  indexRow,
+  OPEN_RUN,
+  parseIndexMessage,
+  renderRunsIndex,
+  runsIndex,
+  type IndexMessage,
+  type IndexRow,
+  type TrueStatus,
 } from '../../engine/src/api';
 import type { ReportViews } from './views';
 import type { Workbench } from './workbench';
@@ -19,7 +28,10 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
   private shown = '';
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench, private readonly views: ReportViews) {}
+  constructor(
+    private readonly wb: Workbench,
+    private readonly views: ReportViews,
+  ) {}
 
   register(): vscode.Disposable[] {
     return [
@@ -39,22 +51,31 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
   }
 
   show(): void {
-    if (!this.panel) this.adopt(vscode.window.createWebviewPanel(INDEX_VIEW_TYPE, 'Runs', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] }));
+    if (!this.panel)
+      this.adopt(
+        vscode.window.createWebviewPanel(INDEX_VIEW_TYPE, 'Runs', vscode.ViewColumn.Active, {
+          enableScripts: true,
+          localResourceRoots: [],
+        }),
+      );
     this.render('always');
     this.panel!.reveal();
   }
 
   /** Every run with results, as `mmb view` lists it: the true status from the lock, a run that cannot be read as damaged. */
   private rows(): IndexRow[] {
-    return this.wb.runs().filter((r) => r.status !== 'not started').map((r) => {
-      const state = this.wb.results.state(r.name);
-      if (!state) return damagedRow(r.name, r.error ?? 'its state cannot be read');
-      try {
-        return indexRow(r.name, state, r.status as TrueStatus, this.views.benchmarkOf(state.benchmark)?.benchmark);
-      } catch (e) {
-        return damagedRow(r.name, (e as Error).message);
-      }
-    });
+    return this.wb
+      .runs()
+      .filter((r) => r.status !== 'not started')
+      .map((r) => {
+        const state = this.wb.results.state(r.name);
+        if (!state) return damagedRow(r.name, r.error ?? 'its state cannot be read');
+        try {
+          return indexRow(r.name, state, r.status as TrueStatus, this.views.benchmarkOf(state.benchmark)?.benchmark);
+        } catch (e) {
+          return damagedRow(r.name, (e as Error).message);
+        }
+      });
   }
 
   private render(when: 'always' | 'when-changed'): void {
@@ -66,7 +87,9 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
     this.shown = signature;
     const nonce = randomBytes(16).toString('base64');
     panel.webview.options = { enableScripts: true, localResourceRoots: [] };
-    panel.webview.html = this.wb.results.masked(renderRunsIndex(runsIndex(rows), { nonce, postMessageLinks: true, passScore: this.wb.passScore() }));
+    panel.webview.html = this.wb.results.masked(
+      renderRunsIndex(runsIndex(rows), { nonce, postMessageLinks: true, passScore: this.wb.passScore() }),
+    );
   }
 
   private adopt(panel: vscode.WebviewPanel): void {

@@ -34,10 +34,12 @@ export class BenchmarkTests implements vscode.Disposable {
   constructor(private readonly wb: Workbench) {
     this.controller.resolveHandler = async () => this.refresh();
     this.controller.refreshHandler = async () => this.refresh();
-    this.disposables.push(wb.onDidChange(() => {
-      this.refresh();
-      this.publishFinished();
-    }));
+    this.disposables.push(
+      wb.onDidChange(() => {
+        this.refresh();
+        this.publishFinished();
+      }),
+    );
     this.refresh();
     // Runs finished before this window opened are not published: only what finishes while it watches.
     for (const r of wb.runs()) if (r.status === 'finished' || r.status === 'crashed') this.published.add(`${r.name}@${r.finishedAt ?? ''}`);
@@ -52,9 +54,17 @@ export class BenchmarkTests implements vscode.Disposable {
       for (const chapter of b.chapters) {
         const checks = b.checks.filter((c) => c.file === chapter.file);
         if (checks.length === 0) continue;
-        const ch = this.controller.createTestItem(itemId.chapter(b.name, chapter.file), chapter.file, vscode.Uri.file(join(dir, chapter.file)));
+        const ch = this.controller.createTestItem(
+          itemId.chapter(b.name, chapter.file),
+          chapter.file,
+          vscode.Uri.file(join(dir, chapter.file)),
+        );
         for (const c of checks) {
-          const item = this.controller.createTestItem(itemId.check(b.name, c.check.id), `❓ ${c.check.id} ${c.check.question}`, vscode.Uri.file(join(dir, c.file)));
+          const item = this.controller.createTestItem(
+            itemId.check(b.name, c.check.id),
+            `❓ ${c.check.id} ${c.check.question}`,
+            vscode.Uri.file(join(dir, c.file)),
+          );
           // No range: with one, VS Code's own test icon takes the check line's gutter lane and hides
           // the editor's mark, whose red knows whether the run played the check's trap writes.
           item.description = c.check.type ?? '';
@@ -75,10 +85,24 @@ export class BenchmarkTests implements vscode.Disposable {
     this.profileKey = key;
     for (const p of this.profiles) p.dispose();
     // The default profile costs nothing: Run Tests and a gutter ▷ rehearse; a real run is chosen by name.
-    this.profiles = [this.controller.createRunProfile('Rehearse on the stand-in (no key, no cost)', vscode.TestRunProfileKind.Run,
-      (request, token) => this.run(undefined, undefined, request, token), true)];
-    this.profiles.push(...runs.map((r) => this.controller.createRunProfile(`${r.name} (${r.agent}, for real)`, vscode.TestRunProfileKind.Run,
-      (request, token) => this.run(r.name, r.benchmark, request, token), false)));
+    this.profiles = [
+      this.controller.createRunProfile(
+        'Rehearse on the stand-in (no key, no cost)',
+        vscode.TestRunProfileKind.Run,
+        (request, token) => this.run(undefined, undefined, request, token),
+        true,
+      ),
+    ];
+    this.profiles.push(
+      ...runs.map((r) =>
+        this.controller.createRunProfile(
+          `${r.name} (${r.agent}, for real)`,
+          vscode.TestRunProfileKind.Run,
+          (request, token) => this.run(r.name, r.benchmark, request, token),
+          false,
+        ),
+      ),
+    );
   }
 
   /** The checks a request names, by benchmark. */
@@ -96,7 +120,12 @@ export class BenchmarkTests implements vscode.Disposable {
     return out;
   }
 
-  private async run(runName: string | undefined, benchmark: string | undefined, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  private async run(
+    runName: string | undefined,
+    benchmark: string | undefined,
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const byBenchmark = this.checksOf(request);
     const test = this.controller.createTestRun(request, runName ?? 'rehearsal', true);
     try {
@@ -111,7 +140,12 @@ export class BenchmarkTests implements vscode.Disposable {
         if (!dir || !b) continue;
         for (const i of items) test.started(i);
         const all = items.length === b.checks.length;
-        const start = all ? undefined : rerunStart(b, items.map((i) => i.id.split('/')[1]!));
+        const start = all
+          ? undefined
+          : rerunStart(
+              b,
+              items.map((i) => i.id.split('/')[1]!),
+            );
         // A rehearsal plays the agent of the benchmark's one run in config.jsonc, on the stand-in; with none or several, the chatbot.
         const ownRuns = this.wb.results.config().runs.filter((r) => r.benchmark === name);
         const base = runName ? { run: runName } : ownRuns.length === 1 ? { run: ownRuns[0]!.name } : { benchmark: name };
@@ -159,14 +193,26 @@ export class BenchmarkTests implements vscode.Disposable {
   private async confirmSpending(runName: string, resultRun: string, request: RunRequest): Promise<boolean> {
     const models = paidModels(this.wb.results.config(), runName);
     const existing = this.wb.runs().find((r) => r.name === resultRun);
-    const deletes = request.kind === 'configured' && existing && existing.status !== 'not started' ? ` Its results so far are deleted.` : '';
-    const calls = models.length ? `It calls ${models.join(', ')}, which may cost money.` : `It calls its agent's own models, which may cost money.`;
-    const ok = await vscode.window.showWarningMessage(`Run ${resultRun} for real?`, { modal: true, detail: `${calls}${deletes} The default profile rehearses on the stand-in for free.` }, 'Run for real');
+    const deletes =
+      request.kind === 'configured' && existing && existing.status !== 'not started' ? ` Its results so far are deleted.` : '';
+    const calls = models.length
+      ? `It calls ${models.join(', ')}, which may cost money.`
+      : `It calls its agent's own models, which may cost money.`;
+    const ok = await vscode.window.showWarningMessage(
+      `Run ${resultRun} for real?`,
+      { modal: true, detail: `${calls}${deletes} The default profile rehearses on the stand-in for free.` },
+      'Run for real',
+    );
     return ok === 'Run for real';
   }
 
   /** Waits for the engine process to end, telling progress; a cancelled test run stops it (it stays resumable). */
-  private async waitFor(run: string, engine: ChildProcess, token: vscode.CancellationToken, test: vscode.TestRun): Promise<RunState | undefined> {
+  private async waitFor(
+    run: string,
+    engine: ChildProcess,
+    token: vscode.CancellationToken,
+    test: vscode.TestRun,
+  ): Promise<RunState | undefined> {
     const ended = new Promise<void>((resolve) => {
       if (engine.exitCode !== null || engine.signalCode !== null) resolve();
       engine.once('exit', () => resolve());
@@ -202,8 +248,12 @@ export class BenchmarkTests implements vscode.Disposable {
     const pass = this.wb.passScore();
     const durations = state ? checkDurations(state) : new Map<string, number>();
     const failure = this.wb.failure(run);
-    const reason = failure && (!state || failure.at >= state.lastEventAt) ? `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`
-      : state?.status === 'crashed' ? `${run} crashed: ${state.error ?? ''}` : undefined;
+    const reason =
+      failure && (!state || failure.at >= state.lastEventAt)
+        ? `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`
+        : state?.status === 'crashed'
+          ? `${run} crashed: ${state.error ?? ''}`
+          : undefined;
     for (const item of items) {
       const id = item.id.split('/')[1]!;
       const located = b.checks.find((c) => c.check.id === id);
@@ -223,7 +273,13 @@ export class BenchmarkTests implements vscode.Disposable {
       // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why, as the lens does.
       const latest = this.wb.results.grade(run, id);
       const why = latest ? notCountedReason(checkMark(b, located, latest, pass)) : undefined;
-      const messages = this.messages(b, located, latest, g.answer, `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`);
+      const messages = this.messages(
+        b,
+        located,
+        latest,
+        g.answer,
+        `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
+      );
       test.failed(item, why ? [...messages, new vscode.TestMessage(why)] : messages, duration);
     }
     if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
@@ -234,10 +290,22 @@ export class BenchmarkTests implements vscode.Disposable {
    * write aimed at the check that the run played. None has a location: the editor's own marks
    * are the one mark of a check line and of a trap line (a located message adds an inline badge).
    */
-  private messages(b: Benchmark, located: LocatedCheck, grade: LatestGrade | undefined, actual: string, summary: string): vscode.TestMessage[] {
+  private messages(
+    b: Benchmark,
+    located: LocatedCheck,
+    grade: LatestGrade | undefined,
+    actual: string,
+    summary: string,
+  ): vscode.TestMessage[] {
     const first = vscode.TestMessage.diff(summary, grade ? asInRun(located.check.answer, grade) : located.check.answer, actual);
-    const traps = trapsAimedAt(b, located.check.id).filter((t) => !grade || playedBefore(b, t, grade))
-      .map((t) => new vscode.TestMessage(`🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : ''}`));
+    const traps = trapsAimedAt(b, located.check.id)
+      .filter((t) => !grade || playedBefore(b, t, grade))
+      .map(
+        (t) =>
+          new vscode.TestMessage(
+            `🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : ''}`,
+          ),
+      );
     return [first, ...traps];
   }
 
@@ -252,7 +320,15 @@ export class BenchmarkTests implements vscode.Disposable {
       const b = dir ? this.wb.benchmark(dir) : undefined;
       const state = this.wb.results.state(r.name);
       if (!dir || !b || !state) continue;
-      const items = b.checks.filter((c) => state.grades[c.check.id]?.length).map((c) => this.controller.items.get(itemId.benchmark(b.name))?.children.get(itemId.chapter(b.name, c.file))?.children.get(itemId.check(b.name, c.check.id))).filter((i): i is vscode.TestItem => !!i);
+      const items = b.checks
+        .filter((c) => state.grades[c.check.id]?.length)
+        .map((c) =>
+          this.controller.items
+            .get(itemId.benchmark(b.name))
+            ?.children.get(itemId.chapter(b.name, c.file))
+            ?.children.get(itemId.check(b.name, c.check.id)),
+        )
+        .filter((i): i is vscode.TestItem => !!i);
       if (items.length === 0) continue;
       const test = this.controller.createTestRun(new vscode.TestRunRequest(items), r.name, true);
       this.report(test, b, state, items, r.name);

@@ -7,7 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  compareRuns, computeTrends, parseReportMessage, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions, type RunState, type TrueStatus,
+  compareRuns,
+  computeTrends,
+  parseReportMessage,
+  renderComparison,
+  renderRunReport,
+  renderTrends,
+  runView,
+  type RenderOptions,
+  type RunState,
+  type TrueStatus,
 } from '../../engine/src/api';
 import { isPartialRun } from './results';
 import { runArgument } from './runTree';
@@ -23,7 +32,10 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   private panel: vscode.WebviewPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench, private readonly context: vscode.ExtensionContext) {}
+  constructor(
+    private readonly wb: Workbench,
+    private readonly context: vscode.ExtensionContext,
+  ) {}
 
   /** After a window reload: the last view again, from today's results; closed when it cannot be rendered any more. */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
@@ -35,7 +47,8 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     const last = this.context.workspaceState.get<ShownView>(LAST_VIEW);
     try {
       if (last?.kind === 'report' && typeof last.run === 'string') await this.report(last.run);
-      else if (last?.kind === 'compare' && Array.isArray(last.runs)) await this.compare(last.runs.filter((r): r is string => typeof r === 'string'));
+      else if (last?.kind === 'compare' && Array.isArray(last.runs))
+        await this.compare(last.runs.filter((r): r is string => typeof r === 'string'));
       else if (last?.kind === 'trends') await this.trends();
       else panel.dispose();
     } catch {
@@ -44,18 +57,29 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   register(): vscode.Disposable[] {
-    const guard = (fn: (...a: never[]) => unknown) => async (...a: never[]) => {
-      try {
-        await fn(...a);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
-      }
-    };
+    const guard =
+      (fn: (...a: never[]) => unknown) =>
+      async (...a: never[]) => {
+        try {
+          await fn(...a);
+        } catch (e) {
+          void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+        }
+      };
     return [
       vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, this),
-      vscode.commands.registerCommand('marathonMemBench.showReport', guard((run?: unknown) => this.report(runArgument(run)))),
-      vscode.commands.registerCommand('marathonMemBench.compareRuns', guard((runs?: string[]) => this.compare(runs))),
-      vscode.commands.registerCommand('marathonMemBench.showTrends', guard(() => this.trends())),
+      vscode.commands.registerCommand(
+        'marathonMemBench.showReport',
+        guard((run?: unknown) => this.report(runArgument(run))),
+      ),
+      vscode.commands.registerCommand(
+        'marathonMemBench.compareRuns',
+        guard((runs?: string[]) => this.compare(runs)),
+      ),
+      vscode.commands.registerCommand(
+        'marathonMemBench.showTrends',
+        guard(() => this.trends()),
+      ),
     ];
   }
 
@@ -75,18 +99,35 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
 
   async report(run?: string): Promise<void> {
     const states = this.states();
-    const name = run ?? (await vscode.window.showQuickPick(states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}`, detail: s.status }))))?.label;
+    const name =
+      run ??
+      (
+        await vscode.window.showQuickPick(
+          states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}`, detail: s.status })),
+        )
+      )?.label;
     const state = states.find((s) => s.run === name);
     if (!name) return;
     if (!state) throw new Error(`${name} has no results yet.`);
     const b = this.benchmarkOf(state.benchmark);
     if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
-    this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) => renderRunReport(this.runViewOf(state, b), this.renderOptions(nonce)));
+    this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) =>
+      renderRunReport(this.runViewOf(state, b), this.renderOptions(nonce)),
+    );
   }
 
   /** The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside failed answers, traps judged at the editor's pass score, the status by the run's lock. */
-  private runViewOf(state: RunState, b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string }): ReturnType<typeof runView> {
-    return runView(state, b.benchmark, { benchmarkPath: b.path, prices: this.wb.results.config().prices, memory: this.wb.results.memorySnapshots(state.run), passScore: this.wb.passScore(), ...this.trueStatus(state.run) });
+  private runViewOf(
+    state: RunState,
+    b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string },
+  ): ReturnType<typeof runView> {
+    return runView(state, b.benchmark, {
+      benchmarkPath: b.path,
+      prices: this.wb.results.config().prices,
+      memory: this.wb.results.memorySnapshots(state.run),
+      passScore: this.wb.passScore(),
+      ...this.trueStatus(state.run),
+    });
   }
 
   /** The run's status by its lock, as the run view shows it: a state that says running may have been stopped. */
@@ -104,17 +145,25 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     const states = this.states();
     let names = runs;
     if (!names) {
-      const picked = await vscode.window.showQuickPick(states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}` })), { canPickMany: true, placeHolder: 'Two runs or more of one benchmark' });
+      const picked = await vscode.window.showQuickPick(
+        states.map((s) => ({ label: s.run, description: `${s.benchmark} @ ${s.agent}` })),
+        { canPickMany: true, placeHolder: 'Two runs or more of one benchmark' },
+      );
       names = picked?.map((p) => p.label);
     }
     if (!names) return;
     const chosen = names.map((n) => states.find((s) => s.run === n)).filter((s): s is RunState => !!s);
     if (chosen.length < 2) throw new Error('pick two runs or more to compare.');
     const benchmarks = [...new Set(chosen.map((s) => s.benchmark))];
-    if (benchmarks.length > 1) throw new Error(`runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`);
+    if (benchmarks.length > 1)
+      throw new Error(
+        `runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`,
+      );
     const b = this.benchmarkOf(benchmarks[0]!);
     if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
-    this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) => renderComparison(compareRuns(chosen, b.benchmark, b.path, this.wb.passScore()), this.renderOptions(nonce)));
+    this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) =>
+      renderComparison(compareRuns(chosen, b.benchmark, b.path, this.wb.passScore()), this.renderOptions(nonce)),
+    );
   }
 
   /** The trends of the runs named (the runs index's selection), or of every run. */
@@ -122,29 +171,52 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     // A partial run scores only the phases it played: beside full runs it would read as a jump.
     const all = this.states().filter((s) => !runs || runs.includes(s.run));
     const states = all.filter((s) => !isPartialRun(s));
-    if (states.length === 0) throw new Error(all.length ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).' : 'no runs with results yet.');
-    this.show({ kind: 'trends' }, 'Trends', (nonce) => renderTrends(computeTrends(states, (name) => this.benchmarkOf(name)), this.renderOptions(nonce)));
+    if (states.length === 0)
+      throw new Error(
+        all.length
+          ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).'
+          : 'no runs with results yet.',
+      );
+    this.show({ kind: 'trends' }, 'Trends', (nonce) =>
+      renderTrends(
+        computeTrends(states, (name) => this.benchmarkOf(name)),
+        this.renderOptions(nonce),
+      ),
+    );
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     const listeners: vscode.Disposable[] = [];
-    listeners.push(panel.webview.onDidReceiveMessage((value: unknown) => {
-      const m = parseReportMessage(value);
-      if (!m) return;
-      const file = join(this.wb.results.root, m.file);
-      if (relative(this.wb.results.root, file).startsWith('..')) return;
-      const pos = new vscode.Position(m.line - 1, 0);
-      void vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
-    }));
-    listeners.push(panel.onDidDispose(() => {
-      this.panel = undefined;
-      for (const l of listeners) l.dispose();
-    }));
+    listeners.push(
+      panel.webview.onDidReceiveMessage((value: unknown) => {
+        const m = parseReportMessage(value);
+        if (!m) return;
+        const file = join(this.wb.results.root, m.file);
+        if (relative(this.wb.results.root, file).startsWith('..')) return;
+        const pos = new vscode.Position(m.line - 1, 0);
+        void vscode.window.showTextDocument(vscode.Uri.file(file), {
+          selection: new vscode.Range(pos, pos),
+          viewColumn: vscode.ViewColumn.One,
+        });
+      }),
+    );
+    listeners.push(
+      panel.onDidDispose(() => {
+        this.panel = undefined;
+        for (const l of listeners) l.dispose();
+      }),
+    );
   }
 
   private show(shown: ShownView, title: string, html: (nonce: string) => string): void {
-    if (!this.panel) this.adopt(vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] }));
+    if (!this.panel)
+      this.adopt(
+        vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, title, vscode.ViewColumn.Active, {
+          enableScripts: true,
+          localResourceRoots: [],
+        }),
+      );
     const panel = this.panel!;
     panel.webview.options = { enableScripts: true, localResourceRoots: [] };
     panel.title = title;

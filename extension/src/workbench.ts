@@ -9,7 +9,15 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadBenchmark, type Benchmark } from '../../scenario/src';
 import {
-  benchmarkFolderOf, engineLogFile, findBenchmarkFolders, readBenchmarkFolder, requestedRunName, runArguments, signalRunEngine, validPassScore, type RunRequest,
+  benchmarkFolderOf,
+  engineLogFile,
+  findBenchmarkFolders,
+  readBenchmarkFolder,
+  requestedRunName,
+  runArguments,
+  signalRunEngine,
+  validPassScore,
+  type RunRequest,
 } from '../../engine/src/api';
 import { ResultsFolder, type RunView } from './results';
 import { failureFromLog, type RunFailure } from './runInfo';
@@ -46,7 +54,10 @@ export class Workbench implements vscode.Disposable {
   /** Fires when an engine this window started ended badly: it could not start, or the run crashed. */
   readonly onDidFail = this.failed.event;
 
-  constructor(private readonly context: vscode.ExtensionContext, root: string) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    root: string,
+  ) {
     this.results = new ResultsFolder(root);
     const watch = (glob: string, onChange: () => void) => {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, glob));
@@ -62,7 +73,10 @@ export class Workbench implements vscode.Disposable {
     });
     // File events can lag or be lost (network file systems, a run in another window): poll while runs go.
     this.poll = setInterval(() => {
-      const running = this.runs().filter((r) => r.status === 'running').map((r) => `${r.name}:${r.lastEventAt ?? ''}`).join(',');
+      const running = this.runs()
+        .filter((r) => r.status === 'running')
+        .map((r) => `${r.name}:${r.lastEventAt ?? ''}`)
+        .join(',');
       if (running !== this.lastRuns) this.fire();
       this.lastRuns = running;
     }, 1000);
@@ -110,7 +124,8 @@ export class Workbench implements vscode.Disposable {
    */
   async startEngine(request: RunRequest): Promise<{ engine: ChildProcess; run: string }> {
     const run = requestedRunName(request);
-    if (!vscode.workspace.isTrusted) throw new Error('Runs execute the benchmark\'s JS blocks: trust this workspace to run them. Authoring works without.');
+    if (!vscode.workspace.isTrusted)
+      throw new Error("Runs execute the benchmark's JS blocks: trust this workspace to run them. Authoring works without.");
     // Until its engine takes the lock, a run just started shows no sign of it: remember the process.
     const earlier = this.started.get(run);
     if (earlier && earlier.exitCode === null && earlier.signalCode === null) throw new Error(`${run} is already starting or running.`);
@@ -125,9 +140,20 @@ export class Workbench implements vscode.Disposable {
         detached: true,
         stdio: ['ignore', out, out],
       });
-      child.on('error', (e) => void this.recordFailure({ run, reason: `the engine did not start: ${e.message}`, couldNotStart: true, at: new Date().toISOString(), request }));
+      child.on(
+        'error',
+        (e) =>
+          void this.recordFailure({
+            run,
+            reason: `the engine did not start: ${e.message}`,
+            couldNotStart: true,
+            at: new Date().toISOString(),
+            request,
+          }),
+      );
       child.on('exit', (code) => {
-        if (code !== null && code !== 0 && code !== STOPPED_EXIT) void this.recordFailure({ ...failureFromLog(run, readTail(log), code, new Date().toISOString()), request });
+        if (code !== null && code !== 0 && code !== STOPPED_EXIT)
+          void this.recordFailure({ ...failureFromLog(run, readTail(log), code, new Date().toISOString()), request });
         this.fire();
       });
       child.unref();
@@ -155,7 +181,9 @@ export class Workbench implements vscode.Disposable {
 
   /** Kept in memory at once (a test run reads it as the engine exits), then in the workspace's state. */
   private async recordFailure(failure: FailedRun): Promise<void> {
-    const kept = Object.values(this.failures()).filter((f) => f.run !== failure.run).slice(-(MAX_FAILURES - 1));
+    const kept = Object.values(this.failures())
+      .filter((f) => f.run !== failure.run)
+      .slice(-(MAX_FAILURES - 1));
     this.kept = Object.fromEntries([...kept, failure].map((f) => [f.run, f]));
     this.failed.fire(failure);
     this.fire();
@@ -208,7 +236,10 @@ export class Workbench implements vscode.Disposable {
 
   async deleteSecret(name: string): Promise<void> {
     await this.context.secrets.delete(secretKey(name));
-    await this.context.globalState.update(SECRET_NAMES, this.secretNames().filter((n) => n !== name));
+    await this.context.globalState.update(
+      SECRET_NAMES,
+      this.secretNames().filter((n) => n !== name),
+    );
   }
 
   dispose(): void {

@@ -25,11 +25,21 @@ test('a damaged run is a damaged row with what is wrong; the other runs and thei
   const bad = runs.find((r) => r.name === 'bad')!;
   assert.equal(bad.status, 'damaged');
   assert.equal(bad.error, 'damaged: bad/state.json: grades: an object expected, found an array');
-  assert.deepEqual(runs.filter((r) => r.name !== 'bad').map((r) => [r.name, r.status, r.average]), before);
-  assert.deepEqual([...folder.latestGrades('multiday')].map(([id, g]) => [id, g.run, g.grade.score]), grades, 'the Test Explorer\'s grades come from the whole runs');
+  assert.deepEqual(
+    runs.filter((r) => r.name !== 'bad').map((r) => [r.name, r.status, r.average]),
+    before,
+  );
+  assert.deepEqual(
+    [...folder.latestGrades('multiday')].map(([id, g]) => [id, g.run, g.grade.score]),
+    grades,
+    "the Test Explorer's grades come from the whole runs",
+  );
   const row = runRow(bad, undefined);
   assert.equal(row.contextValue, 'run-damaged', 'a restart and the log, no report to open');
   assert.ok(row.tooltip.includes('damaged: bad/state.json: grades: an object expected, found an array'));
   writeFileSync(join(dir, 'results', 'bad', 'state.json'), 'null');
-  assert.equal(new ResultsFolder(dir).runs().find((r) => r.name === 'bad')!.error, 'damaged: bad/state.json: an object expected, found null');
+  assert.equal(
+    new ResultsFolder(dir).runs().find((r) => r.name === 'bad')!.error,
+    'damaged: bad/state.json: an object expected, found null',
+  );
 });

@@ -11,10 +11,14 @@ const ROOT = join(__dirname, '..', '..');
 async function grammar() {
   await loadWASM(readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm')).buffer as ArrayBuffer);
   const registry = new Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (p: string[]) => new OnigScanner(p), createOnigString: (s: string) => new OnigString(s) }),
-    loadGrammar: async (scope) => (scope === 'mmb.injection'
-      ? parseRawGrammar(readFileSync(join(ROOT, 'syntaxes', 'mmb.injection.tmLanguage.json'), 'utf8'), 'mmb.injection.tmLanguage.json')
-      : null),
+    onigLib: Promise.resolve({
+      createOnigScanner: (p: string[]) => new OnigScanner(p),
+      createOnigString: (s: string) => new OnigString(s),
+    }),
+    loadGrammar: async (scope) =>
+      scope === 'mmb.injection'
+        ? parseRawGrammar(readFileSync(join(ROOT, 'syntaxes', 'mmb.injection.tmLanguage.json'), 'utf8'), 'mmb.injection.tmLanguage.json')
+        : null,
   });
   const g = await registry.loadGrammar('mmb.injection');
   assert.ok(g);
@@ -24,26 +28,45 @@ async function grammar() {
 /** Each token's text with the last scope of the grammar's own, e.g. `20.3=constant.numeric.check-id.mmb`. */
 async function tokens(line: string): Promise<string[]> {
   const g = await grammar();
-  return g.tokenizeLine(line, INITIAL).tokens
-    .map((t) => [line.slice(t.startIndex, t.endIndex), t.scopes.filter((s) => s.endsWith('.mmb')).at(-1)] as const)
+  return g
+    .tokenizeLine(line, INITIAL)
+    .tokens.map((t) => [line.slice(t.startIndex, t.endIndex), t.scopes.filter((s) => s.endsWith('.mmb')).at(-1)] as const)
     .filter(([text, scope]) => scope && text.trim())
     .map(([text, scope]) => `${text.trim()}=${scope}`);
 }
 
 test('a check line: mark, id, type, question, answer, with refs and templates inside', async () => {
   assert.deepEqual(await tokens('❓ 20.10 [RECALL] When does Anna visit (family#2.3)? Correct answer: {{FUTURE:3:weeks}}.'), [
-    '❓=keyword.control.mmb', '20.10=constant.numeric.check-id.mmb', '[RECALL]=entity.name.type.check-type.mmb',
-    'When does Anna visit (=string.unquoted.question.mmb', 'family=entity.name.namespace.sheet.mmb', '#=punctuation.separator.fact-ref.mmb',
-    '2.3=constant.numeric.fact-id.mmb', ')?=string.unquoted.question.mmb', 'Correct answer:=entity.name.function.answer.mmb',
-    '{{=punctuation.definition.template.begin.mmb', 'FUTURE=support.function.template.mmb', ':=punctuation.separator.template.mmb',
-    '3=constant.numeric.template.mmb', ':=punctuation.separator.template.mmb', 'weeks=support.constant.unit.mmb', '}}=punctuation.definition.template.end.mmb', '.=markup.bold.answer.mmb',
+    '❓=keyword.control.mmb',
+    '20.10=constant.numeric.check-id.mmb',
+    '[RECALL]=entity.name.type.check-type.mmb',
+    'When does Anna visit (=string.unquoted.question.mmb',
+    'family=entity.name.namespace.sheet.mmb',
+    '#=punctuation.separator.fact-ref.mmb',
+    '2.3=constant.numeric.fact-id.mmb',
+    ')?=string.unquoted.question.mmb',
+    'Correct answer:=entity.name.function.answer.mmb',
+    '{{=punctuation.definition.template.begin.mmb',
+    'FUTURE=support.function.template.mmb',
+    ':=punctuation.separator.template.mmb',
+    '3=constant.numeric.template.mmb',
+    ':=punctuation.separator.template.mmb',
+    'weeks=support.constant.unit.mmb',
+    '}}=punctuation.definition.template.end.mmb',
+    '.=markup.bold.answer.mmb',
   ]);
 });
 
 test('a trap line: type, fact refs, arrow, targets, note', async () => {
   assert.deepEqual(await tokens('🪤 SELF-FIX car#4.2 → 20.17, 20.18 — the customs estimate'), [
-    '🪤=keyword.control.mmb', 'SELF-FIX=entity.name.type.trap-type.mmb', 'car=entity.name.namespace.sheet.mmb', '#=punctuation.separator.fact-ref.mmb',
-    '4.2=constant.numeric.fact-id.mmb', '→=keyword.operator.arrow.mmb', '20.17, 20.18=constant.numeric.check-id.mmb', '— the customs estimate=comment.line.trap-note.mmb',
+    '🪤=keyword.control.mmb',
+    'SELF-FIX=entity.name.type.trap-type.mmb',
+    'car=entity.name.namespace.sheet.mmb',
+    '#=punctuation.separator.fact-ref.mmb',
+    '4.2=constant.numeric.fact-id.mmb',
+    '→=keyword.operator.arrow.mmb',
+    '20.17, 20.18=constant.numeric.check-id.mmb',
+    '— the customs estimate=comment.line.trap-note.mmb',
   ]);
 });
 

@@ -13,13 +13,29 @@ const starter = () => loadBenchmark(readBenchmarkFolder(STARTER));
 const mmb = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
 
 test('runs of config.jsonc and phase runs, with status, average, position; the latest grade of each check across runs', () => {
-  const dir = workspace({ persona: { model: 'stand-in' }, runs: { notes: { benchmark: 'starter', agent: 'chatbot' }, later: { benchmark: 'starter', agent: 'chatbot' } } });
+  const dir = workspace({
+    persona: { model: 'stand-in' },
+    runs: { notes: { benchmark: 'starter', agent: 'chatbot' }, later: { benchmark: 'starter', agent: 'chatbot' } },
+  });
   const folder = new ResultsFolder(dir);
-  assert.deepEqual(folder.runs().map((r) => [r.name, r.status]), [['notes', 'not started'], ['later', 'not started']]);
+  assert.deepEqual(
+    folder.runs().map((r) => [r.name, r.status]),
+    [
+      ['notes', 'not started'],
+      ['later', 'not started'],
+    ],
+  );
   assert.equal(mmb(['run', 'notes'], dir).status, 0);
   assert.equal(mmb(['run', '--benchmark', 'starter', '--from', 'chapter3.md:1', '--only', '--rehearse'], dir).status, 0);
   const runs = folder.runs();
-  assert.deepEqual(runs.map((r) => [r.name, r.status, r.configured]), [['notes', 'finished', true], ['later', 'not started', true], ['starter.phase-chapter3-1.rehearsal', 'finished', false]]);
+  assert.deepEqual(
+    runs.map((r) => [r.name, r.status, r.configured]),
+    [
+      ['notes', 'finished', true],
+      ['later', 'not started', true],
+      ['starter.phase-chapter3-1.rehearsal', 'finished', false],
+    ],
+  );
   const notes = runs[0]!;
   assert.equal(notes.agent, 'chatbot');
   assert.equal(notes.graded, 5);
@@ -27,7 +43,10 @@ test('runs of config.jsonc and phase runs, with status, average, position; the l
   assert.ok(notes.average !== null && notes.average > 0);
   const latest = folder.latestGrades('starter');
   assert.deepEqual([...latest.keys()].sort(), ['3.1', '3.2', '3.3', '3.4', '3.5']);
-  assert.ok([...latest.values()].every((g) => g.run === 'starter.phase-chapter3-1.rehearsal'), 'the phase run graded later: its grades stand');
+  assert.ok(
+    [...latest.values()].every((g) => g.run === 'starter.phase-chapter3-1.rehearsal'),
+    'the phase run graded later: its grades stand',
+  );
   assert.equal(folder.latestSnapshot('notes'), undefined, 'the chatbot keeps no memory folder');
 
   writeFileSync(join(dir, 'results', 'notes', 'state.json'), '{ broken');
@@ -56,18 +75,37 @@ test('a run whose process holds the lock is running, with its pid; a lock left b
 test('the cause of a check: trap writes aimed at it, and memory lines with the expected and the planted values', () => {
   const dir = workspace({ runs: {} });
   // A memory snapshot as an agent with notes leaves it: the booking stored twice, one copy stale.
-  for (const [n, file, text] of [['1', 'move.md', 'Movers: Two Lads & A Van, £380\n'], ['2', 'move.md', '# Move\n- movers: Leeds Lift, 340 GBP\n'], ['2', 'old/quotes.md', 'First quote: Two Lads & A Van at £380\n']]) {
+  for (const [n, file, text] of [
+    ['1', 'move.md', 'Movers: Two Lads & A Van, £380\n'],
+    ['2', 'move.md', '# Move\n- movers: Leeds Lift, 340 GBP\n'],
+    ['2', 'old/quotes.md', 'First quote: Two Lads & A Van at £380\n'],
+  ]) {
     mkdirSync(dirname(join(dir, 'results', 'notes', 'memory', n!, file!)), { recursive: true });
     writeFileSync(join(dir, 'results', 'notes', 'memory', n!, file!), text!);
   }
   const folder = new ResultsFolder(dir);
   assert.match(folder.latestSnapshot('notes') ?? '', /results\/notes\/memory\/2$/, 'the newest snapshot');
   // The run page in the editor gets every snapshot, as `mmb report --html` does.
-  assert.deepEqual(folder.memorySnapshots('notes').map((m) => [m.conversation, m.files.map((f) => f.name)]), [[1, ['move.md']], [2, ['move.md', 'old/quotes.md']]]);
+  assert.deepEqual(
+    folder.memorySnapshots('notes').map((m) => [m.conversation, m.files.map((f) => f.name)]),
+    [
+      [1, ['move.md']],
+      [2, ['move.md', 'old/quotes.md']],
+    ],
+  );
   assert.deepEqual(folder.memorySnapshots('no-such-run'), []);
   const cause = checkCause(starter(), '3.2', folder.latestSnapshot('notes'));
-  assert.deepEqual(cause.traps.map((t) => [t.file, t.line + 1, t.type]), [['chapter2.md', 12, 'RECONSIDER']]);
-  assert.deepEqual(cause.memory.map((m) => [m.file, m.line + 1, m.kind, m.value]), [['move.md', 2, 'expected', '340'], ['old/quotes.md', 1, 'stale', '380']]);
+  assert.deepEqual(
+    cause.traps.map((t) => [t.file, t.line + 1, t.type]),
+    [['chapter2.md', 12, 'RECONSIDER']],
+  );
+  assert.deepEqual(
+    cause.memory.map((m) => [m.file, m.line + 1, m.kind, m.value]),
+    [
+      ['move.md', 2, 'expected', '340'],
+      ['old/quotes.md', 1, 'stale', '380'],
+    ],
+  );
   assert.equal(cause.memoryNote, undefined);
   const none = checkCause(starter(), '3.2', undefined);
   assert.match(none.memoryNote ?? '', /keeps no memory folder/);
@@ -82,7 +120,7 @@ test('distinctive values and where a rerun of failed checks starts', () => {
   assert.equal(rerunStart(b, ['3.1', '3.5']), undefined, 'a check with no trap write needs the whole run');
 });
 
-test('the editor\'s pages and What caught it hold no key: masked with config.jsonc\'s key variables; a snapshot linked out is not read', () => {
+test("the editor's pages and What caught it hold no key: masked with config.jsonc's key variables; a snapshot linked out is not read", () => {
   const key = 'sk-editor-canary-1f9e7c3a5b2d';
   const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_EDITOR_KEY' }, runs: {} });
   const snapshot = join(dir, 'results', 'notes', 'memory', '1');
@@ -96,9 +134,15 @@ test('the editor\'s pages and What caught it hold no key: masked with config.jso
   try {
     const folder = new ResultsFolder(dir);
     assert.equal(folder.masked(`<p>${key}</p>`), '<p>***</p>');
-    assert.deepEqual(folder.memorySnapshots('notes').map((s) => s.files.map((f) => f.text)), [['Leeds Lift, £340\nkey ***\n']]);
+    assert.deepEqual(
+      folder.memorySnapshots('notes').map((s) => s.files.map((f) => f.text)),
+      [['Leeds Lift, £340\nkey ***\n']],
+    );
     assert.equal(folder.latestSnapshot('notes'), snapshot, 'the newest real snapshot, not the link');
-    assert.deepEqual(checkCause(starter(), '3.2', folder.latestSnapshot('notes')).memory.map((m) => m.text), ['Leeds Lift, £340']);
+    assert.deepEqual(
+      checkCause(starter(), '3.2', folder.latestSnapshot('notes')).memory.map((m) => m.text),
+      ['Leeds Lift, £340'],
+    );
   } finally {
     delete process.env.MMB_TEST_EDITOR_KEY;
   }

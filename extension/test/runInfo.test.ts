@@ -5,17 +5,26 @@ import { parseConfig } from '../../scenario/src';
 import type { RunView } from '../src/results';
 import { checkDurations, failureFromLog, paidModels, runRow, stableOrder, whereLabel } from '../src/runInfo';
 
-const KEY_LOG = 'rehearsal.phase-chapter3-1: starting\nmmb: run "rehearsal.phase-chapter3-1": persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").\n';
+const KEY_LOG =
+  'rehearsal.phase-chapter3-1: starting\nmmb: run "rehearsal.phase-chapter3-1": persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").\n';
 
-test('a missing key: the engine\'s own line without the run name, the variable to fill in, and that it could not start', () => {
+test("a missing key: the engine's own line without the run name, the variable to fill in, and that it could not start", () => {
   const f = failureFromLog('rehearsal.phase-chapter3-1', KEY_LOG, 2, '2026-12-01T10:00:00.000Z');
-  assert.equal(f.reason, 'persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").');
+  assert.equal(
+    f.reason,
+    'persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").',
+  );
   assert.equal(f.missingKey, 'DEEPSEEK_API_KEY');
   assert.equal(f.couldNotStart, true);
 });
 
 test('a crash is the last mmb: line, not a key problem; a silent engine still gets a reason; a reason is bounded', () => {
-  const crash = failureFromLog('r', 'progress 1\nmmb: run "r" crashed: 401 from https://x/v1/chat/completions: bad key\nr finished\n', 1, 'now');
+  const crash = failureFromLog(
+    'r',
+    'progress 1\nmmb: run "r" crashed: 401 from https://x/v1/chat/completions: bad key\nr finished\n',
+    1,
+    'now',
+  );
   assert.equal(crash.reason, 'crashed: 401 from https://x/v1/chat/completions: bad key');
   assert.equal(crash.couldNotStart, false);
   assert.equal(crash.missingKey, undefined);
@@ -29,7 +38,16 @@ test('a crash is the last mmb: line, not a key problem; a silent engine still ge
   assert.ok(long.reason.endsWith('…'));
 });
 
-const view = (over: Partial<RunView>): RunView => ({ name: 'r', benchmark: 'starter', agent: 'chatbot', status: 'finished', configured: true, average: 7.5, graded: 5, ...over });
+const view = (over: Partial<RunView>): RunView => ({
+  name: 'r',
+  benchmark: 'starter',
+  agent: 'chatbot',
+  status: 'finished',
+  configured: true,
+  average: 7.5,
+  graded: 5,
+  ...over,
+});
 
 test('rows: a failed start shows its reason until the run has newer events; statuses keep their icons and actions', () => {
   const failure = failureFromLog('r', KEY_LOG.replaceAll('rehearsal.phase-chapter3-1', 'r'), 2, '2026-12-01T10:00:00.000Z');
@@ -54,31 +72,61 @@ test('a finished run is not "now" anywhere', () => {
 });
 
 test('the order of rows holds while runs go: configured first, the others by start, not by last event', () => {
-  const views = [view({ name: 'b', configured: false, lastEventAt: '3' }), view({ name: 'conf' }), view({ name: 'a', configured: false, lastEventAt: '1' })];
+  const views = [
+    view({ name: 'b', configured: false, lastEventAt: '3' }),
+    view({ name: 'conf' }),
+    view({ name: 'a', configured: false, lastEventAt: '1' }),
+  ];
   const started: Record<string, string> = { a: '2026-12-01T10:00:00Z', b: '2026-12-01T09:00:00Z' };
-  assert.deepEqual(stableOrder(views, (n) => started[n]).map((v) => v.name), ['conf', 'a', 'b']);
+  assert.deepEqual(
+    stableOrder(views, (n) => started[n]).map((v) => v.name),
+    ['conf', 'a', 'b'],
+  );
   // b's last event moves past a's: the order stays.
   views[0] = view({ name: 'b', configured: false, lastEventAt: '9' });
-  assert.deepEqual(stableOrder(views, (n) => started[n]).map((v) => v.name), ['conf', 'a', 'b']);
+  assert.deepEqual(
+    stableOrder(views, (n) => started[n]).map((v) => v.name),
+    ['conf', 'a', 'b'],
+  );
 });
 
-const grade = (at: string) => [{ score: 5, effective: 5, attempt: 1 as const, answer: '', comment: '', at, position: { chapter: 'c.md', chapterIndex: 0, phase: 0 } }];
+const grade = (at: string) => [
+  { score: 5, effective: 5, attempt: 1 as const, answer: '', comment: '', at, position: { chapter: 'c.md', chapterIndex: 0, phase: 0 } },
+];
 
-test('check durations add up to the run\'s own time, not each the time since the start', () => {
-  const state = { startedAt: '2026-12-01T10:00:00.000Z', activeMs: 9000, grades: { a: grade('2026-12-01T10:00:05.000Z'), b: grade('2026-12-01T10:00:07.000Z'), c: grade('2026-12-01T10:00:09.000Z') } };
+test("check durations add up to the run's own time, not each the time since the start", () => {
+  const state = {
+    startedAt: '2026-12-01T10:00:00.000Z',
+    activeMs: 9000,
+    grades: { a: grade('2026-12-01T10:00:05.000Z'), b: grade('2026-12-01T10:00:07.000Z'), c: grade('2026-12-01T10:00:09.000Z') },
+  };
   const durations = checkDurations(state);
-  assert.deepEqual([...durations], [['a', 5000], ['b', 2000], ['c', 2000]]);
+  assert.deepEqual(
+    [...durations],
+    [
+      ['a', 5000],
+      ['b', 2000],
+      ['c', 2000],
+    ],
+  );
   // Stopped for an hour in the middle: scaled to the 9 active seconds.
   const resumed = checkDurations({ ...state, grades: { ...state.grades, c: grade('2026-12-01T11:00:07.000Z') } });
   assert.equal([...resumed.values()].reduce((x, y) => x + y, 0) <= 9001, true);
 });
 
 test('the paid models a run calls; none for the stand-in', () => {
-  const config = parseConfig(JSON.stringify({
-    persona: { model: 'deepseek-v4-flash', base_url: 'https://api.deepseek.com/v1', api_key_env: 'DEEPSEEK_API_KEY' },
-    runs: { real: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gpt-x', base_url: 'https://x/v1', api_key_env: 'X_KEY' } }, rehearsal: { benchmark: 'starter', agent: 'chatbot' } },
-  })).config;
+  const config = parseConfig(
+    JSON.stringify({
+      persona: { model: 'deepseek-v4-flash', base_url: 'https://api.deepseek.com/v1', api_key_env: 'DEEPSEEK_API_KEY' },
+      runs: {
+        real: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'gpt-x', base_url: 'https://x/v1', api_key_env: 'X_KEY' } },
+        rehearsal: { benchmark: 'starter', agent: 'chatbot' },
+      },
+    }),
+  ).config;
   assert.deepEqual(paidModels(config, 'real'), ['persona deepseek-v4-flash', 'agent_model gpt-x']);
-  const free = parseConfig(JSON.stringify({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'starter', agent: 'chatbot' } } })).config;
+  const free = parseConfig(
+    JSON.stringify({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'starter', agent: 'chatbot' } } }),
+  ).config;
   assert.deepEqual(paidModels(free, 'rehearsal'), []);
 });

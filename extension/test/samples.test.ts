@@ -26,14 +26,26 @@ for (const file of ['README.md', 'media/walkthrough/run.md']) {
   test(`${file}: its sample config is valid, and its rehearsal run finishes with no key in the environment`, () => {
     const text = sampleConfig(file);
     const parsed = parseConfig(text);
-    assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === 'error'), [], 'no errors');
+    assert.deepEqual(
+      parsed.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      'no errors',
+    );
     assert.equal(parsed.config.persona.model, 'stand-in');
-    assert.ok(parsed.config.runs.some((r) => r.name === 'rehearsal'), 'it has a rehearsal run');
+    assert.ok(
+      parsed.config.runs.some((r) => r.name === 'rehearsal'),
+      'it has a rehearsal run',
+    );
     const workspace = mkdtempSync(join(tmpdir(), 'mmb-sample-'));
     try {
       cpSync(join(ROOT, 'benchmarks', 'starter'), join(workspace, 'benchmarks', 'starter'), { recursive: true });
       writeFileSync(join(workspace, 'config.jsonc'), text);
-      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run', 'rehearsal'], { cwd: workspace, env: keylessEnv(), encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run', 'rehearsal'], {
+        cwd: workspace,
+        env: keylessEnv(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
       assert.match(run.stdout, /rehearsal\s+finished/);
     } finally {

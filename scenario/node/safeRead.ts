@@ -100,7 +100,11 @@ export interface FolderRead {
  * file that passed the checks (the editor's unsaved text). Throws only when the folder itself
  * cannot be listed.
  */
-export function readBenchmarkFiles(dir: string, wanted: (name: string) => boolean, override?: (path: string) => string | undefined): FolderRead {
+export function readBenchmarkFiles(
+  dir: string,
+  wanted: (name: string) => boolean,
+  override?: (path: string) => string | undefined,
+): FolderRead {
   const realFolder = realpathSync(dir);
   const result: FolderRead = { files: new Map(), refused: new Map() };
   for (const name of readdirSync(realFolder).filter(wanted).sort()) {

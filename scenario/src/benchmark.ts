@@ -86,17 +86,39 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
   const diagnostics: Diagnostic[] = [];
   const { files, refused } = screenFiles(source);
   const budget = suggestionBudget();
-  const b: Benchmark = { name: source.name, title: source.name, chapters: [], sheets: new Map(), diagnostics, checks: [], traps: [], sessionSwitches: [], lines: new Map() };
+  const b: Benchmark = {
+    name: source.name,
+    title: source.name,
+    chapters: [],
+    sheets: new Map(),
+    diagnostics,
+    checks: [],
+    traps: [],
+    sessionSwitches: [],
+    lines: new Map(),
+  };
   b.refusedSheets = new Set([...refused.keys()].filter((f) => /\.md$/i.test(f)).map(sheetName));
   for (const [name, why] of refused) {
-    diagnostics.push(diagnostic('unsafe-file', name, lineRange(0, 0, 0),
-      `\`${name}\` is not read: ${why.replace(/[\r\n]+/g, ' ')}. A benchmark reads only regular files inside its own folder.`));
+    diagnostics.push(
+      diagnostic(
+        'unsafe-file',
+        name,
+        lineRange(0, 0, 0),
+        `\`${name}\` is not read: ${why.replace(/[\r\n]+/g, ' ')}. A benchmark reads only regular files inside its own folder.`,
+      ),
+    );
   }
   const manifestText = files.get(MANIFEST_FILE);
   if (manifestText === undefined) {
     if (!refused.has(MANIFEST_FILE)) {
-      diagnostics.push(diagnostic('invalid-manifest', MANIFEST_FILE, lineRange(0, 0, 0),
-        `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`));
+      diagnostics.push(
+        diagnostic(
+          'invalid-manifest',
+          MANIFEST_FILE,
+          lineRange(0, 0, 0),
+          `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`,
+        ),
+      );
     }
   } else {
     const hit = cache?.get(MANIFEST_FILE);
@@ -117,9 +139,15 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
     if (text === undefined) {
       if (refused.has(listed.file)) continue;
       const suggestions = nearNames(listed.file, unlistedMarkdown, 3, budget);
-      diagnostics.push(diagnostic('missing-chapter', MANIFEST_FILE, listed.range,
-        `Chapter \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
-        { suggestions }));
+      diagnostics.push(
+        diagnostic(
+          'missing-chapter',
+          MANIFEST_FILE,
+          listed.range,
+          `Chapter \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
+          { suggestions },
+        ),
+      );
       continue;
     }
     const hit = cache?.get(listed.file);
@@ -131,8 +159,14 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
   const unlisted = new Set(markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f)));
   if (manifest) {
     for (const f of unlisted) {
-      diagnostics.push(diagnostic('unlisted-chapter', f, lineRange(0, 0, 0),
-        `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`));
+      diagnostics.push(
+        diagnostic(
+          'unlisted-chapter',
+          f,
+          lineRange(0, 0, 0),
+          `\`${f}\` looks like a chapter but ${MANIFEST_FILE} does not list it, so it is never played: add it to \`chapters\`.`,
+        ),
+      );
     }
   }
   loadSheets(b, files, refused, unlisted, budget, cache);
@@ -141,7 +175,14 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
   return b;
 }
 
-function loadSheets(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>, unlisted: ReadonlySet<string>, budget: SuggestionBudget, cache?: ParseCache): void {
+function loadSheets(
+  b: Benchmark,
+  files: ReadonlyMap<string, string>,
+  refused: ReadonlyMap<string, string>,
+  unlisted: ReadonlySet<string>,
+  budget: SuggestionBudget,
+  cache?: ParseCache,
+): void {
   const manifest = b.manifest;
   const markdown = [...files.keys()].filter((f) => /\.md$/i.test(f)).sort();
   const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
@@ -152,8 +193,15 @@ function loadSheets(b: Benchmark, files: ReadonlyMap<string, string>, refused: R
       if (files.has(listed.file)) sheetFiles.push(listed.file);
       else if (!refused.has(listed.file)) {
         const suggestions = nearNames(listed.file, markdown, 3, budget);
-        b.diagnostics.push(diagnostic('missing-sheet', MANIFEST_FILE, listed.range,
-          `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: create it or fix the name.${didYouMean(suggestions)}`, { suggestions }));
+        b.diagnostics.push(
+          diagnostic(
+            'missing-sheet',
+            MANIFEST_FILE,
+            listed.range,
+            `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
+            { suggestions },
+          ),
+        );
       }
     }
   } else {
@@ -173,8 +221,14 @@ function loadPersonaTexts(b: Benchmark, files: ReadonlyMap<string, string>, refu
   const instructions = files.get('instructions.md');
   if (instructions !== undefined) b.instructions = instructions;
   else if (b.manifest && !refused.has('instructions.md')) {
-    b.diagnostics.push(diagnostic('missing-instructions', MANIFEST_FILE, lineRange(0, 0, 0),
-      `\`${b.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`));
+    b.diagnostics.push(
+      diagnostic(
+        'missing-instructions',
+        MANIFEST_FILE,
+        lineRange(0, 0, 0),
+        `\`${b.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`,
+      ),
+    );
   }
   const profile = files.get('profile.md');
   if (profile !== undefined) b.profile = profile;

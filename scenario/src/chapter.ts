@@ -39,13 +39,20 @@ export function parseChapter(source: string, file: string): Chapter {
     } else phaseBlocks[phaseBlocks.length - 1]?.push(b);
   }
   const firstPhaseLine = headings[0]?.startLine ?? lines.lineCount;
-  const preamble: Range = firstPhaseLine === 0 ? makeRange(0, 0, 0, 0) : { start: { line: 0, character: 0 }, end: endOf(lines, firstPhaseLine - 1).end };
+  const preamble: Range =
+    firstPhaseLine === 0 ? makeRange(0, 0, 0, 0) : { start: { line: 0, character: 0 }, end: endOf(lines, firstPhaseLine - 1).end };
   for (let l = 0; l < firstPhaseLine; l++) {
     if (hidden.has(l)) continue;
     const t = lines.lineText(l).trimStart();
     if (t.startsWith(CHECK_MARK) || t.startsWith(TRAP_MARK)) {
-      diagnostics.push(diagnostic('outside-phase', file, makeRange(l, 0, l, lines.lineText(l).length),
-        'The persona never sees a chapter\'s preamble, so this line never runs: move it under a `##` phase heading.'));
+      diagnostics.push(
+        diagnostic(
+          'outside-phase',
+          file,
+          makeRange(l, 0, l, lines.lineText(l).length),
+          "The persona never sees a chapter's preamble, so this line never runs: move it under a `##` phase heading.",
+        ),
+      );
     }
   }
   const context: ChapterContext = { text, lines, file, hidden, diagnostics, date: undefined };
@@ -78,17 +85,36 @@ function parsePhase(context: ChapterContext, heading: Heading, index: number, en
     title: headingText(context.text, heading),
     headingRange: makeRange(heading.startLine, 0, heading.endLine, lines.lineText(heading.endLine).length),
     range: { start: { line: heading.startLine, character: 0 }, end: endOf(lines, Math.max(endLine, heading.endLine)).end },
-    checks: [], traps: [], factRefs: [], sheetRefs: [], templates: [], dateLines: [], timeAnchors: [], hiddenLines: [],
+    checks: [],
+    traps: [],
+    factRefs: [],
+    sheetRefs: [],
+    templates: [],
+    dateLines: [],
+    timeAnchors: [],
+    hiddenLines: [],
   };
   inPhase.forEach((b, i) => {
     if (!isJs(b)) return;
     if (i === 0) {
-      phase.js = analyzeJs(b.value, makeRange(b.startLine, b.column, b.endLine, lines.lineText(b.endLine).length),
-        { line: b.startLine + 1, column: b.column }, lines, file, diagnostics);
+      phase.js = analyzeJs(
+        b.value,
+        makeRange(b.startLine, b.column, b.endLine, lines.lineText(b.endLine).length),
+        { line: b.startLine + 1, column: b.column },
+        lines,
+        file,
+        diagnostics,
+      );
       for (let l = b.startLine; l <= b.endLine; l++) phase.hiddenLines.push(l);
     } else {
-      diagnostics.push(diagnostic('js-block-not-first', file, makeRange(b.startLine, 0, b.startLine, lines.lineText(b.startLine).length),
-        'Only a `js` block at the very start of a phase runs; this one is shown to the persona as text. Move it right under the phase heading.'));
+      diagnostics.push(
+        diagnostic(
+          'js-block-not-first',
+          file,
+          makeRange(b.startLine, 0, b.startLine, lines.lineText(b.startLine).length),
+          'Only a `js` block at the very start of a phase runs; this one is shown to the persona as text. Move it right under the phase heading.',
+        ),
+      );
     }
   });
 
@@ -146,5 +172,9 @@ export function phaseInstructions(chapter: Chapter, phase: Phase): string {
   for (let l = phase.headingRange.end.line + 1; l <= phase.range.end.line; l++) {
     if (!hidden.has(l)) out.push(chapter.lines.lineText(l));
   }
-  return out.join('\n').replace(/^\s*\n/, '').replace(/\n\s*$/, '').replace(/\n{3,}/g, '\n\n');
+  return out
+    .join('\n')
+    .replace(/^\s*\n/, '')
+    .replace(/\n\s*$/, '')
+    .replace(/\n{3,}/g, '\n\n');
 }

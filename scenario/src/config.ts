@@ -50,7 +50,6 @@ export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   prices: {},
 };
 
-
 const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
 /** Longer names make paths that file systems refuse (a partial run adds its phase to the name). */
@@ -119,15 +118,30 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   }
 
   const pricesNode = top.get('prices')?.value;
-  if (pricesNode && pricesNode.type !== 'object') doc.report(doc.rangeOf(pricesNode), '`prices` must be an object by model name: "prices": { "my-model": { "input": 0.3, "output": 1.2 } }, USD per million tokens.');
+  if (pricesNode && pricesNode.type !== 'object')
+    doc.report(
+      doc.rangeOf(pricesNode),
+      '`prices` must be an object by model name: "prices": { "my-model": { "input": 0.3, "output": 1.2 } }, USD per million tokens.',
+    );
   for (const [model, { key, value }] of JsoncDocument.properties(pricesNode)) {
     const given = JsoncDocument.properties(value);
-    if (value.type === 'object' && (!given.has('input') || !given.has('output'))) doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
-    else Object.defineProperty(config.prices, model, { value: numbers(`prices.${model}`, { input: 0, output: 0 }, value), enumerable: true, writable: true, configurable: true });
+    if (value.type === 'object' && (!given.has('input') || !given.has('output')))
+      doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
+    else
+      Object.defineProperty(config.prices, model, {
+        value: numbers(`prices.${model}`, { input: 0, output: 0 }, value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
 
   const runsNode = top.get('runs')?.value;
-  if (runsNode && runsNode.type !== 'object') doc.report(doc.rangeOf(runsNode), '`runs` must be an object of named runs: "runs": { "my-run": { "benchmark": "max", "agent": "chatbot" } }.');
+  if (runsNode && runsNode.type !== 'object')
+    doc.report(
+      doc.rangeOf(runsNode),
+      '`runs` must be an object of named runs: "runs": { "my-run": { "benchmark": "max", "agent": "chatbot" } }.',
+    );
   for (const [name, { key, value }] of JsoncDocument.properties(runsNode)) {
     const run = parseRun(doc, name, key, value);
     if (run) config.runs.push(run);
@@ -147,7 +161,8 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
   doc.unknownKeys(node, [...MODEL_KEYS, ...[...props.keys()].filter(isCredentialKey)], `\`${where}\``, 'unknown-config-key');
   const model = doc.expect(props.get('model')?.value, 'string', `\`${where}.model\``);
   if (model === undefined) {
-    if (!props.has('model')) doc.report(doc.rangeOf(node), `\`${where}\` needs a \`model\`: "stand-in" or the name your provider gives the model.`);
+    if (!props.has('model'))
+      doc.report(doc.rangeOf(node), `\`${where}\` needs a \`model\`: "stand-in" or the name your provider gives the model.`);
     return undefined;
   }
   const out: ModelConfig = { model };
@@ -156,10 +171,17 @@ function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): 
   const env = doc.expect(props.get('api_key_env')?.value, 'string', `\`${where}.api_key_env\``);
   if (env !== undefined) {
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(env)) out.api_key_env = env;
-    else doc.report(doc.rangeOf(props.get('api_key_env')?.value), `\`${where}.api_key_env\` names an environment variable (such as "OPENROUTER_API_KEY"), not the key itself.`);
+    else
+      doc.report(
+        doc.rangeOf(props.get('api_key_env')?.value),
+        `\`${where}.api_key_env\` names an environment variable (such as "OPENROUTER_API_KEY"), not the key itself.`,
+      );
   }
   if (model !== 'stand-in' && !model.startsWith('stand-in:') && base === undefined) {
-    doc.report(doc.rangeOf(props.get('model')?.value), `\`${where}\` uses model "${model}" but has no \`base_url\`: give the provider's OpenAI-compatible URL, or use "stand-in".`);
+    doc.report(
+      doc.rangeOf(props.get('model')?.value),
+      `\`${where}\` uses model "${model}" but has no \`base_url\`: give the provider's OpenAI-compatible URL, or use "stand-in".`,
+    );
   }
   return out;
 }
@@ -200,9 +222,9 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
   const ignore = doc.expect(props.get('ignore_session_break')?.value, 'boolean', `${where}: \`ignore_session_break\``) ?? false;
   if (benchmark === undefined || agent === undefined) return undefined;
   // Own properties by Object.fromEntries: an assignment of a key `__proto__` would set the prototype.
-  const options: Record<string, unknown> = Object.fromEntries([...props]
-    .filter(([k]) => !(SHARED_RUN_KEYS as readonly string[]).includes(k))
-    .map(([k, { value }]) => [k, plain(value)]));
+  const options: Record<string, unknown> = Object.fromEntries(
+    [...props].filter(([k]) => !(SHARED_RUN_KEYS as readonly string[]).includes(k)).map(([k, { value }]) => [k, plain(value)]),
+  );
   const run: RunConfig = { name, benchmark, agent, ignore_session_break: ignore, options, range: doc.rangeOf(key) };
   if (benchmarkNode) run.benchmarkRange = doc.rangeOf(benchmarkNode);
   return run;
@@ -210,9 +232,12 @@ function parseRun(doc: JsoncDocument, name: string, key: Node, node: Node): RunC
 
 function plain(node: Node): unknown {
   switch (node.type) {
-    case 'object': return Object.fromEntries([...JsoncDocument.properties(node)].map(([k, { value }]) => [k, plain(value)]));
-    case 'array': return (node.children ?? []).map(plain);
-    default: return node.value;
+    case 'object':
+      return Object.fromEntries([...JsoncDocument.properties(node)].map(([k, { value }]) => [k, plain(value)]));
+    case 'array':
+      return (node.children ?? []).map(plain);
+    default:
+      return node.value;
   }
 }
 
@@ -221,8 +246,14 @@ export function checkRunBenchmarks(config: Config, known: readonly string[], fil
   return config.runs.flatMap((run) => {
     if (known.includes(run.benchmark) || !run.benchmarkRange) return [];
     const suggestions = nearNames(run.benchmark, known);
-    return [diagnostic('invalid-config', file, run.benchmarkRange,
-      `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
-      { suggestions: suggestions.map((s) => JSON.stringify(s)) })];
+    return [
+      diagnostic(
+        'invalid-config',
+        file,
+        run.benchmarkRange,
+        `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
+        { suggestions: suggestions.map((s) => JSON.stringify(s)) },
+      ),
+    ];
   });
 }

@@ -7,7 +7,8 @@
 /** Why the bytes are not UTF-8 text config.jsonc may hold, as the end of a sentence; undefined when they are. */
 export function configBytesProblem(bytes: Uint8Array): string | undefined {
   const [first, second, third, fourth] = bytes;
-  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff)) return 'it is saved as UTF-16 (its first bytes are a UTF-16 byte order mark): save it as UTF-8';
+  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff))
+    return 'it is saved as UTF-16 (its first bytes are a UTF-16 byte order mark): save it as UTF-8';
   if (first === 0 && second === 0 && third === 0xfe && fourth === 0xff) return 'it is saved as UTF-32: save it as UTF-8';
   if (bytes.includes(0)) return 'it holds NUL bytes, as UTF-16 or UTF-32 text does: save it as UTF-8';
   try {
@@ -30,7 +31,9 @@ export function decodeConfigBytes(bytes: Uint8Array): { text: string } | { probl
 
 /** The one line for config.jsonc text that starts with two byte order marks or more; undefined when it does not. */
 export function configBomProblem(text: string, file: string): string | undefined {
-  return text.startsWith('\uFEFF\uFEFF') ? `${file} starts with more than one byte order mark (U+FEFF): save it as UTF-8 with one or none.` : undefined;
+  return text.startsWith('\uFEFF\uFEFF')
+    ? `${file} starts with more than one byte order mark (U+FEFF): save it as UTF-8 with one or none.`
+    : undefined;
 }
 
 /**

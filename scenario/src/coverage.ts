@@ -45,7 +45,10 @@ export function coverage(b: Benchmark): Coverage {
       told.set(ref.sheet, list);
     }
   }
-  const checkTypes = Object.fromEntries([...Object.keys(CHECK_TYPES), 'untyped'].map((t) => [t, 0])) as Record<CheckType | 'untyped', number>;
+  const checkTypes = Object.fromEntries([...Object.keys(CHECK_TYPES), 'untyped'].map((t) => [t, 0])) as Record<
+    CheckType | 'untyped',
+    number
+  >;
   for (const c of b.checks) checkTypes[c.check.type ?? 'untyped']++;
   const trapTypes = Object.fromEntries(Object.keys(TRAP_TYPES).map((t) => [t, 0])) as Record<TrapType, number>;
   const checks = new Map(b.checks.map((c) => [c.check.id, c]));

@@ -12,7 +12,20 @@ import { AGENT_RUN_KEYS, MODULE_AGENT_RUN_KEYS } from './agents.generated';
 const PROJECT_RUN_KEYS = new Set([...Object.values(AGENT_RUN_KEYS), MODULE_AGENT_RUN_KEYS].flatMap((keys) => Object.keys(keys)));
 
 /** Stems that mark a credential wherever they stand in a name, its words run together. */
-const CREDENTIAL_STEMS = ['secret', 'passw', 'passphrase', 'pwd', 'credential', 'bearer', 'cookie', 'authoriz', 'authoris', 'apikey', 'privatekey', 'sessionid'];
+const CREDENTIAL_STEMS = [
+  'secret',
+  'passw',
+  'passphrase',
+  'pwd',
+  'credential',
+  'bearer',
+  'cookie',
+  'authoriz',
+  'authoris',
+  'apikey',
+  'privatekey',
+  'sessionid',
+];
 /** Whether an agent of the project declares this run key (`openclaw_token_env`, `http_api_key_env`). */
 export function isProjectRunKey(name: string): boolean {
   return PROJECT_RUN_KEYS.has(name);
@@ -29,8 +42,30 @@ const SHELL_NAMES = new Set(['PWD', 'OLDPWD', 'SSH_AUTH_SOCK']);
 const CREDENTIAL_WORDS = new Set(['auth', 'authn', 'authz', 'pass', 'sessionid', 'sid', 'jwt', 'otp', 'totp']);
 /** Words that make a name about a *count* of tokens (`max_tokens`, `token_budget`), not a token. */
 const COUNT_WORDS = new Set([
-  'max', 'min', 'budget', 'limit', 'limits', 'count', 'counts', 'num', 'number', 'total', 'usage', 'window',
-  'context', 'length', 'size', 'per', 'rate', 'ratio', 'estimate', 'threshold', 'reserve', 'target', 'cost', 'price',
+  'max',
+  'min',
+  'budget',
+  'limit',
+  'limits',
+  'count',
+  'counts',
+  'num',
+  'number',
+  'total',
+  'usage',
+  'window',
+  'context',
+  'length',
+  'size',
+  'per',
+  'rate',
+  'ratio',
+  'estimate',
+  'threshold',
+  'reserve',
+  'target',
+  'cost',
+  'price',
 ]);
 /** Query parameters that carry a credential though their names are not the words above (Azure's SAS `sig`). */
 const CREDENTIAL_QUERY_NAMES = new Set(['sig', 'signature', 'code', 'access_code', 'client_assertion']);
@@ -84,7 +119,8 @@ export function isCredentialQueryName(name: string): boolean {
 }
 
 /** Prefixes providers give their keys (OpenAI, Anthropic, GitHub, GitLab, Slack, AWS, Google, Hugging Face, Stripe, JWTs). */
-const KEY_PREFIX = /^(?:sk|rk|pk)[-_]|^(?:gh[pousr]|github_pat|hf|xox[abposr])_|^glpat-|^xox[abposr]-|^AKIA[0-9A-Z]|^AIza|^ya29\.|^eyJ[A-Za-z0-9_-]*\./;
+const KEY_PREFIX =
+  /^(?:sk|rk|pk)[-_]|^(?:gh[pousr]|github_pat|hf|xox[abposr])_|^glpat-|^xox[abposr]-|^AKIA[0-9A-Z]|^AIza|^ya29\.|^eyJ[A-Za-z0-9_-]*\./;
 /** Characters a key is written with (base64 and base64url, hex, and the separators of prefixed keys). */
 const KEY_CHARS = /^[A-Za-z0-9_\-+=.~]+$/;
 /** A prefixed key is at least this long: `sk-` and a dozen characters. */

@@ -35,7 +35,8 @@ export function reportCredentials(doc: JsoncDocument): void {
   while (pending.length) {
     const item = pending.pop()!;
     const { node, path } = item;
-    if (node.type === 'string' && typeof node.value === 'string' && !item.keyRefused) reportStringValue(doc, node, path || '(the file)', node.value);
+    if (node.type === 'string' && typeof node.value === 'string' && !item.keyRefused)
+      reportStringValue(doc, node, path || '(the file)', node.value);
     if (node.type === 'array') {
       const problem = arrayProblem((node.children ?? []).map((child) => child.value));
       if (problem) doc.report(doc.rangeOf(node), `\`${path}\` ${problem}.`);
@@ -75,8 +76,10 @@ function reportStringValue(doc: JsoncDocument, node: Node, path: string, value: 
 /** Why a string value would put a secret in the file, as the end of a sentence after its path; undefined when it would not. */
 function valueProblem(value: string): string | undefined {
   const url = urlCredential(value);
-  if (url?.kind === 'userinfo') return 'has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in `api_key_env`';
-  if (url?.kind === 'query') return `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}`;
+  if (url?.kind === 'userinfo')
+    return 'has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in `api_key_env`';
+  if (url?.kind === 'query')
+    return `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}`;
   if (isKeyShaped(value)) return `holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
   return commandLineProblem(value.split(/\s+/));
 }
@@ -114,8 +117,7 @@ export function credentialIn(value: unknown, path: string): string | undefined {
       const problem = arrayProblem(item.value);
       if (problem) return `\`${item.path}\` ${problem}.`;
       item.value.forEach((child: unknown, i) => pending.push({ value: child, path: `${item.path}[${i}]` }));
-    }
-    else if (typeof item.value === 'object' && item.value !== null) {
+    } else if (typeof item.value === 'object' && item.value !== null) {
       for (const [name, inner] of Object.entries(item.value)) {
         const innerPath = item.path ? `${item.path}.${shownKey(name)}` : shownKey(name);
         const problem = keyProblem(name, jsonType(inner), item.key, item.path);
@@ -145,7 +147,10 @@ function reportComments(doc: JsoncDocument, text: string): void {
     const comment = scanner.getTokenValue();
     if (isKeyShaped(comment) || urlCredential(comment.replace(/^\/[/*]|\*\/$/g, '').trim())?.kind === 'userinfo') {
       const offset = scanner.getTokenOffset();
-      doc.report(doc.lines.rangeOf(offset, offset + scanner.getTokenLength()), `A comment of ${doc.file} holds what looks like a key or token, which would put a secret in a file: delete it and ${GENERIC_ADVICE}.`);
+      doc.report(
+        doc.lines.rangeOf(offset, offset + scanner.getTokenLength()),
+        `A comment of ${doc.file} holds what looks like a key or token, which would put a secret in a file: delete it and ${GENERIC_ADVICE}.`,
+      );
     }
   }
 }

@@ -10,8 +10,19 @@ import { liveFacts } from './sheet';
 import { timelineKey, timelineStart, walkChapter, type TimelineState } from './timeline';
 
 export type ReadKind =
-  | 'name' | 'refused' | 'has-sheet' | 'fact' | 'live-facts' | 'sheet-names'
-  | 'first' | 'last' | 'highest' | 'check-ids' | 'targeted' | 'told' | 'timeline';
+  | 'name'
+  | 'refused'
+  | 'has-sheet'
+  | 'fact'
+  | 'live-facts'
+  | 'sheet-names'
+  | 'first'
+  | 'last'
+  | 'highest'
+  | 'check-ids'
+  | 'targeted'
+  | 'told'
+  | 'timeline';
 
 /** A read as one string, kind and key: what the reverse index of readers is keyed by. */
 export function readKey(kind: ReadKind, key: string): string {
@@ -61,8 +72,17 @@ export function locatedKey(located: LocatedCheck | undefined): string {
 }
 
 /** A chapter or a sheet replaced in place: same file, same place. */
-export interface ChapterChange { index: number; before: Chapter; now: Chapter; checksBefore: readonly LocatedCheck[]; checksNow: readonly LocatedCheck[] }
-export interface SheetChange { before: Sheet; now: Sheet }
+export interface ChapterChange {
+  index: number;
+  before: Chapter;
+  now: Chapter;
+  checksBefore: readonly LocatedCheck[];
+  checksNow: readonly LocatedCheck[];
+}
+export interface SheetChange {
+  before: Sheet;
+  now: Sheet;
+}
 
 const count = (counts: Map<string, number>, key: string, by: number) => {
   const n = (counts.get(key) ?? 0) + by;
@@ -110,7 +130,7 @@ export class CrossIndex {
   private countNumber(id: string, by: number): void {
     const [series = '1', number] = id.split('.');
     let numbers = this.numbers.get(series);
-    if (!numbers) this.numbers.set(series, numbers = new Map());
+    if (!numbers) this.numbers.set(series, (numbers = new Map()));
     const n = (numbers.get(Number(number)) ?? 0) + by;
     if (n === 0) numbers.delete(Number(number));
     else numbers.set(Number(number), n);
@@ -172,9 +192,12 @@ export class CrossIndex {
   answer(kind: ReadKind, key: string): string | number | boolean {
     const b = this.current;
     switch (kind) {
-      case 'name': return b.name;
-      case 'refused': return b.refusedSheets?.has(key) ?? false;
-      case 'has-sheet': return b.sheets.has(key);
+      case 'name':
+        return b.name;
+      case 'refused':
+        return b.refusedSheets?.has(key) ?? false;
+      case 'has-sheet':
+        return b.sheets.has(key);
       case 'fact': {
         const cut = key.lastIndexOf('\u0000');
         return this.factState(key.slice(0, cut), key.slice(cut + 1));
@@ -183,14 +206,22 @@ export class CrossIndex {
         const sheet = b.sheets.get(key);
         return sheet ? factIndex(sheet).key : '';
       }
-      case 'sheet-names': return this.sheetNamesKey();
-      case 'first': return locatedKey(this.firstCheck(key));
-      case 'last': return locatedKey(this.lastCheck(key));
-      case 'highest': return this.highestInSeries(key);
-      case 'check-ids': return this.checkIds().key;
-      case 'targeted': return this.isTargeted(key);
-      case 'told': return this.isTold(key);
-      case 'timeline': return this.entryKeys[Number(key)] ?? '';
+      case 'sheet-names':
+        return this.sheetNamesKey();
+      case 'first':
+        return locatedKey(this.firstCheck(key));
+      case 'last':
+        return locatedKey(this.lastCheck(key));
+      case 'highest':
+        return this.highestInSeries(key);
+      case 'check-ids':
+        return this.checkIds().key;
+      case 'targeted':
+        return this.isTargeted(key);
+      case 'told':
+        return this.isTold(key);
+      case 'timeline':
+        return this.entryKeys[Number(key)] ?? '';
     }
   }
 
@@ -224,7 +255,10 @@ export class CrossIndex {
       changed.add(readKey('check-ids', ''));
     }
     for (const id of [...idsBefore, ...idsNow]) {
-      changed.add(readKey('first', id)).add(readKey('last', id)).add(readKey('highest', id.split('.')[0] ?? '1'));
+      changed
+        .add(readKey('first', id))
+        .add(readKey('last', id))
+        .add(readKey('highest', id.split('.')[0] ?? '1'));
     }
     for (const id of new Set(idsBefore)) {
       const kept = (this.byId.get(id) ?? []).filter((c) => c.chapter !== index);
@@ -245,8 +279,11 @@ export class CrossIndex {
     this.countChapter(before, -1);
     this.countChapter(now, 1);
     for (const phase of [...before.phases, ...now.phases]) {
-      for (const trap of phase.traps) for (const target of trap.targets) if (targetsBefore.has(target.name) !== this.targets.has(target.name)) changed.add(readKey('targeted', target.name));
-      for (const ref of phase.sheetRefs) if (toldBefore.has(ref.sheet) !== this.told.has(ref.sheet)) changed.add(readKey('told', ref.sheet));
+      for (const trap of phase.traps)
+        for (const target of trap.targets)
+          if (targetsBefore.has(target.name) !== this.targets.has(target.name)) changed.add(readKey('targeted', target.name));
+      for (const ref of phase.sheetRefs)
+        if (toldBefore.has(ref.sheet) !== this.told.has(ref.sheet)) changed.add(readKey('told', ref.sheet));
     }
   }
 

@@ -11,7 +11,10 @@ export const DIAGNOSTIC_CODES = {
   'invalid-manifest': { severity: 'error', summary: 'benchmark.json is not valid JSON or a key has the wrong type' },
   'invalid-config': { severity: 'error', summary: 'config.jsonc is not valid JSONC or a key has the wrong type' },
   'unknown-key': { severity: 'warning', summary: 'a key that benchmark.json does not know' },
-  'unknown-config-key': { severity: 'error', summary: 'a key that config.jsonc does not know, at any level, or a run key its agent does not read' },
+  'unknown-config-key': {
+    severity: 'error',
+    summary: 'a key that config.jsonc does not know, at any level, or a run key its agent does not read',
+  },
   'missing-chapter': { severity: 'error', summary: 'a chapter listed in benchmark.json has no file' },
   'missing-sheet': { severity: 'error', summary: 'a sheet listed in benchmark.json has no file' },
   'unlisted-chapter': { severity: 'warning', summary: 'a chapterN.md file that benchmark.json does not list' },
@@ -26,7 +29,7 @@ export const DIAGNOSTIC_CODES = {
   'malformed-trap': { severity: 'error', summary: 'a `🪤` line that does not follow `🪤 TYPE [refs] → CHECK-ID, ... [— note]`' },
   'unknown-trap-type': { severity: 'error', summary: 'a trap type other than the seven of the format' },
   'trap-target-missing': { severity: 'error', summary: 'a trap aims at a check id that no check has' },
-  'js-syntax-error': { severity: 'error', summary: 'a phase\'s JS block does not parse' },
+  'js-syntax-error': { severity: 'error', summary: "a phase's JS block does not parse" },
   'unknown-bench-api': { severity: 'error', summary: 'a `bench.` member other than newSession and log' },
   'malformed-template': { severity: 'error', summary: 'a `{{...}}` date template with a bad keyword, number or unit' },
   'malformed-time-anchor': { severity: 'error', summary: 'a date line or `HH:MM —` anchor that is not a real date or time' },
@@ -35,12 +38,25 @@ export const DIAGNOSTIC_CODES = {
   'sheet-never-told': { severity: 'warning', summary: 'no phase names the sheet, so the persona never tells it' },
   'hist-without-trap': { severity: 'warning', summary: 'a HIST check that no trap write aims at' },
   'js-block-not-first': { severity: 'warning', summary: 'a `js` block that is not at the start of its phase never runs' },
-  'outside-phase': { severity: 'warning', summary: 'a check or trap in a chapter\'s preamble, which the persona never sees' },
-  'unsafe-file': { severity: 'error', summary: 'a file that is not read: a link leaving the folder, a dangling link, not a regular file, too large, or a reserved name' },
+  'outside-phase': { severity: 'warning', summary: "a check or trap in a chapter's preamble, which the persona never sees" },
+  'unsafe-file': {
+    severity: 'error',
+    summary: 'a file that is not read: a link leaving the folder, a dangling link, not a regular file, too large, or a reserved name',
+  },
   'over-limit': { severity: 'error', summary: 'a markdown file with a line too long or nesting too deep to parse safely' },
-  'audit-missing-value': { severity: 'error', summary: '`mmb check --audit`: a check\'s correct answer lacks the value its trap\'s fact had when the rehearsal asked it (for HIST, the value before the edit)' },
-  'audit-stale-value': { severity: 'error', summary: '`mmb check --audit`: a check\'s correct answer holds a value that its trap\'s edit replaced or deleted' },
-  'audit-not-edited': { severity: 'warning', summary: '`mmb check --audit`: the rehearsal did not change a trap\'s fact in the trap\'s phase, so its checks could not be compared' },
+  'audit-missing-value': {
+    severity: 'error',
+    summary:
+      "`mmb check --audit`: a check's correct answer lacks the value its trap's fact had when the rehearsal asked it (for HIST, the value before the edit)",
+  },
+  'audit-stale-value': {
+    severity: 'error',
+    summary: "`mmb check --audit`: a check's correct answer holds a value that its trap's edit replaced or deleted",
+  },
+  'audit-not-edited': {
+    severity: 'warning',
+    summary: "`mmb check --audit`: the rehearsal did not change a trap's fact in the trap's phase, so its checks could not be compared",
+  },
   'audit-not-graded': { severity: 'warning', summary: '`mmb check --audit`: the rehearsal never graded a check that a trap aims at' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 

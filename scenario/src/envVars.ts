@@ -22,7 +22,8 @@ export function shownName(name: string): string {
 
 /** Why an entry of `env` is not a variable's name or a `PREFIX_*`, as the end of a sentence; undefined when it is one. */
 export function envPatternProblem(entry: string): string | undefined {
-  if (entry === '*') return 'a lone `*` would hand over the whole environment, the persona\'s key included: list names, or prefixes such as "MY_AGENT_*"';
+  if (entry === '*')
+    return 'a lone `*` would hand over the whole environment, the persona\'s key included: list names, or prefixes such as "MY_AGENT_*"';
   const name = entry.endsWith('*') ? entry.slice(0, -1) : entry;
   return envNameProblem(name);
 }
@@ -30,7 +31,8 @@ export function envPatternProblem(entry: string): string | undefined {
 /** Why a text is not a variable's name; undefined when it is one. */
 export function envNameProblem(name: string): string | undefined {
   if (name.length > MAX_ENV_NAME) return `it is not a variable's name: at most ${MAX_ENV_NAME} characters`;
-  if (!ENV_NAME_PATTERN.test(name)) return 'it is not a variable\'s name: letters, digits and `_`, not starting with a digit (a prefix ends in one `*`)';
+  if (!ENV_NAME_PATTERN.test(name))
+    return "it is not a variable's name: letters, digits and `_`, not starting with a digit (a prefix ends in one `*`)";
   return undefined;
 }
 
@@ -47,8 +49,11 @@ export function envValueProblem(value: string): string | undefined {
  * is refused (the parser reports both through `reportCredentials`, the engine through this).
  */
 export function envSecretProblem(name: string, value: string): string | undefined {
-  if (isCredentialKey(name)) return 'it is named like a credential, which would put a secret in a file: set it in the environment and list its name in `env`';
-  if (hasUrlUserinfo(value)) return 'its value is a URL with a user name or password, which would put a secret in a file: set it in the environment and list its name in `env`';
-  if (urlCredential(value) || isKeyShaped(value)) return 'its value looks like a key or token, which would put a secret in a file: set it in the environment and list its name in `env`';
+  if (isCredentialKey(name))
+    return 'it is named like a credential, which would put a secret in a file: set it in the environment and list its name in `env`';
+  if (hasUrlUserinfo(value))
+    return 'its value is a URL with a user name or password, which would put a secret in a file: set it in the environment and list its name in `env`';
+  if (urlCredential(value) || isKeyShaped(value))
+    return 'its value looks like a key or token, which would put a secret in a file: set it in the environment and list its name in `env`';
   return undefined;
 }

@@ -67,7 +67,7 @@ export class BenchmarkValidation {
       }
       for (const key of changed) {
         // A copy: validating a reader moves its own entries in the reverse index.
-        for (const file of [...this.readers.get(key) ?? []]) {
+        for (const file of [...(this.readers.get(key) ?? [])]) {
           const kept = this.kept.get(file);
           if (!kept || touched.has(file)) continue;
           this.rechecked++;
@@ -122,7 +122,7 @@ export class BenchmarkValidation {
       const key = readKey(log[i] as ReadKind, log[i + 1] as string);
       let files = this.readers.get(key);
       if (by > 0) {
-        if (!files) this.readers.set(key, files = new Set());
+        if (!files) this.readers.set(key, (files = new Set()));
         files.add(file);
       } else if (files?.delete(file) && files.size === 0) this.readers.delete(key);
     }
@@ -134,10 +134,21 @@ export class BenchmarkValidation {
    * place. Anything else (a file added or gone, the manifest, a file both chapter and sheet)
    * asks for a new index.
    */
-  private updateInPlace(previous: { b: Benchmark; index: CrossIndex }, b: Benchmark): { index: CrossIndex; units: FileUnit[]; changed: Set<string> } | undefined {
+  private updateInPlace(
+    previous: { b: Benchmark; index: CrossIndex },
+    b: Benchmark,
+  ): { index: CrossIndex; units: FileUnit[]; changed: Set<string> } | undefined {
     const before = previous.b;
-    if (b.name !== before.name || b.diagnostics !== before.diagnostics || b.manifest !== before.manifest || b.refusedSheets !== before.refusedSheets
-      || b.chapters.length !== before.chapters.length || b.sheets.size !== before.sheets.size || b.lines.size !== before.lines.size) return undefined;
+    if (
+      b.name !== before.name ||
+      b.diagnostics !== before.diagnostics ||
+      b.manifest !== before.manifest ||
+      b.refusedSheets !== before.refusedSheets ||
+      b.chapters.length !== before.chapters.length ||
+      b.sheets.size !== before.sheets.size ||
+      b.lines.size !== before.lines.size
+    )
+      return undefined;
     const units = new Map<string, FileUnit>();
     const unitOf = (file: string): FileUnit | undefined => {
       const kept = this.kept.get(file)?.unit;
@@ -169,7 +180,13 @@ export class BenchmarkValidation {
       const unit = unitOf(chapter.file);
       if (unit?.chapter?.index !== ci || unit.sheet) return undefined;
       unit.chapter = { chapter, index: ci };
-      chapters.push({ index: ci, before: chapterBefore, now: chapter, checksBefore: chapterEntries(before.checks, ci), checksNow: chapterEntries(b.checks, ci) });
+      chapters.push({
+        index: ci,
+        before: chapterBefore,
+        now: chapter,
+        checksBefore: chapterEntries(before.checks, ci),
+        checksNow: chapterEntries(b.checks, ci),
+      });
     }
     const changed = previous.index.update(b, chapters, sheets);
     return { index: previous.index, units: [...units.values()], changed };
@@ -194,6 +211,11 @@ export class BenchmarkValidation {
 }
 
 function sameUnit(before: FileUnit, now: FileUnit): boolean {
-  return before.folder === now.folder && before.lines === now.lines && before.sheet === now.sheet
-    && before.chapter?.chapter === now.chapter?.chapter && before.chapter?.index === now.chapter?.index;
+  return (
+    before.folder === now.folder &&
+    before.lines === now.lines &&
+    before.sheet === now.sheet &&
+    before.chapter?.chapter === now.chapter?.chapter &&
+    before.chapter?.index === now.chapter?.index
+  );
 }

@@ -55,8 +55,14 @@ export function scanTemplates(text: string, line: number, file: string, out: Dia
     const close = text.indexOf('}}', open + 2);
     const nextOpen = text.indexOf('{{', open + 2);
     if (close < 0 || (nextOpen >= 0 && nextOpen < close)) {
-      out.push(diagnostic('malformed-template', file, lineRange(line, open, text.length),
-        'This date template has no closing `}}`: write it as {{FUTURE:3:weeks}}, {{PAST:2:days}} or {{TODAY}}.'));
+      out.push(
+        diagnostic(
+          'malformed-template',
+          file,
+          lineRange(line, open, text.length),
+          'This date template has no closing `}}`: write it as {{FUTURE:3:weeks}}, {{PAST:2:days}} or {{TODAY}}.',
+        ),
+      );
       if (close < 0) break;
       from = nextOpen;
       continue;
@@ -67,8 +73,15 @@ export function scanTemplates(text: string, line: number, file: string, out: Dia
     if (parsed.ok) {
       templates.push({ raw, range, keyword: parsed.keyword, amount: parsed.amount, unit: parsed.unit });
     } else {
-      out.push(diagnostic('malformed-template', file, range, parsed.message,
-        parsed.suggestions?.length ? { suggestions: parsed.suggestions } : {}));
+      out.push(
+        diagnostic(
+          'malformed-template',
+          file,
+          range,
+          parsed.message,
+          parsed.suggestions?.length ? { suggestions: parsed.suggestions } : {},
+        ),
+      );
     }
     from = close + 2;
   }
@@ -99,15 +112,27 @@ export function scanDateLine(text: string, line: number, file: string, out: Diag
   const range = lineRange(line, indent, text.trimEnd().length);
   const day = dayNumber(date);
   if (day === undefined) {
-    out.push(diagnostic('malformed-time-anchor', file, lineRange(line, indent, indent + date.length),
-      `\`${date}\` is not a calendar date: write a real date as YYYY-MM-DD.`));
+    out.push(
+      diagnostic(
+        'malformed-time-anchor',
+        file,
+        lineRange(line, indent, indent + date.length),
+        `\`${date}\` is not a calendar date: write a real date as YYYY-MM-DD.`,
+      ),
+    );
     return undefined;
   }
   const rest = text.slice(indent + date.length);
   const tail = /^\s*(?:,\s*([A-Za-z]+)\.?)?\s*$/.exec(rest);
   if (!tail) {
-    out.push(diagnostic('malformed-time-anchor', file, range,
-      'A date line holds only the date and, if you like, the weekday (`2026-03-10, Tue`); put the rest on the next line.'));
+    out.push(
+      diagnostic(
+        'malformed-time-anchor',
+        file,
+        range,
+        'A date line holds only the date and, if you like, the weekday (`2026-03-10, Tue`); put the rest on the next line.',
+      ),
+    );
     return undefined;
   }
   const weekday = tail[1]?.toLowerCase();
@@ -115,14 +140,22 @@ export function scanDateLine(text: string, line: number, file: string, out: Diag
     const actual = WEEKDAYS[((Math.floor(day) % 7) + 11) % 7] ?? '';
     const known = WEEKDAYS.find((w) => w === weekday || (weekday.length >= 3 && w.startsWith(weekday)));
     if (!known) {
-      out.push(diagnostic('malformed-time-anchor', file, range, `\`${tail[1]}\` is not a weekday: write Mon, Tue, Wed, Thu, Fri, Sat or Sun.`));
+      out.push(
+        diagnostic('malformed-time-anchor', file, range, `\`${tail[1]}\` is not a weekday: write Mon, Tue, Wed, Thu, Fri, Sat or Sun.`),
+      );
       return undefined;
     }
     if (known !== actual) {
       const proper = actual.charAt(0).toUpperCase() + actual.slice(1, 3);
-      out.push(diagnostic('malformed-time-anchor', file, range,
-        `${date} is a ${actual.charAt(0).toUpperCase()}${actual.slice(1)}, not a ${known.charAt(0).toUpperCase()}${known.slice(1)}: fix the date or write \`${date}, ${proper}\`.`,
-        { suggestions: [`${date}, ${proper}`] }));
+      out.push(
+        diagnostic(
+          'malformed-time-anchor',
+          file,
+          range,
+          `${date} is a ${actual.charAt(0).toUpperCase()}${actual.slice(1)}, not a ${known.charAt(0).toUpperCase()}${known.slice(1)}: fix the date or write \`${date}, ${proper}\`.`,
+          { suggestions: [`${date}, ${proper}`] },
+        ),
+      );
     }
   }
   return { date, range };
@@ -131,7 +164,13 @@ export function scanDateLine(text: string, line: number, file: string, out: Diag
 const TIME_START = /^(\s*)(\d{1,2}):(\d{1,2})(?=\s*(?:—|–|-))/;
 
 /** A line `HH:MM — action` (also `-` or `–`) is a time anchor. */
-export function scanTimeAnchor(text: string, line: number, file: string, out: Diagnostic[], date: string | undefined): TimeAnchor | undefined {
+export function scanTimeAnchor(
+  text: string,
+  line: number,
+  file: string,
+  out: Diagnostic[],
+  date: string | undefined,
+): TimeAnchor | undefined {
   const m = TIME_START.exec(text);
   if (!m) return undefined;
   const indent = (m[1] ?? '').length;
@@ -141,7 +180,8 @@ export function scanTimeAnchor(text: string, line: number, file: string, out: Di
   const hour = Number(hh);
   const minute = Number(mm);
   if (hh.length !== 2 || mm.length !== 2 || hour > 23 || minute > 59) {
-    const fix = hour <= 23 && minute <= 59 ? ` write \`${hh.padStart(2, '0')}:${mm.padStart(2, '0')}\`` : ' hours run 00–23 and minutes 00–59';
+    const fix =
+      hour <= 23 && minute <= 59 ? ` write \`${hh.padStart(2, '0')}:${mm.padStart(2, '0')}\`` : ' hours run 00–23 and minutes 00–59';
     out.push(diagnostic('malformed-time-anchor', file, timeRange, `\`${hh}:${mm}\` is not a time anchor (HH:MM):${fix}.`));
     return undefined;
   }

@@ -30,8 +30,14 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
   const afterMark = first.text.slice(pos);
   const idMatch = /^\s*(\d+\.\d+)(?=\s|$|\[)/.exec(afterMark);
   if (!idMatch) {
-    out.push(diagnostic('malformed-check', file, lineRange(first.line, mark, first.text.trimEnd().length),
-      'This check has no id: write `❓ N.M` first, as in `❓ 20.3 What dose of vitamin D am I taking? Correct answer: 4000 IU.`'));
+    out.push(
+      diagnostic(
+        'malformed-check',
+        file,
+        lineRange(first.line, mark, first.text.trimEnd().length),
+        'This check has no id: write `❓ N.M` first, as in `❓ 20.3 What dose of vitamin D am I taking? Correct answer: 4000 IU.`',
+      ),
+    );
     return undefined;
   }
   const id = idMatch[1] ?? '';
@@ -49,8 +55,15 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
       check.typeRange = typeRange;
     } else {
       const suggestions = nearNames(type, Object.keys(CHECK_TYPES));
-      out.push(diagnostic('unknown-check-type', file, typeRange,
-        `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMean(suggestions)}`, { suggestions }));
+      out.push(
+        diagnostic(
+          'unknown-check-type',
+          file,
+          typeRange,
+          `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMean(suggestions)}`,
+          { suggestions },
+        ),
+      );
     }
     pos += typeMatch[0].length;
   }
@@ -61,22 +74,41 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
     const m = ANSWER.exec(p.text.slice(p.start));
     if (m && !answerAt) answerAt = { index, column: p.start + m.index };
   });
-  const join = (segments: string[]) => segments.map((s) => s.trim()).filter(Boolean).join(' ');
+  const join = (segments: string[]) =>
+    segments
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(' ');
   if (!answerAt) {
     check.question = join(parts.map((p) => p.text.slice(p.start)));
-    out.push(diagnostic('malformed-check', file, whole,
-      `Check ${id} has no correct answer: add \`Correct answer: …\` after the question, on the same line or an indented line below it.`));
+    out.push(
+      diagnostic(
+        'malformed-check',
+        file,
+        whole,
+        `Check ${id} has no correct answer: add \`Correct answer: …\` after the question, on the same line or an indented line below it.`,
+      ),
+    );
     return check;
   }
   const at = answerAt;
   const answerLine = parts[at.index] ?? parts[0]!;
   const answerStart = at.column + 'correct answer:'.length;
-  check.question = join([...parts.slice(0, at.index).map((p) => p.text.slice(p.start)), answerLine.text.slice(answerLine.start, at.column)]);
+  check.question = join([
+    ...parts.slice(0, at.index).map((p) => p.text.slice(p.start)),
+    answerLine.text.slice(answerLine.start, at.column),
+  ]);
   check.answer = join([answerLine.text.slice(answerStart), ...parts.slice(at.index + 1).map((p) => p.text)]);
   check.answerRange = makeRange(answerLine.line, at.column, last.line, last.text.trimEnd().length);
   if (!check.answer) {
-    out.push(diagnostic('malformed-check', file, check.answerRange,
-      `Check ${id} has an empty correct answer: write the answer after \`Correct answer:\`.`));
+    out.push(
+      diagnostic(
+        'malformed-check',
+        file,
+        check.answerRange,
+        `Check ${id} has an empty correct answer: write the answer after \`Correct answer:\`.`,
+      ),
+    );
   }
   return check;
 }
@@ -117,11 +149,13 @@ export function parseTrap(text: string, line: number, refs: readonly FactRef[], 
   let cursor = typeStart + type.length;
   for (const ref of facts) {
     const gap = text.slice(cursor, ref.range.start.character);
-    if (!/^[\s,]*$/.test(gap)) return bad(`\`${gap.trim()}\` is not a fact reference (\`sheet#N.M\`).`, lineRange(line, cursor, ref.range.start.character));
+    if (!/^[\s,]*$/.test(gap))
+      return bad(`\`${gap.trim()}\` is not a fact reference (\`sheet#N.M\`).`, lineRange(line, cursor, ref.range.start.character));
     cursor = ref.range.end.character;
   }
   const tailGap = text.slice(cursor, arrowAt);
-  if (!/^[\s,]*$/.test(tailGap)) return bad(`\`${tailGap.trim()}\` is not a fact reference (\`sheet#N.M\`).`, lineRange(line, cursor, arrowAt));
+  if (!/^[\s,]*$/.test(tailGap))
+    return bad(`\`${tailGap.trim()}\` is not a fact reference (\`sheet#N.M\`).`, lineRange(line, cursor, arrowAt));
 
   const targets: Named[] = [];
   for (const m of text.slice(targetsStart, bodyEnd).matchAll(/[^\s,]+/g)) {
@@ -134,8 +168,15 @@ export function parseTrap(text: string, line: number, refs: readonly FactRef[], 
 
   if (!Object.hasOwn(TRAP_TYPES, type)) {
     const suggestions = nearNames(type, Object.keys(TRAP_TYPES));
-    out.push(diagnostic('unknown-trap-type', file, typeRange,
-      `\`${type}\` is not a trap type: use one of ${Object.keys(TRAP_TYPES).join(', ')}.${didYouMean(suggestions)}`, { suggestions }));
+    out.push(
+      diagnostic(
+        'unknown-trap-type',
+        file,
+        typeRange,
+        `\`${type}\` is not a trap type: use one of ${Object.keys(TRAP_TYPES).join(', ')}.${didYouMean(suggestions)}`,
+        { suggestions },
+      ),
+    );
     return undefined;
   }
   const trap: Trap = { type: type as TrapType, typeRange, facts, targets, range: whole };

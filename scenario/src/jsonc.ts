@@ -36,7 +36,11 @@ export class JsoncDocument {
   readonly root: Node | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(source: string, readonly file: string, private readonly code: DiagnosticCode) {
+  constructor(
+    source: string,
+    readonly file: string,
+    private readonly code: DiagnosticCode,
+  ) {
     const text = stripBom(source);
     this.text = text;
     this.lines = new LineIndex(text);
@@ -44,7 +48,10 @@ export class JsoncDocument {
     const tooDeep = jsonDepthExceeded(text);
     if (tooDeep >= 0) {
       this.root = undefined;
-      this.report(this.lines.rangeOf(tooDeep, tooDeep + 1), `${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; it is not read: flatten it.`);
+      this.report(
+        this.lines.rangeOf(tooDeep, tooDeep + 1),
+        `${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; it is not read: flatten it.`,
+      );
       return;
     }
     const errors: ParseError[] = [];
@@ -82,7 +89,12 @@ export class JsoncDocument {
    * `unknown-key` warning (the key is ignored), in config.jsonc an `unknown-config-key` error,
    * since a typo there would run something other than what the author asked for.
    */
-  unknownKeys(node: Node | undefined, known: readonly string[], where: string, code: 'unknown-key' | 'unknown-config-key' = 'unknown-key'): void {
+  unknownKeys(
+    node: Node | undefined,
+    known: readonly string[],
+    where: string,
+    code: 'unknown-key' | 'unknown-config-key' = 'unknown-key',
+  ): void {
     for (const [name, { key }] of JsoncDocument.properties(node)) {
       if (known.includes(name)) continue;
       const explain = code === 'unknown-config-key' ? `: its keys are ${known.filter((k) => k !== '$schema').join(', ')}` : '';
@@ -91,11 +103,23 @@ export class JsoncDocument {
   }
 
   /** One unknown key, named (cut short: it comes from the file) with the known keys nearest to it. */
-  reportUnknownKey(key: Node, name: string, known: readonly string[], lead: string, code: 'unknown-key' | 'unknown-config-key', explain = ''): void {
+  reportUnknownKey(
+    key: Node,
+    name: string,
+    known: readonly string[],
+    lead: string,
+    code: 'unknown-key' | 'unknown-config-key',
+    explain = '',
+  ): void {
     const shown = shorten(name, MAX_SHOWN_KEY);
     const suggestions = nearNames(name, known);
     const consequence = code === 'unknown-key' ? '; it is ignored.' : `${explain}.`;
-    this.report(this.rangeOf(key), `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`, code, suggestions.map((s) => JSON.stringify(s)));
+    this.report(
+      this.rangeOf(key),
+      `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`,
+      code,
+      suggestions.map((s) => JSON.stringify(s)),
+    );
   }
 
   /**
@@ -116,7 +140,11 @@ export class JsoncDocument {
         const shown = shorten(key.value, MAX_SHOWN_KEY);
         const inner = path ? `${path}.${shown}` : shown;
         if (seen.has(key.value)) {
-          this.report(this.rangeOf(key), `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; only one may stand (the last would win unseen): delete the other.`, code);
+          this.report(
+            this.rangeOf(key),
+            `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; only one may stand (the last would win unseen): delete the other.`,
+            code,
+          );
         }
         seen.add(key.value);
         if (value) pending.push({ node: value, path: inner });
@@ -125,8 +153,11 @@ export class JsoncDocument {
   }
 
   /** The value if it has the wanted JSON type; otherwise reports it and returns undefined. */
-  expect<T extends 'string' | 'number' | 'boolean'>(node: Node | undefined, type: T, what: string):
-    (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
+  expect<T extends 'string' | 'number' | 'boolean'>(
+    node: Node | undefined,
+    type: T,
+    what: string,
+  ): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
     if (!node) return undefined;
     if (node.type !== type) {
       this.report(this.rangeOf(node), `${what} must be a ${type}.`);

@@ -88,14 +88,26 @@ export function markdownLimit(text: string): MarkdownLimit | undefined {
     while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
     const length = end - start;
     if (length > MAX_LINE_CHARS) {
-      return { line, length, message: `Line ${line + 1} is ${length.toLocaleString('en-US')} characters long; a line may hold at most ${MAX_LINE_CHARS.toLocaleString('en-US')}: break it up. The file is not read until then.` };
+      return {
+        line,
+        length,
+        message: `Line ${line + 1} is ${length.toLocaleString('en-US')} characters long; a line may hold at most ${MAX_LINE_CHARS.toLocaleString('en-US')}: break it up. The file is not read until then.`,
+      };
     }
     const prefix = containerPrefix(text, start, end);
     if (prefix.markers > MAX_CONTAINER_DEPTH) {
-      return { line, length, message: `Line ${line + 1} opens ${prefix.markers} nested quotes or lists; at most ${MAX_CONTAINER_DEPTH} are read: flatten it. The file is not read until then.` };
+      return {
+        line,
+        length,
+        message: `Line ${line + 1} opens ${prefix.markers} nested quotes or lists; at most ${MAX_CONTAINER_DEPTH} are read: flatten it. The file is not read until then.`,
+      };
     }
     if (prefix.indent > MAX_INDENT_COLUMNS) {
-      return { line, length, message: `Line ${line + 1} is indented by ${prefix.indent} columns; at most ${MAX_INDENT_COLUMNS} are read: flatten it. The file is not read until then.` };
+      return {
+        line,
+        length,
+        message: `Line ${line + 1} is indented by ${prefix.indent} columns; at most ${MAX_INDENT_COLUMNS} are read: flatten it. The file is not read until then.`,
+      };
     }
     if (end >= text.length) break;
     start = end + (text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? 2 : 1);

@@ -59,14 +59,19 @@ export function parseManifest(text: string, file = MANIFEST_FILE): ManifestParse
       }
     }
     if (key === 'chapters' && out.length === 0 && (node.children ?? []).length === 0) {
-      doc.report(doc.rangeOf(node), 'A benchmark needs at least one chapter: list the chapter files in play order, as in "chapters": ["chapter1.md"].');
+      doc.report(
+        doc.rangeOf(node),
+        'A benchmark needs at least one chapter: list the chapter files in play order, as in "chapters": ["chapter1.md"].',
+      );
     }
     return out;
   };
 
   if (doc.root?.type === 'object' && !props.has('chapters')) {
-    doc.report(doc.lines.rangeOf(doc.root.offset, doc.root.offset + 1),
-      `${file} needs a \`chapters\` list: the chapter files in play order, as in "chapters": ["chapter1.md"].`);
+    doc.report(
+      doc.lines.rangeOf(doc.root.offset, doc.root.offset + 1),
+      `${file} needs a \`chapters\` list: the chapter files in play order, as in "chapters": ["chapter1.md"].`,
+    );
   }
   const chapters = files('chapters');
   const sheets = files('sheets');
@@ -77,7 +82,10 @@ export function parseManifest(text: string, file = MANIFEST_FILE): ManifestParse
   const start_time = doc.expect(startNode, 'string', '`start_time`');
   let startOk = start_time;
   if (start_time !== undefined && !isStartTime(start_time)) {
-    doc.report(doc.rangeOf(startNode), `\`start_time\` "${start_time}" is not a moment: write "YYYY-MM-DD HH:MM", as in "2026-03-01 20:00".`);
+    doc.report(
+      doc.rangeOf(startNode),
+      `\`start_time\` "${start_time}" is not a moment: write "YYYY-MM-DD HH:MM", as in "2026-03-01 20:00".`,
+    );
     startOk = undefined;
   }
   if (!chapters) return { diagnostics: doc.diagnostics, lines: doc.lines };

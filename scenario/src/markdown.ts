@@ -14,13 +14,33 @@ export type Block =
  * end, and its resolution is quadratic on hostile input (`*a*a*a…`, `[[[…`), so it is switched
  * off: the parser only ever needs the top-level blocks.
  */
-export const INLINE_CONSTRUCTS = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
+export const INLINE_CONSTRUCTS = [
+  'attention',
+  'autolink',
+  'characterEscape',
+  'characterReference',
+  'codeText',
+  'hardBreakEscape',
+  'htmlText',
+  'labelEnd',
+  'labelStartImage',
+  'labelStartLink',
+];
 const EXTENSIONS = [{ disable: { null: INLINE_CONSTRUCTS } }];
 
 /** The micromark tokens that make a top-level mdast node (remark's), by the kind of block they are. */
 const TOP_LEVEL: Record<string, Block['kind']> = {
-  atxHeading: 'heading', setextHeading: 'heading', codeFenced: 'code', codeIndented: 'code', htmlFlow: 'html',
-  blockQuote: 'other', listOrdered: 'other', listUnordered: 'other', paragraph: 'other', thematicBreak: 'other', definition: 'other',
+  atxHeading: 'heading',
+  setextHeading: 'heading',
+  codeFenced: 'code',
+  codeIndented: 'code',
+  htmlFlow: 'html',
+  blockQuote: 'other',
+  listOrdered: 'other',
+  listUnordered: 'other',
+  paragraph: 'other',
+  thematicBreak: 'other',
+  definition: 'other',
 };
 
 /** A top-level block being read: its token, and what its inner tokens said (heading depth, code's info and lines). */
@@ -42,7 +62,11 @@ interface Open {
 export function parseBlocks(text: string): Block[] {
   let events: Event[];
   try {
-    events = postprocess(parse({ extensions: EXTENSIONS }).document().write(preprocess()(text, undefined, true)));
+    events = postprocess(
+      parse({ extensions: EXTENSIONS })
+        .document()
+        .write(preprocess()(text, undefined, true)),
+    );
   } catch {
     return [];
   }
@@ -93,13 +117,22 @@ function finish(open: Open, text: string): Block {
   const { start, end } = open.token;
   const startLine = start.line - 1;
   const endLine = end.line - 1;
-  if (open.kind === 'heading') return { kind: 'heading', depth: open.depth, startLine, endLine, startOffset: start.offset, endOffset: end.offset };
+  if (open.kind === 'heading')
+    return { kind: 'heading', depth: open.depth, startLine, endLine, startOffset: start.offset, endOffset: end.offset };
   if (open.kind === 'code') {
     const fenced = open.token.type === 'codeFenced';
     const joined = (open.value ?? []).join('');
     const value = fenced ? joined.replace(/^(\r?\n|\r)|(\r?\n|\r)$/g, '') : joined.replace(/(\r?\n|\r)$/g, '');
     const firstLine = text.slice(start.offset, start.offset + 3);
-    return { kind: 'code', lang: open.lang, value, startLine, endLine, fenced: firstLine === '```' || firstLine === '~~~', column: start.column - 1 };
+    return {
+      kind: 'code',
+      lang: open.lang,
+      value,
+      startLine,
+      endLine,
+      fenced: firstLine === '```' || firstLine === '~~~',
+      column: start.column - 1,
+    };
   }
   return { kind: open.kind, startLine, endLine };
 }
@@ -109,7 +142,11 @@ export function headingText(text: string, block: Extract<Block, { kind: 'heading
   const raw = text.slice(block.startOffset, block.endOffset);
   const firstLine = raw.split(/\r?\n|\r/)[0] ?? '';
   if (/^ {0,3}#/.test(firstLine)) {
-    return firstLine.replace(/^ {0,3}#+[ \t]*/, '').replace(/[ \t]+#+[ \t]*$/, '').replace(/^#+$/, '').trim();
+    return firstLine
+      .replace(/^ {0,3}#+[ \t]*/, '')
+      .replace(/[ \t]+#+[ \t]*$/, '')
+      .replace(/^#+$/, '')
+      .trim();
   }
   return firstLine.trim();
 }

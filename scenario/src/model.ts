@@ -28,7 +28,7 @@ export type TrapType = keyof typeof TRAP_TYPES;
 /** The members of `bench` a JS block may use. */
 export const BENCH_API = {
   newSession: 'async: switch the agent under test to a new conversation (clean context, long-term memory kept)',
-  log: 'write a line in the run\'s log',
+  log: "write a line in the run's log",
 } as const;
 
 export interface Named {

@@ -3,7 +3,15 @@
  * chapter or sheet is parsed again and put in its place, and the play indexes (checks, traps,
  * session switches) are spliced at that chapter, so a keystroke costs one parse, not the folder.
  */
-import { loadBenchmark, type Benchmark, type BenchmarkFiles, type LocatedCheck, type LocatedTrap, type ParseCache, type PlayPosition } from './benchmark';
+import {
+  loadBenchmark,
+  type Benchmark,
+  type BenchmarkFiles,
+  type LocatedCheck,
+  type LocatedTrap,
+  type ParseCache,
+  type PlayPosition,
+} from './benchmark';
 import { parseChapter } from './chapter';
 import { isPrototypeName, stripBom } from './limits';
 import type { Chapter } from './model';
@@ -16,7 +24,12 @@ import { parseSheet, sheetName } from './sheet';
  * instructions.md, a file that is both a chapter and a sheet) loads the whole folder, through
  * the parse cache. `changed` must name every file whose text differs from `previous`'s.
  */
-export function updateBenchmark(previous: Benchmark | undefined, source: BenchmarkFiles, changed: ReadonlySet<string>, cache: ParseCache): Benchmark {
+export function updateBenchmark(
+  previous: Benchmark | undefined,
+  source: BenchmarkFiles,
+  changed: ReadonlySet<string>,
+  cache: ParseCache,
+): Benchmark {
   if (!previous) return loadBenchmark(source, cache);
   let b: Benchmark = previous;
   for (const file of changed) {
@@ -33,7 +46,9 @@ function reviseFile(b: Benchmark, source: BenchmarkFiles, file: string, cache: P
   if (raw === undefined || source.refused?.has(file) || !/\.md$/i.test(file) || isPrototypeName(sheetName(file))) return undefined;
   const text = stripBom(raw);
   const chapterIndexes: number[] = [];
-  b.chapters.forEach((chapter, index) => { if (chapter.file === file) chapterIndexes.push(index); });
+  b.chapters.forEach((chapter, index) => {
+    if (chapter.file === file) chapterIndexes.push(index);
+  });
   const isSheet = b.sheets.get(sheetName(file))?.file === file;
   const [chapterIndex] = chapterIndexes;
   if (chapterIndexes.length === 1 && !isSheet && chapterIndex !== undefined) return withChapter(b, chapterIndex, text, cache);
@@ -54,7 +69,9 @@ function withChapter(b: Benchmark, chapterIndex: number, text: string, cache: Pa
   lines.set(chapter.file, chapter.lines);
   const own = playIndexes(chapter, chapterIndex);
   return {
-    ...b, chapters, lines,
+    ...b,
+    chapters,
+    lines,
     checks: splice(b.checks, chapterIndex, own.checks),
     traps: splice(b.traps, chapterIndex, own.traps),
     sessionSwitches: splice(b.sessionSwitches, chapterIndex, own.sessionSwitches),
@@ -74,7 +91,10 @@ function withSheet(b: Benchmark, file: string, text: string, cache: ParseCache):
 }
 
 /** One chapter's entries of the play indexes, as `loadBenchmark` makes them. */
-function playIndexes(chapter: Chapter, chapterIndex: number): { checks: LocatedCheck[]; traps: LocatedTrap[]; sessionSwitches: PlayPosition[] } {
+function playIndexes(
+  chapter: Chapter,
+  chapterIndex: number,
+): { checks: LocatedCheck[]; traps: LocatedTrap[]; sessionSwitches: PlayPosition[] } {
   const own = { checks: [] as LocatedCheck[], traps: [] as LocatedTrap[], sessionSwitches: [] as PlayPosition[] };
   for (const phase of chapter.phases) {
     for (const check of phase.checks) own.checks.push({ check, file: chapter.file, chapter: chapterIndex, phase: phase.index });

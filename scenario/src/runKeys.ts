@@ -55,7 +55,14 @@ export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, pro
   const where = `run \`${name}\``;
   const agentNode = props.get('agent')?.value;
   const agent = agentNode?.type === 'string' && typeof agentNode.value === 'string' ? agentNode.value : undefined;
-  const own = agent === undefined ? undefined : isModuleAgent(agent) ? MODULE_AGENT_RUN_KEYS : Object.hasOwn(AGENT_RUN_KEYS, agent) ? AGENT_RUN_KEYS[agent] : undefined;
+  const own =
+    agent === undefined
+      ? undefined
+      : isModuleAgent(agent)
+        ? MODULE_AGENT_RUN_KEYS
+        : Object.hasOwn(AGENT_RUN_KEYS, agent)
+          ? AGENT_RUN_KEYS[agent]
+          : undefined;
   if (agent !== undefined && own === undefined) reportUnknownAgent(doc, where, agent, agentNode);
   for (const required of ['benchmark', 'agent'] as const) {
     if (props.has(required)) continue;
@@ -76,8 +83,12 @@ export function checkRunKeys(doc: JsoncDocument, name: string, runKey: Node, pro
 function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, node: Node | undefined): void {
   const shown = shorten(agent, 80);
   const suggestions = nearNames(agent, AGENT_NAMES);
-  doc.report(doc.rangeOf(node), `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
-    'invalid-config', suggestions.map((s) => JSON.stringify(s)));
+  doc.report(
+    doc.rangeOf(node),
+    `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
+    'invalid-config',
+    suggestions.map((s) => JSON.stringify(s)),
+  );
 }
 
 interface UnknownRunKey {
@@ -97,30 +108,48 @@ function reportUnknownRunKey(doc: JsoncDocument, unknown: UnknownRunKey): void {
   }
   const owners = ownersOf(key);
   const elsewhere = owners.length ? `: it is a run key of ${owners.join(', ')}` : '';
-  doc.reportUnknownKey(keyNode, key, known, `${where} (agent ${agent}) has no key`, 'unknown-config-key', `${elsewhere}; ${agent} reads ${known.join(', ')}`);
+  doc.reportUnknownKey(
+    keyNode,
+    key,
+    known,
+    `${where} (agent ${agent}) has no key`,
+    'unknown-config-key',
+    `${elsewhere}; ${agent} reads ${known.join(', ')}`,
+  );
 }
 
 function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: AgentRunKey, checkModel: () => void): void {
   switch (key.type) {
-    case 'model': return checkModel();
+    case 'model':
+      return checkModel();
     case 'object':
       if (value.type !== 'object') doc.report(doc.rangeOf(value), `${what} must be an object.`);
       return;
     case 'strings': {
-      const items = value.type === 'array' ? value.children ?? [] : undefined;
-      if (!items || items.length > MAX_RUN_KEY_LIST || items.some((item) => item.type !== 'string' || String(item.value).length > MAX_RUN_KEY_TEXT)) {
-        doc.report(doc.rangeOf(value), `${what} must be a list of at most ${MAX_RUN_KEY_LIST} strings, such as ["python3", "my_agent.py"].`);
+      const items = value.type === 'array' ? (value.children ?? []) : undefined;
+      if (
+        !items ||
+        items.length > MAX_RUN_KEY_LIST ||
+        items.some((item) => item.type !== 'string' || String(item.value).length > MAX_RUN_KEY_TEXT)
+      ) {
+        doc.report(
+          doc.rangeOf(value),
+          `${what} must be a list of at most ${MAX_RUN_KEY_LIST} strings, such as ["python3", "my_agent.py"].`,
+        );
       }
       return;
     }
-    case 'env-names': return checkEnvNames(doc, what, value);
-    case 'env-values': return checkEnvValues(doc, what, value);
+    case 'env-names':
+      return checkEnvNames(doc, what, value);
+    case 'env-values':
+      return checkEnvValues(doc, what, value);
     case 'boolean':
       doc.expect(value, 'boolean', what);
       return;
     case 'string': {
       const text = doc.expect(value, 'string', what);
-      if (text !== undefined && text.length > MAX_RUN_KEY_TEXT) doc.report(doc.rangeOf(value), `${what} is ${text.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
+      if (text !== undefined && text.length > MAX_RUN_KEY_TEXT)
+        doc.report(doc.rangeOf(value), `${what} is ${text.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
       return;
     }
     case 'number':
@@ -137,13 +166,17 @@ function checkRunKeyValue(doc: JsoncDocument, what: string, value: Node, key: Ag
 
 /** `env`: a list of variables' names and `PREFIX_*`, each refused at its own place. */
 function checkEnvNames(doc: JsoncDocument, what: string, value: Node): void {
-  const items = value.type === 'array' ? value.children ?? [] : undefined;
+  const items = value.type === 'array' ? (value.children ?? []) : undefined;
   if (!items || items.length > MAX_ENV_ENTRIES) {
-    doc.report(doc.rangeOf(value), `${what} must be a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"].`);
+    doc.report(
+      doc.rangeOf(value),
+      `${what} must be a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"].`,
+    );
     return;
   }
   for (const item of items) {
-    if (item.type !== 'string' || typeof item.value !== 'string') doc.report(doc.rangeOf(item), `${what} holds names of variables as strings.`);
+    if (item.type !== 'string' || typeof item.value !== 'string')
+      doc.report(doc.rangeOf(item), `${what} holds names of variables as strings.`);
     else {
       const problem = envPatternProblem(item.value);
       if (problem) doc.report(doc.rangeOf(item), `${what}: ${shownName(item.value)}: ${problem}.`);
@@ -155,13 +188,17 @@ function checkEnvNames(doc: JsoncDocument, what: string, value: Node): void {
 function checkEnvValues(doc: JsoncDocument, what: string, value: Node): void {
   const props = JsoncDocument.properties(value);
   if (value.type !== 'object' || props.size > MAX_ENV_ENTRIES) {
-    doc.report(doc.rangeOf(value), `${what} must be an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }.`);
+    doc.report(
+      doc.rangeOf(value),
+      `${what} must be an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }.`,
+    );
     return;
   }
   for (const [name, { key, value: setting }] of props) {
     const nameProblem = envNameProblem(name);
     if (nameProblem) doc.report(doc.rangeOf(key), `${what}: ${shownName(name)}: ${nameProblem}.`);
-    if (setting.type !== 'string' || typeof setting.value !== 'string') doc.report(doc.rangeOf(setting), `${what}: ${shownName(name)} must be set to a string.`);
+    if (setting.type !== 'string' || typeof setting.value !== 'string')
+      doc.report(doc.rangeOf(setting), `${what}: ${shownName(name)} must be set to a string.`);
     else {
       const valueProblem = envValueProblem(setting.value);
       if (valueProblem) doc.report(doc.rangeOf(setting), `${what}: ${shownName(name)}: ${valueProblem}.`);

@@ -55,7 +55,13 @@ export function parseSheet(source: string, file: string): Sheet {
     }
   }
   const reading: SheetReading = {
-    sheet, lines, live: new Map(), categoryLines: new Map(), highestFact: new Map(), category: undefined, lastFact: undefined,
+    sheet,
+    lines,
+    live: new Map(),
+    categoryLines: new Map(),
+    highestFact: new Map(),
+    category: undefined,
+    lastFact: undefined,
   };
   for (let l = 0; l < lines.lineCount; l++) {
     if (skip.has(l)) continue;
@@ -69,7 +75,9 @@ export function parseSheet(source: string, file: string): Sheet {
 function malformed(reading: SheetReading, line: number, message: string): void {
   const t = reading.lines.lineText(line);
   const indent = t.length - t.trimStart().length;
-  reading.sheet.diagnostics.push(diagnostic('malformed-fact-line', reading.sheet.file, lineRange(line, indent, t.trimEnd().length), message));
+  reading.sheet.diagnostics.push(
+    diagnostic('malformed-fact-line', reading.sheet.file, lineRange(line, indent, t.trimEnd().length), message),
+  );
 }
 
 function readHeading(reading: SheetReading, l: number, heading: Heading): void {
@@ -84,7 +92,11 @@ function readHeading(reading: SheetReading, l: number, heading: Heading): void {
   } else if (heading.depth === 2) {
     const m = /^(\d+)\.\s+(.*\S)$/.exec(title);
     if (!m) {
-      malformed(reading, l, `\`## ${title}\` is not a category heading: number it, as in \`## ${sheet.categories.length + 1}. ${title || 'Title'}\`.`);
+      malformed(
+        reading,
+        l,
+        `\`## ${title}\` is not a category heading: number it, as in \`## ${sheet.categories.length + 1}. ${title || 'Title'}\`.`,
+      );
       reading.category = undefined;
       return;
     }
@@ -95,7 +107,11 @@ function readHeading(reading: SheetReading, l: number, heading: Heading): void {
     reading.category = { number, title: m[2] ?? '', range: makeRange(l, 0, heading.endLine, lines.lineText(heading.endLine).length) };
     sheet.categories.push(reading.category);
   } else {
-    malformed(reading, l, 'A sheet holds only a `#` title, `## N. Title` categories and `N.M text` facts; remove this heading or make it a category.');
+    malformed(
+      reading,
+      l,
+      'A sheet holds only a `#` title, `## N. Title` categories and `N.M text` facts; remove this heading or make it a category.',
+    );
   }
 }
 
@@ -117,14 +133,22 @@ function readLine(reading: SheetReading, l: number): void {
     return;
   }
   if (!m) {
-    malformed(reading, l, `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; notes belong above the first category.`);
+    malformed(
+      reading,
+      l,
+      `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; notes belong above the first category.`,
+    );
     return;
   }
   const indent = text.length - text.trimStart().length;
   const id = `${m[1]}.${m[2]}`;
   const body = (m[3] ?? '').trim();
   if (Number(m[1]) !== category.number) {
-    malformed(reading, l, `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`);
+    malformed(
+      reading,
+      l,
+      `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`,
+    );
     return;
   }
   if (!body) {
@@ -145,9 +169,15 @@ function readLine(reading: SheetReading, l: number): void {
   const free = `${category.number}.${highest + 1}`;
   reading.highestFact.set(category.number, Math.max(highest, Number(m[2])));
   if (twin && !fact.deleted) {
-    sheet.diagnostics.push(diagnostic('duplicate-fact-id', sheet.file, fact.idRange,
-      `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${free}), or delete the first with \`${id} —\`.`,
-      { related: [{ file: sheet.file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [free] }));
+    sheet.diagnostics.push(
+      diagnostic(
+        'duplicate-fact-id',
+        sheet.file,
+        fact.idRange,
+        `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${free}), or delete the first with \`${id} —\`.`,
+        { related: [{ file: sheet.file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [free] },
+      ),
+    );
   }
   sheet.facts.push(fact);
   reading.lastFact = fact;

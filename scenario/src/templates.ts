@@ -6,8 +6,7 @@ import { didYouMean, nearNames } from './suggest';
 export const TEMPLATE_KEYWORDS = ['TODAY', 'FUTURE', 'PAST'] as const;
 
 export type TemplateParse =
-  | { ok: true; keyword: Template['keyword']; amount: number; unit: TemplateUnit }
-  | { ok: false; message: string; suggestions?: string[] };
+  { ok: true; keyword: Template['keyword']; amount: number; unit: TemplateUnit } | { ok: false; message: string; suggestions?: string[] };
 
 /** Parses the inside of `{{...}}`. */
 export function parseTemplateBody(body: string): TemplateParse {
@@ -15,7 +14,9 @@ export function parseTemplateBody(body: string): TemplateParse {
   const parts = body.split(':');
   const [keyword = '', amount = '', unit = ''] = parts;
   if (keyword !== 'FUTURE' && keyword !== 'PAST') {
-    const suggestions = nearNames(keyword, TEMPLATE_KEYWORDS).map((k) => (k === 'TODAY' ? '{{TODAY}}' : `{{${k}:${amount || 'N'}:${unit || 'days'}}}`));
+    const suggestions = nearNames(keyword, TEMPLATE_KEYWORDS).map((k) =>
+      k === 'TODAY' ? '{{TODAY}}' : `{{${k}:${amount || 'N'}:${unit || 'days'}}}`,
+    );
     return {
       ok: false,
       message: `\`{{${body}}}\` is not a date template: use {{TODAY}}, {{FUTURE:N:unit}} or {{PAST:N:unit}}.${didYouMean(suggestions)}`,
@@ -40,7 +41,10 @@ export function parseTemplateBody(body: string): TemplateParse {
   const count = Number(amount);
   const most = MAX_TEMPLATE_AMOUNT[normalized] ?? 0;
   if (!(count <= most)) {
-    return { ok: false, message: `\`{{${body}}}\` reaches more than 10,000 years away; at most ${most.toLocaleString('en-US')} ${normalized}: use a nearer date.` };
+    return {
+      ok: false,
+      message: `\`{{${body}}}\` reaches more than 10,000 years away; at most ${most.toLocaleString('en-US')} ${normalized}: use a nearer date.`,
+    };
   }
   return { ok: true, keyword, amount: count, unit: normalized };
 }
@@ -60,12 +64,24 @@ export function templateMoment(t: Pick<Template, 'keyword' | 'amount' | 'unit'>,
   const n = sign * t.amount;
   const d = new Date(start.getTime());
   switch (t.unit) {
-    case 'minutes': d.setUTCMinutes(d.getUTCMinutes() + n); break;
-    case 'hours': d.setUTCHours(d.getUTCHours() + n); break;
-    case 'days': d.setUTCDate(d.getUTCDate() + n); break;
-    case 'weeks': d.setUTCDate(d.getUTCDate() + 7 * n); break;
-    case 'months': d.setUTCMonth(d.getUTCMonth() + n); break;
-    case 'years': d.setUTCFullYear(d.getUTCFullYear() + n); break;
+    case 'minutes':
+      d.setUTCMinutes(d.getUTCMinutes() + n);
+      break;
+    case 'hours':
+      d.setUTCHours(d.getUTCHours() + n);
+      break;
+    case 'days':
+      d.setUTCDate(d.getUTCDate() + n);
+      break;
+    case 'weeks':
+      d.setUTCDate(d.getUTCDate() + 7 * n);
+      break;
+    case 'months':
+      d.setUTCMonth(d.getUTCMonth() + n);
+      break;
+    case 'years':
+      d.setUTCFullYear(d.getUTCFullYear() + n);
+      break;
   }
   return d;
 }

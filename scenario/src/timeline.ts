@@ -20,9 +20,10 @@ export interface TimelineState {
 export function timelineStart(b: Benchmark): TimelineState {
   const start = b.manifest?.start_time;
   const day = start ? dayNumber(start.slice(0, 10)) : undefined;
-  const last = start && day !== undefined
-    ? { key: day * 1440 + Number(start.slice(11, 13)) * 60 + Number(start.slice(14, 16)), what: `start_time ${start}` }
-    : undefined;
+  const last =
+    start && day !== undefined
+      ? { key: day * 1440 + Number(start.slice(11, 13)) * 60 + Number(start.slice(14, 16)), what: `start_time ${start}` }
+      : undefined;
   return { day, last };
 }
 
@@ -62,8 +63,14 @@ function walk(chapter: Chapter, entry: TimelineState): { exit: TimelineState; di
       if ('date' in e && e.date) {
         const n = dayNumber(e.date.date) ?? 0;
         if (day !== undefined && n < day) {
-          diagnostics.push(diagnostic('time-anchor-order', chapter.file, e.date.range,
-            `${e.date.date} comes before the day already reached (${last?.what ?? 'an earlier date line'}): virtual time only moves forward; fix the date.`));
+          diagnostics.push(
+            diagnostic(
+              'time-anchor-order',
+              chapter.file,
+              e.date.range,
+              `${e.date.date} comes before the day already reached (${last?.what ?? 'an earlier date line'}): virtual time only moves forward; fix the date.`,
+            ),
+          );
         }
         day = n;
         if (!last || last.key < n * 1440) last = { key: n * 1440, what: e.date.date };
@@ -71,8 +78,14 @@ function walk(chapter: Chapter, entry: TimelineState): { exit: TimelineState; di
         const key = (day ?? 0) * 1440 + e.anchor.minutes;
         const what = `${e.anchor.time} (${chapter.file} line ${e.anchor.range.start.line + 1})`;
         if (last && key < last.key) {
-          diagnostics.push(diagnostic('time-anchor-order', chapter.file, lineRange(e.anchor.range.start.line, e.anchor.range.start.character, e.anchor.range.start.character + 5),
-            `${e.anchor.time} is earlier than ${last.what}: virtual time only moves forward. Start a new day with a date line (\`YYYY-MM-DD, Ddd\`) or fix the time.`));
+          diagnostics.push(
+            diagnostic(
+              'time-anchor-order',
+              chapter.file,
+              lineRange(e.anchor.range.start.line, e.anchor.range.start.character, e.anchor.range.start.character + 5),
+              `${e.anchor.time} is earlier than ${last.what}: virtual time only moves forward. Start a new day with a date line (\`YYYY-MM-DD, Ddd\`) or fix the time.`,
+            ),
+          );
         }
         last = { key: Math.max(key, last?.key ?? key), what };
       }

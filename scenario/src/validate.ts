@@ -74,7 +74,9 @@ export function fileUnits(b: Benchmark): FileUnit[] {
   for (const file of b.lines.keys()) unit(file);
   for (const file of folder.keys()) unit(file);
   for (const sheet of b.sheets.values()) unit(sheet.file).sheet = sheet;
-  b.chapters.forEach((chapter, index) => { unit(chapter.file).chapter = { chapter, index }; });
+  b.chapters.forEach((chapter, index) => {
+    unit(chapter.file).chapter = { chapter, index };
+  });
   return [...units.values()];
 }
 
@@ -93,8 +95,14 @@ export function validateFile(reads: Reads, unit: FileUnit, budget: SuggestionBud
     chapterTraps(reads, chapter.chapter, chapter.index, budget, out);
   }
   if (sheet && !reads.isTold(sheet.name) && liveFacts(sheet).length > 0) {
-    out.push(diagnostic('sheet-never-told', sheet.file, lineRange(0, 0, sheet.lines.lineText(0).length),
-      `No phase names the \`${sheet.name}\` sheet, so the persona never tells it: add "tell the \`${sheet.name}\` sheet" to a phase, or remove the file.`));
+    out.push(
+      diagnostic(
+        'sheet-never-told',
+        sheet.file,
+        lineRange(0, 0, sheet.lines.lineText(0).length),
+        `No phase names the \`${sheet.name}\` sheet, so the persona never tells it: add "tell the \`${sheet.name}\` sheet" to a phase, or remove the file.`,
+      ),
+    );
   }
   if (chapter) for (const d of walkChapter(chapter.chapter, reads.timelineEntry(chapter.index)).diagnostics) out.push(d);
   const kept = unit.lines ? suppress(unit.lines, out) : out;
@@ -113,16 +121,23 @@ function chapterReferences(reads: Reads, chapter: Chapter, budget: SuggestionBud
 
 /** The sheet names as a message lists them, cut short for a folder of very many sheets. */
 function sheetList(names: readonly string[]): string {
-  const shown = names.slice(0, 12).map((s) => `\`${s}\``).join(', ');
+  const shown = names
+    .slice(0, 12)
+    .map((s) => `\`${s}\``)
+    .join(', ');
   return names.length > 12 ? `${shown} (and ${names.length - 12} more)` : shown || 'its sheets';
 }
 
 function unknownSheet(reads: Reads, name: string, ref: Pick<SheetRef, 'range'>, file: string, budget: SuggestionBudget): Diagnostic {
   const names = reads.sheetNames();
   const suggestions = nearNames(name, names, 3, budget);
-  return diagnostic('unknown-sheet', file, ref.range,
+  return diagnostic(
+    'unknown-sheet',
+    file,
+    ref.range,
     `There is no sheet \`${name}\` in \`${reads.benchmarkName()}\`: create ${name}.md or name one of ${sheetList(names)}.${didYouMean(suggestions)}`,
-    { suggestions });
+    { suggestions },
+  );
 }
 
 function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: SuggestionBudget, out: Diagnostic[]): void {
@@ -131,17 +146,30 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
   if (state === 'no-sheet') {
     const names = reads.sheetNames();
     const suggestions = nearNames(ref.sheet, names, 3, budget);
-    out.push(diagnostic('unknown-sheet', file, ref.sheetRange,
-      `There is no sheet \`${ref.sheet}\` in \`${reads.benchmarkName()}\`: create ${ref.sheet}.md or name one of ${sheetList(names)}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
-      { suggestions }));
+    out.push(
+      diagnostic(
+        'unknown-sheet',
+        file,
+        ref.sheetRange,
+        `There is no sheet \`${ref.sheet}\` in \`${reads.benchmarkName()}\`: create ${ref.sheet}.md or name one of ${sheetList(names)}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
+        { suggestions },
+      ),
+    );
     return;
   }
   const sheet = reads.liveFacts(ref.sheet);
   const suggestions = nearNames(ref.id, sheet.live, 3, budget);
-  const why = state === 'deleted' ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
-  out.push(diagnostic('unknown-fact', file, ref.idRange,
-    `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
-    { suggestions }));
+  const why =
+    state === 'deleted' ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
+  out.push(
+    diagnostic(
+      'unknown-fact',
+      file,
+      ref.idRange,
+      `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
+      { suggestions },
+    ),
+  );
 }
 
 function chapterCheckIds(reads: Reads, chapter: Chapter, out: Diagnostic[]): void {
@@ -151,9 +179,15 @@ function chapterCheckIds(reads: Reads, chapter: Chapter, out: Diagnostic[]): voi
       if (!twin || twin.check === check) continue;
       const series = check.id.split('.')[0] ?? '1';
       const free = `${series}.${reads.highestInSeries(series) + 1}`;
-      out.push(diagnostic('duplicate-check-id', chapter.file, check.idRange,
-        `Check id ${check.id} is already used in ${twin.file} line ${twin.check.idRange.start.line + 1}: check ids are unique in a benchmark; use ${free}.`,
-        { related: [{ file: twin.file, range: twin.check.idRange, message: `first check ${check.id}` }], suggestions: [free] }));
+      out.push(
+        diagnostic(
+          'duplicate-check-id',
+          chapter.file,
+          check.idRange,
+          `Check id ${check.id} is already used in ${twin.file} line ${twin.check.idRange.start.line + 1}: check ids are unique in a benchmark; use ${free}.`,
+          { related: [{ file: twin.file, range: twin.check.idRange, message: `first check ${check.id}` }], suggestions: [free] },
+        ),
+      );
     }
   }
 }
@@ -177,13 +211,25 @@ function chapterTraps(reads: Reads, chapter: Chapter, chapterIndex: number, budg
         const check = reads.lastCheck(target.name);
         if (!check) {
           const suggestions = nearNames(target.name, reads.checkIds(), 3, budget);
-          out.push(diagnostic('trap-target-missing', chapter.file, target.range,
-            `This trap aims at check ${target.name}, but no check has that id: add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`,
-            { suggestions }));
+          out.push(
+            diagnostic(
+              'trap-target-missing',
+              chapter.file,
+              target.range,
+              `This trap aims at check ${target.name}, but no check has that id: add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`,
+              { suggestions },
+            ),
+          );
         } else if (comparePlay(check, written) < 0) {
-          out.push(diagnostic('trap-target-before-write', chapter.file, target.range,
-            `Check ${target.name} is asked in ${check.file} line ${check.check.idRange.start.line + 1}, before this trap is written, so it cannot catch it: aim the trap at a later check.`,
-            { related: [{ file: check.file, range: check.check.idRange, message: `check ${target.name}` }] }));
+          out.push(
+            diagnostic(
+              'trap-target-before-write',
+              chapter.file,
+              target.range,
+              `Check ${target.name} is asked in ${check.file} line ${check.check.idRange.start.line + 1}, before this trap is written, so it cannot catch it: aim the trap at a later check.`,
+              { related: [{ file: check.file, range: check.check.idRange, message: `check ${target.name}` }] },
+            ),
+          );
         }
       }
     }
@@ -191,8 +237,14 @@ function chapterTraps(reads: Reads, chapter: Chapter, chapterIndex: number, budg
   for (const phase of chapter.phases) {
     for (const check of phase.checks) {
       if (check.type === 'HIST' && !reads.isTargeted(check.id)) {
-        out.push(diagnostic('hist-without-trap', chapter.file, check.typeRange ?? check.idRange,
-          `HIST check ${check.id} asks for a value before an edit, but no trap write aims at it: mark the edit with \`🪤 TYPE sheet#N.M → ${check.id}\`.`));
+        out.push(
+          diagnostic(
+            'hist-without-trap',
+            chapter.file,
+            check.typeRange ?? check.idRange,
+            `HIST check ${check.id} asks for a value before an edit, but no trap write aims at it: mark the edit with \`🪤 TYPE sheet#N.M → ${check.id}\`.`,
+          ),
+        );
       }
     }
   }

@@ -32,21 +32,33 @@ test('a chapter splits into preamble and ## phases, setext headings included', (
   const c = parseChapter(CHAPTER, 'chapter13.md');
   assert.deepEqual(c.diagnostics, []);
   assert.deepEqual(c.preamble, { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } });
-  assert.deepEqual(c.phases.map((p) => [p.title, p.headingRange.start.line, p.range.end.line]), [
-    ['Family — news', 4, 18],
-    ['Setext phase', 19, 24],
-  ]);
+  assert.deepEqual(
+    c.phases.map((p) => [p.title, p.headingRange.start.line, p.range.end.line]),
+    [
+      ['Family — news', 4, 18],
+      ['Setext phase', 19, 24],
+    ],
+  );
 });
 
 test('the leading JS block: sheets required, session switch, bench members, all located', () => {
   const js = parseChapter(CHAPTER, 'c.md').phases[0]?.js;
   assert.ok(js);
   assert.equal(js.newSession, true);
-  assert.deepEqual(js.benchMembers.map((m) => [m.name, m.range.start.line, m.range.start.character]), [['newSession', 7, 12], ['log', 8, 6]]);
-  assert.deepEqual(js.requireAllFacts.map((r) => [r.sheet, r.range]), [
-    ['family', { start: { line: 6, character: 27 }, end: { line: 6, character: 33 } }],
-    ['car', { start: { line: 6, character: 37 }, end: { line: 6, character: 40 } }],
-  ]);
+  assert.deepEqual(
+    js.benchMembers.map((m) => [m.name, m.range.start.line, m.range.start.character]),
+    [
+      ['newSession', 7, 12],
+      ['log', 8, 6],
+    ],
+  );
+  assert.deepEqual(
+    js.requireAllFacts.map((r) => [r.sheet, r.range]),
+    [
+      ['family', { start: { line: 6, character: 27 }, end: { line: 6, character: 33 } }],
+      ['car', { start: { line: 6, character: 37 }, end: { line: 6, character: 40 } }],
+    ],
+  );
   assert.deepEqual(js.range, { start: { line: 5, character: 0 }, end: { line: 9, character: 3 } });
 });
 
@@ -72,8 +84,17 @@ test('trap lines: type, fact refs, targets and note; 🪤 counts two UTF-16 unit
   assert.ok(trap);
   assert.equal(trap.type, 'LATE-ADD');
   assert.deepEqual(trap.typeRange, { start: { line: 13, character: 3 }, end: { line: 13, character: 11 } });
-  assert.deepEqual(trap.facts.map((f) => `${f.sheet}#${f.id}@${f.range.start.character}`), ['family#2.1@12', 'car#4.2@23']);
-  assert.deepEqual(trap.targets.map((t) => [t.name, t.range.start.character]), [['20.5', 33], ['20.6', 39]]);
+  assert.deepEqual(
+    trap.facts.map((f) => `${f.sheet}#${f.id}@${f.range.start.character}`),
+    ['family#2.1@12', 'car#4.2@23'],
+  );
+  assert.deepEqual(
+    trap.targets.map((t) => [t.name, t.range.start.character]),
+    [
+      ['20.5', 33],
+      ['20.6', 39],
+    ],
+  );
   assert.equal(trap.note, 'a top-up eleven chapters later');
 });
 
@@ -81,7 +102,10 @@ test('trap lines accept -> and -- as authors type them', () => {
   const c = parseChapter('## P\n🪤 RETIRE kitchen#2.5 -> 20.12 -- the wine fridge does not fit\n', 'c.md');
   assert.deepEqual(c.diagnostics, []);
   const trap = c.phases[0]?.traps[0];
-  assert.deepEqual([trap?.type, trap?.facts[0]?.id, trap?.targets[0]?.name, trap?.note], ['RETIRE', '2.5', '20.12', 'the wine fridge does not fit']);
+  assert.deepEqual(
+    [trap?.type, trap?.facts[0]?.id, trap?.targets[0]?.name, trap?.note],
+    ['RETIRE', '2.5', '20.12', 'the wine fridge does not fit'],
+  );
 });
 
 test('a trap may name no facts', () => {
@@ -91,37 +115,62 @@ test('a trap may name no facts', () => {
 
 test('fact refs and backticked sheet names anywhere in a phase', () => {
   const p = parseChapter(CHAPTER, 'c.md').phases[0];
-  assert.deepEqual(p?.factRefs.map((r) => `${r.sheet}#${r.id} ${r.range.start.line}:${r.range.start.character}`), [
-    'family#2.1 11:45', 'car#4.2 11:60', 'family#2.1 13:12', 'car#4.2 13:23',
-  ]);
+  assert.deepEqual(
+    p?.factRefs.map((r) => `${r.sheet}#${r.id} ${r.range.start.line}:${r.range.start.character}`),
+    ['family#2.1 11:45', 'car#4.2 11:60', 'family#2.1 13:12', 'car#4.2 13:23'],
+  );
   const ticks = p?.sheetRefs.filter((r) => r.via === 'backticks');
-  assert.deepEqual(ticks?.map((r) => [r.sheet, r.sheetWordFollows, r.range.start.line, r.range.start.character]), [['family', true, 11, 1]]);
+  assert.deepEqual(
+    ticks?.map((r) => [r.sheet, r.sheetWordFollows, r.range.start.line, r.range.start.character]),
+    [['family', true, 11, 1]],
+  );
 });
 
 test('date templates are located and parsed', () => {
   const p = parseChapter(CHAPTER, 'c.md').phases[0];
-  assert.deepEqual(p?.templates.map((t) => [t.keyword, t.amount, t.unit, t.range.start.line, t.range.start.character, t.range.end.character]), [
-    ['FUTURE', 3, 'weeks', 10, 44, 62],
-    ['FUTURE', 3, 'weeks', 14, 55, 73],
-  ]);
+  assert.deepEqual(
+    p?.templates.map((t) => [t.keyword, t.amount, t.unit, t.range.start.line, t.range.start.character, t.range.end.character]),
+    [
+      ['FUTURE', 3, 'weeks', 10, 44, 62],
+      ['FUTURE', 3, 'weeks', 14, 55, 73],
+    ],
+  );
   const units = parseChapter('## P\n{{PAST:1:day}} {{TODAY}} {{FUTURE:90:minutes}}\n', 'c.md').phases[0]?.templates;
-  assert.deepEqual(units?.map((t) => `${t.keyword}:${t.amount}:${t.unit}`), ['PAST:1:days', 'TODAY:0:days', 'FUTURE:90:minutes']);
+  assert.deepEqual(
+    units?.map((t) => `${t.keyword}:${t.amount}:${t.unit}`),
+    ['PAST:1:days', 'TODAY:0:days', 'FUTURE:90:minutes'],
+  );
 });
 
 test('date lines and time anchors carry the date to later phases of the chapter', () => {
   const c = parseChapter(CHAPTER + '\n## Later\n21:00 — bed\n', 'c.md');
   const [, setext, later] = c.phases;
-  assert.deepEqual(setext?.dateLines.map((d) => [d.date, d.range.start.line]), [['2026-03-10', 21]]);
-  assert.deepEqual(setext?.timeAnchors.map((a) => [a.time, a.minutes, a.date, a.range.start.line]), [
-    ['08:00', 480, '2026-03-10', 22],
-    ['18:30', 1110, '2026-03-10', 23],
-  ]);
-  assert.deepEqual(later?.timeAnchors.map((a) => [a.time, a.date]), [['21:00', '2026-03-10']]);
+  assert.deepEqual(
+    setext?.dateLines.map((d) => [d.date, d.range.start.line]),
+    [['2026-03-10', 21]],
+  );
+  assert.deepEqual(
+    setext?.timeAnchors.map((a) => [a.time, a.minutes, a.date, a.range.start.line]),
+    [
+      ['08:00', 480, '2026-03-10', 22],
+      ['18:30', 1110, '2026-03-10', 23],
+    ],
+  );
+  assert.deepEqual(
+    later?.timeAnchors.map((a) => [a.time, a.date]),
+    [['21:00', '2026-03-10']],
+  );
 });
 
 test('code blocks and HTML comments hide what looks like checks', () => {
-  const c = parseChapter('## P\n```\n❓ 1.1 not a check\n```\n<!--\n❓ 1.2 commented out\n-->\n❓ 1.3 Real? Correct answer: yes.\n', 'c.md');
-  assert.deepEqual(c.phases[0]?.checks.map((k) => k.id), ['1.3']);
+  const c = parseChapter(
+    '## P\n```\n❓ 1.1 not a check\n```\n<!--\n❓ 1.2 commented out\n-->\n❓ 1.3 Real? Correct answer: yes.\n',
+    'c.md',
+  );
+  assert.deepEqual(
+    c.phases[0]?.checks.map((k) => k.id),
+    ['1.3'],
+  );
 });
 
 test('the persona gets the phase without its JS block and trap lines', () => {
@@ -141,22 +190,34 @@ test('a ❓ followed by the emoji variation selector still parses', () => {
 });
 
 function codes(text: string): string[] {
-  return parseChapter(text, 'c.md').diagnostics.map((d: Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+  return parseChapter(text, 'c.md').diagnostics.map(
+    (d: Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`,
+  );
 }
 
 test('malformed checks: no id, no answer, empty answer', () => {
   assert.deepEqual(codes('## P\n❓ What is it? Correct answer: x\n❓ 1.1 What is it?\n❓ 1.2 Q? Correct answer:\n'), [
-    '2:1 malformed-check', '3:1 malformed-check', '4:10 malformed-check',
+    '2:1 malformed-check',
+    '3:1 malformed-check',
+    '4:10 malformed-check',
   ]);
 });
 
 test('unknown check and trap types point at the type', () => {
-  assert.deepEqual(codes('## P\n❓ 1.1 [RECAL] Q? Correct answer: x\n🪤 SELFFIX → 1.1\n'), ['2:8 unknown-check-type', '3:4 unknown-trap-type']);
+  assert.deepEqual(codes('## P\n❓ 1.1 [RECAL] Q? Correct answer: x\n🪤 SELFFIX → 1.1\n'), [
+    '2:8 unknown-check-type',
+    '3:4 unknown-trap-type',
+  ]);
 });
 
 test('malformed traps: no type, no arrow, no target, junk refs, bad ids', () => {
   assert.deepEqual(codes('## P\n🪤\n🪤 STALE car#1.1\n🪤 STALE car#1.1 →\n🪤 STALE car 1.1 → 2.1\n🪤 STALE → twenty\n🪤 car#1.1 → 2.1\n'), [
-    '2:1 malformed-trap', '3:1 malformed-trap', '4:1 malformed-trap', '5:9 malformed-trap', '6:12 malformed-trap', '7:1 malformed-trap',
+    '2:1 malformed-trap',
+    '3:1 malformed-trap',
+    '4:1 malformed-trap',
+    '5:9 malformed-trap',
+    '6:12 malformed-trap',
+    '7:1 malformed-trap',
   ]);
 });
 
@@ -167,25 +228,38 @@ test('JS syntax errors are found by a real parser, at the line of the error', ()
 });
 
 test('unknown bench members are found in the syntax tree, not in strings or comments', () => {
-  assert.deepEqual(codes('## P\n```js\n// bench.nope() in a comment\nbench.log("bench.alsoNope()");\nawait bench.newSesion();\nbench["reset"]();\n```\n'), [
-    '5:13 unknown-bench-api', '6:7 unknown-bench-api',
-  ]);
+  assert.deepEqual(
+    codes('## P\n```js\n// bench.nope() in a comment\nbench.log("bench.alsoNope()");\nawait bench.newSesion();\nbench["reset"]();\n```\n'),
+    ['5:13 unknown-bench-api', '6:7 unknown-bench-api'],
+  );
 });
 
 test('malformed templates: keyword, number, unit, unclosed', () => {
   assert.deepEqual(codes('## P\n{{NEXT:3:weeks}} {{FUTURE:three:weeks}} {{PAST:2:fortnights}}\n{{FUTURE:3}} {{TODAY\n'), [
-    '2:1 malformed-template', '2:18 malformed-template', '2:41 malformed-template', '3:1 malformed-template', '3:14 malformed-template',
+    '2:1 malformed-template',
+    '2:18 malformed-template',
+    '2:41 malformed-template',
+    '3:1 malformed-template',
+    '3:14 malformed-template',
   ]);
 });
 
 test('malformed time anchors: impossible dates, wrong weekday, bad times', () => {
   assert.deepEqual(codes('## P\n2026-02-30\n2026-03-10, Wed\n2026-03-10, Tue, rainy\n7:30 — run\n24:10 — late\n08:61 — odd\n'), [
-    '2:1 malformed-time-anchor', '3:1 malformed-time-anchor', '4:1 malformed-time-anchor', '5:1 malformed-time-anchor', '6:1 malformed-time-anchor', '7:1 malformed-time-anchor',
+    '2:1 malformed-time-anchor',
+    '3:1 malformed-time-anchor',
+    '4:1 malformed-time-anchor',
+    '5:1 malformed-time-anchor',
+    '6:1 malformed-time-anchor',
+    '7:1 malformed-time-anchor',
   ]);
 });
 
 test('a JS block later in the phase never runs and says so; preamble checks too', () => {
-  assert.deepEqual(codes('❓ 1.1 Q? Correct answer: x\n## P\nText.\n```js\nbench.log("x")\n```\n'), ['1:1 outside-phase', '4:1 js-block-not-first']);
+  assert.deepEqual(codes('❓ 1.1 Q? Correct answer: x\n## P\nText.\n```js\nbench.log("x")\n```\n'), [
+    '1:1 outside-phase',
+    '4:1 js-block-not-first',
+  ]);
 });
 
 test('markdown bounds: line length, container markers and indentation, counted the way remark nests', () => {
@@ -198,5 +272,8 @@ test('markdown bounds: line length, container markers and indentation, counted t
   assert.match(markdownLimit(`${' '.repeat(257)}x`)?.message ?? '', /indented by 257 columns/);
   const chapter = parseChapter(`## P\n❓ 1.1 q? Correct answer: a\n${'> '.repeat(40)}x\n`, 'c.md');
   assert.deepEqual(chapter.phases, []);
-  assert.deepEqual(chapter.diagnostics.map((d) => `${d.range.start.line} ${d.code}`), ['2 over-limit']);
+  assert.deepEqual(
+    chapter.diagnostics.map((d) => `${d.range.start.line} ${d.code}`),
+    ['2 over-limit'],
+  );
 });

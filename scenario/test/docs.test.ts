@@ -7,7 +7,12 @@ import { DIAGNOSTIC_CODES, MANIFEST_KEYS } from '../src';
 test('every diagnostic code is documented with its severity, and no other', () => {
   const notes = readFileSync(join(__dirname, '..', '..', 'docs', 'format-notes.md'), 'utf8');
   const rows = [...notes.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-  assert.deepEqual(rows.sort(), Object.entries(DIAGNOSTIC_CODES).map(([code, d]) => `${code} ${d.severity}`).sort());
+  assert.deepEqual(
+    rows.sort(),
+    Object.entries(DIAGNOSTIC_CODES)
+      .map(([code, d]) => `${code} ${d.severity}`)
+      .sort(),
+  );
 });
 
 /** Every property name a JSON schema declares, at any depth (the names of `definitions` are not keys). */
@@ -26,7 +31,9 @@ test('docs/format.md names every key of the benchmark.json and config.jsonc sche
   for (const file of ['benchmark.schema.json', 'config.schema.json']) {
     const keys = schemaKeys(JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')));
     assert.ok(keys.size > 5, `${file} has keys`);
-    const missing = [...keys].filter((key) => !reference.includes(`\`${key}\``) && !new RegExp(`\`\\w+\\.${key.replace('$', '\\$')}\``).test(reference));
+    const missing = [...keys].filter(
+      (key) => !reference.includes(`\`${key}\``) && !new RegExp(`\`\\w+\\.${key.replace('$', '\\$')}\``).test(reference),
+    );
     assert.deepEqual(missing, [], `docs/format.md misses keys of ${file}`);
   }
   for (const key of MANIFEST_KEYS) assert.ok(reference.includes(`| \`${key}\` |`), `the benchmark.json table has a row for ${key}`);

@@ -16,7 +16,9 @@ import { generate } from '../../scripts/generate';
 import { INLINE_CONSTRUCTS, parseBlocks, type Block } from '../src/markdown';
 import { random } from './helpers';
 
-const remark = unified().use(remarkParse).data('micromarkExtensions', [{ disable: { null: INLINE_CONSTRUCTS } }]);
+const remark = unified()
+  .use(remarkParse)
+  .data('micromarkExtensions', [{ disable: { null: INLINE_CONSTRUCTS } }]);
 
 /** The blocks as they were read from remark's tree. */
 function remarkBlocks(text: string): Block[] {
@@ -25,10 +27,23 @@ function remarkBlocks(text: string): Block[] {
     if (!pos) return [];
     const startLine = pos.start.line - 1;
     const endLine = pos.end.line - 1;
-    if (node.type === 'heading') return [{ kind: 'heading', depth: node.depth, startLine, endLine, startOffset: pos.start.offset ?? 0, endOffset: pos.end.offset ?? 0 }];
+    if (node.type === 'heading')
+      return [
+        { kind: 'heading', depth: node.depth, startLine, endLine, startOffset: pos.start.offset ?? 0, endOffset: pos.end.offset ?? 0 },
+      ];
     if (node.type === 'code') {
       const firstLine = text.slice(pos.start.offset ?? 0, (pos.start.offset ?? 0) + 3);
-      return [{ kind: 'code', lang: node.lang ?? '', value: node.value, startLine, endLine, fenced: firstLine === '```' || firstLine === '~~~', column: pos.start.column - 1 }];
+      return [
+        {
+          kind: 'code',
+          lang: node.lang ?? '',
+          value: node.value,
+          startLine,
+          endLine,
+          fenced: firstLine === '```' || firstLine === '~~~',
+          column: pos.start.column - 1,
+        },
+      ];
     }
     return [{ kind: node.type === 'html' ? 'html' : 'other', startLine, endLine }];
   });
@@ -63,10 +78,52 @@ test('a generated benchmark reads into the blocks remark finds', () => {
 
 /** Pieces that start, end, nest or continue blocks. */
 const PIECES = [
-  '# Title', '## Phase 1', '## x ####', '#', '#no', '   ## indented', 'Setext', '===', '---', '- - -', '***', 'text', 'more text *a*',
-  '```', '```js', '```js {x}', '~~~', '~~~~', '````', '    code', '\tcode', '  \t mixed', '> quote', '> ```', '>', '- item', '1. item', '* ```', '  - nested',
-  '10) x', '<div>', '</div>', '<!-- c -->', '<pre>', '</pre>', '[a]: /b', '[a]: /b "t"', '❓ 1.1 q? Correct answer: a', '🪤 trap', 'family#1.1',
-  '{{FUTURE:3:days}}', '', '', '', '   ', '\t',
+  '# Title',
+  '## Phase 1',
+  '## x ####',
+  '#',
+  '#no',
+  '   ## indented',
+  'Setext',
+  '===',
+  '---',
+  '- - -',
+  '***',
+  'text',
+  'more text *a*',
+  '```',
+  '```js',
+  '```js {x}',
+  '~~~',
+  '~~~~',
+  '````',
+  '    code',
+  '\tcode',
+  '  \t mixed',
+  '> quote',
+  '> ```',
+  '>',
+  '- item',
+  '1. item',
+  '* ```',
+  '  - nested',
+  '10) x',
+  '<div>',
+  '</div>',
+  '<!-- c -->',
+  '<pre>',
+  '</pre>',
+  '[a]: /b',
+  '[a]: /b "t"',
+  '❓ 1.1 q? Correct answer: a',
+  '🪤 trap',
+  'family#1.1',
+  '{{FUTURE:3:days}}',
+  '',
+  '',
+  '',
+  '   ',
+  '\t',
 ];
 const EOLS = ['\n', '\n', '\n', '\r\n', '\r'];
 

@@ -6,7 +6,18 @@ import { isNumberToken, oneLine, shorten, STOP_WORDS, words } from '../src/plain
 
 test('words: lower case, NFKC, letters of any script, numbers with one decimal or time part', () => {
   assert.deepEqual(words('Don’t call Zoë at 10:30 — ＡＢＣ 3.5kg, well-known 1,290?'), [
-    'don', 't', 'call', 'zoë', 'at', '10:30', 'abc', '3.5', 'kg', 'well', 'known', '1,290',
+    'don',
+    't',
+    'call',
+    'zoë',
+    'at',
+    '10:30',
+    'abc',
+    '3.5',
+    'kg',
+    'well',
+    'known',
+    '1,290',
   ]);
   assert.deepEqual(words(''), []);
   assert.deepEqual(words('🪤 -- !!'), []);
@@ -15,8 +26,9 @@ test('words: lower case, NFKC, letters of any script, numbers with one decimal o
   assert.equal(isNumberToken('zoë'), false);
 });
 
-test('STOP_WORDS: the function words, and no word of one caller\'s own (manners, requests)', () => {
-  for (const word of ['the', 'she', 'these', 'through', 'ours', 'doing', 'please', 'a', 'i']) assert.equal(STOP_WORDS.has(word), true, word);
+test("STOP_WORDS: the function words, and no word of one caller's own (manners, requests)", () => {
+  for (const word of ['the', 'she', 'these', 'through', 'ours', 'doing', 'please', 'a', 'i'])
+    assert.equal(STOP_WORDS.has(word), true, word);
   for (const word of ['thanks', 'okay', 'search', 'notes', 'memory', 'tell', 'birthday']) assert.equal(STOP_WORDS.has(word), false, word);
   assert.equal(STOP_WORDS.size, 108);
 });

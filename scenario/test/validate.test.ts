@@ -23,7 +23,15 @@ test('missing chapter and sheet files point into benchmark.json, with a near nam
 });
 
 test('a benchmark without instructions.md gets a warning', () => {
-  const d = validateBenchmark(loadBenchmark({ name: 'x', files: new Map([['benchmark.json', '{"chapters": ["c.md"]}'], ['c.md', '## Phase\nHello.']]) }));
+  const d = validateBenchmark(
+    loadBenchmark({
+      name: 'x',
+      files: new Map([
+        ['benchmark.json', '{"chapters": ["c.md"]}'],
+        ['c.md', '## Phase\nHello.'],
+      ]),
+    }),
+  );
   assert.deepEqual(where(d), ['benchmark.json:1 missing-instructions']);
   assert.equal(d[0]?.severity, 'warning');
 });
@@ -35,11 +43,16 @@ test('sheet problems surface in the benchmark: duplicate ids and malformed lines
 
 test('unknown sheets in fact refs, in "`x` sheet", and in require_all_facts; other backticks are code', () => {
   const d = diagnose({
-    'chapter1.md': '## P\n```js\nvars.require_all_facts = "famly";\n```\nTell the `family` sheet, then the `cars` sheet; call `next_phase`.\nSee famliy#1.1.\n',
+    'chapter1.md':
+      '## P\n```js\nvars.require_all_facts = "famly";\n```\nTell the `family` sheet, then the `cars` sheet; call `next_phase`.\nSee famliy#1.1.\n',
     'family.md': FAMILY,
   });
   assert.deepEqual(where(d), ['chapter1.md:3 unknown-sheet', 'chapter1.md:5 unknown-sheet', 'chapter1.md:6 unknown-sheet']);
-  assert.deepEqual(d.map((x) => x.suggestions), [['family'], [], ['family']], 'suggestions replace the range exactly: here the sheet name');
+  assert.deepEqual(
+    d.map((x) => x.suggestions),
+    [['family'], [], ['family']],
+    'suggestions replace the range exactly: here the sheet name',
+  );
   assert.match(d[2]?.message ?? '', /Did you mean `family#1\.1`\?/);
   assert.match(d[0]?.message ?? '', /Did you mean `family`\?/);
   assert.deepEqual(d[0]?.range.start, { line: 2, character: 26 });
@@ -61,7 +74,10 @@ test('duplicate check ids across chapters point at the first, with a free id', (
     'chapter2.md': '## P\n\n❓ 20.1 Q? Correct answer: c\n',
   });
   assert.deepEqual(where(d), ['chapter2.md:3 duplicate-check-id']);
-  assert.deepEqual(d[0]?.related?.map((r) => [r.file, r.range.start.line]), [['chapter1.md', 1]]);
+  assert.deepEqual(
+    d[0]?.related?.map((r) => [r.file, r.range.start.line]),
+    [['chapter1.md', 1]],
+  );
   assert.deepEqual(d[0]?.suggestions, ['20.3']);
 });
 
@@ -70,7 +86,11 @@ test('trap targets: missing checks are errors, checks asked before the write are
     'chapter1.md': '## P\n❓ 1.1 Q? Correct answer: a\n## Q\n❓ 1.2 Q? Correct answer: a\n🪤 RECONSIDER → 1.2\n',
     'chapter2.md': '## P\n🪤 RECONSIDER → 1.1, 1.3\n❓ 3.1 [HIST] Q? Correct answer: a\n',
   });
-  assert.deepEqual(where(d), ['chapter2.md:2 trap-target-before-write', 'chapter2.md:2 trap-target-missing', 'chapter2.md:3 hist-without-trap']);
+  assert.deepEqual(where(d), [
+    'chapter2.md:2 trap-target-before-write',
+    'chapter2.md:2 trap-target-missing',
+    'chapter2.md:3 hist-without-trap',
+  ]);
   assert.equal(d[0]?.severity, 'warning');
   assert.deepEqual(d[1]?.range, { start: { line: 1, character: 21 }, end: { line: 1, character: 24 } });
   assert.equal(d[2]?.severity, 'warning');
@@ -104,7 +124,8 @@ test('the clean example of the format has no diagnostics at all', () => {
 test('a comment silences one code on its line or the next, in markdown and in JSON', () => {
   const d = diagnose({
     'benchmark.json': '{\n  // mmb-ignore: unknown-key\n  "chapterz": 1,\n  "chapters": ["chapter1.md"]\n}',
-    'chapter1.md': '## P\n<!-- mmb-ignore: unknown-fact -->\nSee family#9.9 and family#8.8.\nSee family#7.7. <!-- mmb-ignore -->\nSee famly#1.1.\n',
+    'chapter1.md':
+      '## P\n<!-- mmb-ignore: unknown-fact -->\nSee family#9.9 and family#8.8.\nSee family#7.7. <!-- mmb-ignore -->\nSee famly#1.1.\n',
     'family.md': FAMILY,
   });
   assert.deepEqual(where(d), ['chapter1.md:5 unknown-sheet', 'family.md:1 sheet-never-told']);

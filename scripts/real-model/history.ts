@@ -26,9 +26,7 @@ export interface FunctionCallItem {
 
 /** node-llama-cpp's `ChatHistoryItem`, as far as this server builds it. */
 export type HistoryItem =
-  | { type: 'system'; text: string }
-  | { type: 'user'; text: string }
-  | { type: 'model'; response: (string | FunctionCallItem)[] };
+  { type: 'system'; text: string } | { type: 'user'; text: string } | { type: 'model'; response: (string | FunctionCallItem)[] };
 
 /** node-llama-cpp's `ChatModelFunctions`: definitions only, so that a call stops the generation. */
 export type FunctionDefinitions = Record<string, { description?: string; params?: JsonSchemaSubset }>;
@@ -60,7 +58,8 @@ export interface ContextOptions {
 /** A whole-number option within bounds, or an error naming it. */
 export function boundedInteger(name: string, text: string, min: number, max: number): number {
   const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max)) throw new Error(`--${name} must be a whole number from ${min} to ${max}, not "${text.slice(0, 40)}"`);
+  if (!(value >= min && value <= max))
+    throw new Error(`--${name} must be a whole number from ${min} to ${max}, not "${text.slice(0, 40)}"`);
   return value;
 }
 
@@ -80,11 +79,15 @@ export function autoThreads(cores: number, loadAverage: number): number {
  * sequence hold a phase of the starter benchmark with room to spare; 256 completion tokens are
  * a long chat message, and bound how long one rambling reply can take on a CPU.
  */
-export function contextOptions(values: { context: string; threads: string; batch: string }, machine: { cores: number; loadAverage: number }): ContextOptions {
+export function contextOptions(
+  values: { context: string; threads: string; batch: string },
+  machine: { cores: number; loadAverage: number },
+): ContextOptions {
   return {
     contextSize: boundedInteger('context', values.context, 512, 131_072),
     sequences: SEQUENCES,
-    threads: values.threads === 'auto' ? autoThreads(machine.cores, machine.loadAverage) : boundedInteger('threads', values.threads, 1, 256),
+    threads:
+      values.threads === 'auto' ? autoThreads(machine.cores, machine.loadAverage) : boundedInteger('threads', values.threads, 1, 256),
     batchSize: boundedInteger('batch', values.batch, 32, 8192),
     flashAttention: true,
   };
@@ -132,7 +135,12 @@ export function historyOf(messages: WireMessage[]): HistoryItem[] {
       const response = openModelItem();
       if (text) response.push(text);
       for (const call of message.tool_calls ?? []) {
-        const item: FunctionCallItem = { type: 'functionCall', name: call.function.name, params: parsedArguments(call.function.arguments), result: '' };
+        const item: FunctionCallItem = {
+          type: 'functionCall',
+          name: call.function.name,
+          params: parsedArguments(call.function.arguments),
+          result: '',
+        };
         pending.set(call.id, item);
         response.push(item);
       }

@@ -14,7 +14,19 @@ import { availableParallelism, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { boundedInteger, contextOptions, functionsOf, historyOf, SEQUENCES, toolCallsInText, type ContextOptions, type FunctionDefinitions, type HistoryItem, type WireMessage, type WireTool } from './history';
+import {
+  boundedInteger,
+  contextOptions,
+  functionsOf,
+  historyOf,
+  SEQUENCES,
+  toolCallsInText,
+  type ContextOptions,
+  type FunctionDefinitions,
+  type HistoryItem,
+  type WireMessage,
+  type WireTool,
+} from './history';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
@@ -35,7 +47,17 @@ interface Sequence {
   readonly tokenMeter: { usedInputTokens: number; usedOutputTokens: number };
 }
 interface LlamaChatInstance {
-  generateResponse(history: HistoryItem[], options: { functions?: FunctionDefinitions; maxTokens: number; temperature: number; signal: AbortSignal; stopOnAbortSignal: false; onTextChunk?: (text: string) => void }): Promise<ChatResult>;
+  generateResponse(
+    history: HistoryItem[],
+    options: {
+      functions?: FunctionDefinitions;
+      maxTokens: number;
+      temperature: number;
+      signal: AbortSignal;
+      stopOnAbortSignal: false;
+      onTextChunk?: (text: string) => void;
+    },
+  ): Promise<ChatResult>;
 }
 interface NodeLlamaCpp {
   getLlama(options: { gpu: false; build: 'never'; logLevel: string; maxThreads: number }): Promise<Llama>;
@@ -115,7 +137,16 @@ function serialized<T>(): (work: () => Promise<T>) => Promise<T> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { model: { type: 'string' }, port: { type: 'string', default: '0' }, context: { type: 'string', default: '8192' }, threads: { type: 'string', default: 'auto' }, batch: { type: 'string', default: '512' }, 'max-tokens': { type: 'string', default: '256' } } });
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string' },
+      port: { type: 'string', default: '0' },
+      context: { type: 'string', default: '8192' },
+      threads: { type: 'string', default: 'auto' },
+      batch: { type: 'string', default: '512' },
+      'max-tokens': { type: 'string', default: '256' },
+    },
+  });
   if (!values.model) throw new Error('--model FILE.gguf is required');
   const options = contextOptions(values, { cores: availableParallelism(), loadAverage: loadavg()[0] ?? 0 });
   const maxCompletionTokens = boundedInteger('max-tokens', values['max-tokens'], 16, 4096);
@@ -123,7 +154,9 @@ async function main(): Promise<void> {
   const llama = await library.getLlama({ gpu: false, build: 'never', logLevel: 'error', maxThreads: options.threads });
   const model = await llama.loadModel({ modelPath: values.model });
   const context = await model.createContext(options);
-  process.stderr.write(`${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`);
+  process.stderr.write(
+    `${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`,
+  );
   const slots: Slot[] = [];
   const modelName = basename(values.model, '.gguf');
 
@@ -144,8 +177,10 @@ async function main(): Promise<void> {
   const queue = serialized<void>();
   const server = createServer((request, response) => {
     void (async () => {
-      if (request.method === 'GET' && request.url?.startsWith('/v1/models')) return sendJson(response, 200, { object: 'list', data: [{ id: modelName, object: 'model', owned_by: 'local' }] });
-      if (request.method !== 'POST' || !request.url?.startsWith('/v1/chat/completions')) return sendJson(response, 404, { error: { message: 'not found' } });
+      if (request.method === 'GET' && request.url?.startsWith('/v1/models'))
+        return sendJson(response, 200, { object: 'list', data: [{ id: modelName, object: 'model', owned_by: 'local' }] });
+      if (request.method !== 'POST' || !request.url?.startsWith('/v1/chat/completions'))
+        return sendJson(response, 404, { error: { message: 'not found' } });
       let body: ChatRequest;
       try {
         body = JSON.parse(await readBody(request)) as ChatRequest;
@@ -159,13 +194,17 @@ async function main(): Promise<void> {
         if (!response.writableFinished) gone.abort();
       });
       await queue(async () => {
-        if (!gone.signal.aborted) await complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens, signal: gone.signal });
+        if (!gone.signal.aborted)
+          await complete(body, slotFor(systemOf(body.messages)), response, { modelName, maxCompletionTokens, signal: gone.signal });
       });
     })().catch((error: unknown) => {
       const message = String((error as Error).message ?? error);
       process.stderr.write(`${new Date().toISOString()} request failed: ${message.slice(0, 500)}\n`);
       if (!response.headersSent) sendJson(response, 500, { error: { message } });
-      else if (!response.writableEnded) response.end(`${response.getHeader('content-type') === 'text/event-stream' ? 'data: ' : ''}${JSON.stringify({ error: { message } })}\n\n`);
+      else if (!response.writableEnded)
+        response.end(
+          `${response.getHeader('content-type') === 'text/event-stream' ? 'data: ' : ''}${JSON.stringify({ error: { message } })}\n\n`,
+        );
     });
   });
   server.listen(Number(values.port), '127.0.0.1', () => {
@@ -181,12 +220,20 @@ function systemOf(messages: WireMessage[]): string {
 
 /** Headers now, then a byte every `everyMs` until the answer; returns the stop. */
 export function keepAlive(response: ServerResponse, streamed: boolean, everyMs = KEEP_ALIVE_MS): () => void {
-  response.writeHead(200, streamed ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
+  response.writeHead(
+    200,
+    streamed ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' },
+  );
   const timer = setInterval(() => response.write(streamed ? ': waiting\n\n' : ' '), everyMs);
   return () => clearInterval(timer);
 }
 
-async function complete(body: ChatRequest, slot: Slot, response: ServerResponse, settings: { modelName: string; maxCompletionTokens: number; signal: AbortSignal }): Promise<void> {
+async function complete(
+  body: ChatRequest,
+  slot: Slot,
+  response: ServerResponse,
+  settings: { modelName: string; maxCompletionTokens: number; signal: AbortSignal },
+): Promise<void> {
   const { modelName, maxCompletionTokens, signal } = settings;
   const started = Date.now();
   const meter = slot.sequence.tokenMeter;
@@ -198,45 +245,69 @@ async function complete(body: ChatRequest, slot: Slot, response: ServerResponse,
   const streamed = body.stream === true;
   const stopKeepAlive = keepAlive(response, streamed);
   const chunk = (delta: unknown, finish: string | null): void => {
-    response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    response.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   };
-  const result = await slot.chat.generateResponse(historyOf(body.messages), {
-    ...(functions ? { functions } : {}),
-    maxTokens,
-    temperature: body.temperature ?? 0.3,
-    signal,
-    stopOnAbortSignal: false,
-    // With tools offered the text may turn out to be a call written as JSON: it is sent once read.
-    ...(streamed && !functions ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
-  }).finally(stopKeepAlive);
+  const result = await slot.chat
+    .generateResponse(historyOf(body.messages), {
+      ...(functions ? { functions } : {}),
+      maxTokens,
+      temperature: body.temperature ?? 0.3,
+      signal,
+      stopOnAbortSignal: false,
+      // With tools offered the text may turn out to be a call written as JSON: it is sent once read.
+      ...(streamed && !functions ? { onTextChunk: (text: string) => chunk({ content: text }, null) } : {}),
+    })
+    .finally(stopKeepAlive);
   const completionTokens = meter.usedOutputTokens - outputBefore;
   const evaluated = meter.usedInputTokens - inputBefore;
   const promptTokens = Math.max(evaluated, slot.sequence.contextTokens.length - completionTokens);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) } };
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) },
+  };
   const written = result.functionCalls?.length ? undefined : toolCallsInText(result.response, functions);
   if (written) {
     result.functionCalls = written.map((call) => ({ functionName: call.name, params: call.params }));
     result.response = '';
   }
-  const toolCalls = (result.functionCalls ?? []).map((call, index) => ({ id: `call_${started.toString(36)}_${index}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }));
+  const toolCalls = (result.functionCalls ?? []).map((call, index) => ({
+    id: `call_${started.toString(36)}_${index}`,
+    type: 'function',
+    function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) },
+  }));
   const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'} sequence ${slot.index}\n`);
+  process.stderr.write(
+    `${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'} sequence ${slot.index}\n`,
+  );
   if (streamed) {
     if (functions && !toolCalls.length && result.response) chunk({ content: result.response }, null);
     if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);
     chunk({}, finish);
-    if (body.stream_options?.include_usage) response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: modelName, choices: [], usage })}\n\n`);
+    if (body.stream_options?.include_usage)
+      response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: modelName, choices: [], usage })}\n\n`);
     response.end('data: [DONE]\n\n');
     return;
   }
-  response.end(JSON.stringify({
-    id,
-    object: 'chat.completion',
-    created: Math.floor(started / 1000),
-    model: modelName,
-    choices: [{ index: 0, message: { role: 'assistant', content: result.response || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
-    usage,
-  }));
+  response.end(
+    JSON.stringify({
+      id,
+      object: 'chat.completion',
+      created: Math.floor(started / 1000),
+      model: modelName,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: result.response || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          finish_reason: finish,
+        },
+      ],
+      usage,
+    }),
+  );
 }
 
 // Run as a program; imported (by the unit test of keepAlive), it only defines.

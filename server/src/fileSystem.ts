@@ -62,7 +62,9 @@ export class MemoryFileSystem implements BenchmarkFileSystem {
 
   list(dir: string): string[] | undefined {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    const names = [...this.files.keys()].filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length).split('/')[0] ?? '');
+    const names = [...this.files.keys()]
+      .filter((path) => path.startsWith(prefix))
+      .map((path) => path.slice(prefix.length).split('/')[0] ?? '');
     return names.length ? [...new Set(names)].sort() : undefined;
   }
 

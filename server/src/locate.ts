@@ -1,7 +1,19 @@
 /** What stands at a position of a benchmark file: the question every navigation feature starts with. */
 import {
-  containsPosition, type Benchmark, type Chapter, type Check, type Fact, type FactRef, type ListedFile, type Named, type Phase, type Position,
-  type Sheet, type SheetRef, type Template, type Trap,
+  containsPosition,
+  type Benchmark,
+  type Chapter,
+  type Check,
+  type Fact,
+  type FactRef,
+  type ListedFile,
+  type Named,
+  type Phase,
+  type Position,
+  type Sheet,
+  type SheetRef,
+  type Template,
+  type Trap,
 } from '../../scenario/src';
 
 export type Element =

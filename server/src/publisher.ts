@@ -7,7 +7,15 @@
  */
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BenchmarkValidation, checkRunBenchmarks, CONFIG_FILE, diagnostic, lineRange, parseConfig, type Diagnostic } from '../../scenario/src';
+import {
+  BenchmarkValidation,
+  checkRunBenchmarks,
+  CONFIG_FILE,
+  diagnostic,
+  lineRange,
+  parseConfig,
+  type Diagnostic,
+} from '../../scenario/src';
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { toLsp } from './features/diagnostics';
 import { BenchmarkWorkspace } from './workspace';
@@ -181,7 +189,10 @@ export class DiagnosticsPublisher {
       this.discovered.set(root, known);
     }
     const all = [...diagnostics, ...checkRunBenchmarks(config, known)];
-    this.send(uri, all.map((d) => toLsp(d, () => uri)));
+    this.send(
+      uri,
+      all.map((d) => toLsp(d, () => uri)),
+    );
   }
 
   private send(uri: string, diagnostics: LspDiagnostic[]): void {

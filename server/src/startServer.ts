@@ -11,7 +11,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MANIFEST_FILE } from '../../scenario/src';
 import {
-  CodeActionKind, DidChangeWatchedFilesNotification, ResponseError, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult,
+  CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getCodeActions } from './features/codeActions';
@@ -51,7 +57,9 @@ export function startServer(connection: Connection, fileSystem: BenchmarkFileSys
     return { capabilities: CAPABILITIES };
   });
   connection.onInitialized(() => {
-    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{md,json}' }] }).catch(() => undefined);
+    void connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{md,json}' }] })
+      .catch(() => undefined);
     for (const root of roots) {
       for (const dir of workspace.discover(root)) publisher.folderChanged(dir);
       if (fileSystem.isFile(join(root, CONFIG_FILE))) publisher.configChanged(pathToFileURL(join(root, CONFIG_FILE)).toString());
@@ -90,7 +98,7 @@ function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace): v
   });
   connection.onHover((p) => {
     const l = workspace.locate(p.textDocument.uri);
-    return l ? getHover(l.benchmark, l.file, p.position) ?? null : null;
+    return l ? (getHover(l.benchmark, l.file, p.position) ?? null) : null;
   });
   connection.onDefinition((p) => {
     const l = workspace.locate(p.textDocument.uri);
@@ -102,7 +110,7 @@ function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace): v
   });
   connection.onPrepareRename((p) => {
     const l = workspace.locate(p.textDocument.uri);
-    return l ? prepareRename(l.benchmark, l.file, p.position) ?? null : null;
+    return l ? (prepareRename(l.benchmark, l.file, p.position) ?? null) : null;
   });
   connection.onRenameRequest((p) => {
     const l = workspace.locate(p.textDocument.uri);

@@ -38,7 +38,10 @@ export class BenchmarkWorkspace {
   private readonly manifestSeen = new Map<string, boolean>();
 
   /** `openText` gives the editor's text of an open document, by URI. */
-  constructor(private readonly fileSystem: BenchmarkFileSystem, private readonly openText: (uri: string) => string | undefined) {}
+  constructor(
+    private readonly fileSystem: BenchmarkFileSystem,
+    private readonly openText: (uri: string) => string | undefined,
+  ) {}
 
   /** The benchmark folder of a document (the folder holding benchmark.json), if it is in one. */
   folderOf(uri: string): string | undefined {
@@ -70,7 +73,12 @@ export class BenchmarkWorkspace {
   get(dir: string): Benchmark {
     const folder = this.folder(dir);
     if (!folder.benchmark) {
-      folder.benchmark = updateBenchmark(folder.previous, { name: basename(dir), files: folder.files, refused: folder.refused }, folder.changed, folder.cache);
+      folder.benchmark = updateBenchmark(
+        folder.previous,
+        { name: basename(dir), files: folder.files, refused: folder.refused },
+        folder.changed,
+        folder.cache,
+      );
       folder.previous = folder.benchmark;
       folder.changed.clear();
     }
@@ -132,7 +140,8 @@ export class BenchmarkWorkspace {
   discover(root: string): string[] {
     const found: string[] = [];
     for (const parent of [join(root, 'benchmarks'), root]) {
-      for (const n of this.fileSystem.list(parent) ?? []) if (this.folderOf(BenchmarkWorkspace.uriOf(join(parent, n), MANIFEST_FILE))) found.push(join(parent, n));
+      for (const n of this.fileSystem.list(parent) ?? [])
+        if (this.folderOf(BenchmarkWorkspace.uriOf(join(parent, n), MANIFEST_FILE))) found.push(join(parent, n));
     }
     if (this.folderOf(BenchmarkWorkspace.uriOf(root, MANIFEST_FILE))) found.push(root);
     return [...new Set(found)];

@@ -6,12 +6,14 @@ import { folder, InMemoryServer, uriOf } from './harness';
 import { pos } from './sample';
 
 const DIR = '/broken';
-const server = InMemoryServer.start(folder(DIR, {
-  'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }',
-  'instructions.md': 'You are Max.',
-  'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n',
-  'chapter1.md': '## P\nTell the `family` sheet. See famly#1.1.\n❓ 1.1 Q?\n❓ 1.1 Q? Correct answer: a\n',
-}));
+const server = InMemoryServer.start(
+  folder(DIR, {
+    'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"] }',
+    'instructions.md': 'You are Max.',
+    'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n',
+    'chapter1.md': '## P\nTell the `family` sheet. See famly#1.1.\n❓ 1.1 Q?\n❓ 1.1 Q? Correct answer: a\n',
+  }),
+);
 after(async () => (await server).close());
 
 /** The fixes offered for every diagnostic the server published for a file. */
@@ -21,43 +23,73 @@ async function fixesFor(file: string): Promise<CodeAction[]> {
   await session.until(() => session.published.has(uri));
   const diagnostics = session.published.get(uri)?.diagnostics ?? [];
   const range = { start: pos(0, 0), end: pos(0, 0) };
-  return await session.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } }) as CodeAction[];
+  return (await session.client.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range,
+    context: { diagnostics },
+  })) as CodeAction[];
 }
 
 test('quick fixes: did you mean, renumber, add the answer, create the chapter, ignore here', async () => {
   await (await server).open(`${DIR}/chapter1.md`);
   const fixes = await fixesFor('chapter1.md');
-  assert.deepEqual(fixes.map((a) => a.title), [
-    'Change to family', 'Ignore unknown-sheet on this line',
-    'Add `Correct answer:`', 'Ignore malformed-check on this line',
-    'Renumber to 1.2', 'Ignore duplicate-check-id on this line',
+  assert.deepEqual(
+    fixes.map((a) => a.title),
+    [
+      'Change to family',
+      'Ignore unknown-sheet on this line',
+      'Add `Correct answer:`',
+      'Ignore malformed-check on this line',
+      'Renumber to 1.2',
+      'Ignore duplicate-check-id on this line',
+    ],
+  );
+  assert.deepEqual(fixes[0]?.edit?.changes?.['file:///broken/chapter1.md'], [
+    { range: { start: pos(1, 29), end: pos(1, 34) }, newText: 'family' },
   ]);
-  assert.deepEqual(fixes[0]?.edit?.changes?.['file:///broken/chapter1.md'], [{ range: { start: pos(1, 29), end: pos(1, 34) }, newText: 'family' }]);
-  assert.deepEqual(fixes[1]?.edit?.changes?.['file:///broken/chapter1.md'], [{ range: { start: pos(1, 0), end: pos(1, 0) }, newText: '<!-- mmb-ignore: unknown-sheet -->\n' }]);
+  assert.deepEqual(fixes[1]?.edit?.changes?.['file:///broken/chapter1.md'], [
+    { range: { start: pos(1, 0), end: pos(1, 0) }, newText: '<!-- mmb-ignore: unknown-sheet -->\n' },
+  ]);
   const create = (await fixesFor('benchmark.json')).find((a) => a.title === 'Create chapter2.md');
-  assert.deepEqual(create?.edit?.documentChanges?.[0], { kind: 'create', uri: 'file:///broken/chapter2.md', options: { ignoreIfExists: true } });
+  assert.deepEqual(create?.edit?.documentChanges?.[0], {
+    kind: 'create',
+    uri: 'file:///broken/chapter2.md',
+    options: { ignoreIfExists: true },
+  });
   const published = [...(await server).published.values()].flatMap((p) => p.diagnostics);
-  assert.equal(published.length, 4, 'the validator\'s four problems, each published once');
+  assert.equal(published.length, 4, "the validator's four problems, each published once");
 });
 
 test('an unknown fact id is offered the near ids, with their text: by spelling, else the nearest of its category or the nearest category', async () => {
   const dir = '/facts';
-  const session = await InMemoryServer.start(folder(dir, {
-    'benchmark.json': '{ "chapters": ["chapter1.md"] }',
-    'instructions.md': 'You are Max.',
-    'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n1.2 Lena\'s birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37\n',
-    'chapter1.md': '## P\nTell family#1.9 and family#4.7.\n',
-  }));
+  const session = await InMemoryServer.start(
+    folder(dir, {
+      'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+      'instructions.md': 'You are Max.',
+      'family.md': "# Family\n\n## 1. Lena\n1.1 Lena is 31\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37\n",
+      'chapter1.md': '## P\nTell family#1.9 and family#4.7.\n',
+    }),
+  );
   try {
     const uri = uriOf(`${dir}/chapter1.md`);
     await session.open(`${dir}/chapter1.md`);
     await session.until(() => session.published.has(uri));
     const diagnostics = session.published.get(uri)?.diagnostics ?? [];
-    const fixes = await session.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: pos(1, 0), end: pos(1, 0) }, context: { diagnostics } }) as CodeAction[];
-    assert.deepEqual(fixes.map((a) => a.title), [
-      'Change to family#1.1: Lena is 31', 'Change to family#1.2: Lena\'s birthday — March 14', 'Ignore unknown-fact on this line',
-      'Change to family#2.1: Sister, 37', 'Ignore unknown-fact on this line',
-    ]);
+    const fixes = (await session.client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: pos(1, 0), end: pos(1, 0) },
+      context: { diagnostics },
+    })) as CodeAction[];
+    assert.deepEqual(
+      fixes.map((a) => a.title),
+      [
+        'Change to family#1.1: Lena is 31',
+        "Change to family#1.2: Lena's birthday — March 14",
+        'Ignore unknown-fact on this line',
+        'Change to family#2.1: Sister, 37',
+        'Ignore unknown-fact on this line',
+      ],
+    );
     assert.deepEqual(fixes[3]?.edit?.changes?.[uri], [{ range: { start: pos(1, 27), end: pos(1, 30) }, newText: '2.1' }]);
     assert.equal(fixes[0]?.isPreferred, true);
   } finally {

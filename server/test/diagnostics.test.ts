@@ -23,11 +23,23 @@ async function withServer(workspaceFolders: string[], body: (server: InMemorySer
 test('on start, every benchmark folder of the workspace and its config.jsonc get their diagnostics, nothing opened', async () => {
   await withServer([WORKSPACE], async (server) => {
     const config = `${WORKSPACE}/config.jsonc`;
-    await server.until(() => server.published.has(uriOf(config)) && server.published.has(uriOf(planted('family.md'))) && server.published.has(uriOf(`${CLEAN}/day1.md`)));
+    await server.until(
+      () =>
+        server.published.has(uriOf(config)) &&
+        server.published.has(uriOf(planted('family.md'))) &&
+        server.published.has(uriOf(`${CLEAN}/day1.md`)),
+    );
     assert.deepEqual(server.codes(config), ['6 invalid-config'], 'the run naming "plantd" is flagged');
-    assert.match(String(server.published.get(uriOf(config))?.diagnostics[0]?.message), /no benchmarks\/plantd\/benchmark\.json .*Did you mean `planted`\?$/);
+    assert.match(
+      String(server.published.get(uriOf(config))?.diagnostics[0]?.message),
+      /no benchmarks\/plantd\/benchmark\.json .*Did you mean `planted`\?$/,
+    );
     assert.deepEqual(server.codes(planted('family.md')), ['6 duplicate-fact-id', '10 malformed-fact-line']);
-    assert.deepEqual(server.registrations.map((r) => r.method), [DidChangeWatchedFilesNotification.method], 'the server asks to hear of changes on disk');
+    assert.deepEqual(
+      server.registrations.map((r) => r.method),
+      [DidChangeWatchedFilesNotification.method],
+      'the server asks to hear of changes on disk',
+    );
   });
 });
 
@@ -51,8 +63,14 @@ test('a typo in config.jsonc, as typed, gets the very diagnostic mmb check repor
 
 test('the server publishes exactly what the validator finds, file by file', async () => {
   await withServer([WORKSPACE], async (server) => {
-    const files = new Map(Object.entries(FILES).filter(([path]) => path.startsWith(`${PLANTED}/`)).map(([path, text]) => [path.slice(PLANTED.length + 1), text]));
-    const expected = validateBenchmark(loadBenchmark({ name: 'planted', files })).map((d) => `${d.file} ${d.range.start.line + 1} ${d.code}`).sort();
+    const files = new Map(
+      Object.entries(FILES)
+        .filter(([path]) => path.startsWith(`${PLANTED}/`))
+        .map(([path, text]) => [path.slice(PLANTED.length + 1), text]),
+    );
+    const expected = validateBenchmark(loadBenchmark({ name: 'planted', files }))
+      .map((d) => `${d.file} ${d.range.start.line + 1} ${d.code}`)
+      .sort();
     assert.ok(expected.length >= 10, `planted problems: ${expected.length}`);
     const publishedAll = () => [...files.keys()].flatMap((file) => server.codes(planted(file)).map((c) => `${file} ${c}`)).sort();
     await server.until(() => publishedAll().length === expected.length);
@@ -74,16 +92,23 @@ test('unsaved edits are validated as typed, and fixed problems disappear in ever
   });
 });
 
-test('a file changed on disk re-validates its folder; an open file keeps the editor\'s text', async () => {
+test("a file changed on disk re-validates its folder; an open file keeps the editor's text", async () => {
   await withServer([], async (server) => {
     await server.open(planted('chapter3.md'));
     await server.until(() => server.codes(planted('family.md')).length === 2);
-    await server.writeOnDisk(planted('family.md'), '# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena\'s birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n');
+    await server.writeOnDisk(
+      planted('family.md'),
+      "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n",
+    );
     await server.until(() => server.codes(planted('family.md')).length === 0);
     assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap']);
     const before = server.published.get(uriOf(planted('chapter3.md')));
     await server.writeOnDisk(planted('chapter3.md'), '## Gone\n');
     await server.until(() => server.published.get(uriOf(planted('chapter3.md'))) !== before);
-    assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap'], 'the editor\'s text wins over the disk');
+    assert.deepEqual(
+      server.codes(planted('chapter3.md')),
+      ['6 duplicate-check-id', '6 hist-without-trap'],
+      "the editor's text wins over the disk",
+    );
   });
 });

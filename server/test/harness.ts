@@ -8,9 +8,20 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import {
-  createProtocolConnection, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidOpenTextDocumentNotification, FileChangeType,
-  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, RegistrationRequest, StreamMessageReader, StreamMessageWriter,
-  type ProtocolConnection, type PublishDiagnosticsParams, type Registration,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidOpenTextDocumentNotification,
+  FileChangeType,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type Registration,
 } from 'vscode-languageserver-protocol/node';
 import { MemoryFileSystem } from '../src/fileSystem';
 import { startServer } from '../src/startServer';
@@ -44,7 +55,11 @@ export class InMemoryServer {
   private readonly waiters: (() => void)[] = [];
   private readonly versions = new Map<string, number>();
 
-  private constructor(readonly client: ProtocolConnection, private readonly server: { dispose(): void }, readonly fileSystem: MemoryFileSystem) {
+  private constructor(
+    readonly client: ProtocolConnection,
+    private readonly server: { dispose(): void },
+    readonly fileSystem: MemoryFileSystem,
+  ) {
     client.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.set(params.uri, params);
       this.log.push(params);
@@ -68,7 +83,12 @@ export class InMemoryServer {
     client.listen();
     // No processId: the server would poll for it, and the interval would keep the tests alive.
     const folders = workspaceFolders.map((path) => ({ uri: uriOf(path), name: path }));
-    await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {}, workspaceFolders: folders.length ? folders : null });
+    await client.sendRequest(InitializeRequest.type, {
+      processId: null,
+      rootUri: null,
+      capabilities: {},
+      workspaceFolders: folders.length ? folders : null,
+    });
     await client.sendNotification(InitializedNotification.type, {});
     return session;
   }
@@ -76,20 +96,27 @@ export class InMemoryServer {
   /** Opens a file in the editor: its text on the file system unless another is given. */
   async open(path: string, text = this.fileSystem.readText(path) ?? ''): Promise<void> {
     this.versions.set(path, 1);
-    await this.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uriOf(path), languageId: 'markdown', version: 1, text } });
+    await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: uriOf(path), languageId: 'markdown', version: 1, text },
+    });
   }
 
   /** Replaces an open document's whole text, as typed and not saved. */
   async edit(path: string, text: string): Promise<void> {
     const version = (this.versions.get(path) ?? 1) + 1;
     this.versions.set(path, version);
-    await this.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: uriOf(path), version }, contentChanges: [{ text }] });
+    await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: uriOf(path), version },
+      contentChanges: [{ text }],
+    });
   }
 
   /** Writes a file behind the editor's back and tells the server, as the file watcher does. */
   async writeOnDisk(path: string, text: string): Promise<void> {
     this.fileSystem.write(path, text);
-    await this.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(path), type: FileChangeType.Changed }] });
+    await this.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(path), type: FileChangeType.Changed }],
+    });
   }
 
   /** The published diagnostics of a file as `line code`, lines 1-based. */

@@ -6,7 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CompletionRequest, DidChangeWatchedFilesNotification, FileChangeType, type CompletionItem } from 'vscode-languageserver-protocol/node';
+import {
+  CompletionRequest,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type CompletionItem,
+} from 'vscode-languageserver-protocol/node';
 import { loadBenchmark, validateBenchmark } from '../../scenario/src';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
 
@@ -41,9 +46,14 @@ test('keystrokes read nothing from disk; a file-watch event reads only the file 
     assert.ok(server.codes(planted('chapter2.md')).includes('9 trap-target-missing'), 'the edit re-validated the other chapters');
 
     // Behind the editor's back: the sheet is fixed on disk and the watcher says so.
-    server.fileSystem.write(planted('family.md'), '# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena\'s birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n');
+    server.fileSystem.write(
+      planted('family.md'),
+      "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n",
+    );
     const before = server.fileSystem.reads;
-    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(planted('family.md')), type: FileChangeType.Changed }] });
+    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(planted('family.md')), type: FileChangeType.Changed }],
+    });
     await server.until(() => server.codes(planted('family.md')).length === 0);
     assert.equal(server.fileSystem.reads - before, 1, 'one file read: the one the event named');
 
@@ -52,19 +62,23 @@ test('keystrokes read nothing from disk; a file-watch event reads only the file 
     const missingBefore = missing();
     const removed = server.fileSystem.readText(planted('chapter2.md')) ?? '';
     server.fileSystem.remove(planted('chapter2.md'));
-    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(planted('chapter2.md')), type: FileChangeType.Deleted }] });
+    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(planted('chapter2.md')), type: FileChangeType.Deleted }],
+    });
     await server.until(() => missing() === missingBefore + 1);
     await settle();
-    assert.deepEqual(server.codes(planted('chapter2.md')), [], 'the deleted file\'s diagnostics are cleared');
+    assert.deepEqual(server.codes(planted('chapter2.md')), [], "the deleted file's diagnostics are cleared");
     server.fileSystem.write(planted('chapter2.md'), removed);
-    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(planted('chapter2.md')), type: FileChangeType.Created }] });
+    await server.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uriOf(planted('chapter2.md')), type: FileChangeType.Created }],
+    });
     await server.until(() => missing() === missingBefore);
     await settle();
     assert.ok(server.codes(planted('chapter2.md')).includes('9 trap-target-missing'));
   });
 });
 
-test('opening a file validates its folder once: one publish per file, the opened one with the editor\'s version', async () => {
+test("opening a file validates its folder once: one publish per file, the opened one with the editor's version", async () => {
   await withServer(async (server) => {
     await server.open(planted('chapter3.md'));
     await server.until(() => server.published.has(uriOf(planted('chapter3.md'))));
@@ -87,17 +101,24 @@ test('an edit publishes only the files whose diagnostics changed, and the edited
     await server.edit(chapter, `${server.fileSystem.readText(chapter) ?? ''}\nOne more line of prose.\n`);
     await server.until(() => server.log.length > 0);
     await settle();
-    assert.deepEqual(server.log.map((p) => [p.uri, p.version]), [[uriOf(chapter), 2]], 'nothing else changed, so nothing else is sent');
+    assert.deepEqual(
+      server.log.map((p) => [p.uri, p.version]),
+      [[uriOf(chapter), 2]],
+      'nothing else changed, so nothing else is sent',
+    );
     server.log.length = 0;
     await server.edit(chapter, (server.fileSystem.readText(chapter) ?? '').replace('❓ 3.1 [HIST]', '❓ 3.2 [RECALL]'));
     await server.until(() => server.codes(chapter).length === 0);
     await settle();
     assert.equal(server.log.at(-1)?.uri, uriOf(chapter), 'the edited file comes last');
-    assert.ok(server.log.some((p) => p.uri === uriOf(planted('chapter2.md'))), 'a file whose diagnostics changed is sent');
+    assert.ok(
+      server.log.some((p) => p.uri === uriOf(planted('chapter2.md'))),
+      'a file whose diagnostics changed is sent',
+    );
   });
 });
 
-test('completion right after a keystroke answers from the new text, before that text\'s diagnostics are published', async () => {
+test("completion right after a keystroke answers from the new text, before that text's diagnostics are published", async () => {
   await withServer(async (server) => {
     const path = planted('chapter1.md');
     const original = server.fileSystem.readText(path) ?? '';
@@ -111,11 +132,17 @@ test('completion right after a keystroke answers from the new text, before that 
     const character = (text.split('\n')[line] ?? '').indexOf('family#') + 'family#'.length;
     const published = server.until(() => server.log.length > before).then(() => order.push('diagnostics'));
     await server.edit(path, text);
-    const items = await server.client.sendRequest(CompletionRequest.type, { textDocument: { uri: uriOf(path) }, position: { line, character } }) as CompletionItem[];
+    const items = (await server.client.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: uriOf(path) },
+      position: { line, character },
+    })) as CompletionItem[];
     order.push('completion');
     await published;
     assert.deepEqual(order, ['completion', 'diagnostics']);
-    assert.ok(items.some((i) => i.label === '1.1'), `the fact ids of the text just typed: ${items.map((i) => i.label).join(', ')}`);
+    assert.ok(
+      items.some((i) => i.label === '1.1'),
+      `the fact ids of the text just typed: ${items.map((i) => i.label).join(', ')}`,
+    );
   });
 });
 
@@ -123,7 +150,10 @@ test('an edit that changes what other files read reaches them at once, and every
   await withServer(async (server) => {
     const files = ['benchmark.json', 'car.md', 'chapter1.md', 'chapter2.md', 'chapter3.md', 'chapter4.md', 'family.md', 'instructions.md'];
     const texts = new Map(files.map((f) => [f, server.fileSystem.readText(planted(f)) ?? '']));
-    const published = (file: string) => (server.published.get(uriOf(planted(file)))?.diagnostics ?? []).map((d) => `${d.range.start.line + 1} ${String(d.code)} ${d.message}`);
+    const published = (file: string) =>
+      (server.published.get(uriOf(planted(file)))?.diagnostics ?? []).map(
+        (d) => `${d.range.start.line + 1} ${String(d.code)} ${d.message}`,
+      );
     const checked = () => {
       const all = validateBenchmark(loadBenchmark({ name: 'planted', files: texts }));
       return (file: string) => all.filter((d) => d.file === file).map((d) => `${d.range.start.line + 1} ${d.code} ${d.message}`);
@@ -153,8 +183,14 @@ test('an edit that changes what other files read reaches them at once, and every
     const family = texts.get('family.md') ?? '';
     const before = published('chapter1.md').find((d) => d.includes('family#3.1'));
     await edit('family.md', family.replace('2.1 Sister, 37, a doctor in Hamburg', '2.1 —'));
-    assert.notEqual(published('chapter1.md').find((d) => d.includes('family#3.1')), before);
+    assert.notEqual(
+      published('chapter1.md').find((d) => d.includes('family#3.1')),
+      before,
+    );
     await edit('family.md', family);
-    assert.equal(published('chapter1.md').find((d) => d.includes('family#3.1')), before);
+    assert.equal(
+      published('chapter1.md').find((d) => d.includes('family#3.1')),
+      before,
+    );
   });
 });

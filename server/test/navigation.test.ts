@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import {
-  DefinitionRequest, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError, type Location, type Position, type TextEdit, type WorkspaceEdit,
+  DefinitionRequest,
+  PrepareRenameRequest,
+  ReferencesRequest,
+  RenameRequest,
+  ResponseError,
+  type Location,
+  type Position,
+  type TextEdit,
+  type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
 import { inSample, pos, SAMPLE_FILES } from './sample';
@@ -13,29 +21,50 @@ after(async () => (await server).close());
 
 const document = (file: string) => ({ uri: uriOf(inSample(file)) });
 const definition = async (file: string, position: Position) =>
-  await (await server).client.sendRequest(DefinitionRequest.type, { textDocument: document(file), position }) as Location[];
+  (await (await server).client.sendRequest(DefinitionRequest.type, { textDocument: document(file), position })) as Location[];
 const references = async (file: string, position: Position, includeDeclaration: boolean) =>
-  (await (await server).client.sendRequest(ReferencesRequest.type, { textDocument: document(file), position, context: { includeDeclaration } }) ?? [])
-    .map((l) => `${l.uri.slice(8)}:${l.range.start.line}:${l.range.start.character}`);
+  (
+    (await (
+      await server
+    ).client.sendRequest(ReferencesRequest.type, { textDocument: document(file), position, context: { includeDeclaration } })) ?? []
+  ).map((l) => `${l.uri.slice(8)}:${l.range.start.line}:${l.range.start.character}`);
 const rename = async (file: string, position: Position, newName: string) =>
-  await (await server).client.sendRequest(RenameRequest.type, { textDocument: document(file), position, newName }) as WorkspaceEdit;
+  (await (await server).client.sendRequest(RenameRequest.type, { textDocument: document(file), position, newName })) as WorkspaceEdit;
 
 test('definition: fact ref to its line, sheet name to its file, trap target to its check', async () => {
-  assert.deepEqual(await definition('chapter1.md', pos(11, 12)), [{ uri: 'file:///b/family.md', range: { start: pos(4, 0), end: pos(4, 30) } }]);
-  assert.deepEqual((await definition('chapter1.md', pos(11, 5))).map((l) => l.uri), ['file:///b/family.md']);
-  assert.deepEqual((await definition('chapter1.md', pos(7, 11))).map((l) => l.uri), ['file:///b/family.md']);
-  assert.deepEqual(await definition('chapter1.md', pos(8, 25)), [{ uri: 'file:///b/chapter2.md', range: { start: pos(4, 0), end: pos(4, 69) } }]);
+  assert.deepEqual(await definition('chapter1.md', pos(11, 12)), [
+    { uri: 'file:///b/family.md', range: { start: pos(4, 0), end: pos(4, 30) } },
+  ]);
+  assert.deepEqual(
+    (await definition('chapter1.md', pos(11, 5))).map((l) => l.uri),
+    ['file:///b/family.md'],
+  );
+  assert.deepEqual(
+    (await definition('chapter1.md', pos(7, 11))).map((l) => l.uri),
+    ['file:///b/family.md'],
+  );
+  assert.deepEqual(await definition('chapter1.md', pos(8, 25)), [
+    { uri: 'file:///b/chapter2.md', range: { start: pos(4, 0), end: pos(4, 69) } },
+  ]);
 });
 
-test('definition in the editor\'s unsaved text: a fact ref just typed jumps to its sheet', async () => {
+test("definition in the editor's unsaved text: a fact ref just typed jumps to its sheet", async () => {
   const path = `${PLANTED}/chapter1.md`;
   const text = ((await server).fileSystem.readText(path) ?? '').replace('Mention famliy#1.1', 'Mention family#1.2 and family#');
   await (await server).open(path, text);
   const line = text.split('\n').findIndex((l) => l.includes('Mention family#'));
   const at = (text.split('\n')[line] ?? '').indexOf('family#1.2');
   assert.ok(at > 0);
-  const defs = await (await server).client.sendRequest(DefinitionRequest.type, { textDocument: { uri: uriOf(path) }, position: { line, character: at + 8 } }) as Location[];
-  assert.deepEqual(defs.map((d) => [d.uri, d.range.start.line]), [[uriOf(`${PLANTED}/family.md`), 4]]);
+  const defs = (await (
+    await server
+  ).client.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri: uriOf(path) },
+    position: { line, character: at + 8 },
+  })) as Location[];
+  assert.deepEqual(
+    defs.map((d) => [d.uri, d.range.start.line]),
+    [[uriOf(`${PLANTED}/family.md`), 4]],
+  );
 });
 
 test('references: from a fact to every ref and trap; from a check to every trap aimed at it', async () => {
@@ -44,17 +73,27 @@ test('references: from a fact to every ref and trap; from a check to every trap 
 });
 
 test('rename: a check id and a fact id everywhere; bad names refused with the reason', async () => {
-  assert.deepEqual(await (await server).client.sendRequest(PrepareRenameRequest.type, { textDocument: document('chapter1.md'), position: pos(8, 25) }), { start: pos(8, 24), end: pos(8, 28) });
+  assert.deepEqual(
+    await (await server).client.sendRequest(PrepareRenameRequest.type, { textDocument: document('chapter1.md'), position: pos(8, 25) }),
+    { start: pos(8, 24), end: pos(8, 28) },
+  );
   assert.deepEqual((await rename('chapter1.md', pos(8, 25), '20.9')).changes, {
     'file:///b/chapter2.md': [{ range: { start: pos(4, 2), end: pos(4, 6) }, newText: '20.9' }],
     'file:///b/chapter1.md': [{ range: { start: pos(8, 24), end: pos(8, 28) }, newText: '20.9' }],
   });
   const fact = await rename('family.md', pos(4, 1), '1.5');
-  assert.deepEqual(Object.entries(fact.changes ?? {}).map(([u, e]) => [u, (e as TextEdit[]).map((x) => x.range.start)]), [
-    ['file:///b/family.md', [pos(4, 0)]], ['file:///b/chapter1.md', [pos(11, 11)]],
-  ]);
+  assert.deepEqual(
+    Object.entries(fact.changes ?? {}).map(([u, e]) => [u, (e as TextEdit[]).map((x) => x.range.start)]),
+    [
+      ['file:///b/family.md', [pos(4, 0)]],
+      ['file:///b/chapter1.md', [pos(11, 11)]],
+    ],
+  );
   const refused = async (file: string, position: Position, newName: string) => {
-    const error = await rename(file, position, newName).then(() => undefined, (e: unknown) => e);
+    const error = await rename(file, position, newName).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ResponseError, `a refusal, not ${String(error)}`);
     return error.message;
   };

@@ -25,8 +25,18 @@ export type SandboxProbe = { works: true; bwrap: string } | { works: false; reas
 
 /** The namespaces and mounts every sandboxed program gets, the probe's included. */
 const BASE_ARGUMENTS = [
-  '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-  '--unshare-pid', '--die-with-parent', '--new-session',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+  '--unshare-pid',
+  '--die-with-parent',
+  '--new-session',
 ];
 const PROBE_TIMEOUT_MS = 10_000;
 const REASON_CHARS = 200;
@@ -43,7 +53,11 @@ function runProbe(): SandboxProbe {
   if (process.platform !== 'linux') return { works: false, reason: 'bubblewrap runs on Linux only' };
   const bwrap = onPath('bwrap');
   if (!bwrap) return { works: false, reason: 'bwrap is not installed (apt-get install bubblewrap)' };
-  const result = spawnSync(bwrap, [...BASE_ARGUMENTS, 'true'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+  const result = spawnSync(bwrap, [...BASE_ARGUMENTS, 'true'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: PROBE_TIMEOUT_MS,
+  });
   const code = (result.error as NodeJS.ErrnoException | undefined)?.code;
   if (result.error) return { works: false, reason: `bwrap did not start: ${code ?? result.error.message}` };
   if (result.status === 0) return { works: true, bwrap };
@@ -80,11 +94,18 @@ function onPath(name: string, path = process.env.PATH): string | undefined {
 /** The command that runs `command` in the sandbox: bwrap (the probe's path) and its arguments, then the program's. */
 export function sandboxedCommand(bwrap: string, command: readonly string[], folders: SandboxFolders): string[] {
   return [
-    bwrap, ...BASE_ARGUMENTS,
+    bwrap,
+    ...BASE_ARGUMENTS,
     // The workspace read-only over the fresh /tmp (a workspace may live there), then the home writable inside it.
-    '--ro-bind', folders.workspace, folders.workspace,
-    '--bind', folders.home, folders.home,
-    '--chdir', folders.workspace,
-    '--', ...command,
+    '--ro-bind',
+    folders.workspace,
+    folders.workspace,
+    '--bind',
+    folders.home,
+    folders.home,
+    '--chdir',
+    folders.workspace,
+    '--',
+    ...command,
   ];
 }

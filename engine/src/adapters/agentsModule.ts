@@ -39,7 +39,8 @@ function plainKey(key: RunKey): Record<string, unknown> {
 
 /** The module's text, as the script writes it and the test compares it. */
 export function agentsModuleText(): string {
-  const keysOf = (runKeys: Record<string, RunKey>, indent: string) => Object.entries(runKeys).map(([key, value]) => `${indent}${JSON.stringify(key)}: ${JSON.stringify(plainKey(value))},`);
+  const keysOf = (runKeys: Record<string, RunKey>, indent: string) =>
+    Object.entries(runKeys).map(([key, value]) => `${indent}${JSON.stringify(key)}: ${JSON.stringify(plainKey(value))},`);
   const agents = Object.entries(AGENTS).map(([name, entry]) => {
     const keys = keysOf(entry.runKeys, '    ');
     return keys.length ? `  ${JSON.stringify(name)}: {\n${keys.join('\n')}\n  },` : `  ${JSON.stringify(name)}: {},`;

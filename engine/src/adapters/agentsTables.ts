@@ -14,7 +14,8 @@ const MODULE_AGENT_EXAMPLE = './agents/my-agent.mjs';
 /** The generated blocks of README.md, by the name in their markers. */
 export type AgentsTableName = 'agents-own' | 'agents-built-in';
 
-export const startMarker = (name: AgentsTableName) => `<!-- generated:${name} by scripts/schemas.ts from engine/src/adapters/registry.ts -->`;
+export const startMarker = (name: AgentsTableName) =>
+  `<!-- generated:${name} by scripts/schemas.ts from engine/src/adapters/registry.ts -->`;
 export const endMarker = (name: AgentsTableName) => `<!-- /generated:${name} -->`;
 
 function runKeyMention(name: string, key: RunKey): string {
@@ -32,9 +33,12 @@ export function agentRow(name: string, entry: AgentEntry): string {
 /** The table's rows in registry order: the named ways in and a module agent, or every other registered agent. */
 export function agentsTable(name: AgentsTableName): string {
   const own = Object.keys(OWN_AGENTS);
-  const rows = name === 'agents-own'
-    ? [...own.map((agent) => agentRow(agent, AGENTS[agent]!)), agentRow(MODULE_AGENT_EXAMPLE, MODULE_AGENT)]
-    : Object.entries(AGENTS).filter(([agent]) => !own.includes(agent)).map(([agent, entry]) => agentRow(agent, entry));
+  const rows =
+    name === 'agents-own'
+      ? [...own.map((agent) => agentRow(agent, AGENTS[agent]!)), agentRow(MODULE_AGENT_EXAMPLE, MODULE_AGENT)]
+      : Object.entries(AGENTS)
+          .filter(([agent]) => !own.includes(agent))
+          .map(([agent, entry]) => agentRow(agent, entry));
   return [startMarker(name), '| agent | what it is |', '|---|---|', ...rows, endMarker(name)].join('\n');
 }
 

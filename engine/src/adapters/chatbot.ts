@@ -17,7 +17,10 @@ type Entry =
   | { kind: 'reply'; seq: number; text: string; at: string; usage?: { promptTokens: number; completionTokens: number } }
   | { kind: 'new-conversation' };
 
-const SYSTEM_MESSAGE: ChatMessage = { role: 'system', content: 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.' };
+const SYSTEM_MESSAGE: ChatMessage = {
+  role: 'system',
+  content: 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.',
+};
 
 /** Each entry's message, one object per entry, so that a request encodes only its new messages (`models/requestBody.ts`). */
 const messages = new WeakMap<Entry, ChatMessage[]>();
@@ -39,7 +42,11 @@ export class ChatbotAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private readonly file: string;
 
-  constructor(private readonly dir: string, private readonly model: ChatModel, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly dir: string,
+    private readonly model: ChatModel,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.file = join(dir, 'conversation.jsonl');
   }
 
@@ -64,7 +71,8 @@ export class ChatbotAdapter implements AgentAdapter {
     let replyTo: string | undefined;
     for (const e of this.entries) {
       if (e.kind === 'user') replyTo = e.key;
-      else if (e.kind === 'reply' && e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(replyTo !== undefined ? { replyTo } : {}) });
+      else if (e.kind === 'reply' && e.seq > afterSeq)
+        out.push({ seq: e.seq, text: e.text, at: e.at, ...(replyTo !== undefined ? { replyTo } : {}) });
     }
     return out;
   }
@@ -105,20 +113,26 @@ export class ChatbotAdapter implements AgentAdapter {
 
   private startReply(): void {
     const messages = this.conversation();
-    this.busy = this.model.complete({ messages }).then((r) => {
-      const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
-      try {
-        this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
-      } catch (e) {
-        // A reply that could not be kept (a full disk) is not given: the engine's next call stops the run with
-        // this error, and the resumed run asks the model again for the message left without a reply.
-        this.failure.set(e instanceof Error ? e : new Error(String(e)));
-      }
-    }, (e: unknown) => {
-      this.failure.set(new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`));
-    }).finally(() => {
-      this.busy = undefined;
-    });
+    this.busy = this.model
+      .complete({ messages })
+      .then(
+        (r) => {
+          const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
+          try {
+            this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
+          } catch (e) {
+            // A reply that could not be kept (a full disk) is not given: the engine's next call stops the run with
+            // this error, and the resumed run asks the model again for the message left without a reply.
+            this.failure.set(e instanceof Error ? e : new Error(String(e)));
+          }
+        },
+        (e: unknown) => {
+          this.failure.set(new Error(`the chatbot's model failed: ${e instanceof Error ? e.message : String(e)}`));
+        },
+      )
+      .finally(() => {
+        this.busy = undefined;
+      });
   }
 
   /** Journals the entry as one whole line (a full disk leaves none of it), then keeps it. */

@@ -30,7 +30,11 @@ export class FilingAdapter implements AgentAdapter {
   private replies: AgentMessage[] = [];
   private keys = new Set<string>();
 
-  constructor(private readonly dir: string, readonly policy: FilingPolicy, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly dir: string,
+    readonly policy: FilingPolicy,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private get notes(): string {
     return join(this.dir, 'notes');
@@ -38,7 +42,8 @@ export class FilingAdapter implements AgentAdapter {
 
   async createSession(): Promise<void> {
     mkdirSync(this.notes, { recursive: true });
-    if (this.policy !== 'log' && !existsSync(join(this.notes, 'global.md'))) writeFileSync(join(this.notes, 'global.md'), 'Goal: know every room\'s current state.\n');
+    if (this.policy !== 'log' && !existsSync(join(this.notes, 'global.md')))
+      writeFileSync(join(this.notes, 'global.md'), "Goal: know every room's current state.\n");
     this.replies = readJsonLines<AgentMessage>(join(this.dir, 'replies.jsonl'));
     this.keys = new Set(readJsonLines<{ key: string }>(join(this.dir, 'transcript.jsonl')).map((e) => e.key));
   }
@@ -90,11 +95,16 @@ export class FilingAdapter implements AgentAdapter {
   private answer(question: string): string {
     const room = ASKED.exec(question)?.[1]?.toLowerCase();
     if (!room) return 'I have no note about that.';
-    const matching = readdirSync(this.notes).map((f) => readFileSync(join(this.notes, f), 'utf8')).filter((t) => t.includes(room));
+    const matching = readdirSync(this.notes)
+      .map((f) => readFileSync(join(this.notes, f), 'utf8'))
+      .filter((t) => t.includes(room));
     const states = [...new Set(matching.map((t) => /\b(?:is|:) ?([a-z]+)\s*$/.exec(t.trim())?.[1] ?? ''))];
-    const answer = matching.length === 0 ? `You never told me about ${room}.`
-      : states.length > 1 ? `I'm not sure: my notes on ${room} disagree.`
-        : `${room} is ${states[0]}.`;
+    const answer =
+      matching.length === 0
+        ? `You never told me about ${room}.`
+        : states.length > 1
+          ? `I'm not sure: my notes on ${room} disagree.`
+          : `${room} is ${states[0]}.`;
     const entry: FilingAnswer = { room, scanned: matching.length, conflict: states.length > 1, answer };
     appendFileSync(join(this.dir, 'answers.jsonl'), `${JSON.stringify(entry)}\n`);
     return answer;
@@ -122,4 +132,3 @@ export class FilingAdapter implements AgentAdapter {
     }
   }
 }
-

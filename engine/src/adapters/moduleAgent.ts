@@ -32,7 +32,10 @@ export type AgentFactory = (context: AgentModuleContext) => AgentAdapter | Promi
 
 /** The module's file, inside the workspace once every link is followed, or a ConfigError. */
 export function modulePath(agent: string, workspace: string): string {
-  if (!isModuleAgent(agent)) throw new ConfigError(`the module agent "${agent.slice(0, 80)}" must be a path under the workspace such as "./agents/my-agent.mjs" (.mjs, .js, .cjs, .mts or .ts; no "..").`);
+  if (!isModuleAgent(agent))
+    throw new ConfigError(
+      `the module agent "${agent.slice(0, 80)}" must be a path under the workspace such as "./agents/my-agent.mjs" (.mjs, .js, .cjs, .mts or .ts; no "..").`,
+    );
   const root = realpathSync(workspace);
   let file: string;
   try {
@@ -41,7 +44,8 @@ export function modulePath(agent: string, workspace: string): string {
     throw new ConfigError(`the module agent ${agent} does not exist in ${workspace}: \`mmb new agent <name> --kind module\` writes one.`);
   }
   const inside = relative(root, file);
-  if (inside.startsWith(`..${sep}`) || inside === '..' || resolve(root, inside) !== file) throw new ConfigError(`the module agent ${agent} leads outside the workspace (a link): modules are loaded from the workspace only.`);
+  if (inside.startsWith(`..${sep}`) || inside === '..' || resolve(root, inside) !== file)
+    throw new ConfigError(`the module agent ${agent} leads outside the workspace (a link): modules are loaded from the workspace only.`);
   if (!statSync(file).isFile()) throw new ConfigError(`the module agent ${agent} is not a file.`);
   return file;
 }
@@ -51,7 +55,10 @@ export class ModuleAdapter implements AgentAdapter {
   private loaded: Promise<AgentAdapter> | undefined;
   private inner: AgentAdapter | undefined;
 
-  constructor(private readonly file: string, private readonly context: AgentModuleContext) {}
+  constructor(
+    private readonly file: string,
+    private readonly context: AgentModuleContext,
+  ) {}
 
   get quietPeriodMs(): number {
     return bounded(this.inner?.quietPeriodMs, 500);
@@ -73,7 +80,11 @@ export class ModuleAdapter implements AgentAdapter {
     const messages: unknown = await (await this.agent()).getResponses(afterSeq);
     // A module's messages are AgentMessage objects: their `toolCalls` are checked as a program's `tool_calls`.
     const asProtocol = Array.isArray(messages)
-      ? messages.slice(0, MAX_MESSAGES).map((m: unknown) => (typeof m === 'object' && m !== null && 'toolCalls' in m ? { ...m, tool_calls: (m as AgentMessage).toolCalls } : m))
+      ? messages
+          .slice(0, MAX_MESSAGES)
+          .map((m: unknown) =>
+            typeof m === 'object' && m !== null && 'toolCalls' in m ? { ...m, tool_calls: (m as AgentMessage).toolCalls } : m,
+          )
       : messages;
     return parseMessages({ messages: asProtocol }, afterSeq);
   }
@@ -82,7 +93,11 @@ export class ModuleAdapter implements AgentAdapter {
   get whenSettled(): (() => Promise<void>) | undefined {
     const inner = this.inner;
     const settled = inner?.whenSettled;
-    return settled ? async () => { await settled.call(inner); } : undefined;
+    return settled
+      ? async () => {
+          await settled.call(inner);
+        }
+      : undefined;
   }
 
   async destroySession(): Promise<void> {
@@ -128,14 +143,24 @@ export class ModuleAdapter implements AgentAdapter {
     try {
       exports = (await import(pathToFileURL(this.file).href)) as typeof exports;
     } catch (e) {
-      const typescript = /\.m?ts$/.test(this.file) ? ' (a .ts module needs Node 22.18 or later, which strips types; or compile it to .mjs)' : '';
-      throw new ConfigError(`the module agent ${this.file} could not be loaded${typescript}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+      const typescript = /\.m?ts$/.test(this.file)
+        ? ' (a .ts module needs Node 22.18 or later, which strips types; or compile it to .mjs)'
+        : '';
+      throw new ConfigError(
+        `the module agent ${this.file} could not be loaded${typescript}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`,
+      );
     }
     const factory = typeof exports.createAgent === 'function' ? exports.createAgent : exports.default;
-    if (typeof factory !== 'function') throw new ConfigError(`the module agent ${this.file} exports no function: export default (context) => ({ createSession, sendMessage, getResponses, destroySession, quietPeriodMs, pollIntervalMs }).`);
+    if (typeof factory !== 'function')
+      throw new ConfigError(
+        `the module agent ${this.file} exports no function: export default (context) => ({ createSession, sendMessage, getResponses, destroySession, quietPeriodMs, pollIntervalMs }).`,
+      );
     const agent = (await (factory as AgentFactory)(this.context)) as Partial<AgentAdapter> | undefined;
-    const missing = (['createSession', 'sendMessage', 'getResponses', 'destroySession'] as const).filter((name) => typeof agent?.[name] !== 'function');
-    if (!agent || missing.length) throw new ConfigError(`the module agent ${this.file} made an adapter without ${missing.join(', ') || 'anything'}: see agent.d.ts.`);
+    const missing = (['createSession', 'sendMessage', 'getResponses', 'destroySession'] as const).filter(
+      (name) => typeof agent?.[name] !== 'function',
+    );
+    if (!agent || missing.length)
+      throw new ConfigError(`the module agent ${this.file} made an adapter without ${missing.join(', ') || 'anything'}: see agent.d.ts.`);
     this.inner = agent as AgentAdapter;
     return this.inner;
   }

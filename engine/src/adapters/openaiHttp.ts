@@ -36,11 +36,17 @@ export interface OpenAiHttpOptions {
 export function openAiHttpOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv): OpenAiHttpOptions {
   const text = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
   const baseUrl = text('http_base_url');
-  if (!baseUrl || !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('the openai-http agent needs `http_base_url`, its OpenAI-compatible URL such as "http://127.0.0.1:8900/v1".');
+  if (!baseUrl || !/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new ConfigError('the openai-http agent needs `http_base_url`, its OpenAI-compatible URL such as "http://127.0.0.1:8900/v1".');
   const style = (text('http_conversation') ?? 'body') as ConversationStyle;
-  if (!CONVERSATION_STYLES.includes(style)) throw new ConfigError(`\`http_conversation\` is one of ${CONVERSATION_STYLES.join(', ')}; it is ${JSON.stringify(style).slice(0, 60)}.`);
+  if (!CONVERSATION_STYLES.includes(style))
+    throw new ConfigError(
+      `\`http_conversation\` is one of ${CONVERSATION_STYLES.join(', ')}; it is ${JSON.stringify(style).slice(0, 60)}.`,
+    );
   const out: OpenAiHttpOptions = {
-    baseUrl: baseUrl.replace(/\/+$/, ''), model: text('http_model') ?? 'agent', style,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model: text('http_model') ?? 'agent',
+    style,
     field: text('http_session_field') ?? (style === 'header' ? 'X-Session-Id' : 'session_id'),
     timeoutMs: (typeof options.http_timeout === 'number' ? options.http_timeout : 300) * 1000,
   };
@@ -48,7 +54,8 @@ export function openAiHttpOptions(options: Record<string, unknown>, env: NodeJS.
   if (keyEnv) {
     const key = env[keyEnv];
     if (!key) throw new ConfigError(`the openai-http agent's key is missing: set the environment variable ${keyEnv}.`);
-    if (key.length < MIN_KEY_LENGTH) throw new ConfigError(`the key in ${keyEnv} is shorter than ${MIN_KEY_LENGTH} characters: that is not an API key.`);
+    if (key.length < MIN_KEY_LENGTH)
+      throw new ConfigError(`the key in ${keyEnv} is shorter than ${MIN_KEY_LENGTH} characters: that is not an API key.`);
     runSecrets.add(key);
     out.apiKey = key;
   }
@@ -70,7 +77,11 @@ export class OpenAiHttpAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private readonly file: string;
 
-  constructor(private readonly dir: string, private readonly o: OpenAiHttpOptions, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly dir: string,
+    private readonly o: OpenAiHttpOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.file = join(dir, 'conversation.jsonl');
   }
 
@@ -85,10 +96,23 @@ export class OpenAiHttpAdapter implements AgentAdapter {
     if (this.entries.some((e) => e.kind === 'sent' && e.key === options.idempotencyKey)) return;
     await this.busy;
     this.append({ kind: 'sent', key: options.idempotencyKey });
-    this.busy = this.exchange(text).then((reply) => {
-      const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
-      this.append({ kind: 'reply', seq, text: reply.text, at: this.now().toISOString(), ...(reply.responseId ? { responseId: reply.responseId } : {}) });
-    }, (e: unknown) => this.failure.set(new Error(maskSecrets(`the agent at ${this.o.baseUrl} failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 600))))
+    this.busy = this.exchange(text)
+      .then(
+        (reply) => {
+          const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
+          this.append({
+            kind: 'reply',
+            seq,
+            text: reply.text,
+            at: this.now().toISOString(),
+            ...(reply.responseId ? { responseId: reply.responseId } : {}),
+          });
+        },
+        (e: unknown) =>
+          this.failure.set(
+            new Error(maskSecrets(`the agent at ${this.o.baseUrl} failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 600)),
+          ),
+      )
       .finally(() => {
         this.busy = undefined;
       });
@@ -147,15 +171,28 @@ export class OpenAiHttpAdapter implements AgentAdapter {
     if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`;
     if (this.o.style === 'header') headers[this.o.field] = name;
     const responses = this.o.style === 'conversation' || this.o.style === 'previous_response_id';
-    const body: Record<string, unknown> = responses ? { model: this.o.model, input: text } : { model: this.o.model, messages: [{ role: 'user', content: text }] };
+    const body: Record<string, unknown> = responses
+      ? { model: this.o.model, input: text }
+      : { model: this.o.model, messages: [{ role: 'user', content: text }] };
     if (this.o.style === 'body') body[this.o.field] = name;
     if (this.o.style === 'conversation') body.conversation = name;
     const previous = this.previousResponseId();
     if (this.o.style === 'previous_response_id' && previous) body.previous_response_id = previous;
     const url = `${this.o.baseUrl}/${responses ? 'responses' : 'chat/completions'}`;
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(this.o.timeoutMs) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(this.o.timeoutMs),
+    });
     const raw = await boundedText(response);
-    if (!response.ok) throw new Error(`${response.status} from ${url}: ${raw.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 200)}`);
+    if (!response.ok)
+      throw new Error(
+        `${response.status} from ${url}: ${raw
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .slice(0, 200)}`,
+      );
     return replyOf(raw, url);
   }
 
@@ -187,14 +224,22 @@ export function replyOf(raw: string, url: string): { text: string; responseId?: 
   } catch {
     throw new Error(`${url} answered something that is not JSON: ${JSON.stringify(raw.slice(0, 120))}`);
   }
-  const record = (typeof body === 'object' && body !== null ? body : {}) as { choices?: { message?: { content?: unknown } }[]; output?: unknown; output_text?: unknown; id?: unknown };
+  const record = (typeof body === 'object' && body !== null ? body : {}) as {
+    choices?: { message?: { content?: unknown } }[];
+    output?: unknown;
+    output_text?: unknown;
+    id?: unknown;
+  };
   const id = typeof record.id === 'string' ? record.id.slice(0, 200) : undefined;
   const content = record.choices?.[0]?.message?.content;
   if (typeof content === 'string') return { text: content };
   if (typeof record.output_text === 'string') return { text: record.output_text, ...(id ? { responseId: id } : {}) };
   if (Array.isArray(record.output)) {
     const parts = record.output.flatMap((item: { type?: unknown; content?: { type?: unknown; text?: unknown }[] }) =>
-      item?.type === 'message' && Array.isArray(item.content) ? item.content.flatMap((c) => (typeof c?.text === 'string' ? [c.text] : [])) : []);
+      item?.type === 'message' && Array.isArray(item.content)
+        ? item.content.flatMap((c) => (typeof c?.text === 'string' ? [c.text] : []))
+        : [],
+    );
     return { text: parts.join('\n'), ...(id ? { responseId: id } : {}) };
   }
   throw new Error(`${url} answered JSON with neither choices[0].message.content nor a Responses API output`);

@@ -46,7 +46,11 @@ interface Saved {
 }
 
 export function openclawOptions(
-  options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined, personaKeyEnv?: string,
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  model: ModelConfig,
+  standInUrl: string | undefined,
+  personaKeyEnv?: string,
 ): OpenClawOptions {
   const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
   const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;
@@ -54,7 +58,11 @@ export function openclawOptions(
   const apiKey = model.api_key_env ? env[model.api_key_env] : 'none';
   if (!apiKey) throw new ConfigError(`the openclaw agent's model needs an API key: set the environment variable ${model.api_key_env}.`);
   if (model.api_key_env) runSecrets.add(apiKey);
-  const out: OpenClawOptions = { bin: str('openclaw_bin') ?? 'openclaw', model: { baseUrl, apiKey, id: model.model }, sessionKey: str('openclaw_session_key') ?? 'agent:main:main' };
+  const out: OpenClawOptions = {
+    bin: str('openclaw_bin') ?? 'openclaw',
+    model: { baseUrl, apiKey, id: model.model },
+    sessionKey: str('openclaw_session_key') ?? 'agent:main:main',
+  };
   const nodeBin = str('openclaw_node_bin');
   if (nodeBin) out.nodeBin = nodeBin;
   if (personaKeyEnv) out.personaKeyEnv = personaKeyEnv;
@@ -62,11 +70,13 @@ export function openclawOptions(
   if (url) {
     const tokenEnv = str('openclaw_token_env') ?? 'OPENCLAW_GATEWAY_TOKEN';
     const token = env[tokenEnv];
-    if (!token) throw new ConfigError(`attaching to the OpenClaw gateway at ${url} needs its token: set the environment variable ${tokenEnv}.`);
+    if (!token)
+      throw new ConfigError(`attaching to the OpenClaw gateway at ${url} needs its token: set the environment variable ${tokenEnv}.`);
     runSecrets.add(token);
     out.attach = { url, token };
   }
-  if (options.openclaw_compaction && typeof options.openclaw_compaction === 'object') out.compaction = options.openclaw_compaction as Record<string, unknown>;
+  if (options.openclaw_compaction && typeof options.openclaw_compaction === 'object')
+    out.compaction = options.openclaw_compaction as Record<string, unknown>;
   return out;
 }
 
@@ -91,7 +101,11 @@ export class OpenClawAdapter implements AgentAdapter {
   /** The config holds the model's key, so it lives outside results/, readable by its owner only. */
   private configDir: string | undefined;
 
-  constructor(private readonly dir: string, private readonly o: OpenClawOptions, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly dir: string,
+    private readonly o: OpenClawOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private get file(): string {
     return join(this.dir, 'openclaw.json');
@@ -120,17 +134,53 @@ export class OpenClawAdapter implements AgentAdapter {
       const port = await freePort();
       this.configDir = mkdtempSync(join(tmpdir(), 'mmb-openclaw-'));
       const config = join(this.configDir, 'openclaw.json5');
-      writeFileSync(config, JSON.stringify({
-        gateway: { mode: 'local', auth: { mode: 'token', token } },
-        models: { mode: 'merge', providers: { mmb: { baseUrl: this.o.model.baseUrl, apiKey: this.o.model.apiKey, api: 'openai-completions',
-          models: [{ id: this.o.model.id, name: this.o.model.id, reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }] } } },
-        agents: { defaults: { model: { primary: `mmb/${this.o.model.id}` }, workspace: this.workspace, compaction: { notifyUser: false, ...this.o.compaction }, heartbeat: { every: '0m' } } },
-        plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: false } } } } },
-        logging: { file: join(this.dir, 'openclaw.log') },
-      }, null, 2), { mode: 0o600 });
+      writeFileSync(
+        config,
+        JSON.stringify(
+          {
+            gateway: { mode: 'local', auth: { mode: 'token', token } },
+            models: {
+              mode: 'merge',
+              providers: {
+                mmb: {
+                  baseUrl: this.o.model.baseUrl,
+                  apiKey: this.o.model.apiKey,
+                  api: 'openai-completions',
+                  models: [
+                    {
+                      id: this.o.model.id,
+                      name: this.o.model.id,
+                      reasoning: false,
+                      input: ['text'],
+                      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+                      contextWindow: 128000,
+                      maxTokens: 4096,
+                    },
+                  ],
+                },
+              },
+            },
+            agents: {
+              defaults: {
+                model: { primary: `mmb/${this.o.model.id}` },
+                workspace: this.workspace,
+                compaction: { notifyUser: false, ...this.o.compaction },
+                heartbeat: { every: '0m' },
+              },
+            },
+            plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: false } } } } },
+            logging: { file: join(this.dir, 'openclaw.log') },
+          },
+          null,
+          2,
+        ),
+        { mode: 0o600 },
+      );
       mkdirSync(join(this.dir, 'home'), { recursive: true });
       this.gateway = startGatewayProcess({
-        bin: this.o.bin, port, logFile: join(this.dir, 'gateway.log'),
+        bin: this.o.bin,
+        port,
+        logFile: join(this.dir, 'gateway.log'),
         ...(this.o.nodeBin ? { nodeBin: this.o.nodeBin } : {}),
         ...(this.o.personaKeyEnv ? { personaKeyEnv: this.o.personaKeyEnv } : {}),
         env: { HOME: join(this.dir, 'home'), OPENCLAW_STATE_DIR: join(this.dir, 'state'), OPENCLAW_CONFIG_PATH: config },
@@ -216,7 +266,7 @@ export class OpenClawAdapter implements AgentAdapter {
    * before the reply is kept, and a history that cannot be read leaves the reply without them.
    */
   private async answerWithHistory(key: string, text: string): Promise<void> {
-    const history = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({} as Record<string, unknown>));
+    const history = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({}) as Record<string, unknown>);
     this.answer(key, text, openclawToolCalls(historyRows(history), key));
   }
 
@@ -231,17 +281,25 @@ export class OpenClawAdapter implements AgentAdapter {
 
   /** After a restart: replies to keys sent before it, read from the history; compactions too. */
   private async collectMissed(): Promise<void> {
-    const h = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({} as Record<string, unknown>));
-    const rows = historyRows(h) as { role: string; content: unknown; idempotencyKey?: string; __openclaw?: { kind?: string; tokensBefore?: number; tokensAfter?: number; recordTimestampMs?: number } }[];
+    const h = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({}) as Record<string, unknown>);
+    const rows = historyRows(h) as {
+      role: string;
+      content: unknown;
+      idempotencyKey?: string;
+      __openclaw?: { kind?: string; tokensBefore?: number; tokensAfter?: number; recordTimestampMs?: number };
+    }[];
     rows.forEach((row) => {
       if (row.__openclaw?.kind === 'compaction') {
         const at = new Date(row.__openclaw.recordTimestampMs ?? Date.now()).toISOString();
-        if (!this.saved.compactions.some((c) => c.at === at)) this.saved.compactions.push({ at, tokensBefore: row.__openclaw.tokensBefore, tokensAfter: row.__openclaw.tokensAfter });
+        if (!this.saved.compactions.some((c) => c.at === at))
+          this.saved.compactions.push({ at, tokensBefore: row.__openclaw.tokensBefore, tokensAfter: row.__openclaw.tokensAfter });
       }
       const key = row.role === 'user' ? row.idempotencyKey?.replace(/:user$/, '') : undefined;
       if (!key || this.saved.answered.includes(key) || !this.saved.keys.includes(key)) return;
       // A turn that called tools has assistant rows before its answer: the answer is the last one, once it stopped calling.
-      const reply = rowsOfTurn(rows, key).filter((r) => r.role === 'assistant').at(-1);
+      const reply = rowsOfTurn(rows, key)
+        .filter((r) => r.role === 'assistant')
+        .at(-1);
       if (reply && reply.stopReason !== 'toolUse' && textOf(reply)) this.answer(key, textOf(reply), openclawToolCalls(rows, key));
       else this.inFlight.add(key);
     });

@@ -28,7 +28,10 @@ export function startGatewayProcess(o: GatewayProcessOptions): ChildProcess {
     env: {
       ...environmentWithoutPersonaKey(process.env, o.personaKeyEnv),
       ...(o.nodeBin ? { PATH: `${o.nodeBin}:${process.env.PATH ?? ''}` } : {}),
-      OPENCLAW_DISABLE_BONJOUR: '1', OPENCLAW_SKIP_CHANNELS: '1', OPENCLAW_NO_RESPAWN: '1', OPENCLAW_EXEC_SHELL_SNAPSHOT: '0',
+      OPENCLAW_DISABLE_BONJOUR: '1',
+      OPENCLAW_SKIP_CHANNELS: '1',
+      OPENCLAW_NO_RESPAWN: '1',
+      OPENCLAW_EXEC_SHELL_SNAPSHOT: '0',
       ...o.env,
     },
     detached: true,
@@ -61,7 +64,13 @@ export function stopGatewayProcess(child: ChildProcess | undefined): Promise<voi
 }
 
 type Frame =
-  | { type: 'res'; id: string; ok: boolean; payload?: Record<string, unknown>; error?: { code: string; message: string; retryAfterMs?: number } }
+  | {
+      type: 'res';
+      id: string;
+      ok: boolean;
+      payload?: Record<string, unknown>;
+      error?: { code: string; message: string; retryAfterMs?: number };
+    }
   | { type: 'event'; event: string; payload: Record<string, unknown> };
 
 /** One authenticated WebSocket connection to the gateway. */
@@ -89,7 +98,9 @@ export class GatewayClient {
         await new Promise((r) => setTimeout(r, e instanceof GatewayError && e.retryAfterMs ? e.retryAfterMs : 500));
       }
     }
-    throw new Error(`could not connect to the OpenClaw gateway at ${url} within ${timeoutMs / 1000} s: ${last instanceof Error ? last.message : String(last)}`);
+    throw new Error(
+      `could not connect to the OpenClaw gateway at ${url} within ${timeoutMs / 1000} s: ${last instanceof Error ? last.message : String(last)}`,
+    );
   }
 
   private static tryConnect(url: string, token: string): Promise<GatewayClient> {
@@ -104,25 +115,37 @@ export class GatewayClient {
       ws.once('close', () => fail(new Error('closed during the handshake')));
       ws.once('message', (data) => {
         const challenge = JSON.parse(String(data)) as Frame;
-        if (challenge.type !== 'event' || challenge.event !== 'connect.challenge') return fail(new Error(`expected connect.challenge, got ${String(data).slice(0, 200)}`));
+        if (challenge.type !== 'event' || challenge.event !== 'connect.challenge')
+          return fail(new Error(`expected connect.challenge, got ${String(data).slice(0, 200)}`));
         const id = randomUUID();
         ws.once('message', (reply) => {
           const res = JSON.parse(String(reply)) as Frame;
-          if (res.type !== 'res' || res.id !== id) return fail(new Error(`unexpected frame during the handshake: ${String(reply).slice(0, 200)}`));
-          if (!res.ok) return fail(new GatewayError(res.error?.message ?? 'connect refused', res.error?.code ?? 'ERROR', res.error?.retryAfterMs));
+          if (res.type !== 'res' || res.id !== id)
+            return fail(new Error(`unexpected frame during the handshake: ${String(reply).slice(0, 200)}`));
+          if (!res.ok)
+            return fail(new GatewayError(res.error?.message ?? 'connect refused', res.error?.code ?? 'ERROR', res.error?.retryAfterMs));
           ws.removeAllListeners('error');
           ws.removeAllListeners('close');
           resolve(new GatewayClient(ws));
         });
-        ws.send(JSON.stringify({
-          type: 'req', id, method: 'connect',
-          params: {
-            minProtocol: 4, maxProtocol: 4,
-            client: { id: 'gateway-client', version: '0.1.0', platform: process.platform, mode: 'backend' },
-            role: 'operator', scopes: ['operator.read', 'operator.write', 'operator.admin'], caps: [],
-            auth: { token }, locale: 'en-US', userAgent: 'marathon-mem-bench',
-          },
-        }));
+        ws.send(
+          JSON.stringify({
+            type: 'req',
+            id,
+            method: 'connect',
+            params: {
+              minProtocol: 4,
+              maxProtocol: 4,
+              client: { id: 'gateway-client', version: '0.1.0', platform: process.platform, mode: 'backend' },
+              role: 'operator',
+              scopes: ['operator.read', 'operator.write', 'operator.admin'],
+              caps: [],
+              auth: { token },
+              locale: 'en-US',
+              userAgent: 'marathon-mem-bench',
+            },
+          }),
+        );
       });
     });
   }

@@ -21,7 +21,11 @@ const record = (value: unknown): Row | undefined =>
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.slice(0, MAX_ROWS).map((part) => record(part)?.text).filter((text): text is string => typeof text === 'string').join('\n');
+  return content
+    .slice(0, MAX_ROWS)
+    .map((part) => record(part)?.text)
+    .filter((text): text is string => typeof text === 'string')
+    .join('\n');
 }
 
 /** The run id OpenClaw files a row under, which is the idempotency key the engine sent. */
@@ -33,7 +37,10 @@ const runIdOf = (row: Row): unknown => record(row.__openclaw)?.runId;
  * the rows filed under the key's run id.
  */
 export function rowsOfTurn(history: readonly unknown[], key: string): Row[] {
-  const rows = history.slice(-MAX_ROWS).map(record).filter((row): row is Row => row !== undefined);
+  const rows = history
+    .slice(-MAX_ROWS)
+    .map(record)
+    .filter((row): row is Row => row !== undefined);
   const start = rows.findIndex((row) => row.role === 'user' && row.idempotencyKey === `${key}:user`);
   if (start < 0) return rows.filter((row) => runIdOf(row) === key);
   const next = rows.findIndex((row, index) => index > start && row.role === 'user');

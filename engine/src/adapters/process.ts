@@ -28,9 +28,11 @@ export interface ProcessOptions {
 
 /** The `command` run key: a program and its arguments, each a bounded string. */
 export function processCommand(value: unknown): string[] {
-  const problem = 'the process agent needs `command`, its program and arguments as a list of strings, e.g. "command": ["python3", "agents/my_agent.py"]';
+  const problem =
+    'the process agent needs `command`, its program and arguments as a list of strings, e.g. "command": ["python3", "agents/my_agent.py"]';
   if (!Array.isArray(value) || value.length === 0 || value.length > 64) throw new ConfigError(`${problem}.`);
-  if (!value.every((part): part is string => typeof part === 'string' && part.length > 0 && part.length <= 4096 && !part.includes('\0'))) throw new ConfigError(`${problem}; each part a non-empty string.`);
+  if (!value.every((part): part is string => typeof part === 'string' && part.length > 0 && part.length <= 4096 && !part.includes('\0')))
+    throw new ConfigError(`${problem}; each part a non-empty string.`);
   return value;
 }
 
@@ -43,7 +45,11 @@ export class ProcessAdapter implements AgentAdapter {
   private readonly keysFile: string;
 
   /** `home` is the program's own folder for its state (MMB_AGENT_HOME); `runDir` the run's, for the adapter's key journal. */
-  constructor(private readonly home: string, runDir: string, private readonly options: ProcessOptions) {
+  constructor(
+    private readonly home: string,
+    runDir: string,
+    private readonly options: ProcessOptions,
+  ) {
     this.keysFile = join(runDir, 'process-sent.jsonl');
   }
 
@@ -113,7 +119,8 @@ export class ProcessAdapter implements AgentAdapter {
       // A dead program is started again at the next call: a resumed run attaches to its saved state.
       if (!(e instanceof AgentProtocolError)) await this.close().catch(() => undefined);
       // The program's own disk is full (it answered with the system's code): the run stops to resume, as for the engine's.
-      if (e instanceof AgentProtocolError && isDiskFullCode(e.agentCode)) throw new DiskFull(this.home, { cause: e, readOnly: e.agentCode === 'EROFS' });
+      if (e instanceof AgentProtocolError && isDiskFullCode(e.agentCode))
+        throw new DiskFull(this.home, { cause: e, readOnly: e.agentCode === 'EROFS' });
       throw e;
     }
   }
@@ -129,11 +136,17 @@ export class ProcessAdapter implements AgentAdapter {
     const env = { ...this.options.env, MMB_AGENT_HOME: this.home, MMB_AGENT_PROTOCOL: String(PROTOCOL_VERSION) };
     const { cwd, sandbox } = this.options;
     const program = this.options.command[0] ?? '';
-    if (sandbox !== 'none' && !programFound(program, cwd, this.options.env.PATH)) throw new AgentStartFailure(cannotStart(program, `spawn ${program} ENOENT`));
-    const command = sandbox === 'none' ? this.options.command : sandboxedCommand(sandbox.bwrap, this.options.command, { home: this.home, workspace: cwd });
+    if (sandbox !== 'none' && !programFound(program, cwd, this.options.env.PATH))
+      throw new AgentStartFailure(cannotStart(program, `spawn ${program} ENOENT`));
+    const command =
+      sandbox === 'none'
+        ? this.options.command
+        : sandboxedCommand(sandbox.bwrap, this.options.command, { home: this.home, workspace: cwd });
     const channel = new ProcessChannel({ command, cwd, env, timeoutMs: this.options.timeoutMs });
     try {
-      this.handshake = parseHandshake(await channel.request('initialize', { protocol: PROTOCOL_VERSION, home: this.home }, Math.min(this.options.timeoutMs, 30_000)));
+      this.handshake = parseHandshake(
+        await channel.request('initialize', { protocol: PROTOCOL_VERSION, home: this.home }, Math.min(this.options.timeoutMs, 30_000)),
+      );
     } catch (e) {
       this.channel = undefined;
       // Closed first: its stderr is then read to the end, so the failure ends with its last words.

@@ -34,7 +34,10 @@ interface Pending {
 
 /** An error the agent returned as data: `{"id", "error": {"code", "message"}}`; `agentCode` its `code` (bounded), if a string. */
 export class AgentProtocolError extends Error {
-  constructor(message: string, readonly agentCode?: string) {
+  constructor(
+    message: string,
+    readonly agentCode?: string,
+  ) {
     super(message);
   }
 }
@@ -44,7 +47,10 @@ export class AgentProtocolError extends Error {
  * answer in time. `reason` is the message without the agent's last log lines the message ends with.
  */
 export class AgentChannelFailure extends Error {
-  constructor(readonly reason: string, explained: string) {
+  constructor(
+    readonly reason: string,
+    explained: string,
+  ) {
     super(`${reason}${explained}`);
   }
 }
@@ -61,13 +67,16 @@ export class ProcessChannel {
 
   constructor(private readonly options: ChannelOptions) {
     const [program, ...args] = options.command;
-    if (!program) throw new Error('the agent\'s command is empty');
+    if (!program) throw new Error("the agent's command is empty");
     const mark = newAgentGroupMark();
     // A group of its own (detached), so that ending it ends the daemons it started; the mark finds those that left it.
     // Windows has no process groups, and there detached would open a console window of its own.
     this.child = spawn(program, args, {
-      cwd: options.cwd, env: { ...options.env, [AGENT_GROUP_VARIABLE]: mark }, stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32', windowsHide: true,
+      cwd: options.cwd,
+      env: { ...options.env, [AGENT_GROUP_VARIABLE]: mark },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
     });
     if (this.child.pid !== undefined) {
       this.group = { pid: this.child.pid, mark };
@@ -91,7 +100,9 @@ export class ProcessChannel {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new AgentChannelFailure(`the agent did not answer \`${method}\` within ${Math.round(timeoutMs / 1000)} s`, this.explained()));
+        reject(
+          new AgentChannelFailure(`the agent did not answer \`${method}\` within ${Math.round(timeoutMs / 1000)} s`, this.explained()),
+        );
       }, timeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
@@ -159,7 +170,9 @@ export class ProcessChannel {
     try {
       message = JSON.parse(line);
     } catch {
-      return this.broken(`printed a line that is not JSON: ${JSON.stringify(line.slice(0, 120))} (logs go to stderr; stdout holds protocol lines only)`);
+      return this.broken(
+        `printed a line that is not JSON: ${JSON.stringify(line.slice(0, 120))} (logs go to stderr; stdout holds protocol lines only)`,
+      );
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) return this.broken('printed JSON that is not an object');
     const record = message as Record<string, unknown>;
@@ -171,7 +184,10 @@ export class ProcessChannel {
     if (!pending) return this.broken(`answered an id it was never sent (${JSON.stringify(record.id)})`);
     this.pending.delete(record.id as number);
     clearTimeout(pending.timer);
-    if (record.error !== undefined) pending.reject(new AgentProtocolError(`the agent refused \`${pending.method}\`: ${errorText(record.error)}`, errorCode(record.error)));
+    if (record.error !== undefined)
+      pending.reject(
+        new AgentProtocolError(`the agent refused \`${pending.method}\`: ${errorText(record.error)}`, errorCode(record.error)),
+      );
     else pending.resolve(record.result ?? null);
   }
 

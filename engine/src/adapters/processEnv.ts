@@ -10,8 +10,24 @@ import { runSecrets } from '../secrets';
 
 /** What an interpreter needs to start and to find its files, on POSIX and on Windows. */
 const BASELINE_NAMES = [
-  'PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM',
-  'SYSTEMROOT', 'SYSTEMDRIVE', 'WINDIR', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA',
+  'PATH',
+  'HOME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
 ];
 const BASELINE_PREFIXES = ['LC_'];
 
@@ -46,7 +62,9 @@ export interface EnvironmentSources {
 export function agentEnvironment(request: EnvironmentRequest, sources: EnvironmentSources): Record<string, string> {
   const { env, personaKeyEnv, platform } = sources;
   if (personaKeyEnv !== undefined && request.names.includes(personaKeyEnv)) {
-    throw new ConfigError(`the run key \`env\` lists ${personaKeyEnv}, the persona's key, which no agent is handed: give the agent a model of its own in \`agent_model\` (its key reaches the program as MMB_MODEL_API_KEY).`);
+    throw new ConfigError(
+      `the run key \`env\` lists ${personaKeyEnv}, the persona's key, which no agent is handed: give the agent a model of its own in \`agent_model\` (its key reaches the program as MMB_MODEL_API_KEY).`,
+    );
   }
   // Windows names its variables in any case (Path, SystemRoot): the baseline is matched as it does.
   const fold = (name: string) => (platform === 'win32' ? name.toUpperCase() : name);
@@ -77,7 +95,8 @@ export function environmentWithoutPersonaKey(env: NodeJS.ProcessEnv, personaKeyE
   const personaKey = personaKeyEnv === undefined ? undefined : env[personaKeyEnv];
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || (personaKeyEnv !== undefined && fold(name) === fold(personaKeyEnv)) || (personaKey && value === personaKey)) continue;
+    if (value === undefined || (personaKeyEnv !== undefined && fold(name) === fold(personaKeyEnv)) || (personaKey && value === personaKey))
+      continue;
     Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;

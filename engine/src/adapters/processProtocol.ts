@@ -29,8 +29,13 @@ const object = (value: unknown): Record<string, unknown> | undefined =>
 export function parseHandshake(value: unknown): Handshake {
   const result = object(value);
   if (!result) throw new Error('the agent answered `initialize` without an object: reply {"protocol": 1, "methods": [...]}');
-  if (result.protocol !== PROTOCOL_VERSION) throw new Error(`the agent speaks protocol ${JSON.stringify(result.protocol)?.slice(0, 20)}; this engine speaks ${PROTOCOL_VERSION}: reply {"protocol": ${PROTOCOL_VERSION}, …} to \`initialize\``);
-  const methods = Array.isArray(result.methods) ? result.methods.filter((m): m is string => typeof m === 'string' && (OPTIONAL_METHODS as readonly string[]).includes(m)) : [];
+  if (result.protocol !== PROTOCOL_VERSION)
+    throw new Error(
+      `the agent speaks protocol ${JSON.stringify(result.protocol)?.slice(0, 20)}; this engine speaks ${PROTOCOL_VERSION}: reply {"protocol": ${PROTOCOL_VERSION}, …} to \`initialize\``,
+    );
+  const methods = Array.isArray(result.methods)
+    ? result.methods.filter((m): m is string => typeof m === 'string' && (OPTIONAL_METHODS as readonly string[]).includes(m))
+    : [];
   const handshake: Handshake = { name: typeof result.name === 'string' ? result.name.slice(0, 100) : 'agent', methods };
   if (typeof result.memory_dir === 'string' && result.memory_dir.length <= 1000) handshake.memoryDir = result.memory_dir;
   return handshake;
@@ -39,7 +44,8 @@ export function parseHandshake(value: unknown): Handshake {
 /** A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?, "reply_to"?}]}`, only those after the cursor, oldest first. */
 export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] {
   const list = object(value)?.messages;
-  if (!Array.isArray(list)) throw new Error('the agent answered `responses` without a `messages` list: reply {"messages": [{"seq": 1, "text": "…"}]}');
+  if (!Array.isArray(list))
+    throw new Error('the agent answered `responses` without a `messages` list: reply {"messages": [{"seq": 1, "text": "…"}]}');
   const out: AgentMessage[] = [];
   for (const item of list.slice(0, MAX_MESSAGES)) {
     const message = object(item);
@@ -48,11 +54,20 @@ export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] 
       throw new Error('the agent answered `responses` with a message that is not {"seq": <whole number from 1>, "text": "…"}');
     }
     if (seq <= afterSeq) continue;
-    const at = typeof message.at === 'string' && !Number.isNaN(Date.parse(message.at)) ? new Date(message.at).toISOString() : new Date().toISOString();
+    const at =
+      typeof message.at === 'string' && !Number.isNaN(Date.parse(message.at))
+        ? new Date(message.at).toISOString()
+        : new Date().toISOString();
     const toolCalls = parseToolCalls(message.tool_calls);
     // Optional: the key of the message it answers, as `send` gave it; anything else is left out.
     const replyTo = typeof message.reply_to === 'string' && message.reply_to.length <= MAX_KEY_CHARS ? message.reply_to : undefined;
-    out.push({ seq, text: message.text.slice(0, MAX_TEXT), at, ...(toolCalls ? { toolCalls } : {}), ...(replyTo !== undefined ? { replyTo } : {}) });
+    out.push({
+      seq,
+      text: message.text.slice(0, MAX_TEXT),
+      at,
+      ...(toolCalls ? { toolCalls } : {}),
+      ...(replyTo !== undefined ? { replyTo } : {}),
+    });
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -64,7 +79,8 @@ function parseToolCalls(value: unknown): AgentToolCall[] | undefined {
   if (!Array.isArray(value)) throw new Error(wrong);
   for (const item of value.slice(0, MAX_MESSAGES)) {
     const call = object(item);
-    if (!call || typeof call.name !== 'string' || !call.name || (call.result !== undefined && typeof call.result !== 'string')) throw new Error(wrong);
+    if (!call || typeof call.name !== 'string' || !call.name || (call.result !== undefined && typeof call.result !== 'string'))
+      throw new Error(wrong);
   }
   const calls = eachToolCallBounded(value);
   return calls.length ? calls : undefined;
@@ -101,10 +117,15 @@ export function parseCompactions(value: unknown, keys: { before: string; after: 
 function parseUsage(value: unknown): AgentStatus['usage'] {
   const models = object(value);
   if (!models) return undefined;
-  const entries = Object.entries(models).slice(0, MAX_MESSAGES).map(([model, entry]) => {
-    const counts = object(entry);
-    return [model, counts ? { requests: counts.requests, promptTokens: counts.prompt_tokens, completionTokens: counts.completion_tokens } : null] as const;
-  });
+  const entries = Object.entries(models)
+    .slice(0, MAX_MESSAGES)
+    .map(([model, entry]) => {
+      const counts = object(entry);
+      return [
+        model,
+        counts ? { requests: counts.requests, promptTokens: counts.prompt_tokens, completionTokens: counts.completion_tokens } : null,
+      ] as const;
+    });
   // fromEntries defines own properties: a model named __proto__ stays a model.
   return reportedUsage(Object.fromEntries(entries));
 }

@@ -57,7 +57,10 @@ export interface ConformanceSetup {
   /** Where the suite runs: in engine/test on the stand-in, or in an end-to-end test that installs the real agent. */
   runsIn: 'engine/test/conformance.test.ts' | 'e2e/openclaw.e2e.ts';
   /** The fake server the test starts first, and the run keys and environment that point the adapter at it. */
-  server?: { kind: 'hermes' | 'openai-http'; setup(server: ProtocolServer): { options: Record<string, unknown>; env: Record<string, string> } };
+  server?: {
+    kind: 'hermes' | 'openai-http';
+    setup(server: ProtocolServer): { options: Record<string, unknown>; env: Record<string, string> };
+  };
   /** Run keys (and, for a module, the agent's path) relative to the repository, which the test uses as the workspace. */
   fixture?: { options: Record<string, unknown>; agent?: string };
 }
@@ -103,7 +106,13 @@ function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: strin
     usesStandIn: () => false,
     rehearsal: (options) => ({ options }),
     clock: 'virtual',
-    conformance: { memory: 'long-term', tell: 'room-03 is flooded.', ask: 'What is the state of room-03 now?', expect: /room-03 is flooded/, runsIn: 'engine/test/conformance.test.ts' },
+    conformance: {
+      memory: 'long-term',
+      tell: 'room-03 is flooded.',
+      ask: 'What is the state of room-03 now?',
+      expect: /room-03 is flooded/,
+      runsIn: 'engine/test/conformance.test.ts',
+    },
   };
 }
 
@@ -120,15 +129,31 @@ export const AGENTS: Record<string, AgentEntry> = {
   },
   notebook: {
     summary: 'The reference agent: its model keeps markdown notes with tools, searches past conversations, compacts and consolidates.',
-    details: 'Its model (`agent_model`, the stand-in when absent) works a folder of notes with tools (list, read, write, edit, delete, '
-      + 'search), reads each note\'s git history for old values, compacts its own context past `notebook_context_tokens` and, when a '
-      + 'conversation ends, checks its notes against the transcript. '
-      + 'See [`docs/engine.md`](docs/engine.md#the-notebook-agent).',
-    create: (ctx) => new NotebookAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), notebookOptions(ctx.options), () => ctx.clock.now()),
+    details:
+      'Its model (`agent_model`, the stand-in when absent) works a folder of notes with tools (list, read, write, edit, delete, ' +
+      "search), reads each note's git history for old values, compacts its own context past `notebook_context_tokens` and, when a " +
+      'conversation ends, checks its notes against the transcript. ' +
+      'See [`docs/engine.md`](docs/engine.md#the-notebook-agent).',
+    create: (ctx) =>
+      new NotebookAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), notebookOptions(ctx.options), () =>
+        ctx.clock.now(),
+      ),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
-      notebook_context_tokens: { type: 'integer', minimum: 2000, maximum: 2_000_000, default: NOTEBOOK_DEFAULTS.contextTokens, doc: 'Past this many tokens in its context, it summarises older turns.' },
-      notebook_max_tool_rounds: { type: 'integer', minimum: 1, maximum: 100, default: NOTEBOOK_DEFAULTS.maxToolRounds, doc: 'Model calls with tools in one turn before the turn is an error.' },
+      notebook_context_tokens: {
+        type: 'integer',
+        minimum: 2000,
+        maximum: 2_000_000,
+        default: NOTEBOOK_DEFAULTS.contextTokens,
+        doc: 'Past this many tokens in its context, it summarises older turns.',
+      },
+      notebook_max_tool_rounds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        default: NOTEBOOK_DEFAULTS.maxToolRounds,
+        doc: 'Model calls with tools in one turn before the turn is an error.',
+      },
     },
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
@@ -136,19 +161,29 @@ export const AGENTS: Record<string, AgentEntry> = {
     conformance: { memory: 'long-term', ...CONFORMANCE_FACT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts' },
   },
   openclaw: {
-    summary: 'The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run\'s own state, or attached to.',
-    details: 'Tested with `openclaw@2026.9.6`. Its state and workspace are `results/<id>/agent/`, its model provider points at '
-      + '`agent_model` (the stand-in when absent); `openclaw_url` and `openclaw_token_env` attach to a running gateway; '
-      + '`openclaw_node_bin` is a folder with Node 24\'s `node`, `openclaw_compaction` its '
-      + '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](docs/openclaw-protocol.md).',
-    create: (ctx) => new OpenClawAdapter(agentDir(ctx), openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
+    summary: "The real OpenClaw agent (needs Node 24): its gateway started on loopback with the run's own state, or attached to.",
+    details:
+      'Tested with `openclaw@2026.9.6`. Its state and workspace are `results/<id>/agent/`, its model provider points at ' +
+      '`agent_model` (the stand-in when absent); `openclaw_url` and `openclaw_token_env` attach to a running gateway; ' +
+      "`openclaw_node_bin` is a folder with Node 24's `node`, `openclaw_compaction` its " +
+      '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](docs/openclaw-protocol.md).',
+    create: (ctx) =>
+      new OpenClawAdapter(
+        agentDir(ctx),
+        openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv),
+        () => ctx.clock.now(),
+      ),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
       openclaw_bin: { type: 'string', default: 'openclaw', doc: 'The openclaw command (on PATH by default).' },
-      openclaw_node_bin: { type: 'string', doc: 'A folder holding Node 24\'s `node`, put first on the gateway\'s PATH.' },
+      openclaw_node_bin: { type: 'string', doc: "A folder holding Node 24's `node`, put first on the gateway's PATH." },
       openclaw_url: { type: 'string', doc: 'Attach to the gateway running at this URL instead of starting one.' },
-      openclaw_token_env: { type: 'string', default: 'OPENCLAW_GATEWAY_TOKEN', doc: 'The environment variable holding the token of the gateway attached to.' },
-      openclaw_compaction: { type: 'object', doc: 'OpenClaw\'s `agents.defaults.compaction` settings, written into its config.' },
+      openclaw_token_env: {
+        type: 'string',
+        default: 'OPENCLAW_GATEWAY_TOKEN',
+        doc: 'The environment variable holding the token of the gateway attached to.',
+      },
+      openclaw_compaction: { type: 'object', doc: "OpenClaw's `agents.defaults.compaction` settings, written into its config." },
       openclaw_session_key: { type: 'string', default: 'agent:main:main', doc: 'The gateway session the run talks to.' },
     },
     usesStandIn: agentModelIsStandIn,
@@ -158,27 +193,68 @@ export const AGENTS: Record<string, AgentEntry> = {
     conformance: { memory: 'context-only', ...CONFORMANCE_FACT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
   },
   hermes: {
-    summary: 'The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run\'s own $HERMES_HOME, or attached to by URL.',
-    details: '`hermes-agent==0.19.0` from PyPI, Python 3.11–3.13, in a venv. The adapter starts `hermes gateway run` with the run\'s own '
-      + '`$HERMES_HOME` (`results/<id>/agent/home/`), its model at `agent_model` (the stand-in when absent), only its `memory` and '
-      + '`session_search` tools, and talks to the sessions API of its API server (streamed turns); a new conversation is a new session over '
-      + 'the same `MEMORY.md`/`USER.md`, compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. '
-      + 'The `hermes_compression_*` keys are merged into its config.yaml; to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, '
-      + '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced '
-      + 'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
-    create: (ctx) => new HermesAdapter(agentDir(ctx), hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv), () => ctx.clock.now()),
+    summary: "The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run's own $HERMES_HOME, or attached to by URL.",
+    details:
+      "`hermes-agent==0.19.0` from PyPI, Python 3.11–3.13, in a venv. The adapter starts `hermes gateway run` with the run's own " +
+      '`$HERMES_HOME` (`results/<id>/agent/home/`), its model at `agent_model` (the stand-in when absent), only its `memory` and ' +
+      '`session_search` tools, and talks to the sessions API of its API server (streamed turns); a new conversation is a new session over ' +
+      'the same `MEMORY.md`/`USER.md`, compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. ' +
+      'The `hermes_compression_*` keys are merged into its config.yaml; to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
+      '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced ' +
+      'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
+    create: (ctx) =>
+      new HermesAdapter(
+        agentDir(ctx),
+        hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv),
+        () => ctx.clock.now(),
+      ),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
       hermes_bin: { type: 'string', default: 'hermes', doc: 'The hermes command of the venv it is installed in (on PATH by default).' },
-      hermes_context_length: { type: 'integer', minimum: 64_000, maximum: 10_000_000, default: 65_536, doc: 'The model\'s context window written into its config (Hermes refuses one under 64,000).' },
+      hermes_context_length: {
+        type: 'integer',
+        minimum: 64_000,
+        maximum: 10_000_000,
+        default: 65_536,
+        doc: "The model's context window written into its config (Hermes refuses one under 64,000).",
+      },
       hermes_url: { type: 'string', doc: 'Attach to the gateway whose API server runs at this URL instead of starting one.' },
-      hermes_api_key_env: { type: 'string', default: 'HERMES_API_KEY', doc: 'With `hermes_url`: the environment variable holding its API_SERVER_KEY.' },
-      hermes_home: { type: 'string', doc: 'With `hermes_url`: its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.' },
-      hermes_reset_command: { type: 'string', doc: 'With `hermes_url`: a shell command for the full reset (stop it, delete its state, start it).' },
-      hermes_compression_threshold: { type: 'number', minimum: 0, maximum: 1, doc: 'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at 64,000 tokens at least).' },
-      hermes_compression_target_ratio: { type: 'number', minimum: 0, maximum: 1, doc: 'compression.target_ratio in its config.yaml: the share of the threshold kept as the recent tail.' },
-      hermes_compression_in_place: { type: 'boolean', doc: 'compression.in_place in its config.yaml (Hermes\'s default true keeps the session id; false moves the conversation to a new session).' },
-      hermes_idle_timeout_s: { type: 'number', minimum: 35, maximum: 86_400, default: 100, doc: 'A turn streaming nothing this long (Hermes keeps the stream alive every 30 s) is given up.' },
+      hermes_api_key_env: {
+        type: 'string',
+        default: 'HERMES_API_KEY',
+        doc: 'With `hermes_url`: the environment variable holding its API_SERVER_KEY.',
+      },
+      hermes_home: {
+        type: 'string',
+        doc: 'With `hermes_url`: its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.',
+      },
+      hermes_reset_command: {
+        type: 'string',
+        doc: 'With `hermes_url`: a shell command for the full reset (stop it, delete its state, start it).',
+      },
+      hermes_compression_threshold: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        doc: 'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at 64,000 tokens at least).',
+      },
+      hermes_compression_target_ratio: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        doc: 'compression.target_ratio in its config.yaml: the share of the threshold kept as the recent tail.',
+      },
+      hermes_compression_in_place: {
+        type: 'boolean',
+        doc: "compression.in_place in its config.yaml (Hermes's default true keeps the session id; false moves the conversation to a new session).",
+      },
+      hermes_idle_timeout_s: {
+        type: 'number',
+        minimum: 35,
+        maximum: 86_400,
+        default: 100,
+        doc: 'A turn streaming nothing this long (Hermes keeps the stream alive every 30 s) is given up.',
+      },
       hermes_turn_timeout_s: { type: 'number', minimum: 1, maximum: 86_400, default: 1800, doc: 'The longest one turn may take.' },
     },
     usesStandIn: (options) => options.hermes_url === undefined && agentModelIsStandIn(options),
@@ -186,21 +262,32 @@ export const AGENTS: Record<string, AgentEntry> = {
     rehearsal: (options) => (options.hermes_url === undefined ? onStandInModel(options) : { agent: 'chatbot', options: {} }),
     clock: 'real',
     conformance: {
-      memory: 'long-term', ...CONFORMANCE_FACT, expect: /Bristol/, runsIn: 'engine/test/conformance.test.ts',
+      memory: 'long-term',
+      ...CONFORMANCE_FACT,
+      expect: /Bristol/,
+      runsIn: 'engine/test/conformance.test.ts',
       // Here against the protocol server replaying recorded shapes, attached; e2e/hermes.e2e.ts runs it on the real gateway.
       server: {
         kind: 'hermes',
         setup: (server) => ({
-          options: { hermes_url: server.url, hermes_home: server.home, hermes_api_key_env: 'MMB_CONFORMANCE_HERMES_KEY', hermes_reset_command: `rm -rf '${server.home}/memories'` },
+          options: {
+            hermes_url: server.url,
+            hermes_home: server.home,
+            hermes_api_key_env: 'MMB_CONFORMANCE_HERMES_KEY',
+            hermes_reset_command: `rm -rf '${server.home}/memories'`,
+          },
           env: { MMB_CONFORMANCE_HERMES_KEY: server.apiKey },
         }),
       },
     },
   },
   ...OWN_AGENTS,
-  'filing-log': filingEntry('log', 'No model: the filing experiment\'s policy that logs every observation in a new note.'),
+  'filing-log': filingEntry('log', "No model: the filing experiment's policy that logs every observation in a new note."),
   'filing-consolidated': filingEntry('consolidated', 'No model: the filing policy that keeps one note per room, updated in place.'),
-  'filing-dreaming': filingEntry('dreaming', 'No model: the consolidated filing policy plus a pass that corrects notes against later evidence.'),
+  'filing-dreaming': filingEntry(
+    'dreaming',
+    'No model: the consolidated filing policy plus a pass that corrects notes against later evidence.',
+  ),
 };
 
 /** Every module agent's entry (`"agent": "./agents/my-agent.mjs"`): the path is the name. */
@@ -218,7 +305,9 @@ export function agentEntry(name: string): AgentEntry {
   if (!entry) {
     const names = Object.keys(AGENTS).sort();
     const shown = shorten(name, 80);
-    throw new ConfigError(`there is no agent adapter "${shown}": use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs".${didYouMean(nearNames(shown, names))}`);
+    throw new ConfigError(
+      `there is no agent adapter "${shown}": use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs".${didYouMean(nearNames(shown, names))}`,
+    );
   }
   return entry;
 }
@@ -240,17 +329,29 @@ export function adapterUsesStandIn(agent: string, options: Record<string, unknow
  * (its `agent_model.api_key_env` names the persona's variable: allowed, and common with one provider for both),
  * and its entry's own notices. `personaKeyEnv` is the persona's variable when she runs on a real model.
  */
-export function startNotices(agent: string, options: Record<string, unknown>, personaKeyEnv: string | undefined, env: Readonly<Record<string, string | undefined>> = {}): string[] {
+export function startNotices(
+  agent: string,
+  options: Record<string, unknown>,
+  personaKeyEnv: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string[] {
   const model = options.agent_model;
   const keyEnv = typeof model === 'object' && model !== null ? (model as { api_key_env?: unknown }).api_key_env : undefined;
   const notices = lookUp(agent)?.notices?.(options) ?? [];
   if (personaKeyEnv === undefined || typeof keyEnv !== 'string' || agentModelIsStandIn(options)) return notices;
   const personaKey = env[personaKeyEnv];
   // The same key under another name is the same key handed over: said too, naming both variables, never the key.
-  const shared = keyEnv === personaKeyEnv ? `names ${personaKeyEnv}, the persona's own variable`
-    : personaKey && env[keyEnv] === personaKey ? `names ${keyEnv}, which holds the same key as the persona's ${personaKeyEnv}` : undefined;
+  const shared =
+    keyEnv === personaKeyEnv
+      ? `names ${personaKeyEnv}, the persona's own variable`
+      : personaKey && env[keyEnv] === personaKey
+        ? `names ${keyEnv}, which holds the same key as the persona's ${personaKeyEnv}`
+        : undefined;
   if (!shared) return notices;
-  return [`its agent is handed the persona's key: \`agent_model.api_key_env\` ${shared} (give the agent a key of its own to keep them apart).`, ...notices];
+  return [
+    `its agent is handed the persona's key: \`agent_model.api_key_env\` ${shared} (give the agent a key of its own to keep them apart).`,
+    ...notices,
+  ];
 }
 
 /** The agent and options a rehearsal of this run plays. */

@@ -4,7 +4,18 @@
  * the check of a run's options before its adapter starts all read these declarations.
  */
 import { isStandInModel } from '../models/resolve';
-import { credentialIn, didYouMean, envNameProblem, envPatternProblem, envSecretProblem, envValueProblem, MAX_ENV_ENTRIES, nearNames, shownName, SHARED_RUN_KEYS } from '../../../scenario/src';
+import {
+  credentialIn,
+  didYouMean,
+  envNameProblem,
+  envPatternProblem,
+  envSecretProblem,
+  envValueProblem,
+  MAX_ENV_ENTRIES,
+  nearNames,
+  shownName,
+  SHARED_RUN_KEYS,
+} from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { shorten } from '../../../scenario/src/plainText';
 
@@ -34,7 +45,11 @@ export const MAX_RUN_KEY_OBJECT_JSON = 65_536;
 export const SHARED_RUN_KEY_DOCS: Record<(typeof SHARED_RUN_KEYS)[number], RunKey> = {
   benchmark: { type: 'string', doc: 'A folder under benchmarks/.' },
   agent: { type: 'string', doc: 'The agent adapter.' },
-  ignore_session_break: { type: 'boolean', default: false, doc: 'Makes bench.newSession() a no-op: the context is cleared by the agent\'s compaction instead.' },
+  ignore_session_break: {
+    type: 'boolean',
+    default: false,
+    doc: "Makes bench.newSession() a no-op: the context is cleared by the agent's compaction instead.",
+  },
 };
 
 /** The run key of the agents that call a model of their own. */
@@ -50,29 +65,55 @@ export function agentModelIsStandIn(options: Record<string, unknown>): boolean {
 
 function describeType(type: RunKeyType): string {
   switch (type) {
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'integer': return 'a whole number';
-    case 'boolean': return 'true or false';
-    case 'object': return 'an object';
-    case 'model': return 'an object such as { "model": "stand-in" }';
-    case 'strings': return 'a list of strings, such as ["python3", "my_agent.py"]';
-    case 'env-names': return `a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"]`;
-    case 'env-values': return `an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }`;
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'integer':
+      return 'a whole number';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'an object';
+    case 'model':
+      return 'an object such as { "model": "stand-in" }';
+    case 'strings':
+      return 'a list of strings, such as ["python3", "my_agent.py"]';
+    case 'env-names':
+      return `a list of at most ${MAX_ENV_ENTRIES} variables' names or prefixes, such as ["OPENAI_API_KEY", "MY_AGENT_*"]`;
+    case 'env-values':
+      return `an object of at most ${MAX_ENV_ENTRIES} variables set to strings, such as { "MY_AGENT_MODE": "quiet" }`;
   }
 }
 
 function hasType(value: unknown, type: RunKeyType): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
+    case 'string':
+      return typeof value === 'string';
     case 'number':
-    case 'integer': return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean': return typeof value === 'boolean';
+    case 'integer':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
     case 'object':
-    case 'model': return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'strings': return Array.isArray(value) && value.length <= MAX_RUN_KEY_LIST && value.every((item) => typeof item === 'string' && item.length <= MAX_RUN_KEY_TEXT);
-    case 'env-names': return Array.isArray(value) && value.length <= MAX_ENV_ENTRIES && value.every((item) => typeof item === 'string');
-    case 'env-values': return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length <= MAX_ENV_ENTRIES && Object.values(value).every((item) => typeof item === 'string');
+    case 'model':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'strings':
+      return (
+        Array.isArray(value) &&
+        value.length <= MAX_RUN_KEY_LIST &&
+        value.every((item) => typeof item === 'string' && item.length <= MAX_RUN_KEY_TEXT)
+      );
+    case 'env-names':
+      return Array.isArray(value) && value.length <= MAX_ENV_ENTRIES && value.every((item) => typeof item === 'string');
+    case 'env-values':
+      return (
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.keys(value).length <= MAX_ENV_ENTRIES &&
+        Object.values(value).every((item) => typeof item === 'string')
+      );
   }
 }
 
@@ -96,13 +137,17 @@ export function checkRunOptions(agent: string, options: Record<string, unknown>,
       const suggestion = name.length > 80 ? '' : didYouMean(nearNames(name, known));
       throw new ConfigError(`the agent ${agent} does not read the run key \`${shown}\`: ${owned}.${suggestion}`);
     }
-    if (!hasType(value, key.type)) throw new ConfigError(`the run key \`${name}\` must be ${describeType(key.type)}; it is ${JSON.stringify(value).slice(0, 80)}.`);
-    if (key.type === 'integer' && !Number.isInteger(value)) throw new ConfigError(`the run key \`${name}\` must be a whole number; it is ${JSON.stringify(value)}.`);
+    if (!hasType(value, key.type))
+      throw new ConfigError(`the run key \`${name}\` must be ${describeType(key.type)}; it is ${JSON.stringify(value).slice(0, 80)}.`);
+    if (key.type === 'integer' && !Number.isInteger(value))
+      throw new ConfigError(`the run key \`${name}\` must be a whole number; it is ${JSON.stringify(value)}.`);
     if (typeof value === 'number') checkRange(name, value, key);
     if (key.type === 'env-names') checkEnvNames(name, value as string[]);
     if (key.type === 'env-values') checkEnvValues(name, value as Record<string, string>);
-    if (typeof value === 'string' && value.length > MAX_RUN_KEY_TEXT) throw new ConfigError(`the run key \`${name}\` is ${value.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
-    if (typeof value === 'object' && JSON.stringify(value).length > MAX_RUN_KEY_OBJECT_JSON) throw new ConfigError(`the run key \`${name}\` is larger than ${MAX_RUN_KEY_OBJECT_JSON} characters of JSON.`);
+    if (typeof value === 'string' && value.length > MAX_RUN_KEY_TEXT)
+      throw new ConfigError(`the run key \`${name}\` is ${value.length} characters long; it may hold at most ${MAX_RUN_KEY_TEXT}.`);
+    if (typeof value === 'object' && JSON.stringify(value).length > MAX_RUN_KEY_OBJECT_JSON)
+      throw new ConfigError(`the run key \`${name}\` is larger than ${MAX_RUN_KEY_OBJECT_JSON} characters of JSON.`);
   }
 }
 
@@ -125,6 +170,11 @@ function checkRange(name: string, value: number, key: RunKey): void {
   const below = key.minimum !== undefined && value < key.minimum;
   const above = key.maximum !== undefined && value > key.maximum;
   if (!below && !above) return;
-  const range = key.maximum === undefined ? `at least ${key.minimum}` : key.minimum === undefined ? `at most ${key.maximum}` : `from ${key.minimum} to ${key.maximum}`;
+  const range =
+    key.maximum === undefined
+      ? `at least ${key.minimum}`
+      : key.minimum === undefined
+        ? `at most ${key.maximum}`
+        : `from ${key.minimum} to ${key.maximum}`;
   throw new ConfigError(`the run key \`${name}\` must be ${range}; it is ${value}.`);
 }

@@ -18,7 +18,14 @@ export type { ChatMessage, ToolCall } from '../models/messages';
 export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry, TrueStatus } from '../state/runState';
 export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
-export { benchmarkFolderOf, BENCHMARKS_DIR, findBenchmarkFolders, isBenchmarkFolder, readBenchmarkFolder, readConfigText } from '../workspace/folders';
+export {
+  benchmarkFolderOf,
+  BENCHMARKS_DIR,
+  findBenchmarkFolders,
+  isBenchmarkFolder,
+  readBenchmarkFolder,
+  readConfigText,
+} from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
 export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type MemorySnapshot } from '../report/memory';
 export { workspaceMasker } from '../workspaceSecrets';

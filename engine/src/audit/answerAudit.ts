@@ -15,7 +15,16 @@ export async function auditBenchmark(benchmark: Benchmark): Promise<Diagnostic[]
   const rehearsal = await rehearse(benchmark);
   if (rehearsal.state.status !== 'finished') {
     const first = benchmark.checks[0];
-    return first ? [diagnostic('audit-not-graded', first.file, first.check.range, `the audit's rehearsal did not finish (${(rehearsal.state.error ?? 'stopped').slice(0, 300)}), so no check was compared.`)] : [];
+    return first
+      ? [
+          diagnostic(
+            'audit-not-graded',
+            first.file,
+            first.check.range,
+            `the audit's rehearsal did not finish (${(rehearsal.state.error ?? 'stopped').slice(0, 300)}), so no check was compared.`,
+          ),
+        ]
+      : [];
   }
   return auditRehearsal(benchmark, rehearsal);
 }
@@ -32,18 +41,33 @@ export function auditRehearsal(benchmark: Benchmark, rehearsal: Rehearsal): Diag
     // An XREF's fact is told as a reference ("the same tile as in the bathroom"), not edited: its
     // answer lives in the fact referred to, so there is no new text to compare.
     if (unchanged.length && located.trap.type !== 'XREF') {
-      out.push(diagnostic('audit-not-edited', located.file, located.trap.range, `the rehearsal did not change ${unchanged.join(', ')} in this trap's phase, so its checks were not compared: give the new text in the phase (Update \`sheet\` fact N.M to "…"), or an "X, not Y" the old text holds.`));
+      out.push(
+        diagnostic(
+          'audit-not-edited',
+          located.file,
+          located.trap.range,
+          `the rehearsal did not change ${unchanged.join(', ')} in this trap's phase, so its checks were not compared: give the new text in the phase (Update \`sheet\` fact N.M to "…"), or an "X, not Y" the old text holds.`,
+        ),
+      );
     }
     for (const target of located.trap.targets) {
       const check = checks.get(target.name);
       if (!check) continue;
       const at = rehearsal.atGrade.get(check.check.id);
       if (!at) {
-        out.push(diagnostic('audit-not-graded', check.file, check.check.range, `the rehearsal never graded ${check.check.id}, which the trap at ${located.file}:${located.trap.range.start.line + 1} aims at: it was not compared.`));
+        out.push(
+          diagnostic(
+            'audit-not-graded',
+            check.file,
+            check.check.range,
+            `the rehearsal never graded ${check.check.id}, which the trap at ${located.file}:${located.trap.range.start.line + 1} aims at: it was not compared.`,
+          ),
+        );
         continue;
       }
       const before = rehearsal.atPhaseStart.get(phaseKey(located.chapter, located.phase)) ?? rehearsal.initial;
-      for (const fact of facts.filter((f) => changed.has(f))) out.push(...compare(check, located, fact, before.get(fact), at.get(fact) ?? rehearsal.lastText.get(fact), !at.has(fact)));
+      for (const fact of facts.filter((f) => changed.has(f)))
+        out.push(...compare(check, located, fact, before.get(fact), at.get(fact) ?? rehearsal.lastText.get(fact), !at.has(fact)));
     }
   }
   return out;
@@ -61,26 +85,67 @@ function trapFacts(located: LocatedTrap, rehearsal: Rehearsal): string[] {
  * A HIST check wants `before` (and may well name the new value too); any other wants `now` and
  * not what it replaced, or, for a deleted fact, none of it.
  */
-function compare(located: LocatedCheck, trap: LocatedTrap, fact: string, before: string | undefined, now: string | undefined, deleted: boolean): Diagnostic[] {
+function compare(
+  located: LocatedCheck,
+  trap: LocatedTrap,
+  fact: string,
+  before: string | undefined,
+  now: string | undefined,
+  deleted: boolean,
+): Diagnostic[] {
   const check = located.check;
   const where = `the trap at ${trap.file}:${trap.trap.range.start.line + 1}`;
   const range = check.answerRange ?? check.range;
   const answerNumbers = new Set(numbers(check.answer));
   if (check.type === 'HIST') {
     const missing = before === undefined ? [] : missingFrom(check.answer, before, now);
-    return missing.length ? [diagnostic('audit-missing-value', located.file, range, `${check.id}'s correct answer lacks ${missing.join(', ')}: ${fact} was "${before}" before ${where} changed it.`)] : [];
+    return missing.length
+      ? [
+          diagnostic(
+            'audit-missing-value',
+            located.file,
+            range,
+            `${check.id}'s correct answer lacks ${missing.join(', ')}: ${fact} was "${before}" before ${where} changed it.`,
+          ),
+        ]
+      : [];
   }
   if (deleted) {
     const kept = now === undefined ? [] : [...new Set(numbers(now))];
     const stale = kept.length > 0 && kept.every((n) => answerNumbers.has(n));
-    return stale ? [diagnostic('audit-stale-value', located.file, range, `${check.id}'s correct answer still holds ${kept.join(', ')}: ${fact} ("${now}") was deleted by then (${where}).`)] : [];
+    return stale
+      ? [
+          diagnostic(
+            'audit-stale-value',
+            located.file,
+            range,
+            `${check.id}'s correct answer still holds ${kept.join(', ')}: ${fact} ("${now}") was deleted by then (${where}).`,
+          ),
+        ]
+      : [];
   }
   if (now === undefined) return [];
   const out: Diagnostic[] = [];
   const missing = missingFrom(check.answer, now, before);
-  if (missing.length) out.push(diagnostic('audit-missing-value', located.file, range, `${check.id}'s correct answer lacks ${missing.join(', ')}: ${fact} was "${now}" when the rehearsal asked it, after ${where}.`));
+  if (missing.length)
+    out.push(
+      diagnostic(
+        'audit-missing-value',
+        located.file,
+        range,
+        `${check.id}'s correct answer lacks ${missing.join(', ')}: ${fact} was "${now}" when the rehearsal asked it, after ${where}.`,
+      ),
+    );
   const stale = before === undefined ? [] : distinctNumbers(before, now).filter((n) => answerNumbers.has(n));
-  if (stale.length) out.push(diagnostic('audit-stale-value', located.file, range, `${check.id}'s correct answer still holds ${stale.join(', ')}: ${fact} was "${before}" only before ${where}, and "${now}" when the rehearsal asked it.`));
+  if (stale.length)
+    out.push(
+      diagnostic(
+        'audit-stale-value',
+        located.file,
+        range,
+        `${check.id}'s correct answer still holds ${stale.join(', ')}: ${fact} was "${before}" only before ${where}, and "${now}" when the rehearsal asked it.`,
+      ),
+    );
   return out;
 }
 

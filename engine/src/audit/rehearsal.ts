@@ -82,16 +82,30 @@ export async function rehearse(benchmark: Benchmark): Promise<Rehearsal> {
   };
   const store = new MemoryRunStore();
   // The text a deletion removed: read off the journal's order, before the deletion applies.
-  const journal = { append: (state: RunState, event: RunEvent) => {
-    if (event.type === 'tool-done') for (const effect of event.effects) if (effect.kind === 'fact-edit') {
-      const before = factValues(state).get(`${effect.sheet}#${effect.id}`);
-      if (before !== undefined) lastText.set(`${effect.sheet}#${effect.id}`, before);
-    }
-    store.append(state, event);
-  }, load: () => store.load(), flush: () => store.flush() };
+  const journal = {
+    append: (state: RunState, event: RunEvent) => {
+      if (event.type === 'tool-done')
+        for (const effect of event.effects)
+          if (effect.kind === 'fact-edit') {
+            const before = factValues(state).get(`${effect.sheet}#${effect.id}`);
+            if (before !== undefined) lastText.set(`${effect.sheet}#${effect.id}`, before);
+          }
+      store.append(state, event);
+    },
+    load: () => store.load(),
+    flush: () => store.flush(),
+  };
   const state = await runBenchmark({
-    name: 'audit', benchmark, agent: 'audit', persona: new InProcessStandIn(), adapter: new AcknowledgingAgent(), store: journal,
-    clock: new Clock(), ignoreSessionBreak: true, onEvent, timeMaster: { minSleepToSkipMs: 0, preWakeDelayMs: 0, pollIntervalMs: 1 },
+    name: 'audit',
+    benchmark,
+    agent: 'audit',
+    persona: new InProcessStandIn(),
+    adapter: new AcknowledgingAgent(),
+    store: journal,
+    clock: new Clock(),
+    ignoreSessionBreak: true,
+    onEvent,
+    timeMaster: { minSleepToSkipMs: 0, preWakeDelayMs: 0, pollIntervalMs: 1 },
   });
   return { state, initial, atPhaseStart, atGrade, changedInPhase, lastText };
 }

@@ -2,8 +2,14 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
-  checkRunBenchmarks, coverage, loadBenchmark, validateBenchmark, CONFIG_FILE,
-  type Benchmark, type Coverage, type Diagnostic,
+  checkRunBenchmarks,
+  coverage,
+  loadBenchmark,
+  validateBenchmark,
+  CONFIG_FILE,
+  type Benchmark,
+  type Coverage,
+  type Diagnostic,
 } from '../../../scenario/src';
 import { auditBenchmark } from '../audit/answerAudit';
 import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, readConfigFile, shownPath } from '../workspace/folders';
@@ -52,7 +58,7 @@ export function runCheck(options: CheckOptions, write: (text: string) => void): 
 async function auditAll(results: readonly Checked[]): Promise<void> {
   for (const result of results) {
     if (!result.benchmark || result.diagnostics.some((d) => d.severity === 'error')) continue;
-    result.diagnostics.push(...await auditBenchmark(result.benchmark));
+    result.diagnostics.push(...(await auditBenchmark(result.benchmark)));
   }
 }
 
@@ -69,7 +75,16 @@ function writeResults(options: CheckOptions, results: readonly Checked[], write:
       severity: d.severity,
       code: d.code,
       message: d.message,
-      ...(d.related ? { related: d.related.map((x) => ({ file: x.file, line: x.range.start.line + 1, column: x.range.start.character + 1, message: x.message })) } : {}),
+      ...(d.related
+        ? {
+            related: d.related.map((x) => ({
+              file: x.file,
+              line: x.range.start.line + 1,
+              column: x.range.start.character + 1,
+              message: x.message,
+            })),
+          }
+        : {}),
     }));
     const body = options.coverage ? { diagnostics, coverage: results.flatMap((r) => (r.coverage ? [r.coverage] : [])) } : { diagnostics };
     write(`${JSON.stringify(body, null, 2)}\n`);
@@ -81,7 +96,7 @@ function writeResults(options: CheckOptions, results: readonly Checked[], write:
     for (const r of results) if (r.coverage) write(`\n${formatCoverage(r.coverage)}`);
     const errors = all.filter(({ d }) => d.severity === 'error').length;
     const warnings = all.length - errors;
-    const what = results.length === 1 ? results[0]?.shown ?? '' : `${results.length} targets`;
+    const what = results.length === 1 ? (results[0]?.shown ?? '') : `${results.length} targets`;
     write(`${all.length ? '\n' : ''}${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
   }
   return all.some(({ d }) => d.severity === 'error') ? 1 : 0;
@@ -91,7 +106,9 @@ function workspaceTargets(cwd: string): string[] {
   const targets = findBenchmarkFolders(cwd).map((p) => relative(cwd, p));
   if (existsSync(join(cwd, CONFIG_FILE))) targets.push(CONFIG_FILE);
   if (targets.length === 0) {
-    throw new UsageError(`nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder (mmb check path/to/benchmark), or start a workspace here with \`mmb init\``);
+    throw new UsageError(
+      `nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder (mmb check path/to/benchmark), or start a workspace here with \`mmb init\``,
+    );
   }
   return targets;
 }
@@ -113,7 +130,13 @@ function checkConfig(path: string, target: string): Checked {
     throw new UsageError(`cannot read ${shownPath(target)}: ${describeFsError(e)}`);
   }
   const { config, diagnostics } = readConfigFile(path, target, file);
-  diagnostics.push(...checkRunBenchmarks(config, findBenchmarkFolders(dirname(path)).map((p) => basename(p)), file));
+  diagnostics.push(
+    ...checkRunBenchmarks(
+      config,
+      findBenchmarkFolders(dirname(path)).map((p) => basename(p)),
+      file,
+    ),
+  );
   return { folder, diagnostics, shown: target };
 }
 

@@ -37,7 +37,8 @@ export function ciOutputsOf(flags: readonly string[], option: (name: string) => 
   const passScore = scoreOption(CI_OPTION_NAMES.passScore, option(CI_OPTION_NAMES.passScore), '8');
   const failUnder = scoreOption(CI_OPTION_NAMES.failUnder, option(CI_OPTION_NAMES.failUnder), '7.5');
   const json = flags.includes(CI_OPTION_NAMES.json);
-  if (passScore !== undefined && junit === undefined) throw new UsageError('--pass-score goes with --junit: it decides which checks fail there.');
+  if (passScore !== undefined && junit === undefined)
+    throw new UsageError('--pass-score goes with --junit: it decides which checks fail there.');
   if (junit === undefined && failUnder === undefined && !json) return undefined;
   return {
     ...(junit !== undefined ? { junit: resolve(cwd, junit) } : {}),
@@ -51,14 +52,22 @@ export function ciOutputsOf(flags: readonly string[], option: (name: string) => 
 function scoreOption(name: string, value: string | undefined, example: string): number | undefined {
   if (value === undefined) return undefined;
   const score = Number(value);
-  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 10) throw new UsageError(`${name} needs a score from 0 to 10, as in ${name} ${example} (got "${value.slice(0, 40)}").`);
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 10)
+    throw new UsageError(`${name} needs a score from 0 to 10, as in ${name} ${example} (got "${value.slice(0, 40)}").`);
   return score;
 }
 
 /** `mmb report [ids…]` with `--json`, `--junit` or `--fail-under`: the runs named, or every run in results/. */
-export function ciReportCommand(ids: string[], ws: ReportWorkspace, ci: CiOutputs, io: { out: (s: string) => void; err: (s: string) => void }, textReport: () => number): number {
+export function ciReportCommand(
+  ids: string[],
+  ws: ReportWorkspace,
+  ci: CiOutputs,
+  io: { out: (s: string) => void; err: (s: string) => void },
+  textReport: () => number,
+): number {
   const chosen = ids.length ? ids : knownRuns(ws.root);
-  if (chosen.length === 0 && ci.failUnder !== undefined) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
+  if (chosen.length === 0 && ci.failUnder !== undefined)
+    throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
   // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
   const benchmarks = new Map<string, Benchmark>();
   const played: (Extract<JunitRun, { kind: 'played' }> & { id: string })[] = [];
@@ -99,11 +108,24 @@ function damagedJunitRun(e: RunDamaged): JunitRun {
 }
 
 /** After `mmb run`: the JUnit file of the runs it ran, and the exit status with `--fail-under` applied. */
-export function finishRunForCi(code: number, outcomes: readonly RunOutcome[], runs: readonly { name: string; benchmark: string }[], benchmarksDir: string, ci: CiOutputs, io: { out: (s: string) => void; err: (s: string) => void }): number {
+export function finishRunForCi(
+  code: number,
+  outcomes: readonly RunOutcome[],
+  runs: readonly { name: string; benchmark: string }[],
+  benchmarksDir: string,
+  ci: CiOutputs,
+  io: { out: (s: string) => void; err: (s: string) => void },
+): number {
   if (ci.junit) {
     const reported = outcomes.map((outcome, i): JunitRun => {
       const benchmark = runs[i]?.benchmark ?? '';
-      if (!outcome.state) return { kind: outcome.stopped ? 'stopped' : 'not-started', run: outcome.run, benchmark, problem: outcome.problem ?? 'did not run' };
+      if (!outcome.state)
+        return {
+          kind: outcome.stopped ? 'stopped' : 'not-started',
+          run: outcome.run,
+          benchmark,
+          problem: outcome.problem ?? 'did not run',
+        };
       const dir = join(benchmarksDir, outcome.state.benchmark);
       return { kind: 'played', state: outcome.state, benchmark: loadValidBenchmark(dir, relative(process.cwd(), dir) || dir) };
     });
@@ -125,6 +147,7 @@ function missedThreshold(ci: CiOutputs, summaries: readonly Summary[], err: (s: 
   const threshold = ci.failUnder;
   if (threshold === undefined) return false;
   const missed = summaries.filter((s) => s.average === null || s.average < threshold);
-  for (const s of missed) err(`mmb: ${s.run} ${s.average === null ? 'has no grade' : `averages ${s.average.toFixed(2)}/10`}, below --fail-under ${threshold}\n`);
+  for (const s of missed)
+    err(`mmb: ${s.run} ${s.average === null ? 'has no grade' : `averages ${s.average.toFixed(2)}/10`}, below --fail-under ${threshold}\n`);
   return missed.length > 0;
 }

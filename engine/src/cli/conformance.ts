@@ -22,17 +22,27 @@ const MARKS: Record<RequirementResult['outcome'], string> = { pass: 'pass', fail
 
 export async function conformanceCommand(input: ConformanceInput, io: Io): Promise<number> {
   if (!input.runId) throw new UsageError('mmb conformance needs a run of config.jsonc: mmb conformance my-agent-run');
-  if (input.memory !== undefined && input.memory !== 'long-term' && input.memory !== 'context-only') throw new UsageError('--memory is long-term or context-only.');
+  if (input.memory !== undefined && input.memory !== 'long-term' && input.memory !== 'context-only')
+    throw new UsageError('--memory is long-term or context-only.');
   const config = loadConfig(input.configPath);
   const run = config.runs.find((r) => r.name === input.runId);
-  if (!run) throw new UsageError(`config.jsonc has no run "${input.runId.slice(0, 80)}": its runs are ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
+  if (!run)
+    throw new UsageError(
+      `config.jsonc has no run "${input.runId.slice(0, 80)}": its runs are ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
+    );
   // The persona's key too: an agent may print what it read of the engine's environment.
   registerRunSecrets({ persona: config.persona, runs: [run] }, io.env);
   const standIn = adapterUsesStandIn(run.agent, run.options) ? await startStandIn() : undefined;
   try {
     const subject = conformanceSubject({
-      agent: run.agent, options: run.options, workspace: dirname(input.configPath),
-      models: { env: io.env, ...(config.persona.api_key_env ? { personaKeyEnv: config.persona.api_key_env } : {}), ...(standIn ? { standInUrl: standIn.url } : {}) },
+      agent: run.agent,
+      options: run.options,
+      workspace: dirname(input.configPath),
+      models: {
+        env: io.env,
+        ...(config.persona.api_key_env ? { personaKeyEnv: config.persona.api_key_env } : {}),
+        ...(standIn ? { standInUrl: standIn.url } : {}),
+      },
       ...(input.memory ? { memory: input.memory } : {}),
     });
     io.out(`Conformance of run ${run.name} (agent ${run.agent}, ${subject.memory} memory):\n`);
@@ -40,7 +50,11 @@ export async function conformanceCommand(input: ConformanceInput, io: Io): Promi
       io.out(`  ${MARKS[result.outcome]}  ${result.requirement}${result.detail ? `: ${result.detail}` : ''}\n`);
     });
     const failed = results.filter((r) => r.outcome === 'fail').length;
-    io.out(failed ? `${failed} requirement${failed === 1 ? '' : 's'} failed: fix them, then run mmb conformance ${run.name} again.\n` : 'Every requirement holds: the agent is ready for mmb run.\n');
+    io.out(
+      failed
+        ? `${failed} requirement${failed === 1 ? '' : 's'} failed: fix them, then run mmb conformance ${run.name} again.\n`
+        : 'Every requirement holds: the agent is ready for mmb run.\n',
+    );
     return failed ? 1 : 0;
   } finally {
     await standIn?.close();

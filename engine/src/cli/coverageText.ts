@@ -13,14 +13,21 @@ export function formatCoverage(c: Coverage): string {
   lines.push(`  Checks: ${c.checks.total}  ${counts(c.checks.byType)}`);
   lines.push(`  Traps: ${c.traps.total}  ${counts(c.traps.byType)}`);
   for (const t of c.traps.list) {
-    const targets = t.checks.map((k) => (k.found
-      ? `${k.id} (${k.chapters === 0 ? 'same chapter' : `${k.chapters} chapter${k.chapters === 1 ? '' : 's'} later`}, ${k.sessionSwitch ? 'across a session switch' : 'same session'})`
-      : `${k.id} (no such check)`)).join(', ');
+    const targets = t.checks
+      .map((k) =>
+        k.found
+          ? `${k.id} (${k.chapters === 0 ? 'same chapter' : `${k.chapters} chapter${k.chapters === 1 ? '' : 's'} later`}, ${k.sessionSwitch ? 'across a session switch' : 'same session'})`
+          : `${k.id} (no such check)`,
+      )
+      .join(', ');
     lines.push(`    ${`${t.file}:${t.line}`.padEnd(16)} ${t.type.padEnd(10)} ${t.facts.join(' ')}${t.facts.length ? ' ' : ''}→ ${targets}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 function counts(byType: Record<string, number>): string {
-  return Object.entries(byType).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(' · ');
+  return Object.entries(byType)
+    .filter(([, n]) => n > 0)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(' · ');
 }

@@ -6,7 +6,17 @@
  */
 import { DISK_FULL_EXIT, diskFullMessage } from '../diskFull';
 import {
-  AgentStartFailure, ConfigError, DiskFull, GatewayError, GitMissingError, JsBlockError, NoteError, RunBusy, RunDamaged, RunStopped, UsageError,
+  AgentStartFailure,
+  ConfigError,
+  DiskFull,
+  GatewayError,
+  GitMissingError,
+  JsBlockError,
+  NoteError,
+  RunBusy,
+  RunDamaged,
+  RunStopped,
+  UsageError,
 } from '../errors';
 import { damagedLine } from '../runFile';
 import { oneLine as textOnOneLine, shorten } from '../../../scenario/src/plainText';

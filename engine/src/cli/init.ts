@@ -56,11 +56,17 @@ export function initCommand(folder: string | undefined, cwd: string, bundled: st
   makeFolder(benchmarksDir, shown(benchmarksDir));
   writeOnce(join(target, 'config.jsonc'), shown, outcome, (path) => writeFileSync(path, INIT_CONFIG, { flag: 'wx' }));
   for (const name of bundledBenchmarkNames(bundled)) {
-    writeOnce(join(benchmarksDir, name), shown, outcome, (path) => cpSync(join(bundled, name), path, { recursive: true, errorOnExist: true, force: false }));
+    writeOnce(join(benchmarksDir, name), shown, outcome, (path) =>
+      cpSync(join(bundled, name), path, { recursive: true, errorOnExist: true, force: false }),
+    );
   }
-  writeOnce(join(benchmarksDir, GUIDE_FILE), shown, outcome, (path) => cpSync(join(bundled, GUIDE_FILE), path, { errorOnExist: true, force: false }));
+  writeOnce(join(benchmarksDir, GUIDE_FILE), shown, outcome, (path) =>
+    cpSync(join(bundled, GUIDE_FILE), path, { errorOnExist: true, force: false }),
+  );
   const next = target === cwd ? '`mmb run rehearsal`' : `\`cd ${shown(target)} && mmb run rehearsal\``;
-  out(`${outcome.lines.join('\n')}\n${outcome.created ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost).` : 'Nothing new: the workspace has everything `mmb init` writes.'}\n`);
+  out(
+    `${outcome.lines.join('\n')}\n${outcome.created ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost).` : 'Nothing new: the workspace has everything `mmb init` writes.'}\n`,
+  );
   return 0;
 }
 
@@ -83,7 +89,8 @@ function shownPath(path: string, cwd: string): string {
 /** Makes a folder (and its parents) unless it is there; a usage error when something else is. */
 function makeFolder(path: string, shown: string): void {
   const found = statOrUndefined(path);
-  if (found && !found.isDirectory()) throw new UsageError(`${shown} is a file, not a folder: give a folder, or a path that does not exist yet.`);
+  if (found && !found.isDirectory())
+    throw new UsageError(`${shown} is a file, not a folder: give a folder, or a path that does not exist yet.`);
   if (found) return;
   try {
     mkdirSync(path, { recursive: true });

@@ -45,13 +45,28 @@ export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandI
   const benchmark = args.option(RUN_OPTIONS.benchmark);
   const has = (flag: string) => args.flags.includes(flag);
   if (!from && has(RUN_OPTIONS.only)) throw new UsageError('--only goes with --from <chapter.md>:<phase>.');
-  if (!from && filter === undefined && (has(RUN_OPTIONS.rehearse) || benchmark)) throw new UsageError('--rehearse and --benchmark go with --from <chapter.md>:<phase> or --filter <terms>.');
+  if (!from && filter === undefined && (has(RUN_OPTIONS.rehearse) || benchmark))
+    throw new UsageError('--rehearse and --benchmark go with --from <chapter.md>:<phase> or --filter <terms>.');
   const ci = ciOutputsOf(args.flags, args.option, cwd);
   const selection = runSelectionOf(args.option);
   const partial = from !== undefined || filter !== undefined;
   return {
-    ids: args.words, configPath, restart: has(RUN_OPTIONS.restart), ...(ci ? { ci } : {}), ...(Object.keys(selection).length ? { selection } : {}),
-    ...(partial ? { partial: { ...(from !== undefined ? { from } : {}), ...(filter !== undefined ? { filter } : {}), only: has(RUN_OPTIONS.only), rehearse: has(RUN_OPTIONS.rehearse), ...(benchmark ? { benchmark } : {}) } } : {}),
+    ids: args.words,
+    configPath,
+    restart: has(RUN_OPTIONS.restart),
+    ...(ci ? { ci } : {}),
+    ...(Object.keys(selection).length ? { selection } : {}),
+    ...(partial
+      ? {
+          partial: {
+            ...(from !== undefined ? { from } : {}),
+            ...(filter !== undefined ? { filter } : {}),
+            only: has(RUN_OPTIONS.only),
+            rehearse: has(RUN_OPTIONS.rehearse),
+            ...(benchmark ? { benchmark } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -87,17 +102,31 @@ type Handler = (args: ParsedArguments, cwd: string, io: Io) => number | Promise<
 
 /** Each command's handler; the parser has already refused options the command does not know. */
 const HANDLERS: Record<string, Handler> = {
-  check: (args, cwd, io) => runCheck({ targets: args.words, json: args.flags.includes('--json'), coverage: args.flags.includes('--coverage'), audit: args.flags.includes('--audit'), cwd }, io.out),
+  check: (args, cwd, io) =>
+    runCheck(
+      {
+        targets: args.words,
+        json: args.flags.includes('--json'),
+        coverage: args.flags.includes('--coverage'),
+        audit: args.flags.includes('--audit'),
+        cwd,
+      },
+      io.out,
+    ),
   run: (args, cwd, io) => runCommand(runCommandInput(args, cwd), io),
   report: (args, cwd, io) => {
     const configPath = configPathOf(args, cwd);
     return reportViews(args.words, args.flags, args.option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
   },
   view: (args, cwd, io) => {
-    if (args.words.length) throw new UsageError(`mmb view takes no run ids (got ${args.words[0]!.slice(0, 60)}): it serves every run of results/.`);
+    if (args.words.length)
+      throw new UsageError(`mmb view takes no run ids (got ${args.words[0]!.slice(0, 60)}): it serves every run of results/.`);
     const configPath = configPathOf(args, cwd);
     const ws = { root: dirname(configPath), configPath, bundled: bundledBenchmarks() };
-    return viewCommand({ ws, port: args.option('--port'), host: args.option('--host'), open: args.flags.includes('--open') ? 'browser' : 'none' }, io);
+    return viewCommand(
+      { ws, port: args.option('--port'), host: args.option('--host'), open: args.flags.includes('--open') ? 'browser' : 'none' },
+      io,
+    );
   },
   demo: (_args, cwd, io) => demoCommand(cwd, bundledBenchmarks(), io),
   'stand-in': (args, _cwd, io) => standInCommand(args, io),
@@ -106,11 +135,13 @@ const HANDLERS: Record<string, Handler> = {
     return initCommand(args.words[0], cwd, bundledBenchmarks(), io.out);
   },
   new: (args, cwd, io) => {
-    if (args.words[0] === 'agent') return newAgentCommand({ name: args.words[1], kind: args.option('--kind'), cwd, examples: bundledExamples() }, io.out);
+    if (args.words[0] === 'agent')
+      return newAgentCommand({ name: args.words[1], kind: args.option('--kind'), cwd, examples: bundledExamples() }, io.out);
     if (args.flags.includes('--kind')) throw new UsageError('--kind goes with mmb new agent <name>.');
     return newCommand(args.words[0], cwd, io.out);
   },
-  conformance: (args, cwd, io) => conformanceCommand({ runId: args.words[0], configPath: configPathOf(args, cwd), memory: args.option('--memory') }, io),
+  conformance: (args, cwd, io) =>
+    conformanceCommand({ runId: args.words[0], configPath: configPathOf(args, cwd), memory: args.option('--memory') }, io),
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
 };
 
@@ -156,11 +187,15 @@ export function failureExit(e: unknown, argv: readonly string[], io: Pick<Io, 'o
 const MAX_PROBLEM_CHARS = 500;
 
 function usageProblem(message: string, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
-  const asJson = argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json='))
-    && COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
+  const asJson =
+    argv.slice(1).some((argument) => argument === '--json' || argument.startsWith('--json=')) &&
+    COMMANDS.some((c) => c.name === argv[0] && c.options.some((o) => o.name === '--json'));
   const bound = (line: string) => shorten(line, MAX_PROBLEM_CHARS);
   // A config error may be several lines, one per problem: each is bounded, none is merged.
-  const lines = message.trim().split('\n').map((line) => bound(line.trimEnd()));
+  const lines = message
+    .trim()
+    .split('\n')
+    .map((line) => bound(line.trimEnd()));
   if (asJson) io.out(`${JSON.stringify({ error: lines.map((line) => line.trim()).join(' ') })}\n`);
   else io.err(`mmb: ${lines.join('\n')}\n`);
   return 2;
@@ -173,7 +208,8 @@ export function startCli(): void {
   const serving = ['view', 'stand-in'].includes(process.argv[2] ?? '');
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
-    if (!serving) process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
+    if (!serving)
+      process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
     controller.abort();
   });
   // Not a stop after the step, but at once: the journal is the truth, and a run resumes from any kill; the agents' processes go first.
@@ -184,13 +220,27 @@ export function startCli(): void {
     });
   }
   // The last guard of the terminal: whatever a run prints, no key it read reaches stdout or stderr.
-  const io: Io = { out: (s) => process.stdout.write(maskSecrets(s)), err: (s) => process.stderr.write(maskSecrets(s)), tty: !!process.stdout.isTTY, columns: process.stdout.columns, env: process.env, signal: controller.signal };
+  const io: Io = {
+    out: (s) => process.stdout.write(maskSecrets(s)),
+    err: (s) => process.stderr.write(maskSecrets(s)),
+    tty: !!process.stdout.isTTY,
+    columns: process.stdout.columns,
+    env: process.env,
+    signal: controller.signal,
+  };
   // After the loop's first turn, which hands over a Ctrl-C pressed while the CLI loaded: main sees it aborted.
   const started = new Promise<void>((resolve) => setImmediate(resolve));
-  started.then(() => main(process.argv.slice(2), process.cwd(), io)).then((code) => {
-    process.exitCode = code;
-  }, (e: unknown) => {
-    process.stderr.write(`mmb: internal error: ${maskSecrets(e instanceof Error ? e.stack ?? e.message : String(e))}\nPlease report it with the command you ran.\n`);
-    process.exitCode = INTERNAL_ERROR_EXIT;
-  });
+  started
+    .then(() => main(process.argv.slice(2), process.cwd(), io))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (e: unknown) => {
+        process.stderr.write(
+          `mmb: internal error: ${maskSecrets(e instanceof Error ? (e.stack ?? e.message) : String(e))}\nPlease report it with the command you ran.\n`,
+        );
+        process.exitCode = INTERNAL_ERROR_EXIT;
+      },
+    );
 }

@@ -11,7 +11,11 @@ import { UsageError } from '../errors';
 
 /** The example behind each kind: its file under examples/agents/, the file it becomes, and its run. */
 const KINDS = {
-  process: { example: 'my_agent.py', file: (name: string) => `agents/${name}.py`, run: (file: string) => ({ agent: 'process', command: ['python3', file] }) },
+  process: {
+    example: 'my_agent.py',
+    file: (name: string) => `agents/${name}.py`,
+    run: (file: string) => ({ agent: 'process', command: ['python3', file] }),
+  },
   module: { example: 'my-agent-module.mjs', file: (name: string) => `agents/${name}.mjs`, run: (file: string) => ({ agent: `./${file}` }) },
 } as const;
 
@@ -23,13 +27,18 @@ export interface NewAgentInput {
   examples: string;
 }
 
-const FRESH_CONFIG = '// MarathonMemBench workspace: `mmb run <run>`, `mmb conformance <run>`.\n{\n  "persona": { "model": "stand-in" },\n  "runs": {}\n}\n';
+const FRESH_CONFIG =
+  '// MarathonMemBench workspace: `mmb run <run>`, `mmb conformance <run>`.\n{\n  "persona": { "model": "stand-in" },\n  "runs": {}\n}\n';
 
 export function newAgentCommand(input: NewAgentInput, out: (s: string) => void): number {
   const { name, cwd } = input;
   if (!name) throw new UsageError('mmb new agent needs a name: mmb new agent my-agent --kind process');
-  if (!/^[a-z][a-z0-9_-]{0,59}$/.test(name) || !isFolderName(name)) throw new UsageError(`"${name.slice(0, 60)}" cannot name an agent: use lower-case letters, digits, "-" and "_", starting with a letter.`);
-  if (input.kind !== 'process' && input.kind !== 'module') throw new UsageError('mmb new agent needs --kind process (a program over the agent protocol) or --kind module (a JavaScript module).');
+  if (!/^[a-z][a-z0-9_-]{0,59}$/.test(name) || !isFolderName(name))
+    throw new UsageError(
+      `"${name.slice(0, 60)}" cannot name an agent: use lower-case letters, digits, "-" and "_", starting with a letter.`,
+    );
+  if (input.kind !== 'process' && input.kind !== 'module')
+    throw new UsageError('mmb new agent needs --kind process (a program over the agent protocol) or --kind module (a JavaScript module).');
   const kind = KINDS[input.kind];
   const file = kind.file(name);
   const target = join(cwd, file);
@@ -37,13 +46,16 @@ export function newAgentCommand(input: NewAgentInput, out: (s: string) => void):
   const configPath = join(cwd, 'config.jsonc');
   const text = existsSync(configPath) ? readFileSync(configPath, 'utf8') : FRESH_CONFIG;
   const { config, diagnostics } = parseConfig(text);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new UsageError('config.jsonc has errors: fix them first (mmb check config.jsonc), then add the agent.');
+  if (diagnostics.some((d) => d.severity === 'error'))
+    throw new UsageError('config.jsonc has errors: fix them first (mmb check config.jsonc), then add the agent.');
   if (config.runs.some((r) => r.name === name)) throw new UsageError(`config.jsonc has a run "${name}" already; pick another name.`);
-  const benchmark = existsSync(join(cwd, 'benchmarks', 'starter')) ? 'starter' : config.runs[0]?.benchmark ?? 'starter';
+  const benchmark = existsSync(join(cwd, 'benchmarks', 'starter')) ? 'starter' : (config.runs[0]?.benchmark ?? 'starter');
   const edits = modify(text, ['runs', name], { benchmark, ...kind.run(file) }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
   mkdirSync(join(cwd, 'agents'), { recursive: true });
   writeFileSync(target, readFileSync(join(input.examples, kind.example), 'utf8'));
   writeFileSync(configPath, applyEdits(text, edits));
-  out(`Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`);
+  out(
+    `Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`,
+  );
   return 0;
 }

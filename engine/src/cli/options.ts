@@ -47,44 +47,105 @@ export const EXIT = {
 } as const satisfies Record<string, ExitStatus>;
 
 const RUN_EXITS: readonly ExitStatus[] = [
-  { code: 0, meaning: 'every run finished' }, { code: 1, meaning: 'a run crashed, or a --fail-under threshold was missed' },
-  { code: 2, meaning: 'a usage, config or benchmark problem (nothing ran)' }, EXIT.diskFull, EXIT.stopped,
+  { code: 0, meaning: 'every run finished' },
+  { code: 1, meaning: 'a run crashed, or a --fail-under threshold was missed' },
+  { code: 2, meaning: 'a usage, config or benchmark problem (nothing ran)' },
+  EXIT.diskFull,
+  EXIT.stopped,
 ];
 
-const CONFIG: OptionSpec = { name: '--config', value: '<file>', example: 'path/to/config.jsonc', help: 'the config.jsonc to read (default: the one here)' };
-const JUNIT: OptionSpec = { name: '--junit', value: '<file>', example: 'results.xml', help: 'a JUnit XML file for CI: one case per check, failing below the pass score' };
-const PASS_SCORE: OptionSpec = { name: '--pass-score', value: 'N', example: '8', help: 'with --junit: a check passes from this grade (default 8)' };
+const CONFIG: OptionSpec = {
+  name: '--config',
+  value: '<file>',
+  example: 'path/to/config.jsonc',
+  help: 'the config.jsonc to read (default: the one here)',
+};
+const JUNIT: OptionSpec = {
+  name: '--junit',
+  value: '<file>',
+  example: 'results.xml',
+  help: 'a JUnit XML file for CI: one case per check, failing below the pass score',
+};
+const PASS_SCORE: OptionSpec = {
+  name: '--pass-score',
+  value: 'N',
+  example: '8',
+  help: 'with --junit: a check passes from this grade (default 8)',
+};
 const FAIL_UNDER: OptionSpec = { name: '--fail-under', value: 'SCORE', example: '7.5', help: 'exit 1 when a run averages below SCORE' };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
-    name: 'check', synopsis: '[<benchmark-dir>... | config.jsonc]', help: 'validate benchmarks (default: benchmarks/* and config.jsonc here)',
+    name: 'check',
+    synopsis: '[<benchmark-dir>... | config.jsonc]',
+    help: 'validate benchmarks (default: benchmarks/* and config.jsonc here)',
     options: [
       { name: '--json', help: 'machine-readable diagnostics' },
       { name: '--coverage', help: 'facts, sheets told, checks and traps by type, trap-to-check distances' },
-      { name: '--audit', help: 'rehearse on the stand-in and check each trap\'s checks against the live sheets' },
+      { name: '--audit', help: "rehearse on the stand-in and check each trap's checks against the live sheets" },
     ],
-    exits: [{ code: 0, meaning: 'no errors (warnings allowed)' }, { code: 1, meaning: 'errors found' }, { code: 2, meaning: 'a usage problem or an unreadable folder' }],
+    exits: [
+      { code: 0, meaning: 'no errors (warnings allowed)' },
+      { code: 1, meaning: 'errors found' },
+      { code: 2, meaning: 'a usage problem or an unreadable folder' },
+    ],
   },
   {
-    name: 'run', synopsis: '[<run-id>...] [--config <file>]', help: 'run benchmarks as config.jsonc says (default: every run)',
+    name: 'run',
+    synopsis: '[<run-id>...] [--config <file>]',
+    help: 'run benchmarks as config.jsonc says (default: every run)',
     options: [
       CONFIG,
       { name: RUN_OPTIONS.restart, help: 'start the runs over (their results are deleted first)' },
-      { name: RUN_OPTIONS.from, value: '<chapter.md>:<phase>', example: 'chapter1.md:1', help: 'a fresh run from this phase (named <run-id>.from-…)' },
+      {
+        name: RUN_OPTIONS.from,
+        value: '<chapter.md>:<phase>',
+        example: 'chapter1.md:1',
+        help: 'a fresh run from this phase (named <run-id>.from-…)',
+      },
       { name: RUN_OPTIONS.only, help: 'with --from: this phase only (named <run-id>.phase-…)' },
       { name: RUN_OPTIONS.rehearse, help: 'with --from or --filter: persona and agent on the stand-in model, no key, no cost' },
-      { name: RUN_OPTIONS.benchmark, value: '<name>', example: 'starter', help: 'with --from or --filter, and --rehearse: no run of config.jsonc needed' },
-      { name: '--filter', value: '<terms>', example: 'chapter3,HIST', help: 'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; only the phases that hold them are played, and the persona asks only them' },
-      { name: '--repeat', value: 'N', example: '3', help: `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), grouped as repeats in reports and trends` },
-      { name: '--shard', value: 'I/N', example: '1/3', help: 'this machine\'s share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together' },
-      { name: '--max-concurrency', alias: '-j', value: 'N', example: '4', help: 'runs played at once (overrides the config\'s "parallel")' },
-      JUNIT, PASS_SCORE, FAIL_UNDER,
+      {
+        name: RUN_OPTIONS.benchmark,
+        value: '<name>',
+        example: 'starter',
+        help: 'with --from or --filter, and --rehearse: no run of config.jsonc needed',
+      },
+      {
+        name: '--filter',
+        value: '<terms>',
+        example: 'chapter3,HIST',
+        help: 'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; only the phases that hold them are played, and the persona asks only them',
+      },
+      {
+        name: '--repeat',
+        value: 'N',
+        example: '3',
+        help: `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), grouped as repeats in reports and trends`,
+      },
+      {
+        name: '--shard',
+        value: 'I/N',
+        example: '1/3',
+        help: "this machine's share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together",
+      },
+      {
+        name: '--max-concurrency',
+        alias: '-j',
+        value: 'N',
+        example: '4',
+        help: 'runs played at once (overrides the config\'s "parallel")',
+      },
+      JUNIT,
+      PASS_SCORE,
+      FAIL_UNDER,
     ],
     exits: RUN_EXITS,
   },
   {
-    name: 'report', synopsis: '[<run-id>...] [--config <file>]', help: 'the runs\' scores, or one run\'s full report entry',
+    name: 'report',
+    synopsis: '[<run-id>...] [--config <file>]',
+    help: "the runs' scores, or one run's full report entry",
     options: [
       CONFIG,
       { name: '--html', help: 'results/<run-id>/report.html: charts, imperfect answers, conversation, cost' },
@@ -92,48 +153,88 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--trends', words: '[<run-id>...]', help: 'repeated runs by benchmark and agent, flaky checks marked: results/trends.html' },
       { name: '--flaky', value: 'N', example: '3', help: 'with --trends: the spread of grades that makes a check flaky (default 3)' },
       { name: '--out', value: '<file>', example: 'report.html', help: 'write the HTML there instead' },
-      { name: '--json', help: 'every run\'s summary (the figures of summary.json) as one JSON document on stdout' },
-      { name: '--merge', words: '<folder> ...', help: 'bring in the results/ folders of other machines (after `mmb run --shard`): their runs are copied into results/, checked, and get their report.md entries' },
-      JUNIT, PASS_SCORE, FAIL_UNDER,
+      { name: '--json', help: "every run's summary (the figures of summary.json) as one JSON document on stdout" },
+      {
+        name: '--merge',
+        words: '<folder> ...',
+        help: 'bring in the results/ folders of other machines (after `mmb run --shard`): their runs are copied into results/, checked, and get their report.md entries',
+      },
+      JUNIT,
+      PASS_SCORE,
+      FAIL_UNDER,
     ],
     exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
   },
   {
-    name: 'view', synopsis: '[--port N] [--host <address>] [--open]', help: 'serve the runs of results/ on loopback until Ctrl-C: a filterable index, run pages, compare, trends, live',
+    name: 'view',
+    synopsis: '[--port N] [--host <address>] [--open]',
+    help: 'serve the runs of results/ on loopback until Ctrl-C: a filterable index, run pages, compare, trends, live',
     options: [
       CONFIG,
       { name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' },
-      { name: '--host', value: '<address>', example: '127.0.0.1', help: 'a loopback address to listen on: 127.0.0.1 (default), localhost or ::1; any other is refused' },
+      {
+        name: '--host',
+        value: '<address>',
+        example: '127.0.0.1',
+        help: 'a loopback address to listen on: 127.0.0.1 (default), localhost or ::1; any other is refused',
+      },
       { name: '--open', help: 'open the address in the default browser' },
     ],
     exits: [{ code: 0, meaning: 'stopped with Ctrl-C' }, EXIT.usage],
   },
   { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: RUN_EXITS },
   {
-    name: 'experiment', synopsis: 'filing [--seed N]', help: 'the filing-system experiment: three memory policies, one table',
+    name: 'experiment',
+    synopsis: 'filing [--seed N]',
+    help: 'the filing-system experiment: three memory policies, one table',
     options: [{ name: '--seed', value: 'N', example: '1107', help: 'the seed of the simulated world' }],
   },
   {
-    name: 'init', synopsis: '[<folder>]', help: 'a workspace to start from (default: here): config.jsonc with a key-free rehearsal run, the bundled benchmarks, AUTHORING.md',
+    name: 'init',
+    synopsis: '[<folder>]',
+    help: 'a workspace to start from (default: here): config.jsonc with a key-free rehearsal run, the bundled benchmarks, AUTHORING.md',
     options: [],
-    exits: [{ code: 0, meaning: 'done: what was missing is created, what existed is left as it is' }, { code: 2, meaning: 'the folder is unusable (a file, or cannot be made)' }],
+    exits: [
+      { code: 0, meaning: 'done: what was missing is created, what existed is left as it is' },
+      { code: 2, meaning: 'the folder is unusable (a file, or cannot be made)' },
+    ],
   },
   {
-    name: 'new', synopsis: '<name> | agent <name> --kind process|module', help: 'a new benchmark folder under benchmarks/, or an agent under agents/ with its run in config.jsonc, to start from',
-    options: [{ name: '--kind', value: 'process|module', example: 'process', help: 'with agent: a program over the agent protocol (Python), or a JavaScript module' }],
+    name: 'new',
+    synopsis: '<name> | agent <name> --kind process|module',
+    help: 'a new benchmark folder under benchmarks/, or an agent under agents/ with its run in config.jsonc, to start from',
+    options: [
+      {
+        name: '--kind',
+        value: 'process|module',
+        example: 'process',
+        help: 'with agent: a program over the agent protocol (Python), or a JavaScript module',
+      },
+    ],
   },
   {
-    name: 'conformance', synopsis: '<run-id> [--config <file>]', help: 'the conformance suite against a run\'s agent, in a scratch folder: each requirement passes or says what to fix',
-    options: [CONFIG, { name: '--memory', value: 'long-term|context-only', example: 'long-term', help: 'what the agent claims to keep after a new conversation (default: its entry\'s claim)' }],
+    name: 'conformance',
+    synopsis: '<run-id> [--config <file>]',
+    help: "the conformance suite against a run's agent, in a scratch folder: each requirement passes or says what to fix",
+    options: [
+      CONFIG,
+      {
+        name: '--memory',
+        value: 'long-term|context-only',
+        example: 'long-term',
+        help: "what the agent claims to keep after a new conversation (default: its entry's claim)",
+      },
+    ],
     exits: [{ code: 0, meaning: 'every requirement holds' }, { code: 1, meaning: 'a requirement failed' }, EXIT.usage],
   },
   {
-    name: 'stand-in', synopsis: '[--port N]', help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',
+    name: 'stand-in',
+    synopsis: '[--port N]',
+    help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',
     options: [{ name: '--port', value: 'N', example: '8080', help: 'the port (default: one the system picks)' }],
     exits: [{ code: 0, meaning: 'stopped with Ctrl-C' }, EXIT.usage],
   },
 ];
-
 
 /** The options every command takes besides its own: they print, they never run anything. */
 export const HELP_OPTIONS = ['--help', '-h'] as const;
@@ -158,16 +259,26 @@ export function usageText(): string {
     const width = Math.max(0, ...shown.map((s) => s.length)) + 3;
     listed.forEach((option, i) => lines.push(...wrapped(`      ${shown[i]!.padEnd(width)}`, option.help)));
   }
-  lines.push('', '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.', '',
+  lines.push(
+    '',
+    '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.',
+    '',
     'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full or read-only',
-    '(free space, or make it writable, and run again to resume), 130 stopped with Ctrl-C.', '');
+    '(free space, or make it writable, and run again to resume), 130 stopped with Ctrl-C.',
+    '',
+  );
   return lines.join('\n');
 }
 
 /** `mmb <command> --help`: the synopsis, what it does, every option with its value, the exit statuses. */
 export function commandHelp(command: CommandSpec): string {
   const synopsis = `mmb ${command.name} ${command.synopsis}`.trimEnd();
-  const lines = [`Usage: ${synopsis}${command.options.some((o) => !command.synopsis.includes(o.name)) ? ' [options]' : ''}`, '', `${capitalized(command.help)}.`, ''];
+  const lines = [
+    `Usage: ${synopsis}${command.options.some((o) => !command.synopsis.includes(o.name)) ? ' [options]' : ''}`,
+    '',
+    `${capitalized(command.help)}.`,
+    '',
+  ];
   const rows: [string, string][] = [...command.options.map((o): [string, string] => [optionText(o), o.help]), ['-h, --help', 'this help']];
   const width = Math.max(...rows.map(([left]) => left.length)) + 3;
   lines.push('Options:', ...rows.flatMap(([left, help]) => wrapped(`  ${left.padEnd(width)}`, help)), '');

@@ -28,9 +28,18 @@ export interface PartialRequest {
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /** The run for `--from` or `--filter`: a config run (or the benchmark alone) limited to some phases, renamed. */
-export function partialRun(request: PartialRequest, ids: string[], config: Config, benchmarksDir: string, configPath: string): SavedPartial {
+export function partialRun(
+  request: PartialRequest,
+  ids: string[],
+  config: Config,
+  benchmarksDir: string,
+  configPath: string,
+): SavedPartial {
   if (ids.length > 1) throw new UsageError(`${request.filter !== undefined ? '--filter' : '--from'} runs one run: give one run id.`);
-  if (request.filter !== undefined && request.from !== undefined) throw new UsageError('--filter and --from do not go together: --filter chapter3 plays that chapter, --from chapter3.md:1 from there to the end.');
+  if (request.filter !== undefined && request.from !== undefined)
+    throw new UsageError(
+      '--filter and --from do not go together: --filter chapter3 plays that chapter, --from chapter3.md:1 from there to the end.',
+    );
   const base = baseRun(request, ids, config, configPath);
   const dir = join(benchmarksDir, base.benchmark);
   const benchmark = loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
@@ -46,7 +55,10 @@ export function partialRun(request: PartialRequest, ids: string[], config: Confi
     const name = partialRunName(base.name, { chapter, phase }, request.only ? 'phase-only' : 'to-end', mode);
     run = { ...base, name, phases: request.only ? { from: index, to: index } : { from: index } };
   }
-  if (run.name.length > MAX_RUN_ID_LENGTH) throw new UsageError(`the partial run's name would be ${run.name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name, the chapter's or the filter.`);
+  if (run.name.length > MAX_RUN_ID_LENGTH)
+    throw new UsageError(
+      `the partial run's name would be ${run.name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name, the chapter's or the filter.`,
+    );
   return request.rehearse ? rehearsed({ ...run, rehearse: true }) : run;
 }
 
@@ -60,19 +72,37 @@ function baseRun(request: PartialRequest, ids: string[], config: Config, configP
   if (request.benchmark) {
     checkName(request.benchmark, 'the benchmark');
     if (ids.length) throw new UsageError('give a run id or --benchmark, not both.');
-    if (!request.rehearse) throw new UsageError('--benchmark without a run of config.jsonc has no agent to run for real: add --rehearse, or name a run.');
-    return { name: request.benchmark, benchmark: request.benchmark, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero };
+    if (!request.rehearse)
+      throw new UsageError('--benchmark without a run of config.jsonc has no agent to run for real: add --rehearse, or name a run.');
+    return {
+      name: request.benchmark,
+      benchmark: request.benchmark,
+      agent: 'chatbot',
+      ignore_session_break: false,
+      options: {},
+      range: zero,
+    };
   }
   const option = request.filter !== undefined ? '--filter HIST' : '--from chapter1.md:1';
   const id = ids[0];
-  if (!id) throw new UsageError(`${option.split(' ')[0]} needs the run to take the agent from: mmb run <run-id> ${option} (or --benchmark <name> --rehearse).`);
+  if (!id)
+    throw new UsageError(
+      `${option.split(' ')[0]} needs the run to take the agent from: mmb run <run-id> ${option} (or --benchmark <name> --rehearse).`,
+    );
   const found = config.runs.find((r) => r.name === id);
-  if (!found) throw new UsageError(`no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
+  if (!found)
+    throw new UsageError(
+      `no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
+    );
   return found;
 }
 
 /** `--from chapter2.md:1` in the benchmark: the chapter, the 1-based phase and its index in play order. */
-function phaseOf(from: string, benchmark: ReturnType<typeof loadValidBenchmark>, name: string): { chapter: string; phase: number; index: number } {
+function phaseOf(
+  from: string,
+  benchmark: ReturnType<typeof loadValidBenchmark>,
+  name: string,
+): { chapter: string; phase: number; index: number } {
   const m = /^(.+\.md):(\d+)$/i.exec(from);
   if (!m) throw new UsageError(`--from needs a chapter file and a phase number, as in --from chapter2.md:1 (got "${clipName(from)}").`);
   const [, chapter = '', phaseText = ''] = m;
@@ -80,9 +110,11 @@ function phaseOf(from: string, benchmark: ReturnType<typeof loadValidBenchmark>,
   const index = order.findIndex((x) => x.chapter.file === chapter && x.phase.index === Number(phaseText) - 1);
   if (index < 0) {
     const there = order.filter((x) => x.chapter.file === chapter).length;
-    throw new UsageError(there
-      ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
-      : `${name} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`);
+    throw new UsageError(
+      there
+        ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
+        : `${name} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`,
+    );
   }
   return { chapter, phase: Number(phaseText), index };
 }

@@ -35,7 +35,10 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   private interrupted = false;
 
-  constructor(private readonly write: (text: string) => void, options: ProgressOptions) {
+  constructor(
+    private readonly write: (text: string) => void,
+    options: ProgressOptions,
+  ) {
     this.terminal = options.terminal;
     // Less than 20 columns cannot hold a useful line: such a terminal gets it cut at 20 (and wrapped).
     this.width = Math.max(20, Math.floor(options.width ?? 80));
@@ -52,8 +55,14 @@ export class Progress {
       return;
     }
     const name = printable(run);
-    if (state?.status === 'finished') this.write(`${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${Object.keys(state.grades).length}/${line.checks})\n`);
-    else this.write(`${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.filter((c) => c.phases.length).length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
+    if (state?.status === 'finished')
+      this.write(
+        `${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${Object.keys(state.grades).length}/${line.checks})\n`,
+      );
+    else
+      this.write(
+        `${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.filter((c) => c.phases.length).length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`,
+      );
   }
 
   event(run: string, state: RunState, event: RunEvent): void {
@@ -66,9 +75,11 @@ export class Progress {
     const name = printable(run);
     if (event.type === 'phase') this.write(`${name}: ${printable(event.position.chapter)}, phase ${event.position.phase + 1}\n`);
     if (event.type === 'tool-done') {
-      for (const e of event.effects) if (e.kind === 'grade') this.write(`${name}: check ${printable(e.checkId)} graded ${e.grade.effective}/10\n`);
+      for (const e of event.effects)
+        if (e.kind === 'grade') this.write(`${name}: check ${printable(e.checkId)} graded ${e.grade.effective}/10\n`);
     }
-    if (event.type === 'retry') this.write(`${name}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
+    if (event.type === 'retry')
+      this.write(`${name}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
     if (event.type === 'finish') this.write(`${name}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
   }
 
@@ -118,7 +129,10 @@ export class Progress {
     // A narrow terminal has no room for the tokens: the status is worth more.
     const gap = barWidth ? '  ' : ' ';
     const used = barWidth ? `${gap}${formatTokens(tokens)} tok` : '';
-    return cutToWidth(`${padded}${bar} phase ${done}/${line.phases}${gap}checks ${graded}/${line.checks}${used}${gap}${status}`, this.width);
+    return cutToWidth(
+      `${padded}${bar} phase ${done}/${line.phases}${gap}checks ${graded}/${line.checks}${used}${gap}${status}`,
+      this.width,
+    );
   }
 }
 

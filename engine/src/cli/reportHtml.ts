@@ -27,7 +27,13 @@ import { registerWorkspaceSecrets } from '../workspaceSecrets';
 const MAX_FILE_NAME = 240;
 
 /** `mmb report` with its flags: the text report, or one of the HTML views. */
-export function reportViews(words: string[], flags: string[], option: (name: string) => string | undefined, ws: ReportWorkspace, io: Io): number {
+export function reportViews(
+  words: string[],
+  flags: string[],
+  option: (name: string) => string | undefined,
+  ws: ReportWorkspace,
+  io: Io,
+): number {
   // The reports hold text agents wrote (their memory snapshots): masked with every key of this process and of config.jsonc.
   registerWorkspaceSecrets(ws.configPath, io.env);
   const out = option('--out');
@@ -37,7 +43,10 @@ export function reportViews(words: string[], flags: string[], option: (name: str
   // Paths on the command line are the user's, from where they stand, like --out's.
   const ci = ciOutputsOf(flags, option, process.cwd());
   if (flags.includes('--merge')) {
-    if (views.length || out !== undefined) throw new UsageError('--merge reports as text (with --json, --junit, --fail-under if asked): run --html, --compare or --trends after it.');
+    if (views.length || out !== undefined)
+      throw new UsageError(
+        '--merge reports as text (with --json, --junit, --fail-under if asked): run --html, --compare or --trends after it.',
+      );
     return mergeCommand(words, ws, ci, io);
   }
   if (ci && views.length) throw new UsageError(`--json, --junit and --fail-under go with the text report, not with ${views[0]}.`);
@@ -49,7 +58,8 @@ export function reportViews(words: string[], flags: string[], option: (name: str
   if (flags.includes('--trends')) {
     const flaky = option('--flaky');
     const threshold = flaky === undefined ? undefined : Number(flaky);
-    if (threshold !== undefined && !(threshold > 0 && threshold <= 10)) throw new UsageError('--flaky needs a number of grade points above 0 and up to 10, e.g. --flaky 3');
+    if (threshold !== undefined && !(threshold > 0 && threshold <= 10))
+      throw new UsageError('--flaky needs a number of grade points above 0 and up to 10, e.g. --flaky 3');
     return trendsCommand(words, ws, threshold, out, io);
   }
   if (flags.includes('--html')) return htmlReportCommand(words, ws, out, io);
@@ -67,30 +77,51 @@ function write(ws: ReportWorkspace, file: string, html: (linkBase: string) => st
 }
 
 export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {
-  if (ids.length === 0) throw new UsageError(`--html needs a run: mmb report <run-id> --html; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
+  if (ids.length === 0)
+    throw new UsageError(`--html needs a run: mmb report <run-id> --html; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
   if (out && ids.length > 1) throw new UsageError('--out names one file: give one run with it.');
   for (const id of ids) {
     const state = loadRun(ws.root, id);
     const { benchmark, path } = runBenchmark(ws, state.benchmark);
-    const view = runView(state, benchmark, { benchmarkPath: path, prices: prices(ws), memory: readMemorySnapshots(runDir(ws.root, id)), status: trueStatus(ws.root, id, state) });
+    const view = runView(state, benchmark, {
+      benchmarkPath: path,
+      prices: prices(ws),
+      memory: readMemorySnapshots(runDir(ws.root, id)),
+      status: trueStatus(ws.root, id, state),
+    });
     write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;
 }
 
 export function compareCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {
-  if (ids.length < 2) throw new UsageError(`--compare needs two runs or more: mmb report --compare <run-a> <run-b> …; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
+  if (ids.length < 2)
+    throw new UsageError(
+      `--compare needs two runs or more: mmb report --compare <run-a> <run-b> …; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`,
+    );
   const readable = readableRuns(ws, ids, io);
-  if (readable.length < 2) throw new UsageError(`--compare needs two runs or more that can be read; ${readable.length ? `only ${readable[0]!.id} can` : 'none can'}.`);
+  if (readable.length < 2)
+    throw new UsageError(
+      `--compare needs two runs or more that can be read; ${readable.length ? `only ${readable[0]!.id} can` : 'none can'}.`,
+    );
   const states = readable.map((run) => run.state);
   const benchmarks = [...new Set(states.map((s) => s.benchmark))];
   if (benchmarks.length > 1) {
-    throw new UsageError(`runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`);
+    throw new UsageError(
+      `runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`,
+    );
   }
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
-  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) => trueStatus(ws.root, readable[index]!.id, states[index]!));
+  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) =>
+    trueStatus(ws.root, readable[index]!.id, states[index]!),
+  );
   io.out(comparisonText(comparison));
-  write(ws, out ? resolve(out) : join(resultsDir(ws.root), comparisonFile(ids)), (linkBase) => renderComparison(comparison, { linkBase }), io);
+  write(
+    ws,
+    out ? resolve(out) : join(resultsDir(ws.root), comparisonFile(ids)),
+    (linkBase) => renderComparison(comparison, { linkBase }),
+    io,
+  );
   return 0;
 }
 
@@ -110,14 +141,17 @@ function readableRuns(ws: ReportWorkspace, ids: readonly string[], io: Io): { id
 /** `compare-<a>-vs-<b>.html`, or a digest of the ids when that would be longer than a file system allows. */
 function comparisonFile(ids: string[]): string {
   const plain = `compare-${ids.join('-vs-')}.html`;
-  return plain.length <= MAX_FILE_NAME ? plain : `compare-${ids[0]}-vs-${ids.length - 1}-more-${createHash('sha256').update(ids.join('\n')).digest('hex').slice(0, 12)}.html`;
+  return plain.length <= MAX_FILE_NAME
+    ? plain
+    : `compare-${ids[0]}-vs-${ids.length - 1}-more-${createHash('sha256').update(ids.join('\n')).digest('hex').slice(0, 12)}.html`;
 }
 
 export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: number | undefined, out: string | undefined, io: Io): number {
   const chosen = ids.length ? ids : knownRuns(ws.root);
   if (chosen.length === 0) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} yet: start some with \`mmb run\`.`);
   const states = readableRuns(ws, chosen, io).map((run) => run.state);
-  if (states.length === 0) throw new UsageError(`no run of ${chosen.length === 1 ? chosen[0] : 'these'} can be read: there are no trends to show.`);
+  if (states.length === 0)
+    throw new UsageError(`no run of ${chosen.length === 1 ? chosen[0] : 'these'} can be read: there are no trends to show.`);
   const cache = new Map<string, ReturnType<BenchmarkLookup>>();
   const benchmarkOf: BenchmarkLookup = (name) => {
     if (!cache.has(name)) {
@@ -134,4 +168,3 @@ export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: num
   write(ws, out ? resolve(out) : join(resultsDir(ws.root), 'trends.html'), (linkBase) => renderTrends(trends, { linkBase }), io);
   return 0;
 }
-

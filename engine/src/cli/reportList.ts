@@ -25,8 +25,13 @@ interface Column {
 }
 
 const COLUMNS: readonly Column[] = [
-  { head: 'run', min: 12 }, { head: 'benchmark', min: 9 }, { head: 'agent', min: 7 },
-  { head: 'status' }, { head: 'average' }, { head: 'coverage' }, { head: 'scope' },
+  { head: 'run', min: 12 },
+  { head: 'benchmark', min: 9 },
+  { head: 'agent', min: 7 },
+  { head: 'status' },
+  { head: 'average' },
+  { head: 'coverage' },
+  { head: 'scope' },
 ];
 const GAP = 2;
 
@@ -83,12 +88,29 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
     const coverage = benchmark ? summarize(state, benchmark).coverage : undefined;
     const graded = Object.values(state.grades).filter((grades) => grades.length).length;
     const scope = state.filter !== undefined ? 'filter' : state.phases ? 'partial' : '';
-    return [id, state.benchmark, state.agent, status, average === null ? '—' : average.toFixed(2), coverage ? `${coverage.graded}/${coverage.planned}` : `${graded}/?`, scope].map((cell) => printable(cell));
+    return [
+      id,
+      state.benchmark,
+      state.agent,
+      status,
+      average === null ? '—' : average.toFixed(2),
+      coverage ? `${coverage.graded}/${coverage.planned}` : `${graded}/?`,
+      scope,
+    ].map((cell) => printable(cell));
   });
   const width = terminalWidth(io);
   const columns = listed.some(({ state }) => state?.phases) ? COLUMNS : COLUMNS.slice(0, -1);
-  const widths = columnWidths(columns, rows.map((row) => row.slice(0, columns.length)), width);
-  const line = (cells: readonly string[]) => cells.slice(0, columns.length).map((cell, i) => padded(cutToWidth(cell, widths[i]!), widths[i]!)).join(' '.repeat(GAP)).trimEnd();
+  const widths = columnWidths(
+    columns,
+    rows.map((row) => row.slice(0, columns.length)),
+    width,
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .slice(0, columns.length)
+      .map((cell, i) => padded(cutToWidth(cell, widths[i]!), widths[i]!))
+      .join(' '.repeat(GAP))
+      .trimEnd();
   io.out(`${[line(columns.map((c) => c.head)), ...rows.map(line)].join('\n')}\n`);
   const repeats = repeatLines(listed);
   if (repeats.length) io.out(`\n${repeats.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);

@@ -10,7 +10,10 @@ import { reportCommand } from './reportList';
 import type { Io } from './run';
 
 export function mergeCommand(folders: readonly string[], ws: ReportWorkspace, ci: CiOutputs | undefined, io: Io): number {
-  const result = mergeResults(ws.root, folders.map((folder) => resolve(folder)));
+  const result = mergeResults(
+    ws.root,
+    folders.map((folder) => resolve(folder)),
+  );
   for (const line of result.leftOut) io.err(`mmb: --merge left out ${line}\n`);
   for (const { state } of result.merged) {
     // report.md holds finished and crashed runs, as `mmb run` writes them; a stopped one gets its entry when it is resumed here.

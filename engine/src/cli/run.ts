@@ -39,13 +39,17 @@ export function loadConfig(path: string): Config {
   try {
     lstatSync(path);
   } catch {
-    throw new UsageError(`no ${shown}: \`mmb init\` writes one with a key-free rehearsal run beside the bundled benchmarks (or try \`mmb demo\`).`);
+    throw new UsageError(
+      `no ${shown}: \`mmb init\` writes one with a key-free rehearsal run beside the bundled benchmarks (or try \`mmb demo\`).`,
+    );
   }
   const { config, diagnostics } = readConfigFile(path, shown, CONFIG_FILE);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     // Every error stops the run (a typo would otherwise run something else); the first few say why, one line each.
-    const lines = errors.slice(0, MAX_CONFIG_ERRORS_SHOWN).map((d) => `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    const lines = errors
+      .slice(0, MAX_CONFIG_ERRORS_SHOWN)
+      .map((d) => `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
     if (errors.length > MAX_CONFIG_ERRORS_SHOWN) lines.push(`… and ${errors.length - MAX_CONFIG_ERRORS_SHOWN} more: mmb check ${shown}`);
     throw new ConfigError(lines.join('\n'));
   }
@@ -74,7 +78,8 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   // Before anything reads results/<id>/: an id that is a path would read elsewhere.
   for (const id of ids) checkRunId(id);
   // A rehearsal needs no config.jsonc: neither starting one from a benchmark nor resuming it.
-  const configless = !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
+  const configless =
+    !existsSync(configPath) && (request.partial?.benchmark || (ids.length && ids.every((id) => loadPartial(root, id)?.rehearse)));
   const config = configless ? parseConfig('{}').config : loadConfig(configPath);
   const benchmarksDir = join(root, 'benchmarks');
   // A Ctrl-C that came before anything started (as the CLI loaded): it stops here, before any restart deletes.
@@ -86,16 +91,29 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   if (request.partial) {
     const runs = chosen(repeated([partialRun(request.partial, ids, config, benchmarksDir, configPath)], selection.repeat), selection, io);
     for (const run of runs) startOver(root, run);
-    return execute(root, benchmarksDir, withConcurrency(request.partial.rehearse ? rehearsalConfig(config) : config, selection), runs, io, request.ci);
+    return execute(
+      root,
+      benchmarksDir,
+      withConcurrency(request.partial.rehearse ? rehearsalConfig(config) : config, selection),
+      runs,
+      io,
+      request.ci,
+    );
   }
-  const found = ids.map((id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id) ?? repeatedConfigRun(config, id));
+  const found = ids.map(
+    (id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id) ?? repeatedConfigRun(config, id),
+  );
   const unknown = ids.filter((_, i) => !found[i]);
-  if (unknown.length) throw new UsageError(`no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`);
+  if (unknown.length)
+    throw new UsageError(
+      `no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
+    );
   const named: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
   if (named.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
   const runs = chosen(repeated(named, selection.repeat), selection, io);
   const rehearsals = runs.filter((r) => r.rehearse).length;
-  if (rehearsals > 0 && rehearsals < runs.length) throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
+  if (rehearsals > 0 && rehearsals < runs.length)
+    throw new UsageError('rehearsals run on the stand-in and the other runs on their models: run them separately.');
   if (request.restart) for (const r of runs) startOver(root, r);
   // A new repeat of a partial run keeps its settings too, so that `mmb run '<id>#2'` resumes it.
   for (const r of runs) if (r.phases && !loadPartial(root, r.name)) savePartial(root, r);
@@ -106,7 +124,8 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
 /** This shard's runs; an empty shard (more machines than runs) is said on stderr and plays nothing. */
 function chosen(runs: SavedPartial[], selection: RunSelection, io: Io): SavedPartial[] {
   const mine = sharded(runs, selection.shard);
-  if (selection.shard && mine.length === 0) io.err(`mmb: shard ${selection.shard.index}/${selection.shard.total} has no runs (${runs.length} in all): nothing to do here.\n`);
+  if (selection.shard && mine.length === 0)
+    io.err(`mmb: shard ${selection.shard.index}/${selection.shard.total} has no runs (${runs.length} in all): nothing to do here.\n`);
   return mine;
 }
 
@@ -141,11 +160,19 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
     { name: `demo-${b}-new-session`, benchmark: b, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero },
   ]);
   for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
-  io.out(`Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\nThe chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n`);
+  io.out(
+    `Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\nThe chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n`,
+  );
   // The stand-in answers at once, so the Time Master need not leave real time before each wake-up.
-  const config: Config = { ...parseConfig('{}').config, parallel: 2, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
+  const config: Config = {
+    ...parseConfig('{}').config,
+    parallel: 2,
+    time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 },
+  };
   const code = await execute(root, bundled, config, runs, io);
-  io.out(`\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`);
+  io.out(
+    `\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`,
+  );
   return code;
 }
 
@@ -159,17 +186,25 @@ const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
 async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io, ci?: CiOutputs): Promise<number> {
   printStartNotices(config, runs, io);
   let progressShown = false;
-  const progress = new Progress((text) => {
-    progressShown = true;
-    io.out(text);
-  }, { terminal: io.tty, ...(io.columns ? { width: io.columns } : {}) });
+  const progress = new Progress(
+    (text) => {
+      progressShown = true;
+      io.out(text);
+    },
+    { terminal: io.tty, ...(io.columns ? { width: io.columns } : {}) },
+  );
   // Ctrl-C prints a notice below the bars: they must not be redrawn over it (nor it over them).
   const interrupt = () => progress.interrupt();
   io.signal?.addEventListener('abort', interrupt, { once: true });
   let outcomes: RunOutcome[];
   try {
     outcomes = await launchRuns({
-      root, benchmarksDir, config, runs, env: io.env, timing: timingFromEnv(io.env),
+      root,
+      benchmarksDir,
+      config,
+      runs,
+      env: io.env,
+      timing: timingFromEnv(io.env),
       onStart: (run, b, state) => progress.start(run, b, state),
       onEvent: (run, state, event) => progress.event(run, state, event),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -192,7 +227,8 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
 function printStartNotices(config: Config, runs: readonly LaunchRun[], io: Io): void {
   const personaKeyEnv = usesStandIn(config.persona) ? undefined : config.persona.api_key_env;
   for (const run of runs) {
-    for (const notice of startNotices(run.agent, run.options, personaKeyEnv, io.env)) io.err(`mmb: notice: run "${clipName(run.name, 120)}": ${notice}\n`);
+    for (const notice of startNotices(run.agent, run.options, personaKeyEnv, io.env))
+      io.err(`mmb: notice: run "${clipName(run.name, 120)}": ${notice}\n`);
   }
 }
 

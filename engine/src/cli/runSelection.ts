@@ -34,7 +34,9 @@ export function runSelectionOf(option: (name: string) => string | undefined): Ru
     const index = Number(match?.[1]);
     const total = Number(match?.[2]);
     if (!match || total < 1 || total > MAX_SHARDS || index < 1 || index > total) {
-      throw new UsageError(`--shard needs this machine's number and the number of machines, as in --shard 1/3 (1 to 3; got "${shard.slice(0, 40)}").`);
+      throw new UsageError(
+        `--shard needs this machine's number and the number of machines, as in --shard 1/3 (1 to 3; got "${shard.slice(0, 40)}").`,
+      );
     }
     selection.shard = { index, total };
   }
@@ -43,7 +45,10 @@ export function runSelectionOf(option: (name: string) => string | undefined): Ru
 
 function wholeNumber(name: string, value: string, max: number, example: string): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < 1 || number > max) throw new UsageError(`${name} needs a whole number from 1 to ${max}, as in ${name.split(' ').pop()} ${example} (got "${value.slice(0, 40)}").`);
+  if (!/^\d+$/.test(value) || number < 1 || number > max)
+    throw new UsageError(
+      `${name} needs a whole number from 1 to ${max}, as in ${name.split(' ').pop()} ${example} (got "${value.slice(0, 40)}").`,
+    );
   return number;
 }
 
@@ -51,7 +56,8 @@ function wholeNumber(name: string, value: string, max: number, example: string):
 export function repeated(runs: readonly SavedPartial[], repeat: number | undefined): SavedPartial[] {
   if (repeat === undefined) return [...runs];
   const nested = runs.find((run) => repeatOf(run.name));
-  if (nested) throw new UsageError(`"${nested.name}" is a repeat already: --repeat takes the run it repeats (${repeatOf(nested.name)!.base}).`);
+  if (nested)
+    throw new UsageError(`"${nested.name}" is a repeat already: --repeat takes the run it repeats (${repeatOf(nested.name)!.base}).`);
   return runs.flatMap((run) => Array.from({ length: repeat }, (_, i) => ({ ...run, name: repeatId(run.name, i + 1) })));
 }
 

@@ -19,14 +19,18 @@ export interface ViewCommandInput {
 
 function portOf(value: string | undefined): number {
   const port = Number(value ?? 0);
-  if (!/^\d{1,5}$/.test(value ?? '0') || port > 65535) throw new UsageError('--port needs a port number from 0 (the system picks one) to 65535, e.g. --port 8080');
+  if (!/^\d{1,5}$/.test(value ?? '0') || port > 65535)
+    throw new UsageError('--port needs a port number from 0 (the system picks one) to 65535, e.g. --port 8080');
   return port;
 }
 
 function hostOf(value: string | undefined): (typeof LOOPBACK_HOSTS)[number] {
   const host = (value ?? '127.0.0.1').toLowerCase();
   const loopback = LOOPBACK_HOSTS.find((h) => h === host);
-  if (!loopback) throw new UsageError(`--host ${value!.slice(0, 60)} is not a loopback address: mmb view serves your results with no login but its token, so only to this machine (127.0.0.1, localhost or ::1).`);
+  if (!loopback)
+    throw new UsageError(
+      `--host ${value!.slice(0, 60)} is not a loopback address: mmb view serves your results with no login but its token, so only to this machine (127.0.0.1, localhost or ::1).`,
+    );
   return loopback;
 }
 
@@ -43,7 +47,12 @@ function pricesOf(ws: ReportWorkspace): () => Readonly<Record<string, Price>> {
 
 /** The platform's opener of a URL, detached: the browser outlives nothing of ours. */
 function openBrowser(url: string, io: Io): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => io.err(`mmb: could not start a browser (${command}): open the address above.\n`));
@@ -65,7 +74,9 @@ export async function viewCommand(input: ViewCommandInput, io: Io): Promise<numb
     throw new UsageError(`cannot listen on ${host}:${port}: ${(e as Error).message.split('\n')[0]}`);
   }
   const results = shown(resultsDir(input.ws.root));
-  io.out(`Serving the runs of ${results} at ${server.url}\nOpen it in a browser (the token is the key: keep it to yourself). Ctrl-C stops it.\n`);
+  io.out(
+    `Serving the runs of ${results} at ${server.url}\nOpen it in a browser (the token is the key: keep it to yourself). Ctrl-C stops it.\n`,
+  );
   if (input.open === 'browser') openBrowser(server.url, io);
   await new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();

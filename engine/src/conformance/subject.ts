@@ -28,8 +28,14 @@ export function conformanceSubject(input: SubjectInput): ConformanceSubject {
   const clock = new Clock();
   const setup = entry.conformance;
   return {
-    name: input.agent, memory: input.memory ?? setup.memory, tell: setup.tell, ask: setup.ask, expect: setup.expect, clock,
-    make: (runDir) => createAdapter(input.agent, { runDir, options: input.options, models: input.models, clock, workspace: input.workspace }),
+    name: input.agent,
+    memory: input.memory ?? setup.memory,
+    tell: setup.tell,
+    ask: setup.ask,
+    expect: setup.expect,
+    clock,
+    make: (runDir) =>
+      createAdapter(input.agent, { runDir, options: input.options, models: input.models, clock, workspace: input.workspace }),
     virtualTime: (adapter) => claimsVirtualTime(adapter, entry.clock),
   };
 }

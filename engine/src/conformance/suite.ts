@@ -52,7 +52,10 @@ async function turn(adapter: AgentAdapter, text: string, key: string, cursor: nu
     if (got.length !== lastCount) [lastCount, quietSince] = [got.length, Date.now()];
     const state = adapter.getStatus ? (await adapter.getStatus()).state : 'unknown';
     if (got.length && (state === 'idle' || (state === 'unknown' && Date.now() - quietSince >= adapter.quietPeriodMs))) return got;
-    if (Date.now() > deadline) throw new Failed(`no reply to "${text.slice(0, 40)}" within ${Math.round(timeoutMs / 1000)} s: getResponses(${cursor}) must return the reply, and getStatus say "idle" once it has said all`);
+    if (Date.now() > deadline)
+      throw new Failed(
+        `no reply to "${text.slice(0, 40)}" within ${Math.round(timeoutMs / 1000)} s: getResponses(${cursor}) must return the reply, and getStatus say "idle" once it has said all`,
+      );
     await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(adapter.pollIntervalMs, 5), 1000)));
   }
 }
@@ -61,7 +64,10 @@ const lastSeq = (messages: readonly AgentMessage[]) => messages.reduce((n, m) =>
 const answerOf = (messages: readonly AgentMessage[]) => messages.map((m) => m.text).join(' ');
 
 /** Runs every requirement in order; `onResult` hears each as it is decided. */
-export async function runConformance(subject: ConformanceSubject, onResult: (result: RequirementResult) => void = () => undefined): Promise<RequirementResult[]> {
+export async function runConformance(
+  subject: ConformanceSubject,
+  onResult: (result: RequirementResult) => void = () => undefined,
+): Promise<RequirementResult[]> {
   const results: RequirementResult[] = [];
   const record = (result: RequirementResult) => {
     results.push(result);
@@ -122,25 +128,35 @@ async function checkTurns(subject: ConformanceSubject, runDir: string, record: R
       await adapter.destroySession();
       await adapter.createSession('conformance');
       first = await turn(adapter, subject.tell, 'k1', 0, timeout);
-      expect(first.every((m) => Number.isInteger(m.seq) && m.seq > 0 && typeof m.text === 'string' && !Number.isNaN(Date.parse(m.at))),
-        'each message needs a whole seq from 1, a text and an ISO time `at`');
+      expect(
+        first.every((m) => Number.isInteger(m.seq) && m.seq > 0 && typeof m.text === 'string' && !Number.isNaN(Date.parse(m.at))),
+        'each message needs a whole seq from 1, a text and an ISO time `at`',
+      );
     });
     if (!ok) return;
     await requirement(record, 'the cursor holds', async () => {
       const again = await adapter.getResponses(lastSeq(first));
-      expect(again.length === 0, `getResponses(${lastSeq(first)}) returned ${again.length} message(s): return only messages with a seq above the cursor`);
+      expect(
+        again.length === 0,
+        `getResponses(${lastSeq(first)}) returned ${again.length} message(s): return only messages with a seq above the cursor`,
+      );
     });
     await requirement(record, 'nothing is sent twice', async () => {
       await adapter.sendMessage(subject.tell, { idempotencyKey: 'k1' });
       await new Promise((resolve) => setTimeout(resolve, Math.max(200, adapter.quietPeriodMs)));
       const after = await adapter.getResponses(lastSeq(first));
-      expect(after.length === 0, 'a second sendMessage with an idempotency key seen before was answered: drop a key you have seen (keep the keys with the agent\'s state)');
+      expect(
+        after.length === 0,
+        "a second sendMessage with an idempotency key seen before was answered: drop a key you have seen (keep the keys with the agent's state)",
+      );
     });
     await requirement(record, 'status has its shape', async () => {
       if (!adapter.getStatus) return 'no getStatus: the engine waits for a quiet period after each reply';
       const status = await adapter.getStatus();
-      expect(['idle', 'thinking', 'unknown'].includes(status.state) && (status.compactions === null || Array.isArray(status.compactions)),
-        'getStatus must return { state: "idle" | "thinking" | "unknown", compactions: [] or null, contextTokens: number or null }');
+      expect(
+        ['idle', 'thinking', 'unknown'].includes(status.state) && (status.compactions === null || Array.isArray(status.compactions)),
+        'getStatus must return { state: "idle" | "thinking" | "unknown", compactions: [] or null, contextTokens: number or null }',
+      );
       return undefined;
     });
   } finally {
@@ -159,7 +175,10 @@ async function checkMemory(subject: ConformanceSubject, runDir: string, record: 
       await adapter.close?.();
       adapter = subject.make(runDir);
       await adapter.createSession('conformance');
-      expect(isDeepStrictEqual(await adapter.getResponses(0), told), 'after close and a new adapter on the same folder, getResponses(0) must return the same messages: keep them with the agent\'s state');
+      expect(
+        isDeepStrictEqual(await adapter.getResponses(0), told),
+        "after close and a new adapter on the same folder, getResponses(0) must return the same messages: keep them with the agent's state",
+      );
     });
     if (!ok) return;
     await requirement(record, 'the memory folder is snapshotted', () => snapshotCheck(adapter, subject.memory));
@@ -169,14 +188,25 @@ async function checkMemory(subject: ConformanceSubject, runDir: string, record: 
       expect(!!adapter.startNewConversation, 'implement startNewConversation: the engine calls it at every session switch');
       await adapter.startNewConversation!();
       const answer = answerOf(await turn(adapter, subject.ask, 't2', lastSeq(told), timeout));
-      if (kept) expect(subject.expect.test(answer), `after a new conversation the agent answered "${answer.slice(0, 120)}" to "${subject.ask}": keep what it was told in long-term memory`);
-      else expect(!subject.expect.test(answer), `after a new conversation the agent still knew "${answer.slice(0, 120)}": clear its context (or declare long-term memory)`);
+      if (kept)
+        expect(
+          subject.expect.test(answer),
+          `after a new conversation the agent answered "${answer.slice(0, 120)}" to "${subject.ask}": keep what it was told in long-term memory`,
+        );
+      else
+        expect(
+          !subject.expect.test(answer),
+          `after a new conversation the agent still knew "${answer.slice(0, 120)}": clear its context (or declare long-term memory)`,
+        );
     });
     await requirement(record, 'a full reset forgets everything', async () => {
       await adapter.destroySession();
       await adapter.createSession('conformance');
       const answer = answerOf(await turn(adapter, subject.ask, 't3', 0, timeout));
-      expect(!subject.expect.test(answer), `after destroySession the agent still knew "${answer.slice(0, 120)}": delete its long-term memory too`);
+      expect(
+        !subject.expect.test(answer),
+        `after destroySession the agent still knew "${answer.slice(0, 120)}": delete its long-term memory too`,
+      );
     });
   } finally {
     await adapter.close?.();
@@ -187,7 +217,11 @@ async function checkMemory(subject: ConformanceSubject, runDir: string, record: 
 async function snapshotCheck(adapter: AgentAdapter, memory: ConformanceSubject['memory']): Promise<string | void> {
   const dir = adapter.memoryDir?.();
   if (!dir) return 'no memory folder on disk (memoryDir): nothing to snapshot';
-  if (memory === 'long-term') expect(existsSync(dir) && readdirSync(dir).length > 0, `memoryDir() is ${dir}, which is missing or empty after a message: point it at the folder the agent keeps its memory in`);
+  if (memory === 'long-term')
+    expect(
+      existsSync(dir) && readdirSync(dir).length > 0,
+      `memoryDir() is ${dir}, which is missing or empty after a message: point it at the folder the agent keeps its memory in`,
+    );
   if (!existsSync(dir)) return;
   const copy = mkdtempSync(join(tmpdir(), 'mmb-snapshot-'));
   try {
@@ -211,7 +245,10 @@ async function checkVirtualTime(subject: ConformanceSubject, runDir: string, rec
       await adapter.setVirtualTime?.(target.toISOString());
       const replies = await turn(adapter, subject.tell, 'v1', 0, subject.replyTimeoutMs ?? 60_000);
       const at = replies.at(-1)?.at ?? '';
-      expect(at.startsWith('2031-05-04'), `with the clock set to ${target.toISOString()} the reply is stamped ${at}: stamp replies (and read time) from the clock the engine sets`);
+      expect(
+        at.startsWith('2031-05-04'),
+        `with the clock set to ${target.toISOString()} the reply is stamped ${at}: stamp replies (and read time) from the clock the engine sets`,
+      );
       return undefined;
     });
   } finally {

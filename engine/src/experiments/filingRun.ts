@@ -41,18 +41,39 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
   const world = simulate(seed);
   for (const [name, text] of filingBenchmark(world)) writeFileSync(join(bench, name), text);
   const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const runs: RunConfig[] = POLICIES.map((p) => ({ name: p.agent, benchmark: 'filing', agent: p.agent, ignore_session_break: false, options: {}, range: zero }));
-  const outcomes = await launchRuns({ root: home, benchmarksDir: join(home, 'benchmarks'), config: { ...parseConfig('{}').config, parallel: 3 }, runs, env: {} });
+  const runs: RunConfig[] = POLICIES.map((p) => ({
+    name: p.agent,
+    benchmark: 'filing',
+    agent: p.agent,
+    ignore_session_break: false,
+    options: {},
+    range: zero,
+  }));
+  const outcomes = await launchRuns({
+    root: home,
+    benchmarksDir: join(home, 'benchmarks'),
+    config: { ...parseConfig('{}').config, parallel: 3 },
+    runs,
+    env: {},
+  });
   return POLICIES.map((p, i) => {
     const agent = join(resultsDir(home), p.agent, 'agent');
     const notes = existsSync(join(agent, 'notes')) ? readdirSync(join(agent, 'notes')) : [];
-    const words = notes.reduce((n, f) => n + readFileSync(join(agent, 'notes', f), 'utf8').split(/\s+/).filter(Boolean).length, 0);
+    const words = notes.reduce(
+      (n, f) =>
+        n +
+        readFileSync(join(agent, 'notes', f), 'utf8')
+          .split(/\s+/)
+          .filter(Boolean).length,
+      0,
+    );
     const answers = readJsonLines<FilingAnswer>(join(agent, 'answers.jsonl'));
     const firstAnswers = [...new Map(answers.map((a) => [a.room, a])).values()];
     const summary = outcomes[i]?.summary;
     // The agent wrote this file: each value is cut short and no more corrections than rooms are read.
     const corrections = readJsonLines<{ room?: unknown; from?: unknown; to?: unknown }>(join(agent, 'corrections.jsonl'))
-      .slice(0, ROOMS).map((c) => ({ room: short(c.room), from: short(c.from), to: short(c.to) }));
+      .slice(0, ROOMS)
+      .map((c) => ({ room: short(c.room), from: short(c.from), to: short(c.to) }));
     return {
       policy: p.policy,
       agent: p.agent,
@@ -63,7 +84,9 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
       scannedPerQuestion: firstAnswers.length ? firstAnswers.reduce((n, a) => n + a.scanned, 0) / firstAnswers.length : 0,
       correct: summary ? Object.values(outcomes[i]?.state?.grades ?? {}).filter((g) => g.at(-1)?.effective === 10).length : 0,
       corrected: corrections.length,
-      misses: firstAnswers.filter((a) => recordedState(a) !== truthOf(world.final, a.room)).map((a) => ({ room: short(a.room), recorded: recordedState(a), truth: truthOf(world.final, a.room) })),
+      misses: firstAnswers
+        .filter((a) => recordedState(a) !== truthOf(world.final, a.room))
+        .map((a) => ({ room: short(a.room), recorded: recordedState(a), truth: truthOf(world.final, a.room) })),
       corrections,
       status: summary?.status ?? outcomes[i]?.problem ?? 'did not run',
     };
@@ -71,7 +94,7 @@ export async function runFilingExperiment(root: string, seed = DEFAULT_SEED): Pr
 }
 
 const short = (value: unknown) => String(value).slice(0, 40);
-const truthOf = (final: Record<string, string>, room: string) => (Object.hasOwn(final, room) ? final[room] ?? 'unknown' : 'unknown');
+const truthOf = (final: Record<string, string>, room: string) => (Object.hasOwn(final, room) ? (final[room] ?? 'unknown') : 'unknown');
 
 /** The state an answer gives ("room-07 is open." gives `open`); a doubt or a blank says so. */
 function recordedState(answer: FilingAnswer): string {
@@ -87,7 +110,9 @@ export function formatFilingTable(rows: PolicyRow[], seed: number): string {
   ];
   for (const r of rows) {
     const accuracy = `${r.correct}/${ROOMS} (${((100 * r.correct) / ROOMS).toFixed(1)}%)`;
-    out.push(`${r.policy.padEnd(26)}${String(r.files).padStart(6)}${String(r.words).padStart(7)}${`${r.conflicting}/${ROOMS}`.padStart(13)}${r.scannedPerQuestion.toFixed(1).padStart(18)}  ${accuracy.padEnd(15)}${(r.agent === 'filing-dreaming' ? String(r.corrected) : '—').padStart(9)}${r.status === 'finished' ? '' : `  (${r.status})`}`);
+    out.push(
+      `${r.policy.padEnd(26)}${String(r.files).padStart(6)}${String(r.words).padStart(7)}${`${r.conflicting}/${ROOMS}`.padStart(13)}${r.scannedPerQuestion.toFixed(1).padStart(18)}  ${accuracy.padEnd(15)}${(r.agent === 'filing-dreaming' ? String(r.corrected) : '—').padStart(9)}${r.status === 'finished' ? '' : `  (${r.status})`}`,
+    );
   }
   return `${out.join('\n')}\n\n${formatFilingFindings(rows)}`;
 }
@@ -99,11 +124,19 @@ export function formatFilingFindings(rows: PolicyRow[]): string {
   const log = rows.find((r) => r.agent === 'filing-log');
   const consolidated = rows.find((r) => r.agent === 'filing-consolidated');
   const dreaming = rows.find((r) => r.agent === 'filing-dreaming');
-  const out = [`Ratios: A/B files ${ratio(log?.files, consolidated?.files)}, A/B words ${ratio(log?.words, consolidated?.words)}, A/B scanned per question ${ratio(log?.scannedPerQuestion, consolidated?.scannedPerQuestion)} (A: log everything, B: consolidated)`];
+  const out = [
+    `Ratios: A/B files ${ratio(log?.files, consolidated?.files)}, A/B words ${ratio(log?.words, consolidated?.words)}, A/B scanned per question ${ratio(log?.scannedPerQuestion, consolidated?.scannedPerQuestion)} (A: log everything, B: consolidated)`,
+  ];
   if (consolidated) {
-    const misses = consolidated.misses.map((m) => `${m.room}, recorded ${JSON.stringify(m.recorded)}, true value ${JSON.stringify(m.truth)}`);
-    const files = consolidated.hasGlobalNote ? `${consolidated.files - 1} room notes + global.md = ${consolidated.files} files` : `${consolidated.files} files`;
-    out.push(`consolidated: ${files}; ${misses.length === 0 ? 'no miss' : misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`}`);
+    const misses = consolidated.misses.map(
+      (m) => `${m.room}, recorded ${JSON.stringify(m.recorded)}, true value ${JSON.stringify(m.truth)}`,
+    );
+    const files = consolidated.hasGlobalNote
+      ? `${consolidated.files - 1} room notes + global.md = ${consolidated.files} files`
+      : `${consolidated.files} files`;
+    out.push(
+      `consolidated: ${files}; ${misses.length === 0 ? 'no miss' : misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`}`,
+    );
   }
   if (dreaming) {
     const rooms = dreaming.corrections.map((c) => `${c.room}, ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);

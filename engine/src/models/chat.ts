@@ -73,7 +73,13 @@ export class OpenAIChatModel implements ChatModel {
     this.name = options.model;
     if (options.secretKey !== false) runSecrets.add(options.apiKey);
     const { OpenAI: Client, httpFetch } = openAiChunk();
-    this.client = new Client({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000, fetch: httpFetch });
+    this.client = new Client({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 120_000,
+      fetch: httpFetch,
+    });
   }
 
   /**
@@ -94,7 +100,12 @@ export class OpenAIChatModel implements ChatModel {
         }
         const base = this.options.backoffBaseMs ?? 1000;
         const delay = retryAfterMs(e) ?? Math.min(60_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
-        (call.onRetry ?? this.options.onRetry)?.({ error: this.describe(e), retry: attempt, retries: maxAttempts - 1, delayMs: Math.round(delay) });
+        (call.onRetry ?? this.options.onRetry)?.({
+          error: this.describe(e),
+          retry: attempt,
+          retries: maxAttempts - 1,
+          delayMs: Math.round(delay),
+        });
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -105,7 +116,12 @@ export class OpenAIChatModel implements ChatModel {
    * (`requestBody.ts`); the SDK's `post` sends bytes as they are, with the same auth and retries off.
    */
   private body(request: ChatRequest, stream: boolean): Buffer {
-    return chatRequestBody({ model: this.options.model, messages: request.messages, ...(request.tools ? { tools: request.tools } : {}), stream });
+    return chatRequestBody({
+      model: this.options.model,
+      messages: request.messages,
+      ...(request.tools ? { tools: request.tools } : {}),
+      stream,
+    });
   }
 
   /** The URL every request goes to, as errors name it. */
@@ -117,9 +133,13 @@ export class OpenAIChatModel implements ChatModel {
     const r = await this.client.post<OpenAI.ChatCompletion>(COMPLETIONS, { body: this.body(request, false), headers: JSON_BODY });
     const choice = r.choices[0];
     if (!choice) throw new EmptyResponseError('the response has no choices');
-    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function').map((c): ToolCall => ({
-      id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments },
-    }));
+    const calls = (choice.message.tool_calls ?? [])
+      .filter((c) => c.type === 'function')
+      .map((c): ToolCall => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.function.name, arguments: c.function.arguments },
+      }));
     return {
       message: { content: choice.message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) },
       usage: { promptTokens: r.usage?.prompt_tokens ?? 0, completionTokens: r.usage?.completion_tokens ?? 0 },
@@ -127,7 +147,11 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private async streamed(request: ChatRequest): Promise<ChatResponse> {
-    const stream = await this.client.post<Stream<OpenAI.ChatCompletionChunk>>(COMPLETIONS, { body: this.body(request, true), headers: JSON_BODY, stream: true });
+    const stream = await this.client.post<Stream<OpenAI.ChatCompletionChunk>>(COMPLETIONS, {
+      body: this.body(request, true),
+      headers: JSON_BODY,
+      stream: true,
+    });
     let content = '';
     let sawChoice = false;
     const calls: ToolCall[] = [];
@@ -162,6 +186,9 @@ export class OpenAIChatModel implements ChatModel {
 /** A reply with every key blanked out: a server that echoes one must not put it in the agent's memory. */
 function masked(response: ChatResponse): ChatResponse {
   const content = response.message.content === null ? null : maskSecrets(response.message.content);
-  const calls = response.message.tool_calls?.map((c): ToolCall => ({ ...c, function: { name: c.function.name, arguments: maskSecrets(c.function.arguments) } }));
+  const calls = response.message.tool_calls?.map((c): ToolCall => ({
+    ...c,
+    function: { name: c.function.name, arguments: maskSecrets(c.function.arguments) },
+  }));
   return { ...response, message: { content, ...(calls ? { tool_calls: calls } : {}) } };
 }

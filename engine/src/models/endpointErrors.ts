@@ -46,7 +46,8 @@ export function describeModelError(error: unknown, url: string, timeoutMs: numbe
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `timeout from ${where}: no answer within ${timeoutMs / 1000} s`;
   if (error instanceof OpenAI.APIConnectionError) {
     const code = networkCode(error);
-    if (!code && causeMessage(error) === BAD_PORT) return `bad port from ${where}: fetch refuses this port (one browsers block, such as 9 or 6000); use another`;
+    if (!code && causeMessage(error) === BAD_PORT)
+      return `bad port from ${where}: fetch refuses this port (one browsers block, such as 9 or 6000); use another`;
     return `${code ?? 'connection error'} from ${where}: ${excerpt(networkExplanation(code) ?? causeMessage(error))}`;
   }
   if (error instanceof OpenAI.APIError && error.status !== undefined) {

@@ -48,7 +48,12 @@ function send(url: URL, init: RequestInit, body: Uint8Array | undefined): Promis
   });
   if (body !== undefined) headers['content-length'] = body.byteLength;
   const https = url.protocol === 'https:';
-  const options = { method: (init.method ?? 'GET').toUpperCase(), headers, agent: https ? HTTPS_AGENT : HTTP_AGENT, ...(init.signal ? { signal: init.signal } : {}) };
+  const options = {
+    method: (init.method ?? 'GET').toUpperCase(),
+    headers,
+    agent: https ? HTTPS_AGENT : HTTP_AGENT,
+    ...(init.signal ? { signal: init.signal } : {}),
+  };
   return new Promise((resolve, reject) => {
     const request = (https ? httpsRequest : httpRequest)(url, options, resolve);
     request.on('error', reject);
@@ -102,7 +107,11 @@ function readWhole(message: IncomingMessage, decoded: Readable, signal: AbortSig
     decoded.on('error', reject);
     message.on('close', () => {
       if (ended || message.complete) return;
-      reject(signal?.aborted ? new DOMException('The operation was aborted.', 'AbortError') : Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' }));
+      reject(
+        signal?.aborted
+          ? new DOMException('The operation was aborted.', 'AbortError')
+          : Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' }),
+      );
     });
   });
 }

@@ -32,12 +32,19 @@ export function usesStandIn(config: ModelConfig): boolean {
 
 export function createModel(config: ModelConfig, ctx: ModelContext, where: string, stream = false): ChatModel {
   const listener = ctx.onRetry;
-  const common: Partial<ModelOptions> = { timeoutMs: ctx.timeoutMs, backoffBaseMs: ctx.backoffBaseMs, stream, ...(listener ? { onRetry: (notice: RetryNotice) => listener(config.model, notice) } : {}) };
+  const common: Partial<ModelOptions> = {
+    timeoutMs: ctx.timeoutMs,
+    backoffBaseMs: ctx.backoffBaseMs,
+    stream,
+    ...(listener ? { onRetry: (notice: RetryNotice) => listener(config.model, notice) } : {}),
+  };
   if (usesStandIn(config)) {
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
     const chaos = parseChaosModel(config.model);
     if (config.model !== STAND_IN && (chaos === undefined || 'error' in chaos)) {
-      throw new ConfigError(`${where}: model "${config.model.slice(0, 120)}": ${chaos?.error ?? 'the stand-in\'s variants are "stand-in" and "stand-in:chaos?rate=0.1&behaviours=…&seed=…"'}.`);
+      throw new ConfigError(
+        `${where}: model "${config.model.slice(0, 120)}": ${chaos?.error ?? 'the stand-in\'s variants are "stand-in" and "stand-in:chaos?rate=0.1&behaviours=…&seed=…"'}.`,
+      );
     }
     // The name goes to the server whole: the chaos settings travel in it, so each request says them.
     return new OpenAIChatModel({ ...common, model: config.model, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
@@ -46,21 +53,35 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
   let apiKey = 'none';
   if (config.api_key_env) {
     const key = ctx.env[config.api_key_env];
-    if (!key) throw new ConfigError(`${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set an API key…").`);
+    if (!key)
+      throw new ConfigError(
+        `${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set an API key…").`,
+      );
     // No provider's key is this short, and a short one could not be masked safely: as a common
     // word ("test") it would be blanked out of every report that uses the word.
-    if (key.trim().length < MIN_KEY_LENGTH) throw new ConfigError(`${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, too short for an API key (at least ${MIN_KEY_LENGTH}); set it to the provider's key, or leave api_key_env out for a server that needs none.`);
+    if (key.trim().length < MIN_KEY_LENGTH)
+      throw new ConfigError(
+        `${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, too short for an API key (at least ${MIN_KEY_LENGTH}); set it to the provider's key, or leave api_key_env out for a server that needs none.`,
+      );
     apiKey = key;
   }
   // Without api_key_env the placeholder is no secret: masking the word "none" would garble reports.
-  return new OpenAIChatModel({ ...common, model: config.model, baseURL: config.base_url, apiKey, ...(config.api_key_env ? {} : { secretKey: false }) });
+  return new OpenAIChatModel({
+    ...common,
+    model: config.model,
+    baseURL: config.base_url,
+    apiKey,
+    ...(config.api_key_env ? {} : { secretKey: false }),
+  });
 }
 
 /** A model config found in an adapter's options, e.g. the run key `agent_model`. */
 export function modelOption(value: unknown, where: string): ModelConfig {
   if (value === undefined) return { model: STAND_IN };
   if (typeof value !== 'object' || value === null || typeof (value as { model?: unknown }).model !== 'string') {
-    throw new ConfigError(`${where} must be an object such as { "model": "stand-in" } or { "model": "…", "base_url": "…", "api_key_env": "…" }.`);
+    throw new ConfigError(
+      `${where} must be an object such as { "model": "stand-in" } or { "model": "…", "base_url": "…", "api_key_env": "…" }.`,
+    );
   }
   const v = value as Record<string, unknown>;
   const out: ModelConfig = { model: String(v.model) };

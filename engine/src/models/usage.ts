@@ -7,9 +7,19 @@ export interface Usage {
 }
 
 /** Adds one response's tokens to a usage tally, by model. */
-export function addUsage(tally: Record<string, Usage>, model: string, u: { promptTokens: number; completionTokens: number }): Record<string, Usage> {
+export function addUsage(
+  tally: Record<string, Usage>,
+  model: string,
+  u: { promptTokens: number; completionTokens: number },
+): Record<string, Usage> {
   // The name comes from config.jsonc or a server: `__proto__` or `constructor` must be a model like any other.
-  if (!Object.hasOwn(tally, model)) Object.defineProperty(tally, model, { value: { requests: 0, promptTokens: 0, completionTokens: 0 }, enumerable: true, writable: true, configurable: true });
+  if (!Object.hasOwn(tally, model))
+    Object.defineProperty(tally, model, {
+      value: { requests: 0, promptTokens: 0, completionTokens: 0 },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const entry = tally[model]!;
   entry.requests++;
   entry.promptTokens += u.promptTokens;
@@ -37,7 +47,12 @@ export function reportedUsage(value: unknown): Record<string, Usage> | undefined
     if (!model || model.length > MAX_MODEL_NAME || typeof entry !== 'object' || entry === null) continue;
     const { requests, promptTokens, completionTokens } = entry as Record<string, unknown>;
     if (!isCount(requests) || !isCount(promptTokens) || !isCount(completionTokens)) continue;
-    Object.defineProperty(tally, model, { value: { requests, promptTokens, completionTokens }, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(tally, model, {
+      value: { requests, promptTokens, completionTokens },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     models++;
   }
   return models ? tally : undefined;

@@ -56,7 +56,13 @@ export interface CompactionNotes {
  * always removes at least one message besides an earlier note and ends under the limit, so one
  * compaction is made per real overflow, and each is one report entry.
  */
-export function planCompaction(system: string, persona: readonly ChatMessage[], maxTokens: number, trimToTokens: number, notes: CompactionNotes): CompactionPlan | undefined {
+export function planCompaction(
+  system: string,
+  persona: readonly ChatMessage[],
+  maxTokens: number,
+  trimToTokens: number,
+  notes: CompactionNotes,
+): CompactionPlan | undefined {
   const base = countTextTokens(system) + 8;
   const tokensBefore = base + countTokens(persona);
   // The notes are counted only past the limit: they change with every grade, so a count on
@@ -65,12 +71,13 @@ export function planCompaction(system: string, persona: readonly ChatMessage[], 
   const boundaryHead = base + countTextTokens(notes.atBoundary);
   let suffix = 0;
   const tail: number[] = new Array<number>(persona.length + 1).fill(0);
-  for (let i = persona.length - 1; i >= 0; i--) tail[i] = (suffix += messageTokens(persona[i]!));
+  for (let i = persona.length - 1; i >= 0; i--) tail[i] = suffix += messageTokens(persona[i]!);
   // After an earlier compaction its note is message 0: a cut must remove more than that.
   const floor = isCompactionNote(persona[0]) ? 2 : 1;
   const boundaries = phaseBoundaries(persona).filter((b) => b >= floor);
   const fitting = boundaries.find((b) => boundaryHead + (tail[b] ?? 0) <= base + trimToTokens);
-  if (fitting !== undefined) return { keepFrom: fitting, tokensBefore, tokensAfter: boundaryHead + (tail[fitting] ?? 0), note: notes.atBoundary };
+  if (fitting !== undefined)
+    return { keepFrom: fitting, tokensBefore, tokensAfter: boundaryHead + (tail[fitting] ?? 0), note: notes.atBoundary };
   const phaseStart = Math.max(floor, boundaries.at(-1) ?? 0);
   const turns: number[] = [];
   for (let i = phaseStart + 1; i < persona.length; i++) if (startsExchange(persona[i])) turns.push(i);
@@ -112,9 +119,13 @@ export function compactionNotes(parts: NoteParts): CompactionNotes {
   const atBoundary = [
     COMPACTION_MARK,
     parts.profile?.trim() ? `\n\nYour profile:\n\n${parts.profile.trim()}` : '',
-    parts.loadedSheets.length ? `\n\nSheets you have loaded: ${parts.loadedSheets.map((s) => `\`${s}\``).join(', ')}; read them again with facts_read when you need them.` : '',
+    parts.loadedSheets.length
+      ? `\n\nSheets you have loaded: ${parts.loadedSheets.map((s) => `\`${s}\``).join(', ')}; read them again with facts_read when you need them.`
+      : '',
   ].join('');
-  const graded = parts.gradedInPhase.length ? `\n\nChecks of this phase you have already graded: ${parts.gradedInPhase.join(', ')}. Do not ask them again.` : '';
+  const graded = parts.gradedInPhase.length
+    ? `\n\nChecks of this phase you have already graded: ${parts.gradedInPhase.join(', ')}. Do not ask them again.`
+    : '';
   // The phase comes last, so that the phase message can be found again in this note after a later cut.
   const phase = parts.phaseMessage ? `\n\n${INSIDE_PHASE_MARK}\n\n${parts.phaseMessage}` : '';
   return { atBoundary, insidePhase: `${atBoundary}${graded}${phase}` };

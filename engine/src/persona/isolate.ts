@@ -8,7 +8,15 @@
  * the engine's thread (`sandbox.ts`) ends that thread when a built-in in native code keeps the
  * interrupt handler from stopping a block.
  */
-import { newQuickJSWASMModuleFromVariant, newVariant, type CustomizeVariantOptions, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type CustomizeVariantOptions,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-singlefile-cjs-release-sync';
 import { JS_TIME_LIMIT_MS, tooLong, type BlockRequest, type SandboxResult } from './sandbox';
 import { JsBlockError } from '../errors';
@@ -100,7 +108,11 @@ class Isolate {
   private deadline = Number.POSITIVE_INFINITY;
   private timedOut = false;
 
-  constructor(private readonly runtime: QuickJSRuntime, private readonly vm: QuickJSContext, private readonly place: Place) {
+  constructor(
+    private readonly runtime: QuickJSRuntime,
+    private readonly vm: QuickJSContext,
+    private readonly place: Place,
+  ) {
     runtime.setInterruptHandler(() => {
       if (Date.now() < this.deadline) return false;
       this.timedOut = true;
@@ -145,11 +157,17 @@ class Isolate {
   /** Builds `vars` and `bench` in the isolate, and returns the prelude's `copyOut` and `describe`. */
   private prelude(varsJson: string): QuickJSHandle {
     const { vm, result } = this;
-    const log = this.keep(vm.newFunction('log', (textHandle) => {
-      if (vm.typeof(textHandle) !== 'string' || result.logs.length >= LOG_LINES) return;
-      result.logs.push(shorten(vm.getString(textHandle), LOG_CHARS));
-    }));
-    const newSession = this.keep(vm.newFunction('newSession', () => { result.newSession = true; }));
+    const log = this.keep(
+      vm.newFunction('log', (textHandle) => {
+        if (vm.typeof(textHandle) !== 'string' || result.logs.length >= LOG_LINES) return;
+        result.logs.push(shorten(vm.getString(textHandle), LOG_CHARS));
+      }),
+    );
+    const newSession = this.keep(
+      vm.newFunction('newSession', () => {
+        result.newSession = true;
+      }),
+    );
     const prelude = this.keep(vm.unwrapResult(vm.evalCode(PRELUDE, 'mmb-sandbox-prelude.js')));
     return this.keep(vm.unwrapResult(vm.callFunction(prelude, vm.undefined, log, newSession, this.keep(vm.newString(varsJson)))));
   }

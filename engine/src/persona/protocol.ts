@@ -20,7 +20,10 @@ export function phaseMessage(position: Position, phaseCount: number, title: stri
 export function phaseTextOf(message: string): string | undefined {
   const m = HEADER.exec(message);
   if (!m) return undefined;
-  return message.slice(m.index + m[0].length).replace(/\n\nWhen the phase is done, call `next_phase`\.\s*$/, '').trim();
+  return message
+    .slice(m.index + m[0].length)
+    .replace(/\n\nWhen the phase is done, call `next_phase`\.\s*$/, '')
+    .trim();
 }
 
 export const REPLY_PREFIX = 'The assistant replied:\n\n';

@@ -63,7 +63,9 @@ export function tooLong(file: string, line: number): JsBlockError {
 export function runJsBlock(code: string, vars: Record<string, unknown>, file: string, line: number): Promise<SandboxResult> {
   const varsJson = JSON.stringify(vars);
   if (varsJson.length > VARS_CHARS) {
-    return Promise.reject(new JsBlockError(`${file}, the JS block at line ${line}: its vars hold more than ${VARS_CHARS} characters of JSON.`));
+    return Promise.reject(
+      new JsBlockError(`${file}, the JS block at line ${line}: its vars hold more than ${VARS_CHARS} characters of JSON.`),
+    );
   }
   const turn = queue.then(() => runInWorker({ id: nextId++, code, varsJson, file, line }));
   queue = turn.catch(() => undefined);
@@ -86,10 +88,14 @@ async function runInWorker(request: BlockRequest): Promise<SandboxResult> {
       thread.off('exit', onExit);
       finish();
     };
-    const timer = setTimeout(() => settle(() => {
-      stopWorker(thread);
-      reject(tooLong(request.file, request.line));
-    }), JS_TIME_LIMIT_MS + WATCHDOG_GRACE_MS);
+    const timer = setTimeout(
+      () =>
+        settle(() => {
+          stopWorker(thread);
+          reject(tooLong(request.file, request.line));
+        }),
+      JS_TIME_LIMIT_MS + WATCHDOG_GRACE_MS,
+    );
     const onMessage = (reply: BlockReply) => {
       if (!('id' in reply) || reply.id !== request.id) return;
       settle(() => {
@@ -101,10 +107,11 @@ async function runInWorker(request: BlockRequest): Promise<SandboxResult> {
         }
       });
     };
-    const onExit = () => settle(() => {
-      stopWorker(thread);
-      reject(failed('stopped.'));
-    });
+    const onExit = () =>
+      settle(() => {
+        stopWorker(thread);
+        reject(failed('stopped.'));
+      });
     thread.on('message', onMessage);
     thread.on('exit', onExit);
     thread.postMessage(request);

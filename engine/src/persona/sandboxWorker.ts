@@ -11,10 +11,14 @@ const port = parentPort!;
 const answer = (reply: BlockReply) => port.postMessage(reply);
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-loadQuickJs().then(() => answer({ ready: true }), (error: unknown) => answer({ failure: message(error) }));
+loadQuickJs().then(
+  () => answer({ ready: true }),
+  (error: unknown) => answer({ failure: message(error) }),
+);
 port.on('message', (request: BlockRequest) => {
   runBlock(request).then(
     (result) => answer({ id: request.id, result }),
-    (error: unknown) => answer(error instanceof JsBlockError ? { id: request.id, error: error.message } : { id: request.id, failure: message(error) }),
+    (error: unknown) =>
+      answer(error instanceof JsBlockError ? { id: request.id, error: error.message } : { id: request.id, failure: message(error) }),
   );
 });

@@ -6,7 +6,7 @@
 
 /** Each misbehaviour, with what the engine answers it with. */
 export const MISBEHAVIOURS = {
-  'plain-text': 'plain text instead of a tool call: the require_send_message hook\'s error',
+  'plain-text': "plain text instead of a tool call: the require_send_message hook's error",
   'hallucinated-user': 'a message that imitates or restates the assistant: the echo hook drops it and says why',
   'invalid-json': 'tool arguments that are no JSON: an error with a valid example',
   'unknown-tool': 'a tool that does not exist: an error naming the tools',
@@ -15,12 +15,12 @@ export const MISBEHAVIOURS = {
   'unknown-check': 'log_evaluation of a check id that does not exist: an error',
   'bad-score': 'a score of 11 or "ten": an error saying 0 to 10',
   'no-attempt': 'log_evaluation without `attempt`: taken as attempt 1, and said so',
-  'early-next-phase': 'next_phase before the phase\'s checks are graded: refused twice, naming them',
+  'early-next-phase': "next_phase before the phase's checks are graded: refused twice, naming them",
   'never-next-phase': 'a phase that never ends: a reminder at half the turn cap, then the cap',
   'false-told': 'facts_mark_told for facts her messages never told: refused, naming them',
   'long-message': 'a message over 20,000 characters: an error with the limit',
   'empty-reply': 'an empty reply: an error asking for a tool call',
-  'refusal': 'a refusal to play: an error saying it is a role-play, and what to call',
+  refusal: 'a refusal to play: an error saying it is a role-play, and what to call',
 } as const;
 
 export type Misbehaviour = keyof typeof MISBEHAVIOURS;
@@ -46,9 +46,12 @@ export const DEFAULT_CHAOS: ChaosSettings = { rate: 0.1, behaviours: MISBEHAVIOU
  */
 export function parseChaosModel(model: string): ChaosSettings | { error: string } | undefined {
   if (model !== CHAOS_MODEL && !model.startsWith(`${CHAOS_MODEL}?`)) return undefined;
-  if (model.length > 1000) return { error: 'the chaos model\'s name is longer than 1,000 characters' };
+  if (model.length > 1000) return { error: "the chaos model's name is longer than 1,000 characters" };
   const settings: ChaosSettings = { ...DEFAULT_CHAOS, behaviours: [...DEFAULT_CHAOS.behaviours] };
-  for (const pair of model.slice(CHAOS_MODEL.length + 1).split('&').filter(Boolean)) {
+  for (const pair of model
+    .slice(CHAOS_MODEL.length + 1)
+    .split('&')
+    .filter(Boolean)) {
     const [key, value = ''] = pair.split('=', 2) as [string, string?];
     if (key === 'rate') {
       const rate = Number(value);
@@ -60,7 +63,10 @@ export function parseChaosModel(model: string): ChaosSettings | { error: string 
     } else if (key === 'behaviours') {
       const names = value.split(',').filter(Boolean);
       const unknown = names.filter((name) => !isMisbehaviour(name));
-      if (unknown.length || names.length === 0) return { error: `unknown behaviour ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ') || '(none given)'}; the behaviours are ${MISBEHAVIOUR_NAMES.join(', ')}` };
+      if (unknown.length || names.length === 0)
+        return {
+          error: `unknown behaviour ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ') || '(none given)'}; the behaviours are ${MISBEHAVIOUR_NAMES.join(', ')}`,
+        };
       settings.behaviours = names as Misbehaviour[];
     } else {
       return { error: `unknown setting "${key.slice(0, 40)}": the settings are rate, behaviours, seed` };

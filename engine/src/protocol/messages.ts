@@ -16,9 +16,7 @@ export const OPEN_RUN = 'mmb.openRun';
 export const COMPARE_RUNS = 'mmb.compareRuns';
 export const SHOW_TRENDS = 'mmb.showTrends';
 
-export type IndexMessage =
-  | { type: typeof OPEN_RUN; run: string }
-  | { type: typeof COMPARE_RUNS | typeof SHOW_TRENDS; runs: string[] };
+export type IndexMessage = { type: typeof OPEN_RUN; run: string } | { type: typeof COMPARE_RUNS | typeof SHOW_TRENDS; runs: string[] };
 
 /** The most runs one comparison or trends page takes from a selection. */
 export const MAX_SELECTED_RUNS = 50;

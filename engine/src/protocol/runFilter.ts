@@ -29,16 +29,24 @@ const TYPE_TERM = /^[A-Za-z][A-Za-z_-]{0,30}$/;
 
 /** Parses `chapter3,HIST,20.16`; a term of none of the three forms is a usage error. */
 export function parseFilter(text: string): RunFilter {
-  if (text.length > MAX_FILTER_CHARS) throw new UsageError(`--filter is ${text.length} characters long, more than ${MAX_FILTER_CHARS}: pick fewer terms.`);
-  const terms = text.split(',').map((term) => term.trim()).filter(Boolean);
-  if (terms.length === 0) throw new UsageError('--filter needs a term: a chapter (chapter3), a check id (20.16) or a check type (HIST), several joined by commas.');
+  if (text.length > MAX_FILTER_CHARS)
+    throw new UsageError(`--filter is ${text.length} characters long, more than ${MAX_FILTER_CHARS}: pick fewer terms.`);
+  const terms = text
+    .split(',')
+    .map((term) => term.trim())
+    .filter(Boolean);
+  if (terms.length === 0)
+    throw new UsageError(
+      '--filter needs a term: a chapter (chapter3), a check id (20.16) or a check type (HIST), several joined by commas.',
+    );
   if (terms.length > MAX_TERMS) throw new UsageError(`--filter has ${terms.length} terms, more than ${MAX_TERMS}.`);
   const filter: RunFilter = { text: terms.join(','), chapters: [], checkIds: [], types: [] };
   for (const term of terms) {
     if (CHAPTER_TERM.test(term)) filter.chapters.push(term.toLowerCase().replace(/(?:\.md)?$/, '.md'));
     else if (CHECK_ID_TERM.test(term)) filter.checkIds.push(term);
     else if (TYPE_TERM.test(term)) filter.types.push(term.toUpperCase());
-    else throw new UsageError(`--filter: "${term.slice(0, 40)}" is neither a chapter (chapter3), a check id (20.16) nor a check type (HIST).`);
+    else
+      throw new UsageError(`--filter: "${term.slice(0, 40)}" is neither a chapter (chapter3), a check id (20.16) nor a check type (HIST).`);
   }
   return filter;
 }
@@ -46,8 +54,11 @@ export function parseFilter(text: string): RunFilter {
 /** The checks a filter picks, wherever they are: also of a benchmark that changed since the run (no term is checked). */
 export function pickedChecks(checks: Benchmark['checks'], filter: RunFilter): Benchmark['checks'] {
   const anyCheckTerm = filter.checkIds.length > 0 || filter.types.length > 0;
-  return checks.filter((located) => (filter.chapters.length === 0 || filter.chapters.includes(located.file.toLowerCase()))
-    && (!anyCheckTerm || filter.checkIds.includes(located.check.id) || filter.types.includes(located.check.type ?? '')));
+  return checks.filter(
+    (located) =>
+      (filter.chapters.length === 0 || filter.chapters.includes(located.file.toLowerCase())) &&
+      (!anyCheckTerm || filter.checkIds.includes(located.check.id) || filter.types.includes(located.check.type ?? '')),
+  );
 }
 
 /** The benchmark as the filtered run plays it; a term that names nothing there is a usage error naming what there is. */
@@ -55,20 +66,27 @@ export function filterBenchmark(benchmark: Benchmark, filter: RunFilter): Benchm
   checkTermsExist(benchmark, filter);
   const pickedChapter = (file: string) => filter.chapters.length === 0 || filter.chapters.includes(file.toLowerCase());
   const anyCheckTerm = filter.checkIds.length > 0 || filter.types.length > 0;
-  const pickedCheck = (check: Phase['checks'][number]) => !anyCheckTerm || filter.checkIds.includes(check.id) || filter.types.includes(check.type ?? '');
+  const pickedCheck = (check: Phase['checks'][number]) =>
+    !anyCheckTerm || filter.checkIds.includes(check.id) || filter.types.includes(check.type ?? '');
   const chapters = benchmark.chapters.map((chapter) => {
     if (!pickedChapter(chapter.file)) return { ...chapter, phases: [] };
-    const phases = chapter.phases.filter((phase) => !anyCheckTerm || phase.checks.some(pickedCheck)).map((phase) => hideChecks(phase, pickedCheck));
+    const phases = chapter.phases
+      .filter((phase) => !anyCheckTerm || phase.checks.some(pickedCheck))
+      .map((phase) => hideChecks(phase, pickedCheck));
     return { ...chapter, phases };
   });
   const kept = new Set(chapters.flatMap((chapter) => chapter.phases.map((phase) => `${chapter.file}\n${phase.index}`)));
   const inKept = (located: { file: string; phase: number }) => kept.has(`${located.file}\n${located.phase}`);
-  if (kept.size === 0) throw new UsageError(`--filter ${filter.text} picks no phase of ${benchmark.name}: its chapters and its checks do not meet.`);
+  if (kept.size === 0)
+    throw new UsageError(`--filter ${filter.text} picks no phase of ${benchmark.name}: its chapters and its checks do not meet.`);
   return {
-    ...benchmark, chapters,
+    ...benchmark,
+    chapters,
     checks: benchmark.checks.filter((located) => inKept(located) && pickedCheck(located.check)),
     traps: benchmark.traps.filter(inKept),
-    sessionSwitches: benchmark.sessionSwitches.filter((position) => kept.has(`${benchmark.chapters[position.chapter]?.file}\n${position.phase}`)),
+    sessionSwitches: benchmark.sessionSwitches.filter((position) =>
+      kept.has(`${benchmark.chapters[position.chapter]?.file}\n${position.phase}`),
+    ),
   };
 }
 
@@ -76,14 +94,17 @@ export function filterBenchmark(benchmark: Benchmark, filter: RunFilter): Benchm
 function hideChecks(phase: Phase, picked: (check: Phase['checks'][number]) => boolean): Phase {
   const dropped = phase.checks.filter((check) => !picked(check));
   if (dropped.length === 0) return phase;
-  const lines = dropped.flatMap((check) => Array.from({ length: check.range.end.line - check.range.start.line + 1 }, (_, i) => check.range.start.line + i));
+  const lines = dropped.flatMap((check) =>
+    Array.from({ length: check.range.end.line - check.range.start.line + 1 }, (_, i) => check.range.start.line + i),
+  );
   return { ...phase, checks: phase.checks.filter(picked), hiddenLines: [...new Set([...phase.hiddenLines, ...lines])] };
 }
 
 function checkTermsExist(benchmark: Benchmark, filter: RunFilter): void {
   const files = benchmark.chapters.map((chapter) => chapter.file);
   for (const chapter of filter.chapters) {
-    if (!files.some((file) => file.toLowerCase() === chapter)) throw new UsageError(`--filter: ${benchmark.name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.`);
+    if (!files.some((file) => file.toLowerCase() === chapter))
+      throw new UsageError(`--filter: ${benchmark.name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.`);
   }
   const ids = benchmark.checks.map((located) => located.check.id);
   for (const id of filter.checkIds) {

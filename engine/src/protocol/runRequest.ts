@@ -35,7 +35,13 @@ export interface PartialRunRequest {
 export type RunRequest = ConfiguredRunRequest | PartialRunRequest;
 
 /** The `mmb run` options the requests use; the CLI's option table declares the same names. */
-export const RUN_OPTIONS = { restart: '--restart', from: '--from', only: '--only', rehearse: '--rehearse', benchmark: '--benchmark' } as const;
+export const RUN_OPTIONS = {
+  restart: '--restart',
+  from: '--from',
+  only: '--only',
+  rehearse: '--rehearse',
+  benchmark: '--benchmark',
+} as const;
 
 /** `--from`'s value: `chapter2.md:1`. */
 export function phaseArgument(from: PhaseRef): string {
@@ -48,7 +54,8 @@ export function runArguments(request: RunRequest): string[] {
   const base = 'run' in request.base ? [request.base.run] : [RUN_OPTIONS.benchmark, request.base.benchmark];
   return [
     ...base,
-    RUN_OPTIONS.from, phaseArgument(request.from),
+    RUN_OPTIONS.from,
+    phaseArgument(request.from),
     ...(request.scope === 'phase-only' ? [RUN_OPTIONS.only] : []),
     ...(request.mode === 'rehearsal' ? [RUN_OPTIONS.rehearse] : []),
   ];
@@ -79,8 +86,10 @@ export const MAX_RUN_ID_LENGTH = 200;
 
 /** Why a run id given to `mmb run` or `mmb report` cannot name one folder of results/; undefined when it can. */
 export function runIdProblem(id: string): string | undefined {
-  if (id.length > MAX_RUN_ID_LENGTH) return `the run "${clipName(id)}" cannot be a folder name: it must be at most ${MAX_RUN_ID_LENGTH} characters long (this one has ${id.length})`;
-  if (!/^[A-Za-z0-9][\w.-]*(?:#[1-9]\d{0,2})?$/.test(id)) return `the run "${clipName(id)}" cannot be a folder name: it may hold only letters, digits, \`.\`, \`_\` and \`-\` (a repeat ends in \`#<n>\`), starting with a letter or digit (no path)`;
+  if (id.length > MAX_RUN_ID_LENGTH)
+    return `the run "${clipName(id)}" cannot be a folder name: it must be at most ${MAX_RUN_ID_LENGTH} characters long (this one has ${id.length})`;
+  if (!/^[A-Za-z0-9][\w.-]*(?:#[1-9]\d{0,2})?$/.test(id))
+    return `the run "${clipName(id)}" cannot be a folder name: it may hold only letters, digits, \`.\`, \`_\` and \`-\` (a repeat ends in \`#<n>\`), starting with a letter or digit (no path)`;
   return undefined;
 }
 

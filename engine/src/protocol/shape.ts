@@ -59,12 +59,18 @@ export function described(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   switch (typeof value) {
-    case 'string': return `the string ${clipped(value)}`;
-    case 'number': return `the number ${String(value)}`;
-    case 'boolean': return String(value);
-    case 'undefined': return 'nothing';
-    case 'object': return 'an object';
-    default: return `a ${typeof value}`;
+    case 'string':
+      return `the string ${clipped(value)}`;
+    case 'number':
+      return `the number ${String(value)}`;
+    case 'boolean':
+      return String(value);
+    case 'undefined':
+      return 'nothing';
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof value}`;
   }
 }
 
@@ -87,9 +93,11 @@ export const unknownValue = (): Shape<unknown> => leaf('anything', () => true);
 /** A finite number: JSON's `1e400` parses to Infinity, which no figure of a run is. */
 export const number = (): Shape<number> => leaf('a number', (value) => typeof value === 'number' && Number.isFinite(value));
 /** A whole number from 0 up, exact in a double: counts, indices, milliseconds. */
-export const count = (): Shape<number> => leaf('a whole number from 0', (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
+export const count = (): Shape<number> =>
+  leaf('a whole number from 0', (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
 /** A moment as the engine writes it (`Date.toISOString`): any text `Date.parse` reads. */
-export const time = (): Shape<string> => leaf('a date and time', (value) => typeof value === 'string' && Number.isFinite(Date.parse(value)));
+export const time = (): Shape<string> =>
+  leaf('a date and time', (value) => typeof value === 'string' && Number.isFinite(Date.parse(value)));
 
 /** A number from `min` to `max`, both included. */
 export function numberFrom(min: number, max: number): Shape<number> {

@@ -12,7 +12,7 @@ import { textInRun } from './summary';
 
 /** A transcript entry's tool calls, bounded again: a state read from disk is a file like any other. */
 export function entryToolCalls(entry: TranscriptEntry): AgentToolCall[] {
-  return entry.from === 'agent' ? boundedToolCalls(entry.toolCalls) ?? [] : [];
+  return entry.from === 'agent' ? (boundedToolCalls(entry.toolCalls) ?? []) : [];
 }
 
 /** How many more calls than those kept an entry's reply made, read bounded from the state. */
@@ -73,7 +73,9 @@ function trapChanges(state: RunState, benchmark: Benchmark, trap: LocatedTrap): 
   if (edits.length) return edits;
   return trap.trap.facts.flatMap((ref) => {
     const written = benchmark.sheets.get(ref.sheet)?.facts.find((fact) => fact.id === ref.id)?.text;
-    const live = Object.hasOwn(state.sheets, ref.sheet) ? state.sheets[ref.sheet]?.facts.find((fact) => fact.id === ref.id)?.text : undefined;
+    const live = Object.hasOwn(state.sheets, ref.sheet)
+      ? state.sheets[ref.sheet]?.facts.find((fact) => fact.id === ref.id)?.text
+      : undefined;
     return written !== undefined && written !== live ? [{ before: written, after: live ?? '' }] : [];
   });
 }

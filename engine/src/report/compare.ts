@@ -66,7 +66,10 @@ export interface Comparison {
 export function describeRun(state: RunState): ComparedRun {
   const grades = Object.values(state.grades).flatMap((g) => (g.length ? [g.at(-1)!.effective] : []));
   return {
-    run: state.run, agent: state.agent, status: state.status, startedAt: state.startedAt,
+    run: state.run,
+    agent: state.agent,
+    status: state.status,
+    startedAt: state.startedAt,
     average: grades.length ? Math.round((grades.reduce((a, b) => a + b, 0) / grades.length) * 100) / 100 : null,
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
     partial: state.phases !== undefined || state.filter !== undefined,
@@ -84,7 +87,9 @@ export function compareRuns(states: readonly RunState[], benchmark: Benchmark, b
   if (other) throw new Error(`run ${other.run} is of benchmark ${other.benchmark}, not ${benchmark.name}`);
   const results = states.map((s) => checkResults(s, benchmark, benchmarkPath));
   const perRun = results.map((checks) => new Map(checks.map((c) => [c.id, c])));
-  const playedIds = states.map((s) => (s.phases || s.filter !== undefined ? new Set(plannedChecks(s, benchmark).map((c) => c.check.id)) : undefined));
+  const playedIds = states.map((s) =>
+    s.phases || s.filter !== undefined ? new Set(plannedChecks(s, benchmark).map((c) => c.check.id)) : undefined,
+  );
   const ids = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
   const rows = ids.map((id, order) => {
     const first = perRun.map((m) => m.get(id)).find((c) => c)!;
@@ -94,14 +99,32 @@ export function compareRuns(states: readonly RunState[], benchmark: Benchmark, b
     const spread = graded.length ? Math.max(...graded) - Math.min(...graded) : 0;
     const differs = spread > 0 || (graded.length > 0 && graded.length < played.filter((p) => p).length);
     const traps = benchmark.traps.flatMap((t, index) => (t.trap.targets.some((x) => x.name === id) ? [{ index, type: t.trap.type }] : []));
-    return { order, row: { id, type: first.type, question: first.question, expected: first.expected, source: first.source, cells, played, spread, differs, traps } };
+    return {
+      order,
+      row: {
+        id,
+        type: first.type,
+        question: first.question,
+        expected: first.expected,
+        source: first.source,
+        cells,
+        played,
+        spread,
+        differs,
+        traps,
+      },
+    };
   });
   rows.sort((a, b) => Number(b.row.differs) - Number(a.row.differs) || b.row.spread - a.row.spread || a.order - b.order);
   const sorted = rows.map((r) => r.row);
   const stories = states.map((s, i) => runStory(s, benchmark, results[i]!, benchmarkPath ?? `benchmarks/${benchmark.name}`, passScore));
   return {
-    benchmark: benchmark.name, title: benchmark.title, runs: states.map(describeRun),
-    rows: sorted, differing: rows.filter((r) => r.row.differs).length, pairs: pairsOf(sorted, states.length),
+    benchmark: benchmark.name,
+    title: benchmark.title,
+    runs: states.map(describeRun),
+    rows: sorted,
+    differing: rows.filter((r) => r.row.differs).length,
+    pairs: pairsOf(sorted, states.length),
     traps: comparedTraps(sorted, stories),
   };
 }
@@ -110,10 +133,14 @@ export function compareRuns(states: readonly RunState[], benchmark: Benchmark, b
 function comparedTraps(rows: readonly CompareRow[], stories: readonly ReturnType<typeof runStory>[]): ComparedTrap[] {
   const aimed = new Map<number, string[]>();
   for (const row of rows) if (row.differs) for (const t of row.traps) aimed.set(t.index, [...(aimed.get(t.index) ?? []), row.id]);
-  return [...aimed].sort((a, b) => a[0] - b[0]).flatMap(([index, checks]) => {
-    const story = stories[0]?.traps[index];
-    return story ? [{ index, type: story.type, write: story.write, checks, results: stories.map((s) => s.traps[index]?.result ?? 'not graded') }] : [];
-  });
+  return [...aimed]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([index, checks]) => {
+      const story = stories[0]?.traps[index];
+      return story
+        ? [{ index, type: story.type, write: story.write, checks, results: stories.map((s) => s.traps[index]?.result ?? 'not graded') }]
+        : [];
+    });
 }
 
 /** For each pair of runs, the checks both graded and those graded differently (by effective grade, as the rows). */
@@ -135,7 +162,9 @@ export function comparisonText(c: Comparison): string {
   const lines = [
     `${'check'.padEnd(8)}${c.runs.map((r) => r.run.padEnd(width)).join('')}`,
     `${'average'.padEnd(8)}${c.runs.map((r) => (r.average === null ? '—' : r.average.toFixed(2)).padEnd(width)).join('')}`,
-    ...c.rows.filter((r) => r.differs).map((r) => `${r.id.padEnd(8)}${r.cells.map((g) => cell(g).padEnd(width)).join('')}${r.question.slice(0, 60)}`),
+    ...c.rows
+      .filter((r) => r.differs)
+      .map((r) => `${r.id.padEnd(8)}${r.cells.map((g) => cell(g).padEnd(width)).join('')}${r.question.slice(0, 60)}`),
   ];
   const same = c.rows.length - c.differing;
   lines.push(`${c.differing} of ${c.rows.length} checks differ${same ? `; ${same} graded the same` : ''} (* = 2nd attempt)`);

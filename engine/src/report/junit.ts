@@ -56,9 +56,15 @@ function suiteXml(run: JunitRun, id: number, passScore: number, hostname: string
   const cases = played ? playedCases(run.state, run.benchmark, passScore) : [notStartedCase(run)];
   const count = (kind: string) => cases.filter((c) => c.outcome?.kind === kind).length;
   const attributes = xmlAttributes([
-    ['name', oneLine(name, MAX_NAME) || 'run'], ['package', oneLine(benchmark, MAX_NAME) || 'benchmark'], ['id', id],
-    ['timestamp', played ? timestamp(run.state.startedAt) : EPOCH], ['hostname', hostname],
-    ['tests', cases.length], ['failures', count('failure')], ['errors', count('error')], ['skipped', count('skipped')],
+    ['name', oneLine(name, MAX_NAME) || 'run'],
+    ['package', oneLine(benchmark, MAX_NAME) || 'benchmark'],
+    ['id', id],
+    ['timestamp', played ? timestamp(run.state.startedAt) : EPOCH],
+    ['hostname', hostname],
+    ['tests', cases.length],
+    ['failures', count('failure')],
+    ['errors', count('error')],
+    ['skipped', count('skipped')],
     ['time', played ? seconds(run.state.activeMs) : '0'],
   ]);
   const body = cases.map(caseXml).join('');
@@ -66,10 +72,27 @@ function suiteXml(run: JunitRun, id: number, passScore: number, hostname: string
 }
 
 function propertiesXml(run: JunitRun, passScore: number): string {
-  const pairs: [string, string][] = run.kind === 'played'
-    ? [['benchmark', run.state.benchmark], ['agent', run.state.agent], ['status', run.state.status], ['average', averageOf(run)], ['pass_score', String(passScore)]]
-    : [['benchmark', run.benchmark], ['status', run.kind], ['pass_score', String(passScore)]];
-  const lines = pairs.map(([name, value]) => `      <property ${xmlAttributes([['name', name], ['value', oneLine(value, MAX_NAME)]])}/>\n`);
+  const pairs: [string, string][] =
+    run.kind === 'played'
+      ? [
+          ['benchmark', run.state.benchmark],
+          ['agent', run.state.agent],
+          ['status', run.state.status],
+          ['average', averageOf(run)],
+          ['pass_score', String(passScore)],
+        ]
+      : [
+          ['benchmark', run.benchmark],
+          ['status', run.kind],
+          ['pass_score', String(passScore)],
+        ];
+  const lines = pairs.map(
+    ([name, value]) =>
+      `      <property ${xmlAttributes([
+        ['name', name],
+        ['value', oneLine(value, MAX_NAME)],
+      ])}/>\n`,
+  );
   return `    <properties>\n${lines.join('')}    </properties>\n`;
 }
 
@@ -79,8 +102,14 @@ function averageOf(run: Extract<JunitRun, { kind: 'played' }>): string {
 }
 
 function caseXml(testCase: Case): string {
-  const attributes = xmlAttributes([['classname', testCase.classname], ['name', testCase.name], ['time', '0']]);
-  return testCase.outcome ? `    <testcase ${attributes}>\n      ${testCase.outcome.xml}\n    </testcase>\n` : `    <testcase ${attributes}/>\n`;
+  const attributes = xmlAttributes([
+    ['classname', testCase.classname],
+    ['name', testCase.name],
+    ['time', '0'],
+  ]);
+  return testCase.outcome
+    ? `    <testcase ${attributes}>\n      ${testCase.outcome.xml}\n    </testcase>\n`
+    : `    <testcase ${attributes}/>\n`;
 }
 
 /** Every check the run plays, in the benchmark's order, then grades of checks the benchmark no longer has, then the crash. */
@@ -90,22 +119,39 @@ function playedCases(state: RunState, benchmark: Benchmark, passScore: number): 
   const cases = planned.map(({ check, file }): Case => {
     const type = check.type ? ` [${check.type}]` : '';
     // Date templates read as the run expanded them, as in report.md: `{{FUTURE:3:weeks}}` means nothing in CI.
-    const testCase: Case = { classname: classname(state.benchmark, file), name: oneLine(`${check.id}${type} ${textInRun(state, check.question)}`, MAX_NAME) };
+    const testCase: Case = {
+      classname: classname(state.benchmark, file),
+      name: oneLine(`${check.id}${type} ${textInRun(state, check.question)}`, MAX_NAME),
+    };
     return withGrade(testCase, standingGrade(state, check.id), textInRun(state, check.answer), passScore);
   });
-  const orphans = Object.keys(state.grades).filter((id) => !plannedIds.has(id)).sort();
+  const orphans = Object.keys(state.grades)
+    .filter((id) => !plannedIds.has(id))
+    .sort();
   for (const id of orphans) {
-    cases.push(withGrade({ classname: oneLine(state.benchmark, MAX_NAME) || 'benchmark', name: oneLine(`${id} (not in the benchmark now)`, MAX_NAME) }, standingGrade(state, id), '', passScore));
+    cases.push(
+      withGrade(
+        { classname: oneLine(state.benchmark, MAX_NAME) || 'benchmark', name: oneLine(`${id} (not in the benchmark now)`, MAX_NAME) },
+        standingGrade(state, id),
+        '',
+        passScore,
+      ),
+    );
   }
   if (state.status === 'crashed') {
     const error = state.error ?? 'the run crashed';
-    cases.push({ classname: oneLine(state.benchmark, MAX_NAME) || 'benchmark', name: 'the run crashed', outcome: errorOutcome(error, 'crashed') });
+    cases.push({
+      classname: oneLine(state.benchmark, MAX_NAME) || 'benchmark',
+      name: 'the run crashed',
+      outcome: errorOutcome(error, 'crashed'),
+    });
   }
   return cases;
 }
 
 function notStartedCase(run: Exclude<JunitRun, { kind: 'played' }>): Case {
-  const name = run.kind === 'stopped' ? 'the run stopped' : run.kind === 'damaged' ? 'the run\'s files are damaged' : 'the run did not start';
+  const name =
+    run.kind === 'stopped' ? 'the run stopped' : run.kind === 'damaged' ? "the run's files are damaged" : 'the run did not start';
   return { classname: oneLine(run.benchmark, MAX_NAME) || 'benchmark', name, outcome: errorOutcome(run.problem, run.kind) };
 }
 
@@ -118,12 +164,29 @@ function withGrade(testCase: Case, grade: Grade | undefined, expected: string, p
   if (!grade) return { ...testCase, outcome: { kind: 'skipped', xml: `<skipped ${xmlAttributes([['message', 'never graded']])}/>` } };
   if (passes(grade.effective, passScore)) return testCase;
   const message = `score ${grade.effective}/10 (pass from ${passScore})${grade.attempt === 2 ? ', 2nd attempt' : ''}`;
-  const body = [`expected: ${expected}`, `got: ${grade.answer}`, `comment: ${grade.comment}`].map((part) => boundedXmlText(part, MAX_PART)).join('\n');
-  return { ...testCase, outcome: { kind: 'failure', xml: `<failure ${xmlAttributes([['message', message], ['type', 'below-pass-score']])}>${escapeXmlText(body)}</failure>` } };
+  const body = [`expected: ${expected}`, `got: ${grade.answer}`, `comment: ${grade.comment}`]
+    .map((part) => boundedXmlText(part, MAX_PART))
+    .join('\n');
+  return {
+    ...testCase,
+    outcome: {
+      kind: 'failure',
+      xml: `<failure ${xmlAttributes([
+        ['message', message],
+        ['type', 'below-pass-score'],
+      ])}>${escapeXmlText(body)}</failure>`,
+    },
+  };
 }
 
 function errorOutcome(problem: string, type: string): Case['outcome'] {
-  return { kind: 'error', xml: `<error ${xmlAttributes([['message', oneLine(problem, MAX_MESSAGE)], ['type', type]])}>${escapeXmlText(boundedXmlText(problem, MAX_PART))}</error>` };
+  return {
+    kind: 'error',
+    xml: `<error ${xmlAttributes([
+      ['message', oneLine(problem, MAX_MESSAGE)],
+      ['type', type],
+    ])}>${escapeXmlText(boundedXmlText(problem, MAX_PART))}</error>`,
+  };
 }
 
 /** `<benchmark>.<chapter>`: the chapter's file without `.md`, as a test class of the benchmark. */

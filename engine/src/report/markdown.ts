@@ -13,7 +13,12 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(
 export function reportEntry(s: Summary, when: Date): string {
   const stamp = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
   const heading = `## ${stamp} — ${inlineText(s.run, NAME)}: ${inlineText(s.benchmark, NAME)} @ ${inlineText(s.agent, NAME)}${s.status === 'crashed' ? ' (crashed)' : ''}`;
-  const blocks = [heading, figureLines(s).map((line) => `- ${line}`).join('\n')];
+  const blocks = [
+    heading,
+    figureLines(s)
+      .map((line) => `- ${line}`)
+      .join('\n'),
+  ];
   if (s.imperfect.length) blocks.push(`Imperfect answers (${s.imperfect.length}):`, imperfectTable(s));
   return `${blocks.join('\n\n')}\n`;
 }
@@ -22,23 +27,39 @@ export function reportEntry(s: Summary, when: Date): string {
 function figureLines(s: Summary): string[] {
   const lines: string[] = [];
   if (s.error) lines.push(`💥 Crashed: ${inlineText(s.error, ERROR)}`);
-  if (s.partial) lines.push(`🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : ''}`);
+  if (s.partial)
+    lines.push(
+      `🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : ''}`,
+    );
   lines.push(`📊 Evaluations: ${s.evaluations}, average ${s.average === null ? '—' : s.average.toFixed(2)}/10`);
   lines.push(`📊 Scores: ${s.scores.length ? s.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
-  lines.push(`📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : ''}`);
+  lines.push(
+    `📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : ''}`,
+  );
   if (!s.imperfect.length && s.evaluations) lines.push('📊 Imperfect answers: none');
-  lines.push(`📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
+  lines.push(
+    `📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`,
+  );
   if (s.personaCompactions.length) {
-    lines.push(`📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`);
+    lines.push(
+      `📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`,
+    );
   }
-  const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const).map((h) => [h, s.hooks[h] ?? 0] as const).filter(([, n]) => n);
+  const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const)
+    .map((h) => [h, s.hooks[h] ?? 0] as const)
+    .filter(([, n]) => n);
   if (hooks.length) lines.push(`📊 Hooks fired: ${hooks.map(([h, n]) => `${h} ${n}`).join(', ')}`);
   const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, s.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
   if (seen.length) lines.push(`📊 Persona misbehaviours seen: ${seen.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   // The calls themselves are on the HTML page: their arguments would swamp the entry.
-  if (s.toolCalls) lines.push(`📊 Agent tool calls: ${s.toolCalls.calls} in ${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'} (listed in the HTML report)`);
+  if (s.toolCalls)
+    lines.push(
+      `📊 Agent tool calls: ${s.toolCalls.calls} in ${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'} (listed in the HTML report)`,
+    );
   if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
-  const tokens = Object.entries(s.usage).map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`).join('; ');
+  const tokens = Object.entries(s.usage)
+    .map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`)
+    .join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);
   lines.push(`📊 Run time: ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`);
   return lines;
@@ -47,14 +68,19 @@ function figureLines(s: Summary): string[] {
 /** The imperfect answers, one table row each; every cell is one escaped line, its `|` escaped too. */
 function imperfectTable(s: Summary): string {
   const cell = (text: string, max?: number) => inlineText(text, max).replace(/\|/g, '\\|');
-  const rows = s.imperfect.map((a) => `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got, TEXT)} | ${cell(a.comment, TEXT)} |`);
+  const rows = s.imperfect.map(
+    (a) =>
+      `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got, TEXT)} | ${cell(a.comment, TEXT)} |`,
+  );
   return ['| score | check | question | expected | got | comment |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** Each agent compaction at the phase it was seen in, with its size: ` (ch03.md phase 2: 100,000 → 41,000 tokens; …)`. */
 function agentCuts(s: Summary): string {
   if (!s.agentCompactions.length) return '';
-  const cuts = s.agentCompactions.slice(0, 50).map((c) => `${inlineText(c.chapter, NAME) || 'before the first phase'} phase ${c.phase}${cutSize(c)}`);
+  const cuts = s.agentCompactions
+    .slice(0, 50)
+    .map((c) => `${inlineText(c.chapter, NAME) || 'before the first phase'} phase ${c.phase}${cutSize(c)}`);
   return ` (${cuts.join('; ')}${s.agentCompactions.length > 50 ? '; …' : ''})`;
 }
 
@@ -76,8 +102,10 @@ const ERROR = 500;
  * preview would fetch.
  */
 export function inlineText(text: string, max?: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = String(text).replace(/[\s\u0000-\u001f\u007f\u0085]+/g, ' ').trim();
+  const flat = String(text)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\s\u0000-\u001f\u007f\u0085]+/g, ' ')
+    .trim();
   const bounded = max === undefined ? flat : shorten(flat, max);
   return bounded.replace(/[\\`<[\]]/g, (c) => `\\${c}`);
 }

@@ -56,7 +56,10 @@ export function memorySnapshotNumbers(dirOfRun: string): number[] {
   const results = realFolder(dirname(dirOfRun));
   if (!results || !isRealFolderInside(root, results)) return [];
   const names = boundedEntries(root, MAX_FOLDER_ENTRIES).map((entry) => entry.name);
-  const numbers = names.filter((n) => /^\d{1,6}$/.test(n)).map(Number).sort((a, b) => a - b);
+  const numbers = names
+    .filter((n) => /^\d{1,6}$/.test(n))
+    .map(Number)
+    .sort((a, b) => a - b);
   return numbers.filter((n) => isRealFolderInside(join(root, String(n)), results)).slice(-MAX_SNAPSHOTS);
 }
 
@@ -100,7 +103,8 @@ function readFiles(dir: string, masker: SecretMasker): MemoryFile[] {
       if (entry.name.startsWith('.')) continue;
       const path = join(current.path, entry.name);
       const name = current.name ? `${current.name}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && current.depth < MAX_DEPTH && queue.length < MAX_FOLDERS) queue.push({ path, name, depth: current.depth + 1 });
+      if (entry.isDirectory() && current.depth < MAX_DEPTH && queue.length < MAX_FOLDERS)
+        queue.push({ path, name, depth: current.depth + 1 });
       else if (entry.isFile() && files.length < MAX_FILES) files.push(readOne(path, name, masker));
     }
   }
@@ -132,7 +136,10 @@ function readOne(path: string, name: string, masker: SecretMasker): MemoryFile {
  * its words of five letters or more (so "the", "and" mark nothing). At most 20.
  */
 export function expectedTokens(expected: string): string[] {
-  const tokens = String(expected).slice(0, 2000).match(/\d+(?:[.,]\d+)?|\p{L}{5,}/gu) ?? [];
+  const tokens =
+    String(expected)
+      .slice(0, 2000)
+      .match(/\d+(?:[.,]\d+)?|\p{L}{5,}/gu) ?? [];
   return [...new Set(tokens.map((t) => t.toLowerCase()))].slice(0, 20);
 }
 

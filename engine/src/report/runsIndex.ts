@@ -68,9 +68,13 @@ export function indexRow(id: string, state: RunState, status: TrueStatus, benchm
   const agent = Object.keys(state.agentStatus?.usage ?? {}).map((model) => `${model} (agent)`);
   const coverage = benchmark ? summarize(state, benchmark, status).coverage : undefined;
   return {
-    id, benchmark: bounded(state.benchmark), agent: bounded(state.agent),
+    id,
+    benchmark: bounded(state.benchmark),
+    agent: bounded(state.agent),
     models: [...persona, ...agent].slice(0, MAX_MODELS).map(bounded),
-    status, startedAt: bounded(state.startedAt), average: describeRun(state).average,
+    status,
+    startedAt: bounded(state.startedAt),
+    average: describeRun(state).average,
     graded: coverage?.graded ?? Object.values(state.grades ?? {}).filter((grades) => grades.length).length,
     planned: coverage?.planned ?? null,
     partial: state.phases !== undefined || state.filter !== undefined,
@@ -79,7 +83,19 @@ export function indexRow(id: string, state: RunState, status: TrueStatus, benchm
 
 /** The row of a run whose files cannot be read: listed, with its problem, so one bad folder hides nothing. */
 export function damagedRow(id: string, problem: string): IndexRow {
-  return { id, benchmark: '', agent: '', models: [], status: 'damaged', startedAt: '', average: null, graded: 0, planned: null, partial: false, problem: bounded(problem.split('\n')[0]) };
+  return {
+    id,
+    benchmark: '',
+    agent: '',
+    models: [],
+    status: 'damaged',
+    startedAt: '',
+    average: null,
+    graded: 0,
+    planned: null,
+    partial: false,
+    problem: bounded(problem.split('\n')[0]),
+  };
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -65,7 +65,13 @@ type Place = Pick<Position, 'chapterIndex' | 'phase'>;
 const order = (p: Place) => p.chapterIndex * 100_000 + p.phase;
 
 /** The story of one run, from its check results (`checkResults`) and its state; `benchmarkPath` as there. */
-export function runStory(state: RunState, benchmark: Benchmark, checks: readonly CheckResult[], benchmarkPath: string, passScore = DEFAULT_PASS_SCORE): RunStory {
+export function runStory(
+  state: RunState,
+  benchmark: Benchmark,
+  checks: readonly CheckResult[],
+  benchmarkPath: string,
+  passScore = DEFAULT_PASS_SCORE,
+): RunStory {
   const byId = new Map(checks.map((c) => [c.id, c]));
   const located = new Map(benchmark.checks.map((c) => [c.check.id, c]));
   const switches = state.sessionSwitches.filter((s) => !s.ignored).map((s) => order(s.position));
@@ -84,7 +90,15 @@ export function runStory(state: RunState, benchmark: Benchmark, checks: readonly
         personaCompactions: persona.filter((x) => x > from && x <= to).length,
         agentCompactions: agent.filter((x) => x >= from && x <= to).length,
       };
-      const check: TrapCheck = { id, type: result.type, question: result.question, expected: result.expected, source: result.source, distance, passed: result.grade ? passes(result.grade.effective, passScore) : null };
+      const check: TrapCheck = {
+        id,
+        type: result.type,
+        question: result.question,
+        expected: result.expected,
+        source: result.source,
+        distance,
+        passed: result.grade ? passes(result.grade.effective, passScore) : null,
+      };
       if (result.grade) check.grade = result.grade;
       return [check];
     });
@@ -103,13 +117,26 @@ function trapResult(checks: readonly TrapCheck[]): TrapResult {
 /** Per trap type, the checks its writes aim at (each once), passed of graded. */
 function trapTypeRates(benchmark: Benchmark, byId: ReadonlyMap<string, CheckResult>, passScore: number): Rate[] {
   const aimed = new Map<string, Set<string>>();
-  for (const t of benchmark.traps) for (const x of t.trap.targets) aimed.set(t.trap.type, (aimed.get(t.trap.type) ?? new Set()).add(x.name));
-  return [...aimed].map(([type, ids]) => rateOf(type, [...ids].map((id) => byId.get(id)?.grade?.effective), passScore));
+  for (const t of benchmark.traps)
+    for (const x of t.trap.targets) aimed.set(t.trap.type, (aimed.get(t.trap.type) ?? new Set()).add(x.name));
+  return [...aimed].map(([type, ids]) =>
+    rateOf(
+      type,
+      [...ids].map((id) => byId.get(id)?.grade?.effective),
+      passScore,
+    ),
+  );
 }
 
 function checkTypeRates(checks: readonly CheckResult[], passScore: number): Rate[] {
   const types = [...new Set(checks.map((c) => c.type))];
-  return types.map((type) => rateOf(type, checks.filter((c) => c.type === type).map((c) => c.grade?.effective), passScore));
+  return types.map((type) =>
+    rateOf(
+      type,
+      checks.filter((c) => c.type === type).map((c) => c.grade?.effective),
+      passScore,
+    ),
+  );
 }
 
 function rateOf(key: string, grades: readonly (number | undefined)[], passScore: number): Rate {
@@ -148,7 +175,10 @@ export function pooledRates(perRun: readonly (readonly Rate[])[]): Rate[] {
 }
 
 /** Student's t quantiles (97.5 %) for 1–30 degrees of freedom; past that, 1.96. */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
+  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 /** The mean of repeated runs' averages with its 95 % Student t interval (sample standard deviation); null under two runs. */
 export function meanInterval(values: readonly number[]): { mean: number; interval: [number, number] } | null {

@@ -116,15 +116,25 @@ export function summarize(state: RunState, benchmark: Benchmark, status: TrueSta
   for (const { grade } of standing) counts.set(grade.effective, (counts.get(grade.effective) ?? 0) + 1);
   const total = standing.reduce((a, { grade }) => a + grade.effective, 0);
   const byId = new Map(planned.map((c) => [c.check.id, c]));
-  const imperfect = standing.filter(({ grade }) => grade.effective < 10).map(({ id, grade }): ImperfectAnswer => {
-    const planned = byId.get(id);
-    const out: ImperfectAnswer = {
-      id, question: textInRun(state, planned?.check.question ?? ''), expected: textInRun(state, planned?.check.answer ?? ''), got: grade.answer, comment: grade.comment,
-      score: grade.effective, attempt: grade.attempt, file: planned?.file ?? '', line: (planned?.check.idRange.start.line ?? 0) + 1,
-    };
-    if (planned?.check.type) out.type = planned.check.type;
-    return out;
-  }).sort((a, b) => order(a.id) - order(b.id));
+  const imperfect = standing
+    .filter(({ grade }) => grade.effective < 10)
+    .map(({ id, grade }): ImperfectAnswer => {
+      const planned = byId.get(id);
+      const out: ImperfectAnswer = {
+        id,
+        question: textInRun(state, planned?.check.question ?? ''),
+        expected: textInRun(state, planned?.check.answer ?? ''),
+        got: grade.answer,
+        comment: grade.comment,
+        score: grade.effective,
+        attempt: grade.attempt,
+        file: planned?.file ?? '',
+        line: (planned?.check.idRange.start.line ?? 0) + 1,
+      };
+      if (planned?.check.type) out.type = planned.check.type;
+      return out;
+    })
+    .sort((a, b) => order(a.id) - order(b.id));
   const summary: Summary = {
     run: state.run,
     benchmark: state.benchmark,
@@ -136,11 +146,20 @@ export function summarize(state: RunState, benchmark: Benchmark, status: TrueSta
     evaluations: standing.length,
     average: standing.length ? Math.round((total / standing.length) * 100) / 100 : null,
     scores: [...counts].sort((a, b) => b[0] - a[0]),
-    coverage: { graded: planned.filter((c) => state.grades[c.check.id]?.length).length, planned: planned.length, missing: planned.filter((c) => !state.grades[c.check.id]?.length).map((c) => c.check.id) },
+    coverage: {
+      graded: planned.filter((c) => state.grades[c.check.id]?.length).length,
+      planned: planned.length,
+      missing: planned.filter((c) => !state.grades[c.check.id]?.length).map((c) => c.check.id),
+    },
     imperfect,
     compactions: state.agentStatus?.compactions ? state.agentStatus.compactions.length : null,
     agentCompactions: agentCompactionsPlaced(state).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, ...sizes(c) })),
-    personaCompactions: (state.compactions ?? []).map((c) => ({ chapter: c.position.chapter, phase: c.position.phase + 1, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
+    personaCompactions: (state.compactions ?? []).map((c) => ({
+      chapter: c.position.chapter,
+      phase: c.position.phase + 1,
+      tokensBefore: c.tokensBefore,
+      tokensAfter: c.tokensAfter,
+    })),
     hooks: state.hooks ?? {},
     misbehaviours: state.misbehaviours ?? {},
     skippedHours: Math.round((state.skippedMs ?? 0) / 360_000) / 10,
@@ -154,7 +173,11 @@ export function summarize(state: RunState, benchmark: Benchmark, status: TrueSta
   if (toolCalls.calls) summary.toolCalls = toolCalls;
   if (state.phases) {
     const at = (position: { chapter: string; phase: number }) => `${position.chapter}:${position.phase + 1}`;
-    summary.partial = { from: at(state.phases.from), to: at(state.phases.to), ...(state.filter !== undefined ? { filter: state.filter } : {}) };
+    summary.partial = {
+      from: at(state.phases.from),
+      to: at(state.phases.to),
+      ...(state.filter !== undefined ? { filter: state.filter } : {}),
+    };
   }
   if (state.finishedAt) summary.finishedAt = state.finishedAt;
   return summary;
@@ -173,7 +196,10 @@ function countToolCalls(state: RunState): { calls: number; replies: number } {
 }
 
 function sizes(c: { tokensBefore?: number; tokensAfter?: number }): { tokensBefore?: number; tokensAfter?: number } {
-  return { ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}), ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}) };
+  return {
+    ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
+    ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
+  };
 }
 
 function order(id: string): number {

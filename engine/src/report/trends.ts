@@ -147,8 +147,14 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
   const repeat = repeatOf(first.run);
   return {
     ...(repeat ? { repeatsOf: repeat.base } : {}),
-    benchmark: first.benchmark, title: benchmark.title, agent: first.agent, sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
-    runs: described, average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))), checks, traps,
+    benchmark: first.benchmark,
+    title: benchmark.title,
+    agent: first.agent,
+    sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
+    runs: described,
+    average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))),
+    checks,
+    traps,
     repeats: {
       average: meanInterval(described.flatMap((r) => (r.average === null ? [] : [r.average]))),
       byTrapType: pooledRates(stories.map((st) => st.byTrapType)),

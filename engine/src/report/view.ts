@@ -62,7 +62,16 @@ export type ConversationItem =
   | { kind: 'message'; from: 'persona' | 'agent'; text: string; at: string; toolCalls?: AgentToolCall[]; toolCallsLeftOut?: number }
   | { kind: 'marker'; marker: MarkerKind; text: string; at: string; source?: SourceRef }
   /** A grade the persona gave, where it gave it; `standing` false for one a later grade replaced. */
-  | { kind: 'grade'; at: string; check: CheckResult; grade: NonNullable<CheckResult['grade']>; standing: boolean; conversation: number; toolCalls: AgentToolCall[]; toolCallsLeftOut: number };
+  | {
+      kind: 'grade';
+      at: string;
+      check: CheckResult;
+      grade: NonNullable<CheckResult['grade']>;
+      standing: boolean;
+      conversation: number;
+      toolCalls: AgentToolCall[];
+      toolCallsLeftOut: number;
+    };
 
 export interface ConversationChapter {
   chapter: string;
@@ -106,25 +115,35 @@ export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPat
   const at = (file: string, line: number): SourceRef => ({ file: `${benchmarkPath}/${file}`, line });
   const planned = benchmark.checks.map((c): CheckResult => {
     const result: CheckResult = {
-      id: c.check.id, type: c.check.type ?? 'untyped', chapter: c.file, question: textInRun(state, c.check.question), expected: textInRun(state, c.check.answer),
+      id: c.check.id,
+      type: c.check.type ?? 'untyped',
+      chapter: c.file,
+      question: textInRun(state, c.check.question),
+      expected: textInRun(state, c.check.answer),
       source: at(c.file, c.check.idRange.start.line + 1),
-      traps: benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === c.check.id)).map((t) => {
-        const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
-        if (t.trap.note) link.note = textInRun(state, t.trap.note);
-        return link;
-      }),
+      traps: benchmark.traps
+        .filter((t) => t.trap.targets.some((x) => x.name === c.check.id))
+        .map((t) => {
+          const link: TrapLink = { type: t.trap.type, ...at(t.file, t.trap.range.start.line + 1) };
+          if (t.trap.note) link.note = textInRun(state, t.trap.note);
+          return link;
+        }),
     };
     const stale = result.traps.length ? staleTokens(state, benchmark, c.check.id, result.expected) : [];
     return stale.length ? { ...result, staleTokens: stale } : result;
   });
   const known = new Set(planned.map((c) => c.id));
-  const gone = Object.keys(state.grades).filter((id) => !known.has(id)).map((id): CheckResult => {
-    const chapter = state.grades[id]?.at(-1)?.position.chapter ?? '';
-    return { id, type: 'untyped', chapter, question: '', expected: '', source: at(chapter, 1), traps: [] };
-  });
+  const gone = Object.keys(state.grades)
+    .filter((id) => !known.has(id))
+    .map((id): CheckResult => {
+      const chapter = state.grades[id]?.at(-1)?.position.chapter ?? '';
+      return { id, type: 'untyped', chapter, question: '', expected: '', source: at(chapter, 1), traps: [] };
+    });
   return [...planned, ...gone].map((c) => {
     const last = state.grades[c.id]?.at(-1);
-    return last ? { ...c, grade: { score: last.score, effective: last.effective, attempt: last.attempt, got: last.answer, comment: last.comment } } : c;
+    return last
+      ? { ...c, grade: { score: last.score, effective: last.effective, attempt: last.attempt, got: last.answer, comment: last.comment } }
+      : c;
   });
 }
 
@@ -135,7 +154,9 @@ export function groupGrades(checks: readonly CheckResult[], key: (c: CheckResult
   return [...groups].map(([k, list]) => {
     const graded = list.flatMap((c) => (c.grade ? [c.grade.effective] : []));
     return {
-      key: k, checks: list.length, graded: graded.length,
+      key: k,
+      checks: list.length,
+      graded: graded.length,
       average: graded.length ? round2(graded.reduce((a, b) => a + b, 0) / graded.length) : null,
       perfect: graded.filter((g) => g >= 10).length,
     };
@@ -149,30 +170,64 @@ export function runView(state: RunState, benchmark: Benchmark, o: ViewOptions = 
     summary: summarize(state, benchmark, o.status),
     title: benchmark.title,
     checks,
-    imperfect: checks.filter((c) => c.grade && c.grade.effective < 10).map((c) => {
-      const at = state.grades[c.id]?.at(-1)?.at ?? '';
-      const turn = turnToolCalls(state, at);
-      return { ...c, toolCalls: turn.calls, ...(turn.leftOut ? { toolCallsLeftOut: turn.leftOut } : {}), conversation: conversationAt(state, at) };
-    }),
+    imperfect: checks
+      .filter((c) => c.grade && c.grade.effective < 10)
+      .map((c) => {
+        const at = state.grades[c.id]?.at(-1)?.at ?? '';
+        const turn = turnToolCalls(state, at);
+        return {
+          ...c,
+          toolCalls: turn.calls,
+          ...(turn.leftOut ? { toolCallsLeftOut: turn.leftOut } : {}),
+          conversation: conversationAt(state, at),
+        };
+      }),
     byType: groupGrades(checks, (c) => c.type),
     byChapter: groupGrades(checks, (c) => c.chapter),
     conversation: conversation(state, benchmark, path, checks),
     story: runStory(state, benchmark, checks, path, o.passScore),
     memory: o.memory ?? [],
     // The persona's model, then the agent's own (for adapters that call their model themselves).
-    costs: [...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices), ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({ ...c, model: `${c.model} (agent)` }))],
+    costs: [
+      ...estimateCosts(withFailedModels(state.usage, state, 'persona'), o.prices),
+      ...estimateCosts(withFailedModels(state.agentStatus?.usage ?? {}, state, 'agent'), o.prices).map((c) => ({
+        ...c,
+        model: `${c.model} (agent)`,
+      })),
+    ],
   };
 }
 
 /** Every grade of the run at the moment it was given; a grade carries no phase of its own (its position is the check's), so time places it. */
 function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: ConversationItem }[] {
   const byId = new Map(checks.map((c) => [c.id, c]));
-  return Object.entries(state.grades).flatMap(([id, grades]) => grades.slice(-10).map((g, index) => {
-    const check = byId.get(id) ?? { id, type: 'untyped', chapter: g.position.chapter, question: '', expected: '', source: { file: '', line: 1 }, traps: [] };
-    const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
-    const turn = turnToolCalls(state, g.at);
-    return { item: { kind: 'grade' as const, at: g.at, check, grade, standing: index === Math.min(grades.length, 10) - 1, conversation: conversationAt(state, g.at), toolCalls: turn.calls, toolCallsLeftOut: turn.leftOut } };
-  }));
+  return Object.entries(state.grades).flatMap(([id, grades]) =>
+    grades.slice(-10).map((g, index) => {
+      const check = byId.get(id) ?? {
+        id,
+        type: 'untyped',
+        chapter: g.position.chapter,
+        question: '',
+        expected: '',
+        source: { file: '', line: 1 },
+        traps: [],
+      };
+      const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
+      const turn = turnToolCalls(state, g.at);
+      return {
+        item: {
+          kind: 'grade' as const,
+          at: g.at,
+          check,
+          grade,
+          standing: index === Math.min(grades.length, 10) - 1,
+          conversation: conversationAt(state, g.at),
+          toolCalls: turn.calls,
+          toolCallsLeftOut: turn.leftOut,
+        },
+      };
+    }),
+  );
 }
 
 /** The conversation (1 = the first) the agent was in at `at`: one more for each session switch it took before. */
@@ -188,7 +243,8 @@ function withFailedModels(usage: Readonly<Record<string, Usage>>, state: RunStat
   const out: Record<string, Usage> = { ...usage };
   for (const retry of (state.retryLog ?? []).slice(-20)) {
     const name = String(retry.model).slice(0, 200);
-    if ((retry.by ?? 'persona') === by && !Object.hasOwn(out, name)) addUsage(out, name, { promptTokens: 0, completionTokens: 0 })[name]!.requests = 0;
+    if ((retry.by ?? 'persona') === by && !Object.hasOwn(out, name))
+      addUsage(out, name, { promptTokens: 0, completionTokens: 0 })[name]!.requests = 0;
   }
   return out;
 }
@@ -197,7 +253,12 @@ function withFailedModels(usage: Readonly<Record<string, Usage>>, state: RunStat
  * The conversation between persona and agent by chapter, with markers where a phase begins, the
  * agent switches to a new conversation, a context is compacted, or the virtual clock jumps.
  */
-export function conversation(state: RunState, benchmark: Benchmark, benchmarkPath: string, checks: readonly CheckResult[] = []): ConversationChapter[] {
+export function conversation(
+  state: RunState,
+  benchmark: Benchmark,
+  benchmarkPath: string,
+  checks: readonly CheckResult[] = [],
+): ConversationChapter[] {
   const switches = new Set(state.sessionSwitches.map((s) => s.at));
   const marker = (m: MarkerKind, at: string, text: string): ConversationItem => ({ kind: 'marker', marker: m, at, text });
   // Everything in time order, each with the phase it happened in when known.
@@ -206,9 +267,20 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
       position: e.position,
       item: e.from === 'engine' ? marker(switches.has(e.at) ? 'session' : 'note', e.at, e.text) : messageItem(e),
     })),
-    ...(state.compactions ?? []).map((c) => ({ position: c.position, item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`) })),
-    ...(state.clockJumps ?? []).filter((j) => j.skippedMs > 0).map((j) => ({ position: j.position, item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`) })),
-    ...agentCompactionsPlaced(state).map((c) => ({ position: c.position, item: marker('agent-compaction', c.seenAt, `The agent compacted its context${cutSize(c)}`) })),
+    ...(state.compactions ?? []).map((c) => ({
+      position: c.position,
+      item: marker('compaction', c.at, `The persona's context was compacted: ${c.tokensBefore} → ${c.tokensAfter} tokens`),
+    })),
+    ...(state.clockJumps ?? [])
+      .filter((j) => j.skippedMs > 0)
+      .map((j) => ({
+        position: j.position,
+        item: marker('time', j.at, `Virtual time jumps to ${j.virtualTime.slice(0, 16).replace('T', ' ')} (${hours(j.skippedMs)} skipped)`),
+      })),
+    ...agentCompactionsPlaced(state).map((c) => ({
+      position: c.position,
+      item: marker('agent-compaction', c.seenAt, `The agent compacted its context${cutSize(c)}`),
+    })),
     ...gradeItems(state, checks),
   ];
   timeline.sort((a, b) => a.item.at.localeCompare(b.item.at));
@@ -220,8 +292,13 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
       if (chapters.at(-1)?.chapter !== position.chapter) chapters.push({ chapter: position.chapter, messages: 0, items: [] });
       const chapter = benchmark.chapters.find((c) => c.file === position.chapter);
       const phase = chapter?.phases[position.phase];
-      const begins = marker('phase', item.at, `Phase ${position.phase + 1}${chapter ? `/${chapter.phases.length}` : ''} of ${position.chapter}${phase ? ` — ${phase.title}` : ''}`);
-      if (phase && begins.kind === 'marker') begins.source = { file: `${benchmarkPath}/${position.chapter}`, line: phase.headingRange.start.line + 1 };
+      const begins = marker(
+        'phase',
+        item.at,
+        `Phase ${position.phase + 1}${chapter ? `/${chapter.phases.length}` : ''} of ${position.chapter}${phase ? ` — ${phase.title}` : ''}`,
+      );
+      if (phase && begins.kind === 'marker')
+        begins.source = { file: `${benchmarkPath}/${position.chapter}`, line: phase.headingRange.start.line + 1 };
       chapters.at(-1)!.items.push(begins);
     }
     if (!chapters.length) chapters.push({ chapter: '', messages: 0, items: [] });
@@ -236,7 +313,14 @@ export function conversation(state: RunState, benchmark: Benchmark, benchmarkPat
 function messageItem(entry: RunState['transcript'][number]): ConversationItem {
   const toolCalls = entryToolCalls(entry);
   const leftOut = entryLeftOut(entry);
-  return { kind: 'message', from: entry.from === 'agent' ? 'agent' : 'persona', text: entry.text, at: entry.at, ...(toolCalls.length ? { toolCalls } : {}), ...(leftOut ? { toolCallsLeftOut: leftOut } : {}) };
+  return {
+    kind: 'message',
+    from: entry.from === 'agent' ? 'agent' : 'persona',
+    text: entry.text,
+    at: entry.at,
+    ...(toolCalls.length ? { toolCalls } : {}),
+    ...(leftOut ? { toolCallsLeftOut: leftOut } : {}),
+  };
 }
 
 function hours(ms: number): string {

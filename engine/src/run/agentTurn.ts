@@ -45,7 +45,14 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     for (const m of messages) {
       const toolCalls = boundedToolCalls(m.toolCalls);
       const leftOut = leftOutToolCalls(m.toolCalls);
-      o.record({ type: 'reply', at: o.now(), seq: m.seq, text: boundedReply(m.text), ...(toolCalls ? { toolCalls } : {}), ...(leftOut ? { toolCallsLeftOut: leftOut } : {}) });
+      o.record({
+        type: 'reply',
+        at: o.now(),
+        seq: m.seq,
+        text: boundedReply(m.text),
+        ...(toolCalls ? { toolCalls } : {}),
+        ...(leftOut ? { toolCallsLeftOut: leftOut } : {}),
+      });
       lastNew = Date.now();
     }
     const replies = repliesToLastSend(state);
@@ -123,7 +130,12 @@ function answersSoFar(messages: readonly AgentMessage[], cursor: number, awaitsL
 async function settledOrTimeout(adapter: AgentAdapter, remainingMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([adapter.whenSettled?.(), new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, remainingMs) + 1); })]);
+    await Promise.race([
+      adapter.whenSettled?.(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, remainingMs) + 1);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -136,5 +148,10 @@ function boundedReply(text: string): string {
 
 function changed(a: AgentStatus | undefined, b: AgentStatus): boolean {
   const requests = (s: AgentStatus) => Object.values(s.usage ?? {}).reduce((n, u) => n + u.requests, 0);
-  return !a || a.contextTokens !== b.contextTokens || (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1) || requests(a) !== requests(b);
+  return (
+    !a ||
+    a.contextTokens !== b.contextTokens ||
+    (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1) ||
+    requests(a) !== requests(b)
+  );
 }

@@ -41,16 +41,31 @@ function systemMessage(run: RunContext): ChatMessage {
 export async function personaTurn(run: RunContext, counters: TurnCounters): Promise<void> {
   const { state, options } = run;
   compactIfDue(run);
-  const response = await options.persona.complete({ messages: [systemMessage(run), ...state.persona], tools: offeredToolSpecs(run) }, {
-    onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
+  const response = await options.persona.complete(
+    { messages: [systemMessage(run), ...state.persona], tools: offeredToolSpecs(run) },
+    {
+      onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
+    },
+  );
+  run.record({
+    type: 'usage',
+    at: run.now(),
+    model: options.persona.name,
+    promptTokens: response.usage.promptTokens,
+    completionTokens: response.usage.completionTokens,
   });
-  run.record({ type: 'usage', at: run.now(), model: options.persona.name, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens });
   const content = typeof response.message.content === 'string' ? response.message.content.slice(0, MAX_CONTENT_CHARS) : null;
   const modelCalls = (response.message.tool_calls ?? []).slice(0, MAX_CALLS_PER_TURN);
   const echo = run.hooks.dropEchoedUserMessages ? echoedAgent(content, modelCalls, state) : undefined;
   if (echo !== undefined && counters.echoDrops < MAX_ECHO_DROPS) {
     counters.echoDrops++;
-    run.record({ type: 'hook', at: run.now(), hook: 'drop_echoed_user_messages', text: echo.slice(0, 1000), misbehaviour: 'hallucinated-user' });
+    run.record({
+      type: 'hook',
+      at: run.now(),
+      hook: 'drop_echoed_user_messages',
+      text: echo.slice(0, 1000),
+      misbehaviour: 'hallucinated-user',
+    });
     // Said why, so that the next request differs: a model at temperature 0 would write the same turn again.
     run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: ECHO_ERROR } });
     return;
@@ -67,16 +82,21 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
   }
 }
 
-const ECHO_ERROR = 'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. Write your own next message, in your own words, with `send_message`.';
+const ECHO_ERROR =
+  'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. Write your own next message, in your own words, with `send_message`.';
 
 /** What she is told after a turn without a tool call, by what the turn was. */
 const PLAIN_TEXT_ERRORS = {
-  'plain-text': 'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.',
-  'empty-reply': 'Error: your reply was empty. Every turn is a tool call: `send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
-  'refusal': 'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
+  'plain-text':
+    'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.',
+  'empty-reply':
+    'Error: your reply was empty. Every turn is a tool call: `send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
+  refusal:
+    'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
 } as const;
 
-const REFUSAL = /\b(I\s*(?:am|'m)\s+(?:sorry|afraid)|I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply))|\bas an AI\b/i;
+const REFUSAL =
+  /\b(I\s*(?:am|'m)\s+(?:sorry|afraid)|I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply))|\bas an AI\b/i;
 
 /** Which misbehaviour a turn without a tool call is: empty, a refusal to play, or plain words. */
 function plainTextKind(content: string | null): keyof typeof PLAIN_TEXT_ERRORS {
@@ -88,13 +108,22 @@ function plainTextKind(content: string | null): keyof typeof PLAIN_TEXT_ERRORS {
 function compactIfDue(run: RunContext): void {
   const { state, options } = run;
   if (!options.compaction) return;
-  const loaded = Object.values(state.sheets).filter((sheet) => sheet.facts.some((f) => f.told)).map((sheet) => sheet.name);
+  const loaded = Object.values(state.sheets)
+    .filter((sheet) => sheet.facts.some((f) => f.told))
+    .map((sheet) => sheet.name);
   const position = state.position;
-  const gradedInPhase = Object.entries(state.grades).filter(([, list]) => {
-    const at = list.at(-1)?.position;
-    return at?.chapterIndex === position.chapterIndex && at.phase === position.phase;
-  }).map(([id]) => id);
-  const notes = compactionNotes({ profile: liveProfile(state, options.benchmark.profile), loadedSheets: loaded, phaseMessage: currentPhaseMessage(state.persona), gradedInPhase });
+  const gradedInPhase = Object.entries(state.grades)
+    .filter(([, list]) => {
+      const at = list.at(-1)?.position;
+      return at?.chapterIndex === position.chapterIndex && at.phase === position.phase;
+    })
+    .map(([id]) => id);
+  const notes = compactionNotes({
+    profile: liveProfile(state, options.benchmark.profile),
+    loadedSheets: loaded,
+    phaseMessage: currentPhaseMessage(state.persona),
+    gradedInPhase,
+  });
   const plan = planCompaction(run.systemPrompt(), state.persona, options.compaction.maxTokens, options.compaction.trimToTokens, notes);
   if (plan) run.record({ type: 'compaction', at: run.now(), ...plan });
 }
@@ -119,7 +148,11 @@ export async function plainTextTurn(run: RunContext, text: string): Promise<void
   const state = run.state;
   // Keyed by the assistant message's event; states from before that was kept use the old index key.
   const key = state.lastAssistantEvent === undefined ? `text-${state.persona.length - 1}` : `text-t${state.lastAssistantEvent}`;
-  const replies = await agentTurn(state, run.options.adapter, key, text.trim().slice(0, MAX_MESSAGE_CHARS), { replyTimeoutMs: run.replyTimeoutMs, record: run.record, now: run.now });
+  const replies = await agentTurn(state, run.options.adapter, key, text.trim().slice(0, MAX_MESSAGE_CHARS), {
+    replyTimeoutMs: run.replyTimeoutMs,
+    record: run.record,
+    now: run.now,
+  });
   run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: replyText(run, replies) } });
 }
 
@@ -128,15 +161,20 @@ export async function plainTextTurn(run: RunContext, text: string): Promise<void
  * `persona/echo.ts`), or undefined. Such a turn is dropped whole: the seed's DeepSeek hook.
  */
 function echoedAgent(content: string | null, calls: readonly ToolCall[], state: RunState): string | undefined {
-  const texts = [content ?? '', ...calls.filter((c) => c.function.name === 'send_message').map((c) => {
-    try {
-      const args: unknown = JSON.parse(c.function.arguments.slice(0, MAX_ARGUMENT_CHARS + 1));
-      const text = typeof args === 'object' && args !== null ? (args as { text?: unknown }).text : undefined;
-      return typeof text === 'string' ? text.slice(0, MAX_MESSAGE_CHARS) : '';
-    } catch {
-      return '';
-    }
-  })];
+  const texts = [
+    content ?? '',
+    ...calls
+      .filter((c) => c.function.name === 'send_message')
+      .map((c) => {
+        try {
+          const args: unknown = JSON.parse(c.function.arguments.slice(0, MAX_ARGUMENT_CHARS + 1));
+          const text = typeof args === 'object' && args !== null ? (args as { text?: unknown }).text : undefined;
+          return typeof text === 'string' ? text.slice(0, MAX_MESSAGE_CHARS) : '';
+        } catch {
+          return '';
+        }
+      }),
+  ];
   const context = echoContext(state);
   return texts.find((text) => echoKind(text, context) !== undefined);
 }

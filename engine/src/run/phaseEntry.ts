@@ -25,7 +25,14 @@ export async function enterPhase(run: RunContext, index: number, entry: string):
   const state = run.state;
   if (state.phaseCallId !== entry) {
     const effects = await runPhaseJs(run, target);
-    run.record({ type: 'phase', at: run.now(), callId: entry, position: target.position, templates: expandTemplates([target], state.startTime, state.templates), effects });
+    run.record({
+      type: 'phase',
+      at: run.now(),
+      callId: entry,
+      position: target.position,
+      templates: expandTemplates([target], state.startTime, state.templates),
+      effects,
+    });
   }
   return phaseMessage(target.position, target.chapter.phases.length, target.phase.title, phaseText(target, state.templates));
 }

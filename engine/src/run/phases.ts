@@ -1,5 +1,14 @@
 /** The phases of a benchmark in play order, and what entering one means for the persona. */
-import { phaseInstructions, startMoment, expandTemplate, templateMoment, type Benchmark, type Chapter, type Phase, type TimeAnchor } from '../../../scenario/src';
+import {
+  phaseInstructions,
+  startMoment,
+  expandTemplate,
+  templateMoment,
+  type Benchmark,
+  type Chapter,
+  type Phase,
+  type TimeAnchor,
+} from '../../../scenario/src';
 import type { Position } from '../state/runState';
 
 export interface PlayPhase {
@@ -10,9 +19,14 @@ export interface PlayPhase {
 }
 
 export function playOrder(b: Benchmark): PlayPhase[] {
-  return b.chapters.flatMap((chapter, chapterIndex) => chapter.phases.map((phase) => ({
-    chapter, chapterIndex, phase, position: { chapter: chapter.file, chapterIndex, phase: phase.index },
-  })));
+  return b.chapters.flatMap((chapter, chapterIndex) =>
+    chapter.phases.map((phase) => ({
+      chapter,
+      chapterIndex,
+      phase,
+      position: { chapter: chapter.file, chapterIndex, phase: phase.index },
+    })),
+  );
 }
 
 /** Where a saved position is in the benchmark as it is now (chapters may have been appended). */
@@ -36,7 +50,11 @@ export function clockStart(order: readonly PlayPhase[], from: number, startTime:
 }
 
 /** Expansions for the templates of `phases` not yet in `known`. */
-export function expandTemplates(phases: readonly PlayPhase[], startTime: string, known: Record<string, string> = {}): Record<string, string> {
+export function expandTemplates(
+  phases: readonly PlayPhase[],
+  startTime: string,
+  known: Record<string, string> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   const start = startMoment(startTime);
   for (const p of phases) {
@@ -45,7 +63,9 @@ export function expandTemplates(phases: readonly PlayPhase[], startTime: string,
       // The checker bounds template amounts; a date that still comes out invalid must stop the
       // run with its place rather than reach the persona as "NaN undefined NaN".
       if (Number.isNaN(templateMoment(t, start).getTime())) {
-        throw new Error(`${p.chapter.file}:${t.range.start.line + 1}: the date template ${t.raw} gives no valid date from the start time ${startTime}; fix the template or start_time.`);
+        throw new Error(
+          `${p.chapter.file}:${t.range.start.line + 1}: the date template ${t.raw} gives no valid date from the start time ${startTime}; fix the template or start_time.`,
+        );
       }
       out[t.raw] = expandTemplate(t, start);
     }

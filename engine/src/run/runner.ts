@@ -18,7 +18,6 @@ import type { ToolCall } from '../models/messages';
 
 export type { RunOptions } from './context';
 
-
 export async function runBenchmark(options: RunOptions): Promise<RunState> {
   const loaded = options.loaded ? options.loaded.state : options.store.load();
   const run = createRunContext(options, loaded ?? emptyState());
@@ -117,7 +116,9 @@ async function playUntilFinished(run: RunContext): Promise<void> {
     }
     const limit = options.maxTurnsPerPhase ?? turnLimit(run.order[at]!, state);
     if (++turnsInPhase > limit) {
-      throw new Error(`the persona took ${turnsInPhase - 1} turns in ${state.position.chapter}, phase ${state.position.phase + 1}, without finishing it; check the phase's instructions.`);
+      throw new Error(
+        `the persona took ${turnsInPhase - 1} turns in ${state.position.chapter}, phase ${state.position.phase + 1}, without finishing it; check the phase's instructions.`,
+      );
     }
     if (turnsInPhase === Math.ceil(limit / 2) && limit >= 10) remindOfNextPhase(run, turnsInPhase - 1);
     const last = state.persona.at(-1);

@@ -30,8 +30,15 @@ export async function startRun(run: RunContext): Promise<void> {
   options.clock.set(clockAt);
   // Journaled before the agent starts: an agent that cannot start is this run's crash, not a run never made.
   run.record({
-    type: 'start', at: run.now(), run: options.name, benchmark: options.benchmark.name, agent: options.agent, startTime,
-    position: order[from]!.position, sheets: liveSheets(options.benchmark), templates: expandTemplates(order, startTime),
+    type: 'start',
+    at: run.now(),
+    run: options.name,
+    benchmark: options.benchmark.name,
+    agent: options.agent,
+    startTime,
+    position: order[from]!.position,
+    sheets: liveSheets(options.benchmark),
+    templates: expandTemplates(order, startTime),
     ...(options.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
     ...(options.filter ? { filter: options.filter } : {}),
   });
@@ -51,12 +58,14 @@ export async function resumeRun(run: RunContext): Promise<Resumption> {
   const { options, order, state } = run;
   const at = indexOf(order, state.position);
   if (at < 0) {
-    throw new Error(`the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${options.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`);
+    throw new Error(
+      `the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${options.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`,
+    );
   }
   if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return 'done';
   const continuing = state.status === 'finished';
   // A multi-day run goes on from the virtual moment it stopped at; any other lives on the real wall clock.
-  const stoppedAt = run.timeMaster.enabled ? clockAtLastEvent(state) ?? clockStart(order, at, state.startTime) : undefined;
+  const stoppedAt = run.timeMaster.enabled ? (clockAtLastEvent(state) ?? clockStart(order, at, state.startTime)) : undefined;
   options.clock.set(stoppedAt ?? wallClock(new Date()));
   try {
     await startingAgent(async () => {
@@ -99,7 +108,11 @@ function liveSheets(benchmark: Benchmark): Record<string, LiveSheet> {
       if (fact.deleted) live.delete(fact.id);
       else live.set(fact.id, { id: fact.id, category: fact.category, text: fact.text, told: false });
     }
-    const entry: LiveSheet = { name: sheet.name, categories: sheet.categories.map((c) => ({ number: c.number, title: c.title })), facts: [...live.values()] };
+    const entry: LiveSheet = {
+      name: sheet.name,
+      categories: sheet.categories.map((c) => ({ number: c.number, title: c.title })),
+      facts: [...live.values()],
+    };
     if (sheet.title) entry.title = sheet.title;
     out.push([sheet.name, entry]);
   }

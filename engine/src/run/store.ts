@@ -65,7 +65,10 @@ export class FileRunStore implements RunStore {
   private journalCut = false;
   private snapshotBytes = 0;
 
-  constructor(readonly dir: string, private readonly fs: StoreFileSystem = NODE_FS) {}
+  constructor(
+    readonly dir: string,
+    private readonly fs: StoreFileSystem = NODE_FS,
+  ) {}
 
   /**
    * Reads the state; never writes, so readers (the editor, reports) may call it while a run goes.
@@ -98,11 +101,12 @@ export class FileRunStore implements RunStore {
       const length = Buffer.byteLength(line) + 1;
       let value: unknown;
       try {
-        value = line.trim() ? JSON.parse(line) as unknown : undefined;
+        value = line.trim() ? (JSON.parse(line) as unknown) : undefined;
       } catch (e) {
         if (i === lines.length - 1) break;
         value = salvaged(line);
-        if (value === undefined) throw new RunDamaged(journalPath, JOURNAL_FILE, `line ${i + 1} is not JSON (${oneLine((e as Error).message)})`, { cause: e });
+        if (value === undefined)
+          throw new RunDamaged(journalPath, JOURNAL_FILE, `line ${i + 1} is not JSON (${oneLine((e as Error).message)})`, { cause: e });
       }
       const event = value === undefined ? undefined : journalEvent(value, journalPath, i + 1);
       if (event && event.n > state.events) applyEvent(state, event);
@@ -117,21 +121,26 @@ export class FileRunStore implements RunStore {
     if (!existsSync(this.dir)) makeFolder(this.dir);
     const path = join(this.dir, JOURNAL_FILE);
     const line = `${JSON.stringify({ n: state.events + 1, ...event })}\n`;
-    this.write(path, Buffer.byteLength(line), () => {
-      // A cut line left by a kill is dropped first, or the next event would land on it.
-      if (this.journalCut) this.fs.truncateSync(path, this.journalBytes);
-      this.journalCut = false;
-      this.fs.appendFileSync(path, line);
-    }, () => {
-      // Whatever part of the line reached the disk is cut off again: the journal stays whole.
-      this.journalCut = true;
-      try {
-        this.fs.truncateSync(path, this.journalBytes);
+    this.write(
+      path,
+      Buffer.byteLength(line),
+      () => {
+        // A cut line left by a kill is dropped first, or the next event would land on it.
+        if (this.journalCut) this.fs.truncateSync(path, this.journalBytes);
         this.journalCut = false;
-      } catch {
-        // Left for the next append or load to drop.
-      }
-    });
+        this.fs.appendFileSync(path, line);
+      },
+      () => {
+        // Whatever part of the line reached the disk is cut off again: the journal stays whole.
+        this.journalCut = true;
+        try {
+          this.fs.truncateSync(path, this.journalBytes);
+          this.journalCut = false;
+        } catch {
+          // Left for the next append or load to drop.
+        }
+      },
+    );
     this.journalBytes += Buffer.byteLength(line);
     applyEvent(state, event);
     if (this.journalBytes > Math.max(MIN_JOURNAL_BYTES, this.snapshotBytes)) this.flush(state);
@@ -141,10 +150,15 @@ export class FileRunStore implements RunStore {
     makeFolder(this.dir);
     const text = JSON.stringify(state);
     const tmp = join(this.dir, `${STATE_FILE}.tmp`);
-    this.write(tmp, Buffer.byteLength(text), () => {
-      this.fs.writeFileSync(tmp, text);
-      this.fs.renameSync(tmp, join(this.dir, STATE_FILE));
-    }, () => rmSync(tmp, { force: true }));
+    this.write(
+      tmp,
+      Buffer.byteLength(text),
+      () => {
+        this.fs.writeFileSync(tmp, text);
+        this.fs.renameSync(tmp, join(this.dir, STATE_FILE));
+      },
+      () => rmSync(tmp, { force: true }),
+    );
     this.snapshotBytes = Buffer.byteLength(text);
     const journal = join(this.dir, JOURNAL_FILE);
     if (existsSync(journal)) this.fs.truncateSync(journal, 0);

@@ -18,8 +18,16 @@ export interface TimeMasterSettings {
   pollIntervalMs: number;
 }
 
-export function timeMasterSettings(enabled: boolean, config: { min_sleep_to_skip: number; pre_wake_delay: number; poll_interval: number }): TimeMasterSettings {
-  return { enabled, minSleepToSkipMs: config.min_sleep_to_skip * 1000, preWakeDelayMs: config.pre_wake_delay * 1000, pollIntervalMs: config.poll_interval * 1000 };
+export function timeMasterSettings(
+  enabled: boolean,
+  config: { min_sleep_to_skip: number; pre_wake_delay: number; poll_interval: number },
+): TimeMasterSettings {
+  return {
+    enabled,
+    minSleepToSkipMs: config.min_sleep_to_skip * 1000,
+    preWakeDelayMs: config.pre_wake_delay * 1000,
+    pollIntervalMs: config.poll_interval * 1000,
+  };
 }
 
 async function idle(adapter: AgentAdapter): Promise<boolean> {
@@ -31,12 +39,19 @@ async function idle(adapter: AgentAdapter): Promise<boolean> {
  * Sleeps until `target` on the virtual clock, skipping what can be skipped; `onJump` journals each
  * jump with the real moment (ms since the epoch) the clock was set at, so a resume can rebuild it.
  */
-export async function sleepUntil(target: Date, clock: Clock, adapter: AgentAdapter, t: TimeMasterSettings, onJump: (to: Date, skippedMs: number, realMs: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
+export async function sleepUntil(
+  target: Date,
+  clock: Clock,
+  adapter: AgentAdapter,
+  t: TimeMasterSettings,
+  onJump: (to: Date, skippedMs: number, realMs: number) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
   for (;;) {
     if (signal?.aborted) return;
     const remaining = target.getTime() - clock.now().getTime();
     if (remaining <= 0) return;
-    if (t.enabled && remaining > t.minSleepToSkipMs && remaining > t.preWakeDelayMs && await idle(adapter)) {
+    if (t.enabled && remaining > t.minSleepToSkipMs && remaining > t.preWakeDelayMs && (await idle(adapter))) {
       const to = new Date(target.getTime() - t.preWakeDelayMs);
       const real = Date.now();
       const skipped = to.getTime() - clock.now().getTime();

@@ -24,14 +24,24 @@ const terms = (text: string) => new Set([...keywords(text), ...numbers(text)]);
 export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: unknown) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('\n');
+  return content
+    .map((p: unknown) =>
+      p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '',
+    )
+    .join('\n');
 }
 
 export function agentAnswer(messages: readonly ChatMessage[]): string {
-  const users = messages.filter((m) => m.role === 'user').map((m) => messageText(m.content)).filter((t) => t !== '');
+  const users = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => messageText(m.content))
+    .filter((t) => t !== '');
   const question = users.at(-1) ?? '';
   if (!question.includes('?')) return 'Got it, noted.';
-  return recall(question, users.slice(0, -1).filter((t) => !t.includes('?')));
+  return recall(
+    question,
+    users.slice(0, -1).filter((t) => !t.includes('?')),
+  );
 }
 
 /** The answer to `question` from `statements` (oldest first): the best matches quoted, or "You never told me that." */
@@ -48,7 +58,9 @@ export function recall(question: string, statements: readonly string[], populati
   const best = scored[0];
   if (!best || total <= 0 || best.score / total < MIN_COVERAGE) return NEVER_TOLD;
   // Later messages on the same subject are likely corrections: an assistant with them in context would weigh them.
-  const quoted = scored.filter((c) => c.score >= 0.6 * best.score || (c.index > best.index && c.score >= 0.25 * best.score))
-    .slice(0, MAX_QUOTED).sort((a, b) => b.index - a.index);
+  const quoted = scored
+    .filter((c) => c.score >= 0.6 * best.score || (c.index > best.index && c.score >= 0.25 * best.score))
+    .slice(0, MAX_QUOTED)
+    .sort((a, b) => b.index - a.index);
   return `From what you told me: ${quoted.map((c) => c.text).join(' Also: ')}`;
 }

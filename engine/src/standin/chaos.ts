@@ -35,10 +35,13 @@ export function drawChaos(settings: ChaosSettings, messages: readonly ChatMessag
 }
 
 const call = (name: string, args: string): ToolCall => ({ id: 'call_chaos', type: 'function', function: { name, arguments: args } });
-const calling = (name: string, args: unknown): StandInResponse => ({ content: null, calls: [call(name, typeof args === 'string' ? args : JSON.stringify(args))] });
+const calling = (name: string, args: unknown): StandInResponse => ({
+  content: null,
+  calls: [call(name, typeof args === 'string' ? args : JSON.stringify(args))],
+});
 const say = (content: string): StandInResponse => ({ content, calls: [] });
 
-export const CHAOS_REFUSAL = 'I\'m sorry, but I can\'t continue with this role-play.';
+export const CHAOS_REFUSAL = "I'm sorry, but I can't continue with this role-play.";
 /** Past the 20,000 characters a message may have. */
 const LONG_TEXT = 'and so on '.repeat(2001);
 
@@ -48,24 +51,44 @@ export function chaoticPersonaReply(kind: Misbehaviour, request: StandInRequest,
   const stepArgs = parseArgs(step?.arguments);
   const phase = currentPhase(request.messages);
   switch (kind) {
-    case 'plain-text': return say('Let me think about what to tell the assistant next.');
-    case 'hallucinated-user': return calling('send_message', { text: restatement(request.messages) });
-    case 'invalid-json': return calling('send_message', '{"text": "unterminated');
-    case 'unknown-tool': return calling('send_msg', { text: 'hello' });
-    case 'missing-argument': return calling('send_message', {});
-    case 'mistyped-argument': return calling('facts_mark_told', { sheet: 7, ids: { first: true } });
-    case 'unknown-check': return calling('log_evaluation', { check_id: '99.99', score: 10, answer: 'yes', comment: 'fine', attempt: 1 });
-    case 'bad-score': return calling('log_evaluation', { check_id: phase.checks[0] ?? '1.1', score: request.messages.length % 2 ? 11 : 'ten', answer: 'yes', comment: 'fine', attempt: 1 });
+    case 'plain-text':
+      return say('Let me think about what to tell the assistant next.');
+    case 'hallucinated-user':
+      return calling('send_message', { text: restatement(request.messages) });
+    case 'invalid-json':
+      return calling('send_message', '{"text": "unterminated');
+    case 'unknown-tool':
+      return calling('send_msg', { text: 'hello' });
+    case 'missing-argument':
+      return calling('send_message', {});
+    case 'mistyped-argument':
+      return calling('facts_mark_told', { sheet: 7, ids: { first: true } });
+    case 'unknown-check':
+      return calling('log_evaluation', { check_id: '99.99', score: 10, answer: 'yes', comment: 'fine', attempt: 1 });
+    case 'bad-score':
+      return calling('log_evaluation', {
+        check_id: phase.checks[0] ?? '1.1',
+        score: request.messages.length % 2 ? 11 : 'ten',
+        answer: 'yes',
+        comment: 'fine',
+        attempt: 1,
+      });
     case 'no-attempt': {
       if (step?.name !== 'log_evaluation' || stepArgs?.attempt !== 1) return normal;
       return calling('log_evaluation', Object.fromEntries(Object.entries(stepArgs).filter(([key]) => key !== 'attempt')));
     }
-    case 'early-next-phase': return phase.ungraded.length ? calling('next_phase', { reason: 'done' }) : normal;
-    case 'never-next-phase': return step?.name === 'next_phase' ? calling('send_message', { text: 'Is there anything else you need from me today?' }) : normal;
-    case 'false-told': return falseTold(request.messages, step?.name, stepArgs) ?? normal;
-    case 'long-message': return calling('send_message', { text: LONG_TEXT });
-    case 'empty-reply': return say('');
-    case 'refusal': return say(CHAOS_REFUSAL);
+    case 'early-next-phase':
+      return phase.ungraded.length ? calling('next_phase', { reason: 'done' }) : normal;
+    case 'never-next-phase':
+      return step?.name === 'next_phase' ? calling('send_message', { text: 'Is there anything else you need from me today?' }) : normal;
+    case 'false-told':
+      return falseTold(request.messages, step?.name, stepArgs) ?? normal;
+    case 'long-message':
+      return calling('send_message', { text: LONG_TEXT });
+    case 'empty-reply':
+      return say('');
+    case 'refusal':
+      return say(CHAOS_REFUSAL);
   }
 }
 
@@ -73,20 +96,28 @@ export function chaoticPersonaReply(kind: Misbehaviour, request: StandInRequest,
 export function chaoticAgentReply(kind: Misbehaviour, request: StandInRequest, normal: StandInResponse): StandInResponse {
   const tool = request.toolNames[0];
   switch (kind) {
-    case 'empty-reply': return say('');
-    case 'refusal': return say(CHAOS_REFUSAL);
-    case 'long-message': return say(LONG_TEXT);
-    case 'invalid-json': return tool ? calling(tool, '{"path": "unterminated') : normal;
-    case 'unknown-tool': return tool ? calling(`${tool}_v2`, {}) : normal;
-    case 'missing-argument': case 'mistyped-argument': return tool ? calling(tool, kind === 'missing-argument' ? {} : { path: 7, text: ['x'] }) : normal;
-    default: return normal;
+    case 'empty-reply':
+      return say('');
+    case 'refusal':
+      return say(CHAOS_REFUSAL);
+    case 'long-message':
+      return say(LONG_TEXT);
+    case 'invalid-json':
+      return tool ? calling(tool, '{"path": "unterminated') : normal;
+    case 'unknown-tool':
+      return tool ? calling(`${tool}_v2`, {}) : normal;
+    case 'missing-argument':
+    case 'mistyped-argument':
+      return tool ? calling(tool, kind === 'missing-argument' ? {} : { path: 7, text: ['x'] }) : normal;
+    default:
+      return normal;
   }
 }
 
 function parseArgs(raw: string | undefined): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(raw ?? '');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -101,7 +132,11 @@ function currentPhase(messages: readonly ChatMessage[]): { checks: string[]; ung
     if ((message?.role === 'user' || message?.role === 'tool') && typeof message.content === 'string') text = phaseTextOf(message.content);
   }
   const checks = [...(text ?? '').matchAll(/❓\uFE0F?\s*(\d+\.\d+)/g)].map((m) => m[1] ?? '');
-  const graded = new Set(messages.slice(start + 1).flatMap((m) => (m.role === 'tool' ? [...m.content.matchAll(/^Recorded (\d+\.\d+):/gm)].map((r) => r[1] ?? '') : [])));
+  const graded = new Set(
+    messages
+      .slice(start + 1)
+      .flatMap((m) => (m.role === 'tool' ? [...m.content.matchAll(/^Recorded (\d+\.\d+):/gm)].map((r) => r[1] ?? '') : [])),
+  );
   return { checks, ungraded: checks.filter((id) => !graded.has(id)) };
 }
 
@@ -119,7 +154,11 @@ function restatement(messages: readonly ChatMessage[]): string {
 }
 
 /** Marks a fact of the sheet being told that the message just sent did not hold: the last one still untold. */
-function falseTold(messages: readonly ChatMessage[], step: string | undefined, args: Record<string, unknown> | undefined): StandInResponse | undefined {
+function falseTold(
+  messages: readonly ChatMessage[],
+  step: string | undefined,
+  args: Record<string, unknown> | undefined,
+): StandInResponse | undefined {
   if (step !== 'facts_mark_told' || typeof args?.sheet !== 'string' || !Array.isArray(args.ids)) return undefined;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];

@@ -35,7 +35,10 @@ export class FaultInjector {
   /** Faults drawn so far. */
   count = 0;
 
-  constructor(private readonly settings: FaultSettings | undefined, private readonly hangMs = DEFAULT_HANG_MS) {
+  constructor(
+    private readonly settings: FaultSettings | undefined,
+    private readonly hangMs = DEFAULT_HANG_MS,
+  ) {
     this.random = seededRandom(settings?.seed ?? DEFAULT_SEED);
   }
 
@@ -70,7 +73,12 @@ export class FaultInjector {
  * careless providers do, so that the secrets test sees a key come back.
  */
 export function errorReplyOf(kind: FaultKind, authorization: string | undefined): ErrorReply | undefined {
-  if (kind === '429') return { status: 429, body: { error: { message: 'Rate limit reached (stand-in fault)', type: 'rate_limit_error' } }, headers: { 'retry-after-ms': '10' } };
+  if (kind === '429')
+    return {
+      status: 429,
+      body: { error: { message: 'Rate limit reached (stand-in fault)', type: 'rate_limit_error' } },
+      headers: { 'retry-after-ms': '10' },
+    };
   if (kind !== '500') return undefined;
   const echo = authorization === undefined ? '' : ` for ${authorization}`;
   return { status: 500, body: { error: { message: `Internal error${echo} (stand-in fault)`, type: 'server_error' } }, headers: {} };

@@ -23,7 +23,10 @@ export interface HermesReply {
 
 /** The entries of Hermes's memory blocks in a system prompt. */
 export function hermesMemoryEntries(systemPrompt: string): string[] {
-  return [...systemPrompt.slice(0, MAX_PROMPT_CHARS).matchAll(BLOCK)].flatMap((match) => (match[1] ?? '').split('\n§\n')).map((entry) => entry.trim()).filter(Boolean);
+  return [...systemPrompt.slice(0, MAX_PROMPT_CHARS).matchAll(BLOCK)]
+    .flatMap((match) => (match[1] ?? '').split('\n§\n'))
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /** The stand-in's turn for a Hermes request: save a statement to memory, or answer from context and memory. */
@@ -38,10 +41,21 @@ export function hermesReply(messages: readonly ChatMessage[]): HermesReply {
     if (afterUser.some((message) => message.role === 'tool')) return { content: 'Noted, and saved to memory.', calls: [] };
     const content = question.replace(/\s+/g, ' ').trim();
     if (!content) return { content: 'Got it, noted.', calls: [] };
-    const call: ToolCall = { id: `call_hm_${messages.length}`, type: 'function', function: { name: HERMES_MEMORY_TOOL, arguments: JSON.stringify({ action: 'add', target: 'memory', content }) } };
+    const call: ToolCall = {
+      id: `call_hm_${messages.length}`,
+      type: 'function',
+      function: { name: HERMES_MEMORY_TOOL, arguments: JSON.stringify({ action: 'add', target: 'memory', content }) },
+    };
     return { content: null, calls: [call] };
   }
-  const system = messages.filter((message) => message.role === 'system').map((message) => messageText(message.content)).join('\n');
-  const said = messages.slice(0, Math.max(lastUser, 0)).filter((message) => message.role === 'user').map((message) => messageText(message.content)).filter((text) => text && !text.includes('?'));
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => messageText(message.content))
+    .join('\n');
+  const said = messages
+    .slice(0, Math.max(lastUser, 0))
+    .filter((message) => message.role === 'user')
+    .map((message) => messageText(message.content))
+    .filter((text) => text && !text.includes('?'));
   return { content: recall(question, [...new Set([...hermesMemoryEntries(system), ...said])]), calls: [] };
 }

@@ -8,12 +8,19 @@ export class InProcessStandIn implements ChatModel {
   spentMs = 0;
 
   /** Told of every request, for measurements of what the model is sent; `name` may be a `stand-in:chaos?…` model. */
-  constructor(private readonly onRequest?: (request: ChatRequest) => void, readonly name: string = STAND_IN) {}
+  constructor(
+    private readonly onRequest?: (request: ChatRequest) => void,
+    readonly name: string = STAND_IN,
+  ) {}
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     this.onRequest?.(request);
     const started = performance.now();
-    const reply = standInReply({ messages: request.messages, toolNames: (request.tools ?? []).map((tool) => tool.function.name), model: this.name });
+    const reply = standInReply({
+      messages: request.messages,
+      toolNames: (request.tools ?? []).map((tool) => tool.function.name),
+      model: this.name,
+    });
     // No usage: the in-process path measures the engine's time, not what a request would cost.
     const response: ChatResponse = {
       message: { content: reply.content, ...(reply.calls.length ? { tool_calls: reply.calls } : {}) },

@@ -9,7 +9,14 @@
  * request gets the user's earlier messages, shortened. A request of the real Hermes (its `memory`
  * tool offered) goes to hermesMemory.ts, one of the real OpenClaw to openclawMemory.ts.
  */
-import { COMPACTION_MARKER, CONSOLIDATION_MARKER, INDEX_FILE, NOTEBOOK_TOOLS as T, unstampMessage, withoutState } from '../adapters/notebook/protocol';
+import {
+  COMPACTION_MARKER,
+  CONSOLIDATION_MARKER,
+  INDEX_FILE,
+  NOTEBOOK_TOOLS as T,
+  unstampMessage,
+  withoutState,
+} from '../adapters/notebook/protocol';
 import type { ChatMessage, ToolCall } from '../models/messages';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { HERMES_MEMORY_TOOL, hermesReply } from './hermesMemory';
@@ -36,15 +43,22 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
   const results = after.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool').map((m) => m.content);
   const round = after.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
   const id = (i: number) => `call_nb_${messages.length}_${i}`;
-  const call = (name: string, args: Record<string, unknown>, i = 0): ToolCall => ({ id: id(i), type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  const call = (name: string, args: Record<string, unknown>, i = 0): ToolCall => ({
+    id: id(i),
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  });
 
   if (last.content.startsWith(CONSOLIDATION_MARKER)) {
     if (round === 0) return { content: null, calls: [call(T.read, { path: STANDIN_NOTE })] };
     if (round === 1) {
-      const notes = results[0]?.startsWith('Error') ? '' : results[0] ?? '';
+      const notes = results[0]?.startsWith('Error') ? '' : (results[0] ?? '');
       const missing = transcriptStatements(last.content).filter((s) => !notes.includes(s.text));
       if (missing.length === 0) return say('Consolidated: the notes agree with the transcript.');
-      return { content: null, calls: [call(T.write, { path: STANDIN_NOTE, content: missing.map((s) => noteLine(s.text, s.when)).join('\n'), append: true })] };
+      return {
+        content: null,
+        calls: [call(T.write, { path: STANDIN_NOTE, content: missing.map((s) => noteLine(s.text, s.when)).join('\n'), append: true })],
+      };
     }
     return say('Consolidated: added what the notes were missing from the transcript.');
   }
@@ -55,8 +69,17 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
     if (round > 0) return say('Noted.');
     const calls = [call(T.write, { path: STANDIN_NOTE, content: noteLine(text, when), append: true })];
     // The index's head follows the user message it changed before (an older notebook had it in the system message).
-    const shown = messages.map((m) => (m.role === 'system' ? m.content : m.role === 'user' ? withoutState(messageText(m.content)).state : '')).join('\n');
-    if (!shown.includes(`- ${STANDIN_NOTE}:`)) calls.push(call(T.write, { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true }, 1));
+    const shown = messages
+      .map((m) => (m.role === 'system' ? m.content : m.role === 'user' ? withoutState(messageText(m.content)).state : ''))
+      .join('\n');
+    if (!shown.includes(`- ${STANDIN_NOTE}:`))
+      calls.push(
+        call(
+          T.write,
+          { path: INDEX_FILE, content: `- ${STANDIN_NOTE}: everything the user told me, one dated line each`, append: true },
+          1,
+        ),
+      );
     return { content: null, calls };
   }
   const query = [...new Set([...keywords(text), ...numbers(text)])].join(' ') || text;
@@ -65,7 +88,11 @@ export function agentReply(messages: readonly ChatMessage[], toolNames: readonly
   if (asked.at(-1) === T.search) {
     // The lines found answer, as they would a reader; else open the notes they are in and answer from them whole.
     const found = hits(results.at(-1) ?? '');
-    const answer = recall(text, found.flatMap((h) => noteText(h.text)), Math.max(0, ...found.map((h) => h.line)));
+    const answer = recall(
+      text,
+      found.flatMap((h) => noteText(h.text)),
+      Math.max(0, ...found.map((h) => h.line)),
+    );
     if (answer !== NEVER_TOLD) return say(answer);
     const files = [...new Set(found.map((h) => h.name))].slice(0, 3);
     if (files.length) return { content: null, calls: files.map((path, i) => call(T.read, { path }, i)) };
@@ -99,10 +126,13 @@ function noteLine(text: string, when: string | undefined): string {
 
 /** The `path:line: text` hits of a search result, in document order (a note's lines are chronological). */
 function hits(result: string): { name: string; line: number; text: string }[] {
-  return result.split('\n').flatMap((l) => {
-    const m = /^([^:\n]+):(\d+): (.*)$/.exec(l);
-    return m ? [{ name: m[1] ?? '', line: Number(m[2]), text: m[3] ?? '' }] : [];
-  }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.line - b.line));
+  return result
+    .split('\n')
+    .flatMap((l) => {
+      const m = /^([^:\n]+):(\d+): (.*)$/.exec(l);
+      return m ? [{ name: m[1] ?? '', line: Number(m[2]), text: m[3] ?? '' }] : [];
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.line - b.line));
 }
 
 /** A note line as a statement: list marks dropped, headings and blank lines skipped. */
@@ -119,7 +149,9 @@ function spokenByUser(line: string): string[] {
 
 /** The user's statements in a consolidation request's transcript, with their stamps. */
 function transcriptStatements(content: string): { text: string; when?: string }[] {
-  return [...content.matchAll(/^\[([^\]]+)\] user: (.*)$/gm)].map((m) => ({ when: m[1], text: (m[2] ?? '').trim() })).filter((s) => s.text && !s.text.includes('?'));
+  return [...content.matchAll(/^\[([^\]]+)\] user: (.*)$/gm)]
+    .map((m) => ({ when: m[1], text: (m[2] ?? '').trim() }))
+    .filter((s) => s.text && !s.text.includes('?'));
 }
 
 /** The user's earlier messages, shortened and newest kept, as the summary of a compaction. */

@@ -41,11 +41,20 @@ export function openclawReply(messages: readonly ChatMessage[]): OpenClawReply {
   const statement = last ? userWords(last).replace(/\s+/g, ' ') : '';
   if (!statement) return { content: 'Got it, noted.', calls: [] };
   if (statement.includes('?')) {
-    const said = own.slice(0, lastUser).filter((message) => message.role === 'user').map(userWords).filter((text) => text && !text.includes('?'));
+    const said = own
+      .slice(0, lastUser)
+      .filter((message) => message.role === 'user')
+      .map(userWords)
+      .filter((text) => text && !text.includes('?'));
     return { content: recall(statement, said), calls: [] };
   }
-  if (own.slice(lastUser + 1).some((message) => message.role === 'tool')) return { content: 'Noted, and written to my memory notes.', calls: [] };
+  if (own.slice(lastUser + 1).some((message) => message.role === 'tool'))
+    return { content: 'Noted, and written to my memory notes.', calls: [] };
   const path = `memory/mmb-note-${lastUser}.md`;
-  const call: ToolCall = { id: `call_oc_${messages.length}`, type: 'function', function: { name: OPENCLAW_WRITE_TOOL, arguments: JSON.stringify({ path, content: `- ${statement}\n` }) } };
+  const call: ToolCall = {
+    id: `call_oc_${messages.length}`,
+    type: 'function',
+    function: { name: OPENCLAW_WRITE_TOOL, arguments: JSON.stringify({ path, content: `- ${statement}\n` }) },
+  };
   return { content: null, calls: [call] };
 }

@@ -26,7 +26,8 @@ export const FAULT_CALLS = {
   noSuchTool: { name: 'send_mesage', arguments: '{"text": "a tool that does not exist"}' },
 } as const;
 
-const isFault = (call: ToolCall): boolean => Object.values(FAULT_CALLS).some((f) => f.name === call.function.name && f.arguments === call.function.arguments);
+const isFault = (call: ToolCall): boolean =>
+  Object.values(FAULT_CALLS).some((f) => f.name === call.function.name && f.arguments === call.function.arguments);
 const FACTS_PER_MESSAGE = 3;
 /** The longest answer the script quotes in a grade. */
 const MAX_QUOTED_ANSWER = 2000;
@@ -50,11 +51,18 @@ function splitPhase(text: string): { talk: string; checks: CheckLine[] } {
       continue;
     }
     let block = line;
-    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] ?? '') && !(lines[i + 1] ?? '').trimStart().startsWith('❓')) block += ` ${(lines[++i] ?? '').trim()}`;
+    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] ?? '') && !(lines[i + 1] ?? '').trimStart().startsWith('❓'))
+      block += ` ${(lines[++i] ?? '').trim()}`;
     const m = /❓\uFE0F?\s*(\d+\.\d+)\s*(?:\[([A-Z]+)\])?\s*([\s\S]*?)\s*correct answer:\s*([\s\S]*)$/i.exec(block);
     if (m) checks.push({ id: m[1] ?? '', type: m[2], question: (m[3] ?? '').trim(), answer: (m[4] ?? '').trim() });
   }
-  return { talk: talk.join('\n').replace(/\n{3,}/g, '\n\n').trim(), checks };
+  return {
+    talk: talk
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    checks,
+  };
 }
 
 function* tell(sheet: string): Generator<Step, void, string> {
@@ -106,7 +114,12 @@ interface DoneBefore {
 function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
   const { talk, checks } = splitPhase(text);
   // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
-  const speak = (t: string) => t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() && !sentence.includes('`')).join(' ');
+  const speak = (t: string) =>
+    t
+      .replace(/\s+/g, ' ')
+      .split(/(?<=[.!?])\s+/)
+      .filter((sentence) => sentence.trim() && !sentence.includes('`'))
+      .join(' ');
   // Timed lines (`08:00 — …`) are said at their time, after a wait; the rest first.
   let date: string | undefined;
   const timed: { until?: string; text: string }[] = [];
@@ -142,7 +155,16 @@ function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, str
       attempt = 2;
     }
     // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
-    yield { tool: 'log_evaluation', args: { check_id: check.id, score: grade.score, answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER), comment: grade.comment, attempt } };
+    yield {
+      tool: 'log_evaluation',
+      args: {
+        check_id: check.id,
+        score: grade.score,
+        answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER),
+        comment: grade.comment,
+        attempt,
+      },
+    };
   }
   for (let tries = 0; tries < 5; tries++) {
     const result = yield { tool: 'next_phase', args: {} };
@@ -187,7 +209,9 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   const used = new Set<number>();
   while (!step.done && 'tool' in step.value) {
     const wanted = step.value;
-    const found = calls.findIndex((call, index) => !used.has(index) && call.function.name === wanted.tool && call.function.arguments === JSON.stringify(wanted.args));
+    const found = calls.findIndex(
+      (call, index) => !used.has(index) && call.function.name === wanted.tool && call.function.arguments === JSON.stringify(wanted.args),
+    );
     if (found < 0) break;
     used.add(found);
     step = script.next(results.get(calls[found]!.id) ?? '');

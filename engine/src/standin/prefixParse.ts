@@ -71,8 +71,20 @@ export class PrefixParser {
     const ends = Array.isArray(body.messages) ? messageEnds(text, headText.length) : undefined;
     // Kept only when that array is the body's messages: a later `messages` key would have replaced it.
     if (ends && ends.length === (body.messages as unknown[]).length && !text.includes('"messages":', ends.at(-1) ?? headText.length)) {
-      const parsed: Parsed = { bytes: raw, head: JSON.parse(`${headText}]}`) as Record<string, unknown>, messages: body.messages as unknown[], byteEnds: [], charEnds: [] };
-      addEnds(text.slice(headText.length), ends.map((end) => end - headText.length), parsed, headBytes, headText.length);
+      const parsed: Parsed = {
+        bytes: raw,
+        head: JSON.parse(`${headText}]}`) as Record<string, unknown>,
+        messages: body.messages as unknown[],
+        byteEnds: [],
+        charEnds: [],
+      };
+      addEnds(
+        text.slice(headText.length),
+        ends.map((end) => end - headText.length),
+        parsed,
+        headBytes,
+        headText.length,
+      );
       this.keep(parsed);
     }
     return { body, chars: text.length };

@@ -46,6 +46,10 @@ function scriptedReply(request: StandInRequest): StandInResponse {
   if (!isPersonaRequest(request)) return agentReply(request.messages, request.toolNames);
   const step = nextPersonaStep(request.messages);
   if ('say' in step) return { content: step.say, calls: [] };
-  const call: ToolCall = { id: `call_${request.messages.length}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } };
+  const call: ToolCall = {
+    id: `call_${request.messages.length}`,
+    type: 'function',
+    function: { name: step.tool, arguments: JSON.stringify(step.args) },
+  };
   return { content: null, calls: [call] };
 }

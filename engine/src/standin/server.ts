@@ -37,7 +37,6 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-
 /** A request body larger than this is refused: the longest real conversations stay far below it. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -50,7 +49,12 @@ interface StandInContext {
 }
 
 export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
-  const context: StandInContext = { options, faults: new FaultInjector(options.faults, options.hangMs), requests: 0, bodies: new PrefixParser() };
+  const context: StandInContext = {
+    options,
+    faults: new FaultInjector(options.faults, options.hangMs),
+    requests: 0,
+    bodies: new PrefixParser(),
+  };
   const sockets = new Set<Socket>();
   const server: Server = createServer((request, response) => {
     void route(context, request, response).catch((error: unknown) => send(response, 500, errorBody(String(error), 'server_error')));
@@ -66,13 +70,18 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    get requests() { return context.requests; },
-    get faults() { return context.faults.count; },
-    close: () => new Promise<void>((resolve) => {
-      context.faults.stop();
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    get requests() {
+      return context.requests;
+    },
+    get faults() {
+      return context.faults.count;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        context.faults.stop();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -102,7 +111,9 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
   const reply = personaFault(fault, chat) ?? standInReply(chat);
   const inflate = context.options.promptTokens;
   const frame = {
-    id: `chatcmpl-standin-${context.requests}`, model: chat.model ?? STAND_IN, promptChars: parsed.chars,
+    id: `chatcmpl-standin-${context.requests}`,
+    model: chat.model ?? STAND_IN,
+    promptChars: parsed.chars,
     ...(inflate && chat.messages.length >= inflate.fromMessages ? { promptTokensAtLeast: inflate.atLeast } : {}),
   };
   if (!chat.stream) return send(response, 200, completionJson(frame, reply));
@@ -118,7 +129,7 @@ function personaFault(fault: FaultKind | undefined, chat: StandInRequest): Stand
 }
 
 function authorizationToEcho(context: StandInContext, request: IncomingMessage): string | undefined {
-  return context.options.echoAuthorization ? request.headers.authorization ?? 'no authorization' : undefined;
+  return context.options.echoAuthorization ? (request.headers.authorization ?? 'no authorization') : undefined;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

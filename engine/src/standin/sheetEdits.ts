@@ -29,7 +29,9 @@ const QUOTED = /(?:\bto|\bbecomes?|:)\s*["“]([^"”]{1,2000})["”]/i;
 
 /** The values the phase's text says replace others, in order. */
 export function swapsOf(text: string): Swap[] {
-  return [...text.matchAll(SWAP)].map((m) => ({ to: bare(m[1] ?? ''), from: bare(m[2] ?? '') })).filter((swap) => swap.from && swap.from !== swap.to);
+  return [...text.matchAll(SWAP)]
+    .map((m) => ({ to: bare(m[1] ?? ''), from: bare(m[2] ?? '') }))
+    .filter((swap) => swap.from && swap.from !== swap.to);
 }
 
 /** A number without its currency sign or a trailing comma: how it is looked for in a fact. */

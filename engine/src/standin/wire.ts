@@ -53,7 +53,7 @@ export function chatRequestOf(body: unknown): WireRequest | undefined {
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
   return {
     model: typeof body.model === 'string' ? body.model : undefined,
-    messages: Array.isArray(body.messages) ? body.messages as ChatMessage[] : [],
+    messages: Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [],
     toolNames: tools.map(toolName),
     stream: Boolean(body.stream),
     includeUsage: Boolean(streamOptions.include_usage),
@@ -84,7 +84,10 @@ function finishReason(reply: StandInResponse): string {
 export function completionJson(frame: CompletionFrame, reply: StandInResponse): Record<string, unknown> {
   const message = { role: 'assistant', content: reply.content, ...(reply.calls.length ? { tool_calls: reply.calls } : {}) };
   return {
-    id: frame.id, object: 'chat.completion', created: 0, model: frame.model,
+    id: frame.id,
+    object: 'chat.completion',
+    created: 0,
+    model: frame.model,
     choices: [{ index: 0, finish_reason: finishReason(reply), message }],
     usage: usageOf(frame, reply),
   };
@@ -98,17 +101,30 @@ export function completionJson(frame: CompletionFrame, reply: StandInResponse): 
 export function completionEvents(frame: CompletionFrame, reply: StandInResponse, includeUsage: boolean): string[] {
   const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    event({ id: frame.id, object: 'chat.completion.chunk', created: 0, model: frame.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    event({
+      id: frame.id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: frame.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
   const events = [chunk({ role: 'assistant', content: '' })];
   for (const piece of (reply.content ?? '').match(STREAM_PIECE) ?? []) events.push(chunk({ content: piece }));
   reply.calls.forEach((call, index) => {
     const args = call.function.arguments;
     const half = Math.ceil(args.length / 2);
-    events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: args.slice(0, half) } }] }));
+    events.push(
+      chunk({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: args.slice(0, half) } }],
+      }),
+    );
     events.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
   });
   events.push(chunk({}, finishReason(reply)));
-  if (includeUsage) events.push(event({ id: frame.id, object: 'chat.completion.chunk', created: 0, model: frame.model, choices: [], usage: usageOf(frame, reply) }));
+  if (includeUsage)
+    events.push(
+      event({ id: frame.id, object: 'chat.completion.chunk', created: 0, model: frame.model, choices: [], usage: usageOf(frame, reply) }),
+    );
   events.push('data: [DONE]\n\n');
   return events;
 }

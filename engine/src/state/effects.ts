@@ -59,7 +59,12 @@ export function applyEffect(s: RunState, effect: Effect, at: string): void {
       break;
     case 'session-switch':
       s.sessionSwitches.push({ at, position: s.position, ignored: effect.ignored });
-      s.transcript.push({ from: 'engine', text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation', at, position: s.position });
+      s.transcript.push({
+        from: 'engine',
+        text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation',
+        at,
+        position: s.position,
+      });
       break;
   }
 }
@@ -68,7 +73,13 @@ export function applyEffect(s: RunState, effect: Effect, at: string): void {
 function rememberEdit(s: RunState, effect: Extract<Effect, { kind: 'fact-edit' }>, before: string): void {
   const edits = (s.factEdits ??= []);
   if (edits.length >= MAX_FACT_EDITS) return;
-  edits.push({ sheet: effect.sheet, id: effect.id, before: before.slice(0, MAX_EDIT_CHARS), after: effect.text.slice(0, MAX_EDIT_CHARS), position: { ...s.position } });
+  edits.push({
+    sheet: effect.sheet,
+    id: effect.id,
+    before: before.slice(0, MAX_EDIT_CHARS),
+    after: effect.text.slice(0, MAX_EDIT_CHARS),
+    position: { ...s.position },
+  });
 }
 
 /** A hook that fired or a misbehaviour seen outside a call: counted and logged. */

@@ -81,7 +81,18 @@ export type Effect =
   | { kind: 'session-switch'; ignored: boolean };
 
 export type RunEvent = { at: string } & (
-  | { type: 'start'; run: string; benchmark: string; agent: string; startTime: string; position: Position; sheets: Record<string, LiveSheet>; templates: Record<string, string>; phases?: PhaseRange; filter?: string }
+  | {
+      type: 'start';
+      run: string;
+      benchmark: string;
+      agent: string;
+      startTime: string;
+      position: Position;
+      sheets: Record<string, LiveSheet>;
+      templates: Record<string, string>;
+      phases?: PhaseRange;
+      filter?: string;
+    }
   /** `virtualTime`: the virtual clock at `at`, on a run with virtual time. */
   | { type: 'resume'; virtualTime?: string }
   | { type: 'persona'; message: ChatMessage }
@@ -183,9 +194,35 @@ export interface RunState {
 export function emptyState(): RunState {
   const epoch = new Date(0).toISOString();
   return {
-    version: 1, run: '', benchmark: '', agent: '', status: 'running', startedAt: epoch, activeMs: 0, lastEventAt: epoch,
-    startTime: '', position: { chapter: '', chapterIndex: 0, phase: 0 }, phaseCallId: null, persona: [], transcript: [], grades: {}, sheets: {},
-    vars: {}, templates: {}, skippedMs: 0, agentCursor: 0, sends: {}, unanswered: 0, usage: {}, retries: 0, retryLog: [], compactions: [], hooks: {}, sessionSwitches: [], log: [], events: 0,
+    version: 1,
+    run: '',
+    benchmark: '',
+    agent: '',
+    status: 'running',
+    startedAt: epoch,
+    activeMs: 0,
+    lastEventAt: epoch,
+    startTime: '',
+    position: { chapter: '', chapterIndex: 0, phase: 0 },
+    phaseCallId: null,
+    persona: [],
+    transcript: [],
+    grades: {},
+    sheets: {},
+    vars: {},
+    templates: {},
+    skippedMs: 0,
+    agentCursor: 0,
+    sends: {},
+    unanswered: 0,
+    usage: {},
+    retries: 0,
+    retryLog: [],
+    compactions: [],
+    hooks: {},
+    sessionSwitches: [],
+    log: [],
+    events: 0,
   };
 }
 
@@ -196,7 +233,18 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   s.lastEventAt = e.at;
   switch (e.type) {
     case 'start':
-      Object.assign(s, structuredClone({ run: e.run, benchmark: e.benchmark, agent: e.agent, startTime: e.startTime, position: e.position, sheets: e.sheets, templates: e.templates }));
+      Object.assign(
+        s,
+        structuredClone({
+          run: e.run,
+          benchmark: e.benchmark,
+          agent: e.agent,
+          startTime: e.startTime,
+          position: e.position,
+          sheets: e.sheets,
+          templates: e.templates,
+        }),
+      );
       Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
       s.startedAt = e.at;
       s.status = 'running';
@@ -230,7 +278,15 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       break;
     case 'reply':
       s.agentCursor = Math.max(s.agentCursor, e.seq);
-      s.transcript.push({ from: 'agent', text: e.text, at: e.at, position: s.position, seq: e.seq, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}), ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}) });
+      s.transcript.push({
+        from: 'agent',
+        text: e.text,
+        at: e.at,
+        position: s.position,
+        seq: e.seq,
+        ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
+        ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}),
+      });
       break;
     case 'unanswered':
       s.unanswered++;

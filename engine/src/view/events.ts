@@ -23,10 +23,12 @@ const MAX_WATCHED = 200;
 
 /** A run's files as they stand: a change of any of them (or of the lock) is a change of the run. */
 function signature(results: string, id: string): string {
-  return [STATE_FILE, JOURNAL_FILE, LOCK_FILE].map((file) => {
-    const stat = statSync(join(results, id, file), { throwIfNoEntry: false });
-    return stat ? `${stat.size}:${stat.mtimeMs}` : '-';
-  }).join('|');
+  return [STATE_FILE, JOURNAL_FILE, LOCK_FILE]
+    .map((file) => {
+      const stat = statSync(join(results, id, file), { throwIfNoEntry: false });
+      return stat ? `${stat.size}:${stat.mtimeMs}` : '-';
+    })
+    .join('|');
 }
 
 export class RunEvents {

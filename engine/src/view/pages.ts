@@ -43,7 +43,10 @@ export function pageAt(context: ViewContext, path: string, query: URLSearchParam
   // Every page but the index links back to it.
   const o: RenderOptions = { ...given, indexHref: '/' };
   if (path === '/') {
-    const index = runsIndex(indexRows(ws), indexFilterOf((name) => query.get(name)));
+    const index = runsIndex(
+      indexRows(ws),
+      indexFilterOf((name) => query.get(name)),
+    );
     return { status: 200, html: renderRunsIndex(index, { ...given, connectSelf: true, extraScript: liveScript(null) }), live: true };
   }
   const run = /^\/run\/([^/]+)$/.exec(path);
@@ -67,10 +70,27 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
   const ws = context.ws;
   const run = servedRun(ws.root, id);
   // A damaged run is a run like the others, whose page says what is wrong with it: the server has no fault.
-  if ('problem' in run) return problem(run.damaged ? 200 : servedIds(ws.root).includes(id) ? 500 : 404, run.damaged ? 'This run is damaged' : 'This run cannot be shown', run.problem, o);
+  if ('problem' in run)
+    return problem(
+      run.damaged ? 200 : servedIds(ws.root).includes(id) ? 500 : 404,
+      run.damaged ? 'This run is damaged' : 'This run cannot be shown',
+      run.problem,
+      o,
+    );
   const found = benchmarkCache(ws)(run.state.benchmark);
-  if (!found) return problem(200, 'This run cannot be shown', `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`, o);
-  const view = runView(run.state, found.benchmark, { benchmarkPath: found.path, prices: context.prices(), memory: readMemorySnapshots(run.dir), status: run.status });
+  if (!found)
+    return problem(
+      200,
+      'This run cannot be shown',
+      `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`,
+      o,
+    );
+  const view = runView(run.state, found.benchmark, {
+    benchmarkPath: found.path,
+    prices: context.prices(),
+    memory: readMemorySnapshots(run.dir),
+    status: run.status,
+  });
   const live = run.status === 'running';
   return { status: 200, html: renderRunReport(view, { ...o, ...(live ? { connectSelf: true, extraScript: liveScript(id) } : {}) }), live };
 }
@@ -85,10 +105,29 @@ function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page
   const damaged = runs.find((r) => 'problem' in r);
   if (states.length < 2 && damaged && 'problem' in damaged) return problem(404, 'These runs cannot be compared', damaged.problem, o);
   const benchmarks = [...new Set(states.map((r) => r.state.benchmark))];
-  if (benchmarks.length > 1) return problem(400, 'These runs cannot be compared', `runs of different benchmarks cannot be compared check by check (${states.map((r) => `${r.id}: ${String(r.state.benchmark).slice(0, 60)}`).join(', ')}): select runs of one benchmark.`, o);
+  if (benchmarks.length > 1)
+    return problem(
+      400,
+      'These runs cannot be compared',
+      `runs of different benchmarks cannot be compared check by check (${states.map((r) => `${r.id}: ${String(r.state.benchmark).slice(0, 60)}`).join(', ')}): select runs of one benchmark.`,
+      o,
+    );
   const found = benchmarkCache(ws)(benchmarks[0]!);
-  if (!found) return problem(500, 'These runs cannot be compared', `the benchmark "${String(benchmarks[0]).slice(0, 60)}" is not in benchmarks/ any more.`, o);
-  const comparison = withTrueStatus(compareRuns(states.map((r) => r.state), found.benchmark, found.path), (index) => states[index]!.status);
+  if (!found)
+    return problem(
+      500,
+      'These runs cannot be compared',
+      `the benchmark "${String(benchmarks[0]).slice(0, 60)}" is not in benchmarks/ any more.`,
+      o,
+    );
+  const comparison = withTrueStatus(
+    compareRuns(
+      states.map((r) => r.state),
+      found.benchmark,
+      found.path,
+    ),
+    (index) => states[index]!.status,
+  );
   return { status: 200, html: renderComparison(comparison, o), live: false };
 }
 

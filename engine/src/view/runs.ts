@@ -21,7 +21,8 @@ export const MAX_SERVED_RUNS = 2000;
 export const MAX_RUN_BYTES = 128 * 1024 * 1024;
 
 /** A run served, or its problem; `damaged`: its folder is a run's, but a file of it is not what the engine writes. */
-export type ServedRun = { id: string; state: RunState; status: TrueStatus; dir: string } | { id: string; problem: string; damaged?: boolean };
+export type ServedRun =
+  { id: string; state: RunState; status: TrueStatus; dir: string } | { id: string; problem: string; damaged?: boolean };
 
 /** Whether `path` is `dir` or inside it, both already real paths. */
 function inside(dir: string, path: string): boolean {
@@ -48,7 +49,11 @@ export function runFolder(root: string, id: string): { dir: string } | { problem
       if (!stat.isFile()) return { problem: `damaged: ${id}/${file}: not a regular file`, damaged: true };
       bytes += stat.size;
     }
-    if (bytes > MAX_RUN_BYTES) return { problem: `${id}'s state files hold ${Math.round(bytes / 1048576)} MiB, more than the ${MAX_RUN_BYTES / 1048576} MiB served`, damaged: true };
+    if (bytes > MAX_RUN_BYTES)
+      return {
+        problem: `${id}'s state files hold ${Math.round(bytes / 1048576)} MiB, more than the ${MAX_RUN_BYTES / 1048576} MiB served`,
+        damaged: true,
+      };
     return { dir };
   } catch {
     return { problem: `no run ${id} in results/` };
@@ -63,10 +68,14 @@ export function servedIds(root: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => !runIdProblem(name)).sort().slice(0, MAX_SERVED_RUNS).filter((name) => {
-    const stat = lstatSync(join(resultsDir(root), name), { throwIfNoEntry: false });
-    return stat?.isDirectory() && FileRunStore.exists(join(resultsDir(root), name));
-  });
+  return names
+    .filter((name) => !runIdProblem(name))
+    .sort()
+    .slice(0, MAX_SERVED_RUNS)
+    .filter((name) => {
+      const stat = lstatSync(join(resultsDir(root), name), { throwIfNoEntry: false });
+      return stat?.isDirectory() && FileRunStore.exists(join(resultsDir(root), name));
+    });
 }
 
 /** A run's state and true status, or its problem in one line. */

@@ -53,8 +53,11 @@ function cookie(request: IncomingMessage, name: string): string | undefined {
 /** The headers of every answer: no sniffing, no referrer, nothing cached, never framed. */
 function baseHeaders(contentType: string): Record<string, string> {
   return {
-    'Content-Type': contentType, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY',
+    'Content-Type': contentType,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
   };
 }
 
@@ -78,8 +81,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   let port = 0;
 
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
-    if (!allowedHosts.includes(String(request.headers.host ?? '').toLowerCase())) return plain(response, 403, 'Forbidden: this server answers only to its own loopback address (the one `mmb view` printed).');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'Method not allowed: mmb view only reads.', { Allow: 'GET, HEAD' });
+    if (!allowedHosts.includes(String(request.headers.host ?? '').toLowerCase()))
+      return plain(response, 403, 'Forbidden: this server answers only to its own loopback address (the one `mmb view` printed).');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return plain(response, 405, 'Method not allowed: mmb view only reads.', { Allow: 'GET, HEAD' });
     const raw = request.url ?? '/';
     if (raw.length > MAX_URL_LENGTH) return plain(response, 414, 'The address is too long.');
     let url: URL;
@@ -92,11 +97,16 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (given !== null && sameText(given, token)) {
       // The token becomes a cookie, and the address loses it: it stays out of the history and of links.
       url.searchParams.delete('token');
-      return plain(response, 303, 'See the runs.', { Location: `${url.pathname}${url.search}`, 'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+      return plain(response, 303, 'See the runs.', {
+        Location: `${url.pathname}${url.search}`,
+        'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      });
     }
     const held = cookie(request, cookieName());
-    if (held === undefined || !sameText(held, token)) return plain(response, 403, 'Forbidden: open the address with the token that `mmb view` printed.');
-    if (url.pathname === '/events' && request.method === 'HEAD') return plain(response, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' });
+    if (held === undefined || !sameText(held, token))
+      return plain(response, 403, 'Forbidden: open the address with the token that `mmb view` printed.');
+    if (url.pathname === '/events' && request.method === 'HEAD')
+      return plain(response, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' });
     if (url.pathname === '/events') return eventStream(response);
     servePage(request, response, url);
   };
@@ -117,15 +127,31 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     } catch (e) {
       // A run whose files hold what no renderer expects is one line, and the server goes on.
       status = 500;
-      html = renderProblem('This page cannot be shown', String((e as Error).message ?? e).split('\n')[0]!.slice(0, 300), { nonce });
+      html = renderProblem(
+        'This page cannot be shown',
+        String((e as Error).message ?? e)
+          .split('\n')[0]!
+          .slice(0, 300),
+        { nonce },
+      );
     }
     let body = maskedPage(html, options.ws.configPath);
     if (body.length > MAX_PAGE_BYTES) {
       status = 500;
-      body = Buffer.from(renderProblem('This page is too large', `it would be ${Math.round(body.length / 1048576)} MiB, more than the ${MAX_PAGE_BYTES / 1048576} MiB served: use mmb report --html.`, { nonce }));
+      body = Buffer.from(
+        renderProblem(
+          'This page is too large',
+          `it would be ${Math.round(body.length / 1048576)} MiB, more than the ${MAX_PAGE_BYTES / 1048576} MiB served: use mmb report --html.`,
+          { nonce },
+        ),
+      );
       live = false;
     }
-    response.writeHead(status, { ...baseHeaders('text/html; charset=utf-8'), 'Content-Security-Policy': pageCsp(nonce, { connectSelf: live }), 'Content-Length': String(body.length) });
+    response.writeHead(status, {
+      ...baseHeaders('text/html; charset=utf-8'),
+      'Content-Security-Policy': pageCsp(nonce, { connectSelf: live }),
+      'Content-Length': String(body.length),
+    });
     response.end(request.method === 'HEAD' ? undefined : body);
   };
 
@@ -140,12 +166,15 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const shownHost = bind === '::1' ? '[::1]' : bind;
   allowedHosts = bind === '::1' ? [`[::1]:${port}`, `localhost:${port}`] : [`127.0.0.1:${port}`, `localhost:${port}`];
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`, port, token,
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
+    token,
     eventClients: () => events.size,
-    close: () => new Promise<void>((resolve) => {
-      events.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        events.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -2,8 +2,24 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors';
-import { configFileProblem, decodeConfigBytes, diagnostic, lineRange, MANIFEST_FILE, parseConfig, type BenchmarkFiles, type Config, type Diagnostic } from '../../../scenario/src';
-import { isBenchmarkFileName, readBenchmarkFiles, readFolderBytes, type FolderBytes, type FolderRead } from '../../../scenario/node/safeRead';
+import {
+  configFileProblem,
+  decodeConfigBytes,
+  diagnostic,
+  lineRange,
+  MANIFEST_FILE,
+  parseConfig,
+  type BenchmarkFiles,
+  type Config,
+  type Diagnostic,
+} from '../../../scenario/src';
+import {
+  isBenchmarkFileName,
+  readBenchmarkFiles,
+  readFolderBytes,
+  type FolderBytes,
+  type FolderRead,
+} from '../../../scenario/node/safeRead';
 
 /** The folder of a workspace (beside config.jsonc) that holds the benchmarks runs play. */
 export const BENCHMARKS_DIR = 'benchmarks';
@@ -17,7 +33,8 @@ export const BENCHMARKS_DIR = 'benchmarks';
 export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
   let read: FolderRead;
   try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`${shown} is not a folder: give the path of a benchmark folder (one with a ${MANIFEST_FILE}).`);
+    if (!statSync(dir).isDirectory())
+      throw new UsageError(`${shown} is not a folder: give the path of a benchmark folder (one with a ${MANIFEST_FILE}).`);
     if (!readdirSync(dir).includes(MANIFEST_FILE)) throw new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
     read = readBenchmarkFiles(dir, isBenchmarkFileName);
   } catch (e) {
@@ -53,7 +70,8 @@ export function readConfigFile(path: string, shown: string, file = basename(path
     config: parseConfig('{}').config,
     diagnostics: [diagnostic(code, file, lineRange(0, 0, 0), message)],
   });
-  if ('refused' in read) return refusal('unsafe-file', `${file} is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`);
+  if ('refused' in read)
+    return refusal('unsafe-file', `${file} is not read: ${read.refused}. A workspace reads only regular files inside its own folder.`);
   const problem = configFileProblem(read.bytes, file);
   if (problem) return refusal('invalid-config', problem);
   return parseConfig(read.bytes.toString('utf8'), file);
@@ -98,7 +116,10 @@ export function findBenchmarkFolders(root: string): string[] {
   } catch {
     return [];
   }
-  return names.sort().map((n) => join(dir, n)).filter(isBenchmarkFolder);
+  return names
+    .sort()
+    .map((n) => join(dir, n))
+    .filter(isBenchmarkFolder);
 }
 
 /** The benchmark folder under `<root>/benchmarks` a file lies in, if it lies in one. */

@@ -70,8 +70,12 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
   const b = loadBenchmark(readBenchmarkFolder(dir, shown));
   const errors = validateBenchmark(b).filter((d) => d.severity === 'error');
   if (errors.length) {
-    const lines = errors.slice(0, 10).map((d) => `  ${join(shown, d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
-    throw new ConfigError(`${shown} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} first (mmb check ${shown}):\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`);
+    const lines = errors
+      .slice(0, 10)
+      .map((d) => `  ${join(shown, d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    throw new ConfigError(
+      `${shown} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} first (mmb check ${shown}):\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`,
+    );
   }
   return b;
 }
@@ -84,7 +88,10 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
   for (const run of o.runs) {
     if (benchmarks.has(benchmarkKey(run))) continue;
     const dir = join(o.benchmarksDir, run.benchmark);
-    if (!isBenchmarkFolder(dir)) throw new UsageError(`run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: \`mmb init\` copies the bundled ones (starter, max, multiday, filing) here, \`mmb new <name>\` starts one.`);
+    if (!isBenchmarkFolder(dir))
+      throw new UsageError(
+        `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: \`mmb init\` copies the bundled ones (starter, max, multiday, filing) here, \`mmb new <name>\` starts one.`,
+      );
     const whole = benchmarks.get(run.benchmark) ?? loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
     benchmarks.set(run.benchmark, whole);
     // A filtered run plays, and is summed up over, the benchmark its filter leaves.
@@ -96,7 +103,8 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
     const queue = [...o.runs];
     const outcomes: RunOutcome[] = [];
     const worker = async () => {
-      for (let run = queue.shift(); run; run = queue.shift()) outcomes.push(await launchOne(o, run, benchmarks.get(benchmarkKey(run))!, standIn));
+      for (let run = queue.shift(); run; run = queue.shift())
+        outcomes.push(await launchOne(o, run, benchmarks.get(benchmarkKey(run))!, standIn));
     };
     await Promise.all(Array.from({ length: Math.min(o.config.parallel, o.runs.length) }, worker));
     return o.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
@@ -113,7 +121,11 @@ function benchmarkKey(run: LaunchRun): string {
 async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
   const dir = join(resultsDir(o.root), run.name);
   const lock = acquireLock(dir);
-  if (!lock.ok) return { run: run.name, problem: `run "${run.name}" is already running (process ${lock.holder.pid}, since ${lock.holder.since}); stop it first.` };
+  if (!lock.ok)
+    return {
+      run: run.name,
+      problem: `run "${run.name}" is already running (process ${lock.holder.pid}, since ${lock.holder.since}); stop it first.`,
+    };
   try {
     return await launchLocked(o, run, benchmark, standIn, dir);
   } finally {
@@ -133,7 +145,13 @@ function releaseUnlessReadOnly(release: () => void): void {
   }
 }
 
-async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined, dir: string): Promise<RunOutcome> {
+async function launchLocked(
+  o: LaunchOptions,
+  run: LaunchRun,
+  benchmark: Benchmark,
+  standIn: StandIn | undefined,
+  dir: string,
+): Promise<RunOutcome> {
   const store = new FileRunStore(dir);
   let before: RunState | undefined;
   try {
@@ -166,7 +184,14 @@ async function launchLocked(o: LaunchOptions, run: LaunchRun, benchmark: Benchma
   const eventsBefore = before?.events ?? 0;
   try {
     const state = await runBenchmark({
-      name: run.name, benchmark, agent: run.agent, persona, adapter, store, loaded: { state: before }, clock,
+      name: run.name,
+      benchmark,
+      agent: run.agent,
+      persona,
+      adapter,
+      store,
+      loaded: { state: before },
+      clock,
       ignoreSessionBreak: run.ignore_session_break,
       snapshotDir: memorySnapshotsDir(dir),
       compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
@@ -218,4 +243,3 @@ export function writeResults(root: string, summary: Summary, dir = join(resultsD
   // Last, so that its absence means the entry above may be missing.
   writingFile(join(dir, SUMMARY_FILE), () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`));
 }
-

@@ -13,7 +13,6 @@ import { makeFolder } from '../diskFull';
 import { RunBusy } from '../errors';
 import { LOCK_FILE } from '../protocol/layout';
 
-
 export interface RunLock {
   pid: number;
   /** Real time the process took the run, ISO. */
@@ -167,6 +166,7 @@ export function acquireLock(dir: string): { ok: true; release: () => void } | { 
 /** Deletes a run's results to start it over; refuses while a process runs it. */
 export function clearRun(dir: string, name: string): void {
   const holder = readLock(dir);
-  if (holder && holder.pid !== process.pid) throw new RunBusy(`run "${name}" is running (process ${holder.pid}, since ${holder.since}); stop it before starting it over.`);
+  if (holder && holder.pid !== process.pid)
+    throw new RunBusy(`run "${name}" is running (process ${holder.pid}, since ${holder.since}); stop it before starting it over.`);
   rmSync(dir, { recursive: true, force: true });
 }

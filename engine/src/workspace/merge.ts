@@ -47,7 +47,8 @@ interface Incoming {
 
 /** Checks every input, then copies each run into `<root>/results/`, each whole or not at all. */
 export function mergeResults(root: string, folders: readonly string[]): MergeResult {
-  if (folders.length === 0) throw new UsageError('--merge needs the results folders to bring in: mmb report --merge shard-1/results shard-2/results');
+  if (folders.length === 0)
+    throw new UsageError('--merge needs the results folders to bring in: mmb report --merge shard-1/results shard-2/results');
   const target = resultsDir(root);
   const leftOut: string[] = [];
   const alreadyHere: string[] = [];
@@ -55,9 +56,13 @@ export function mergeResults(root: string, folders: readonly string[]): MergeRes
   for (const folder of folders) {
     for (const run of runsIn(resultsFolder(folder), leftOut)) {
       const earlier = incoming.get(run.id);
-      if (earlier && !sameState(earlier.from, run.from)) throw new UsageError(`run "${run.id}" is in both ${shown(earlier.from)} and ${shown(run.from)}, not the same: merge one of them.`);
+      if (earlier && !sameState(earlier.from, run.from))
+        throw new UsageError(`run "${run.id}" is in both ${shown(earlier.from)} and ${shown(run.from)}, not the same: merge one of them.`);
       if (existsSync(join(target, run.id))) {
-        if (!sameState(join(target, run.id), run.from)) throw new UsageError(`run "${run.id}" of ${shown(run.from)} is already in ${shown(target)} with other results: delete one of them first.`);
+        if (!sameState(join(target, run.id), run.from))
+          throw new UsageError(
+            `run "${run.id}" of ${shown(run.from)} is already in ${shown(target)} with other results: delete one of them first.`,
+          );
         if (!alreadyHere.includes(run.id)) alreadyHere.push(run.id);
         continue;
       }
@@ -66,10 +71,12 @@ export function mergeResults(root: string, folders: readonly string[]): MergeRes
   }
   if (incoming.size > MAX_RUNS) throw new UsageError(`--merge brings ${incoming.size} runs, more than ${MAX_RUNS}.`);
   mkdirSync(target, { recursive: true });
-  const merged = [...incoming.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((run) => {
-    copyRun(run, target);
-    return { id: run.id, state: run.state };
-  });
+  const merged = [...incoming.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((run) => {
+      copyRun(run, target);
+      return { id: run.id, state: run.state };
+    });
   return { merged, alreadyHere, leftOut };
 }
 
@@ -84,7 +91,8 @@ function resultsFolder(folder: string): string {
 /** The run folders of a results folder, checked; anything else is said in `leftOut` (files such as report.md silently). */
 function runsIn(dir: string, leftOut: string[]): Incoming[] {
   const names = readdirSync(dir);
-  if (names.length > MAX_RUNS * 2) throw new UsageError(`--merge: ${shown(dir)} holds ${names.length} entries, more than a results folder may.`);
+  if (names.length > MAX_RUNS * 2)
+    throw new UsageError(`--merge: ${shown(dir)} holds ${names.length} entries, more than a results folder may.`);
   const runs: Incoming[] = [];
   for (const name of names) {
     const from = join(dir, name);
@@ -122,7 +130,8 @@ function checkTree(path: string, runDir: string, budget: { bytes: number; entrie
     return;
   }
   if (!stat.isFile()) throw new UsageError(`--merge: ${shown(path)} is neither a file nor a folder.`);
-  if (stat.size > MAX_FILE_BYTES) throw new UsageError(`--merge: ${shown(path)} is ${Math.round(stat.size / 1024 / 1024)} MiB, more than a run's file may be.`);
+  if (stat.size > MAX_FILE_BYTES)
+    throw new UsageError(`--merge: ${shown(path)} is ${Math.round(stat.size / 1024 / 1024)} MiB, more than a run's file may be.`);
   budget.bytes += stat.size;
   if (budget.bytes > MAX_RUN_BYTES) throw new UsageError(`--merge: ${shown(runDir)} is over ${MAX_RUN_BYTES / 1024 / 1024 / 1024} GiB.`);
 }
@@ -144,7 +153,10 @@ function loadedState(id: string, from: string): RunState {
     throw new UsageError(`--merge: ${shown(from)} is damaged: ${clipName(what, 200)}`);
   }
   if (!state) throw new UsageError(`--merge: ${shown(from)} holds no run.`);
-  if (state.run !== id) throw new UsageError(`--merge: ${shown(from)} holds the state of run "${clipName(String(state.run))}", not of "${id}": a run folder keeps its run's name.`);
+  if (state.run !== id)
+    throw new UsageError(
+      `--merge: ${shown(from)} holds the state of run "${clipName(String(state.run))}", not of "${id}": a run folder keeps its run's name.`,
+    );
   return state;
 }
 

@@ -25,7 +25,16 @@ const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } 
 export function savePartial(root: string, run: SavedPartial): void {
   const dir = join(resultsDir(root), run.name);
   mkdirSync(dir, { recursive: true });
-  const saved = { name: run.name, benchmark: run.benchmark, agent: run.agent, ignore_session_break: run.ignore_session_break, options: resumableOptions(run.options), phases: run.phases, filter: run.filter, rehearse: run.rehearse };
+  const saved = {
+    name: run.name,
+    benchmark: run.benchmark,
+    agent: run.agent,
+    ignore_session_break: run.ignore_session_break,
+    options: resumableOptions(run.options),
+    phases: run.phases,
+    filter: run.filter,
+    rehearse: run.rehearse,
+  };
   writeFileSync(join(dir, PARTIAL_FILE), `${JSON.stringify(saved, null, 2)}\n`);
 }
 
@@ -34,9 +43,14 @@ export function savePartial(root: string, run: SavedPartial): void {
  * the options are picked again by the allow-list, so `name` and the options' own values are let be.
  */
 const SAVED_PARTIAL_SHAPE = object({
-  name: optional(string()), benchmark: string(), agent: string(), ignore_session_break: optional(boolean()),
-  options: optional(record(unknownValue())), phases: optional(object({ from: count(), to: optional(count()) })),
-  filter: optional(string()), rehearse: optional(boolean()),
+  name: optional(string()),
+  benchmark: string(),
+  agent: string(),
+  ignore_session_break: optional(boolean()),
+  options: optional(record(unknownValue())),
+  phases: optional(object({ from: count(), to: optional(count()) })),
+  filter: optional(string()),
+  rehearse: optional(boolean()),
 });
 
 /** The saved settings of partial run `id`, undefined when it has none; a damaged `run.json` is `RunDamaged`. */
@@ -46,7 +60,8 @@ export function loadPartial(root: string, id: string): SavedPartial | undefined 
   if (!saved) return undefined;
   const benchmark = saved.benchmark;
   const problem = folderNameProblem(benchmark);
-  if (problem) throw new RunDamaged(file, PARTIAL_FILE, `it names the benchmark "${oneLine(benchmark)}", which cannot be a folder name: ${problem}`);
+  if (problem)
+    throw new RunDamaged(file, PARTIAL_FILE, `it names the benchmark "${oneLine(benchmark)}", which cannot be a folder name: ${problem}`);
   // The folder names the run, whatever the file says (a copied folder must not act on another run),
   // and a file edited by hand gets no more than a saved one would hold.
   // A filter is parsed again as the run starts: a hand-edited one is bounded and checked like a typed one.
@@ -62,12 +77,15 @@ export function resumableOptions(options: Record<string, unknown>): Record<strin
     if (value === undefined) continue;
     if (key === 'agent_model' && typeof value === 'object' && value !== null) {
       const model = value as Record<string, unknown>;
-      out[key] = Object.fromEntries(MODEL_KEYS.filter((k) => typeof model[k] === 'string' && !isCredentialValue(model[k] as string)).map((k) => [k, model[k]]));
+      out[key] = Object.fromEntries(
+        MODEL_KEYS.filter((k) => typeof model[k] === 'string' && !isCredentialValue(model[k] as string)).map((k) => [k, model[k]]),
+      );
       continue;
     }
     // A reviver drops what could hold a credential without recursing on the value's depth.
     const cleaned: unknown = JSON.parse(JSON.stringify(value), (name: string, inner: unknown) =>
-      isCredentialKey(name) || (typeof inner === 'string' && isCredentialValue(inner)) ? undefined : inner);
+      isCredentialKey(name) || (typeof inner === 'string' && isCredentialValue(inner)) ? undefined : inner,
+    );
     if (cleaned !== undefined) out[key] = cleaned;
   }
   return out;

@@ -22,7 +22,11 @@ export interface ReportWorkspace {
 /** The run ids that have a saved state in results/, the repeats of a run together and in number order (`#2` before `#10`). */
 export function knownRuns(root: string): string[] {
   const dir = resultsDir(root);
-  return existsSync(dir) ? readdirSync(dir).filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name))).sort(byRepeat) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => !runIdProblem(name) && FileRunStore.exists(join(dir, name)))
+        .sort(byRepeat)
+    : [];
 }
 
 function byRepeat(a: string, b: string): number {
@@ -55,7 +59,9 @@ export function loadRun(root: string, id: string): RunState {
   }
   if (state) return state;
   const known = knownRuns(root);
-  throw new UsageError(`no results for run "${id}" in ${shown(dir)}; the runs there: ${known.join(', ') || 'none'}.${didYouMean(nearNames(id, known))}`);
+  throw new UsageError(
+    `no results for run "${id}" in ${shown(dir)}; the runs there: ${known.join(', ') || 'none'}.${didYouMean(nearNames(id, known))}`,
+  );
 }
 
 /** The benchmark a run played: the workspace's own folder first, then the bundled one of that name. */

@@ -9,14 +9,20 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
   const lines = b.lines.get(file);
   const actions: CodeAction[] = [];
   const fix = (title: string, d: Diagnostic, edits: TextEdit[], preferred = false): CodeAction => ({
-    title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: preferred, edit: { changes: { [uri]: edits } },
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [d],
+    isPreferred: preferred,
+    edit: { changes: { [uri]: edits } },
   });
   for (const d of diagnostics) {
     if (d.source !== 'mmb') continue;
     const code = String(d.code);
     const suggestions = (d.data as { suggestions?: string[] } | undefined)?.suggestions ?? [];
     if (code === 'unknown-fact' && lines) {
-      const sheet = b.sheets.get(/([A-Za-z0-9_][\w-]*)#$/.exec(lines.lineText(d.range.start.line).slice(0, d.range.start.character))?.[1] ?? '');
+      const sheet = b.sheets.get(
+        /([A-Za-z0-9_][\w-]*)#$/.exec(lines.lineText(d.range.start.line).slice(0, d.range.start.character))?.[1] ?? '',
+      );
       const wrong = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
       if (sheet) {
         nearFacts(sheet, wrong, suggestions).forEach((f, i) => {
@@ -30,23 +36,45 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
       });
     }
     if (code === 'malformed-check' && /no correct answer/.test(typeof d.message === 'string' ? d.message : d.message.value)) {
-      actions.push(fix('Add `Correct answer:`', d, [{ range: { start: d.range.end, end: d.range.end }, newText: ' Correct answer: ' }], true));
+      actions.push(
+        fix('Add `Correct answer:`', d, [{ range: { start: d.range.end, end: d.range.end }, newText: ' Correct answer: ' }], true),
+      );
     }
     if (code === 'missing-chapter' && lines) {
       const name = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
       const target = uriOf(name);
       actions.push({
-        title: `Create ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: suggestions.length === 0,
-        edit: { documentChanges: [
-          { kind: 'create', uri: target, options: { ignoreIfExists: true } },
-          { textDocument: { uri: target, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: `# ${name.replace(/\.md$/, '')}\n\n## First phase\nWhat the persona does in this phase.\n` }] },
-        ] },
+        title: `Create ${name}`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred: suggestions.length === 0,
+        edit: {
+          documentChanges: [
+            { kind: 'create', uri: target, options: { ignoreIfExists: true } },
+            {
+              textDocument: { uri: target, version: null },
+              edits: [
+                {
+                  range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                  newText: `# ${name.replace(/\.md$/, '')}\n\n## First phase\nWhat the persona does in this phase.\n`,
+                },
+              ],
+            },
+          ],
+        },
       });
     }
     if (lines) {
       const indent = /^\s*/.exec(lines.lineText(d.range.start.line))?.[0] ?? '';
       const comment = file.endsWith('.json') ? `${indent}// mmb-ignore: ${code}\n` : `${indent}<!-- mmb-ignore: ${code} -->\n`;
-      actions.push(fix(`Ignore ${code} on this line`, d, [{ range: { start: { line: d.range.start.line, character: 0 }, end: { line: d.range.start.line, character: 0 } }, newText: comment }]));
+      actions.push(
+        fix(`Ignore ${code} on this line`, d, [
+          {
+            range: { start: { line: d.range.start.line, character: 0 }, end: { line: d.range.start.line, character: 0 } },
+            newText: comment,
+          },
+        ]),
+      );
     }
   }
   return actions;
@@ -63,8 +91,13 @@ export function nearFacts(sheet: Sheet, wrong: string, spelled: readonly string[
   const out = spelled.map((id) => live.find((f) => f.id === id)).filter((f): f is Fact => !!f);
   const categories = [...new Set(live.map((f) => f.category))];
   const nearest = categories.sort((a, b) => Math.abs(a - category) - Math.abs(b - category) || a - b)[0];
-  const byNumber = live.filter((f) => f.category === (categories.includes(category) ? category : nearest))
-    .sort((a, b) => Math.abs(Number(a.id.split('.')[1]) - number) - Math.abs(Number(b.id.split('.')[1]) - number) || Number(a.id.split('.')[1]) - Number(b.id.split('.')[1]));
+  const byNumber = live
+    .filter((f) => f.category === (categories.includes(category) ? category : nearest))
+    .sort(
+      (a, b) =>
+        Math.abs(Number(a.id.split('.')[1]) - number) - Math.abs(Number(b.id.split('.')[1]) - number) ||
+        Number(a.id.split('.')[1]) - Number(b.id.split('.')[1]),
+    );
   for (const f of byNumber) if (!out.includes(f)) out.push(f);
   return out.slice(0, 3);
 }

@@ -1,7 +1,15 @@
 /** Completion: sheet names, fact ids, trap and check types, check ids, templates, `bench.`/`vars.`, the next check id. */
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
 import {
-  BENCH_API, CHECK_TYPES, comparePlay, containsPosition, liveFacts, TEMPLATE_UNITS, TRAP_TYPES, type Benchmark, type Position,
+  BENCH_API,
+  CHECK_TYPES,
+  comparePlay,
+  containsPosition,
+  liveFacts,
+  TEMPLATE_UNITS,
+  TRAP_TYPES,
+  type Benchmark,
+  type Position,
 } from '../../../scenario/src';
 import { chapterOf, phaseAt } from '../locate';
 
@@ -14,10 +22,22 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
 
   if (phase?.js && containsPosition(phase.js.range, p)) {
     if (/\bbench\.\w*$/.test(before)) {
-      return Object.entries(BENCH_API).map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Method, detail: `bench.${name}`, documentation: doc }));
+      return Object.entries(BENCH_API).map(([name, doc]) => ({
+        label: name,
+        kind: CompletionItemKind.Method,
+        detail: `bench.${name}`,
+        documentation: doc,
+      }));
     }
     if (/\bvars\.\w*$/.test(before)) {
-      return [{ label: 'require_all_facts', kind: CompletionItemKind.Property, detail: 'string | string[]', documentation: 'next_phase is refused until every fact of these sheets is told.' }];
+      return [
+        {
+          label: 'require_all_facts',
+          kind: CompletionItemKind.Property,
+          detail: 'string | string[]',
+          documentation: 'next_phase is refused until every fact of these sheets is told.',
+        },
+      ];
     }
     if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(b);
     return [];
@@ -26,10 +46,16 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   const fact = /([A-Za-z0-9_][\w-]*)#(\d*\.?\d*)$/.exec(before);
   if (fact) {
     const sheet = b.sheets.get(fact[1] ?? '');
-    return sheet ? liveFacts(sheet).map((f, i) => ({
-      label: f.id, kind: CompletionItemKind.Field, detail: f.text, documentation: `${sheet.name}#${f.id}: ${f.text}`,
-      sortText: String(i).padStart(5, '0'), filterText: f.id,
-    })) : [];
+    return sheet
+      ? liveFacts(sheet).map((f, i) => ({
+          label: f.id,
+          kind: CompletionItemKind.Field,
+          detail: f.text,
+          documentation: `${sheet.name}#${f.id}: ${f.text}`,
+          sortText: String(i).padStart(5, '0'),
+          filterText: f.id,
+        }))
+      : [];
   }
   if (/`[\w-]*$/.test(before)) return sheetItems(b);
   const template = /\{\{([A-Z]*)(?::(\d*)(?::(\w*))?)?$/.exec(before);
@@ -37,9 +63,21 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
     if (template[3] !== undefined) return TEMPLATE_UNITS.map((u) => ({ label: u, kind: CompletionItemKind.Unit }));
     if (template[2] !== undefined) return [];
     return [
-      { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: 'the run\'s start date', insertText: 'TODAY}}' },
-      { label: 'FUTURE', kind: CompletionItemKind.Keyword, detail: 'N units after the start', insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}', insertTextFormat: InsertTextFormat.Snippet },
-      { label: 'PAST', kind: CompletionItemKind.Keyword, detail: 'N units before the start', insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}', insertTextFormat: InsertTextFormat.Snippet },
+      { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: "the run's start date", insertText: 'TODAY}}' },
+      {
+        label: 'FUTURE',
+        kind: CompletionItemKind.Keyword,
+        detail: 'N units after the start',
+        insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}',
+        insertTextFormat: InsertTextFormat.Snippet,
+      },
+      {
+        label: 'PAST',
+        kind: CompletionItemKind.Keyword,
+        detail: 'N units before the start',
+        insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}',
+        insertTextFormat: InsertTextFormat.Snippet,
+      },
     ];
   }
   const trimmed = before.trimStart();
@@ -50,7 +88,12 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) return sheetItems(b, '#');
   if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) return checkIdItems(b, file, p);
   if (/^❓\uFE0F?\s*\d+\.\d+\s*\[[A-Z]*$/.test(trimmed)) {
-    return Object.entries(CHECK_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc, insertText: `${type}] ` }));
+    return Object.entries(CHECK_TYPES).map(([type, doc]) => ({
+      label: type,
+      kind: CompletionItemKind.EnumMember,
+      detail: doc,
+      insertText: `${type}] `,
+    }));
   }
   if (/^❓\uFE0F?\s*$/.test(trimmed)) {
     const id = nextCheckId(b, file);
@@ -62,7 +105,10 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
 /** The sheets; `then` is typed after the name (`#` on a trap line), and the fact ids are offered next. */
 function sheetItems(b: Benchmark, then = ''): CompletionItem[] {
   return [...b.sheets.values()].map((s) => ({
-    label: s.name, kind: CompletionItemKind.File, detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`, documentation: s.file,
+    label: s.name,
+    kind: CompletionItemKind.File,
+    detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`,
+    documentation: s.file,
     ...(then ? { insertText: `${s.name}${then}`, command: { title: 'Fact ids', command: 'editor.action.triggerSuggest' } } : {}),
   }));
 }
@@ -78,8 +124,12 @@ function checkIdItems(b: Benchmark, file: string, p: Position): CompletionItem[]
   const after = b.checks.filter((c) => comparePlay(c, here) > 0 || (comparePlay(c, here) === 0 && c.check.range.start.line > p.line));
   const before = b.checks.filter((c) => !after.includes(c));
   return [...after, ...before].map((c, i) => ({
-    label: c.check.id, kind: CompletionItemKind.Reference, detail: c.check.question, documentation: `Correct answer: ${c.check.answer}`,
-    sortText: String(i).padStart(5, '0'), ...(i >= after.length ? { labelDetails: { description: 'before the trap' } } : {}),
+    label: c.check.id,
+    kind: CompletionItemKind.Reference,
+    detail: c.check.question,
+    documentation: `Correct answer: ${c.check.answer}`,
+    sortText: String(i).padStart(5, '0'),
+    ...(i >= after.length ? { labelDetails: { description: 'before the trap' } } : {}),
   }));
 }
 
@@ -88,6 +138,9 @@ export function nextCheckId(b: Benchmark, file: string): string {
   const own = b.checks.filter((c) => c.file === file).map((c) => c.check.id.split('.')[0]);
   const index = b.chapters.findIndex((c) => c.file === file);
   const series = own.at(-1) ?? /(\d+)/.exec(file)?.[1] ?? String(index + 1);
-  const used = b.checks.map((c) => c.check.id.split('.')).filter(([s]) => s === series).map(([, n]) => Number(n));
+  const used = b.checks
+    .map((c) => c.check.id.split('.'))
+    .filter(([s]) => s === series)
+    .map(([, n]) => Number(n));
   return `${series}.${Math.max(0, ...used) + 1}`;
 }

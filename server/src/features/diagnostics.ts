@@ -14,7 +14,8 @@ export function toLsp(d: Diagnostic, uriOf: UriOf): LspDiagnostic {
     source: 'mmb',
     message: d.message,
   };
-  if (d.related?.length) out.relatedInformation = d.related.map((r) => ({ location: { uri: uriOf(r.file), range: r.range }, message: r.message }));
+  if (d.related?.length)
+    out.relatedInformation = d.related.map((r) => ({ location: { uri: uriOf(r.file), range: r.range }, message: r.message }));
   if (d.suggestions?.length) out.data = { suggestions: d.suggestions };
   return out;
 }

@@ -54,13 +54,15 @@ export function getReferences(b: Benchmark, file: string, p: Range['start'], inc
     if (includeDeclaration && sheet && fact) out.push(at(uriOf(sheet.file), fact.idRange));
     for (const chapter of b.chapters) {
       for (const phase of chapter.phases) {
-        for (const ref of phase.factRefs) if (ref.sheet === t.fact.sheet && ref.id === t.fact.id) out.push(at(uriOf(chapter.file), ref.range));
+        for (const ref of phase.factRefs)
+          if (ref.sheet === t.fact.sheet && ref.id === t.fact.id) out.push(at(uriOf(chapter.file), ref.range));
       }
     }
     return out;
   }
   if (includeDeclaration) for (const c of b.checks) if (c.check.id === t.check) out.push(at(uriOf(c.file), c.check.idRange));
-  for (const trap of b.traps) for (const target of trap.trap.targets) if (target.name === t.check) out.push(at(uriOf(trap.file), target.range));
+  for (const trap of b.traps)
+    for (const target of trap.trap.targets) if (target.name === t.check) out.push(at(uriOf(trap.file), target.range));
   return out;
 }
 
@@ -95,7 +97,8 @@ export function getRename(b: Benchmark, file: string, p: Range['start'], newName
   const fact = sheet && liveFact(sheet, t.fact.id);
   if (!sheet || !fact) return { error: `There is no fact ${t.fact.sheet}#${t.fact.id} to rename.` };
   if (liveFact(sheet, newName)) return { error: `${sheet.name}#${newName} already exists.` };
-  if (Number(newName.split('.')[0]) !== fact.category) return { error: `Fact ${fact.id} sits under category ${fact.category}: its new id must start with ${fact.category}.` };
+  if (Number(newName.split('.')[0]) !== fact.category)
+    return { error: `Fact ${fact.id} sits under category ${fact.category}: its new id must start with ${fact.category}.` };
   edit(sheet.file, fact.idRange, newName);
   for (const chapter of b.chapters) {
     for (const phase of chapter.phases) {

@@ -38,7 +38,12 @@ export function getSemanticTokens(b: Benchmark, file: string): SemanticTokens {
  * The lines after a check's first: question until `Correct answer:`, the answer after it. Fact
  * refs and templates are left out, so that the grammar's colours of them show through.
  */
-function continuationTokens(check: Check, phase: Phase, lineText: (line: number) => string, push: (line: number, from: number, to: number, type: TokenType) => void): void {
+function continuationTokens(
+  check: Check,
+  phase: Phase,
+  lineText: (line: number) => string,
+  push: (line: number, from: number, to: number, type: TokenType) => void,
+): void {
   let inAnswer = ANSWER_LABEL.test(lineText(check.range.start.line));
   for (let line = check.range.start.line + 1; line <= check.range.end.line; line++) {
     const text = lineText(line);
@@ -47,7 +52,11 @@ function continuationTokens(check: Check, phase: Phase, lineText: (line: number)
     const holes = [...phase.factRefs.map((r) => r.range), ...phase.templates.map((t) => t.range)].filter((r) => r.start.line === line);
     const label = inAnswer ? undefined : ANSWER_LABEL.exec(text);
     const pieces: [number, number, TokenType][] = label
-      ? [[start, label.index, 'mmbQuestion'], [label.index, label.index + label[0].length, 'mmbAnswerLabel'], [label.index + label[0].length, end, 'mmbAnswer']]
+      ? [
+          [start, label.index, 'mmbQuestion'],
+          [label.index, label.index + label[0].length, 'mmbAnswerLabel'],
+          [label.index + label[0].length, end, 'mmbAnswer'],
+        ]
       : [[start, end, inAnswer ? 'mmbAnswer' : 'mmbQuestion']];
     for (const [from, to, type] of pieces) for (const [a, z] of without(from, to, holes)) push(line, a, z, type);
     if (label) inAnswer = true;

@@ -12,7 +12,11 @@ export function getDocumentSymbols(b: Benchmark, file: string): DocumentSymbol[]
       range: phase.range,
       selectionRange: phase.headingRange,
       children: phase.checks.map((c) => ({
-        name: `❓ ${c.id}${c.type ? ` [${c.type}]` : ''}`, detail: c.question, kind: SymbolKind.Event, range: c.range, selectionRange: c.idRange,
+        name: `❓ ${c.id}${c.type ? ` [${c.type}]` : ''}`,
+        detail: c.question,
+        kind: SymbolKind.Event,
+        range: c.range,
+        selectionRange: c.idRange,
       })),
     }));
   }
@@ -35,9 +39,11 @@ export function getDocumentSymbols(b: Benchmark, file: string): DocumentSymbol[]
 export function getFoldingRanges(b: Benchmark, file: string): FoldingRange[] {
   const chapter = chapterOf(b, file);
   if (chapter) {
-    return chapter.phases.filter((p) => p.range.end.line > p.headingRange.start.line)
+    return chapter.phases
+      .filter((p) => p.range.end.line > p.headingRange.start.line)
       .map((p) => ({ startLine: p.headingRange.start.line, endLine: p.range.end.line, kind: FoldingRangeKind.Region }));
   }
-  return getDocumentSymbols(b, file).filter((s) => s.range.end.line > s.range.start.line)
+  return getDocumentSymbols(b, file)
+    .filter((s) => s.range.end.line > s.range.start.line)
     .map((s) => ({ startLine: s.range.start.line, endLine: s.range.end.line, kind: FoldingRangeKind.Region }));
 }

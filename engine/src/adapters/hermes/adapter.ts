@@ -55,7 +55,11 @@ export class HermesAdapter implements AgentAdapter {
   private log: AgentLog | undefined;
   private readonly failure = new PendingFailure();
 
-  constructor(private readonly dir: string, private readonly options: HermesOptions, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly dir: string,
+    private readonly options: HermesOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private get file(): string {
     return join(this.dir, 'hermes.json');
@@ -93,7 +97,13 @@ export class HermesAdapter implements AgentAdapter {
   async getStatus(): Promise<AgentStatus> {
     const log = this.readLog();
     const contextTokens = (this.saved.sessionId ? log?.lastPromptTokens.get(this.saved.sessionId) : undefined) ?? this.saved.usageTokens;
-    const compactions = log ? this.saved.compactions.map((c) => ({ at: c.at, ...(c.tokensBefore === undefined ? {} : { tokensBefore: c.tokensBefore }), ...(c.tokensAfter === undefined ? {} : { tokensAfter: c.tokensAfter }) })) : null;
+    const compactions = log
+      ? this.saved.compactions.map((c) => ({
+          at: c.at,
+          ...(c.tokensBefore === undefined ? {} : { tokensBefore: c.tokensBefore }),
+          ...(c.tokensAfter === undefined ? {} : { tokensAfter: c.tokensAfter }),
+        }))
+      : null;
     return { state: this.busy ? 'thinking' : 'idle', compactions, contextTokens };
   }
 
@@ -163,11 +173,13 @@ export class HermesAdapter implements AgentAdapter {
   }
 
   private track(work: Promise<void>): void {
-    const tracked: Promise<void> = work.catch((error: unknown) => {
-      this.failure.set(new Error(`hermes: ${error instanceof Error ? error.message : String(error)}`));
-    }).finally(() => {
-      if (this.busy === tracked) this.busy = undefined;
-    });
+    const tracked: Promise<void> = work
+      .catch((error: unknown) => {
+        this.failure.set(new Error(`hermes: ${error instanceof Error ? error.message : String(error)}`));
+      })
+      .finally(() => {
+        if (this.busy === tracked) this.busy = undefined;
+      });
     this.busy = tracked;
   }
 
@@ -199,7 +211,10 @@ export class HermesAdapter implements AgentAdapter {
       if (!found) return this.play(turn);
       if (found.reply !== undefined) return this.answer(turn, found.reply, found.toolCalls);
       if (this.options.managed) return this.play(turn);
-      if (Date.now() > deadline) throw new Error(`the turn "${turn.text.slice(0, 60)}" reached Hermes but got no reply within ${this.options.turnTimeoutMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the turn "${turn.text.slice(0, 60)}" reached Hermes but got no reply within ${this.options.turnTimeoutMs / 1000} s`,
+        );
       await new Promise((resolve) => setTimeout(resolve, RECOVERY_POLL_MS));
     }
   }
@@ -228,7 +243,12 @@ export class HermesAdapter implements AgentAdapter {
 
   private answer(turn: Turn, text: string, toolCalls: AgentToolCall[] = []): void {
     turn.answered = true;
-    this.saved.replies.push({ seq: this.saved.replies.length + 1, text, at: this.now().toISOString(), ...(toolCalls.length ? { toolCalls } : {}) });
+    this.saved.replies.push({
+      seq: this.saved.replies.length + 1,
+      text,
+      at: this.now().toISOString(),
+      ...(toolCalls.length ? { toolCalls } : {}),
+    });
     this.save();
   }
 

@@ -17,7 +17,8 @@ const MAX_READ_BYTES = 8 * 1024 * 1024;
 const MAX_LINE_CHARS = 64 * 1024;
 
 const STARTED = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*context compression started: session=(\S+) messages=(\d+) tokens=~([\d,]+)/;
-const DONE = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*context compression done: session=(\S+) messages=(\d+)->(\d+) rough_tokens=~([\d,]+)/;
+const DONE =
+  /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*context compression done: session=(\S+) messages=(\d+)->(\d+) rough_tokens=~([\d,]+)/;
 const API_CALL = /^\S+ \S+ INFO \[(\S+)\] agent\.conversation_loop: API call #\d+: .* in=(\d+) /;
 
 export class AgentLog {
@@ -64,7 +65,11 @@ export class AgentLog {
   private read(line: string): void {
     const started = STARTED.exec(line);
     if (started) {
-      this.open.push({ session: started[3] ?? '', at: localIso(started[1] ?? '', started[2] ?? '000'), tokensBefore: tokenCount(started[5]) });
+      this.open.push({
+        session: started[3] ?? '',
+        at: localIso(started[1] ?? '', started[2] ?? '000'),
+        tokensBefore: tokenCount(started[5]),
+      });
       return;
     }
     const done = DONE.exec(line);
@@ -72,8 +77,10 @@ export class AgentLog {
       const index = this.open.findLastIndex((entry) => entry.session === done[3]);
       const [begun] = index >= 0 ? this.open.splice(index, 1) : this.open.splice(-1, 1);
       this.compactions.push({
-        session: begun?.session ?? done[3] ?? '', at: begun?.at ?? localIso(done[1] ?? '', done[2] ?? '000'),
-        ...(begun ? { tokensBefore: begun.tokensBefore } : {}), tokensAfter: tokenCount(done[6]),
+        session: begun?.session ?? done[3] ?? '',
+        at: begun?.at ?? localIso(done[1] ?? '', done[2] ?? '000'),
+        ...(begun ? { tokensBefore: begun.tokensBefore } : {}),
+        tokensAfter: tokenCount(done[6]),
       });
       return;
     }

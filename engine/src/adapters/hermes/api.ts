@@ -36,7 +36,10 @@ const MAX_BODY_CHARS = 32 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export class HermesApi {
-  constructor(private readonly url: string, private readonly apiKey: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly apiKey: string,
+  ) {}
 
   async health(): Promise<boolean> {
     try {
@@ -50,7 +53,8 @@ export class HermesApi {
   async createSession(title: string): Promise<string> {
     const body = await this.request('POST', '/api/sessions', { title });
     const session = body.session as { id?: unknown } | undefined;
-    if (typeof session?.id !== 'string') throw new Error(`POST /api/sessions answered without a session id: ${JSON.stringify(body).slice(0, 200)}`);
+    if (typeof session?.id !== 'string')
+      throw new Error(`POST /api/sessions answered without a session id: ${JSON.stringify(body).slice(0, 200)}`);
     return session.id;
   }
 
@@ -61,7 +65,7 @@ export class HermesApi {
   /** The session's messages (Hermes follows a compression's new session itself) and the id it read them from. */
   async messages(sessionId: string): Promise<{ sessionId: string; rows: HermesMessage[] }> {
     const body = await this.request('GET', `/api/sessions/${encodeURIComponent(sessionId)}/messages`);
-    const rows = Array.isArray(body.data) ? body.data as Record<string, unknown>[] : [];
+    const rows = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : [];
     return {
       sessionId: typeof body.session_id === 'string' ? body.session_id : sessionId,
       rows: rows.map((row) => ({
@@ -85,8 +89,14 @@ export class HermesApi {
     };
     const path = `/api/sessions/${encodeURIComponent(sessionId)}/chat/stream`;
     try {
-      const response = await fetch(`${this.url}${path}`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ message }), signal: abort.signal });
-      if (!response.ok || !response.body) throw new Error(`POST ${path}: ${response.status} ${maskSecrets((await response.text()).slice(0, 300))}`);
+      const response = await fetch(`${this.url}${path}`, {
+        method: 'POST',
+        headers: this.headers(),
+        body: JSON.stringify({ message }),
+        signal: abort.signal,
+      });
+      if (!response.ok || !response.body)
+        throw new Error(`POST ${path}: ${response.status} ${maskSecrets((await response.text()).slice(0, 300))}`);
       const turn: HermesTurn = { sessionId, content: '', usage: undefined, toolCalls: [] };
       const decoder = new TextDecoder();
       let buffer = '';
@@ -105,7 +115,12 @@ export class HermesApi {
       }
       throw new Error(`POST ${path}: the stream ended before its done event`);
     } catch (error) {
-      const reason = abort.signal.aborted && abort.signal.reason instanceof Error ? abort.signal.reason.message : error instanceof Error ? error.message : String(error);
+      const reason =
+        abort.signal.aborted && abort.signal.reason instanceof Error
+          ? abort.signal.reason.message
+          : error instanceof Error
+            ? error.message
+            : String(error);
       throw new Error(`POST ${path}: ${reason}`, { cause: error });
     } finally {
       clearTimeout(turnTimer);
@@ -120,7 +135,12 @@ export class HermesApi {
   private async request(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
     let response: Response;
     try {
-      response = await fetch(`${this.url}${path}`, { method, headers: this.headers(), ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      response = await fetch(`${this.url}${path}`, {
+        method,
+        headers: this.headers(),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
     } catch (error) {
       throw new Error(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -128,7 +148,9 @@ export class HermesApi {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${maskSecrets(text.slice(0, 300))}`);
     if (!text) return {};
     const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? maskSecretsDeep(parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? maskSecretsDeep(parsed as Record<string, unknown>)
+      : {};
   }
 }
 
@@ -142,10 +164,14 @@ function applyEvent(turn: HermesTurn, block: string): boolean {
   }
   if (!data) return false;
   const payload = JSON.parse(data) as Record<string, unknown>;
-  if (typeof payload.session_id === 'string' && (name === 'assistant.completed' || name === 'run.completed')) turn.sessionId = payload.session_id;
-  if (name === 'assistant.completed' && typeof payload.content === 'string') turn.content = maskSecrets(payload.content.slice(0, MAX_REPLY_CHARS));
-  if (name === 'run.completed' && typeof payload.usage === 'object' && payload.usage !== null) turn.usage = payload.usage as HermesTurn['usage'];
-  if (name === 'run.completed' && Array.isArray(payload.messages)) turn.toolCalls = maskSecretsDeep(toolCallsFromChat(ownMessages(payload.messages)));
+  if (typeof payload.session_id === 'string' && (name === 'assistant.completed' || name === 'run.completed'))
+    turn.sessionId = payload.session_id;
+  if (name === 'assistant.completed' && typeof payload.content === 'string')
+    turn.content = maskSecrets(payload.content.slice(0, MAX_REPLY_CHARS));
+  if (name === 'run.completed' && typeof payload.usage === 'object' && payload.usage !== null)
+    turn.usage = payload.usage as HermesTurn['usage'];
+  if (name === 'run.completed' && Array.isArray(payload.messages))
+    turn.toolCalls = maskSecretsDeep(toolCallsFromChat(ownMessages(payload.messages)));
   if (name === 'error') throw new Error(`Hermes: ${maskSecrets(String(payload.message ?? 'error').slice(0, 500))}`);
   return name === 'done';
 }

@@ -33,7 +33,12 @@ function freePort(): Promise<number> {
 }
 
 /** Writes the home's config and starts the gateway on it; resolves once its API server answers. */
-export async function startGateway(home: string, managed: HermesManaged, compression: HermesCompression, logFile: string): Promise<StartedGateway> {
+export async function startGateway(
+  home: string,
+  managed: HermesManaged,
+  compression: HermesCompression,
+  logFile: string,
+): Promise<StartedGateway> {
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'config.yaml'), managedConfig(managed, compression));
   const port = await freePort();
@@ -57,7 +62,9 @@ export async function startGateway(home: string, managed: HermesManaged, compres
   closeSync(log);
   const exited = new Promise<never>((_resolve, reject) => {
     child.once('error', (error) => reject(new Error(`could not start \`${managed.bin} gateway run\`: ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`\`${managed.bin} gateway run\` exited (code ${code}) before its API server answered: see ${logFile}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`\`${managed.bin} gateway run\` exited (code ${code}) before its API server answered: see ${logFile}`)),
+    );
   });
   exited.catch(() => undefined);
   const url = `http://127.0.0.1:${port}`;

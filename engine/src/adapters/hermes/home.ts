@@ -11,14 +11,27 @@ import type { HermesCompression, HermesManaged } from './options';
 /** The environment variable the gateway's config names for its model's key (`${…}`), so the key is never written to disk. */
 export const MODEL_KEY_VARIABLE = 'MMB_HERMES_MODEL_KEY';
 /** What a full reset deletes: sessions, their database, memory, skills and logs (the config stays). */
-export const RESET_ENTRIES = ['state.db', 'state.db-shm', 'state.db-wal', 'response_store.db', 'response_store.db-shm', 'response_store.db-wal', 'memories', 'sessions', 'skills', 'logs'];
+export const RESET_ENTRIES = [
+  'state.db',
+  'state.db-shm',
+  'state.db-wal',
+  'response_store.db',
+  'response_store.db-shm',
+  'response_store.db-wal',
+  'memories',
+  'sessions',
+  'skills',
+  'logs',
+];
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** A YAML scalar: JSON's quoting is valid YAML for strings, numbers and booleans. */
 const scalar = (value: string | number | boolean): string => JSON.stringify(value);
 
 function compressionLines(compression: HermesCompression): string[] {
-  return Object.entries(compression).filter(([, value]) => value !== undefined).map(([key, value]) => `  ${key}: ${scalar(value as number | boolean)}`);
+  return Object.entries(compression)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `  ${key}: ${scalar(value as number | boolean)}`);
 }
 
 /**
@@ -54,14 +67,19 @@ export function mergeCompression(text: string, compression: HermesCompression): 
   const lines = text.split('\n');
   const start = lines.findIndex((line) => /^compression:\s*(#.*)?$/.test(line));
   if (start < 0) {
-    if (lines.some((line) => /^compression:/.test(line))) throw new ConfigError('its config.yaml writes `compression:` on one line: write it as a block (one key a line) so that the run\'s keys can be merged in.');
+    if (lines.some((line) => /^compression:/.test(line)))
+      throw new ConfigError(
+        "its config.yaml writes `compression:` on one line: write it as a block (one key a line) so that the run's keys can be merged in.",
+      );
     const body = text.replace(/\n*$/, '');
     return `${body}${body ? '\n' : ''}compression:\n${compressionLines(compression).join('\n')}\n`;
   }
   let end = start + 1;
   while (end < lines.length && /^(\s|$)/.test(lines[end] ?? '')) end++;
   while (end > start + 1 && (lines[end - 1] ?? '').trim() === '') end--;
-  const block = lines.slice(start + 1, end).filter((line) => line.trim() !== '' && !ours.some((key) => new RegExp(`^\\s+${key}\\s*:`).test(line)));
+  const block = lines
+    .slice(start + 1, end)
+    .filter((line) => line.trim() !== '' && !ours.some((key) => new RegExp(`^\\s+${key}\\s*:`).test(line)));
   return [...lines.slice(0, start + 1), ...block, ...compressionLines(compression), ...lines.slice(end)].join('\n');
 }
 

@@ -72,7 +72,11 @@ function reader(options: Record<string, unknown>): Reader {
  * variable of the persona's key, which a gateway it starts is not handed.
  */
 export function hermesOptions(
-  options: Record<string, unknown>, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined, personaKeyEnv?: string,
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  model: ModelConfig,
+  standInUrl: string | undefined,
+  personaKeyEnv?: string,
 ): HermesOptions {
   const read = reader(options);
   const compression: HermesCompression = {};
@@ -95,7 +99,10 @@ export function hermesOptions(
 function attachOptions(read: Reader, url: string, env: NodeJS.ProcessEnv): HermesAttach {
   const keyEnv = read.str('hermes_api_key_env') ?? 'HERMES_API_KEY';
   const apiKey = env[keyEnv];
-  if (!apiKey) throw new ConfigError(`the hermes agent needs its API_SERVER_KEY: set the environment variable ${keyEnv} (or name another in \`hermes_api_key_env\`).`);
+  if (!apiKey)
+    throw new ConfigError(
+      `the hermes agent needs its API_SERVER_KEY: set the environment variable ${keyEnv} (or name another in \`hermes_api_key_env\`).`,
+    );
   runSecrets.add(apiKey);
   const attach: HermesAttach = { url: url.replace(/\/+$/, ''), apiKey };
   const home = read.str('hermes_home');
@@ -107,7 +114,10 @@ function attachOptions(read: Reader, url: string, env: NodeJS.ProcessEnv): Herme
 
 function managedOptions(read: Reader, env: NodeJS.ProcessEnv, model: ModelConfig, standInUrl: string | undefined): HermesManaged {
   for (const key of ['hermes_home', 'hermes_reset_command', 'hermes_api_key_env']) {
-    if (read.str(key) !== undefined) throw new ConfigError(`the run key \`${key}\` is for a gateway you run (with \`hermes_url\`); without \`hermes_url\` the adapter starts its own, with its own home under the run's folder.`);
+    if (read.str(key) !== undefined)
+      throw new ConfigError(
+        `the run key \`${key}\` is for a gateway you run (with \`hermes_url\`); without \`hermes_url\` the adapter starts its own, with its own home under the run's folder.`,
+      );
   }
   const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;
   if (!baseUrl) throw new ConfigError(`the hermes agent's model "${model.model}" needs a base_url.`);
@@ -115,7 +125,10 @@ function managedOptions(read: Reader, env: NodeJS.ProcessEnv, model: ModelConfig
   if (!modelKey) throw new ConfigError(`the hermes agent's model needs an API key: set the environment variable ${model.api_key_env}.`);
   if (model.api_key_env) runSecrets.add(modelKey);
   const contextLength = read.num('hermes_context_length') ?? DEFAULT_CONTEXT;
-  if (contextLength < HERMES_MIN_CONTEXT) throw new ConfigError(`\`hermes_context_length\` is ${contextLength}: Hermes refuses a context window under ${HERMES_MIN_CONTEXT} tokens.`);
+  if (contextLength < HERMES_MIN_CONTEXT)
+    throw new ConfigError(
+      `\`hermes_context_length\` is ${contextLength}: Hermes refuses a context window under ${HERMES_MIN_CONTEXT} tokens.`,
+    );
   const apiKey = randomBytes(24).toString('hex');
   runSecrets.add(apiKey);
   return { bin: read.str('hermes_bin') ?? 'hermes', model: { baseUrl, apiKey: modelKey, name: model.model, contextLength }, apiKey };

@@ -49,7 +49,13 @@ export function notebookOptions(options: Record<string, unknown>): NotebookOptio
     return v;
   };
   return {
-    contextTokens: int('notebook_context_tokens', 2000, 2_000_000, NOTEBOOK_DEFAULTS.contextTokens, 'the tokens of context past which the notebook compacts it'),
+    contextTokens: int(
+      'notebook_context_tokens',
+      2000,
+      2_000_000,
+      NOTEBOOK_DEFAULTS.contextTokens,
+      'the tokens of context past which the notebook compacts it',
+    ),
     maxToolRounds: int('notebook_max_tool_rounds', 1, 100, NOTEBOOK_DEFAULTS.maxToolRounds, 'model calls with tools in one turn'),
   };
 }
@@ -70,10 +76,17 @@ export class NotebookAdapter implements AgentAdapter {
   private readonly failure = new PendingFailure();
   private virtual: { base: number; real: number } | undefined;
   private tokens = 0;
-  private statusTally: { entries: readonly Entry[]; length: number; compactions: NonNullable<AgentStatus['compactions']>; usage: Record<string, Usage> } | undefined;
+  private statusTally:
+    | { entries: readonly Entry[]; length: number; compactions: NonNullable<AgentStatus['compactions']>; usage: Record<string, Usage> }
+    | undefined;
   private contextCache: { entries: readonly Entry[]; length: number; messages: ChatMessage[] } | undefined;
 
-  constructor(private readonly dir: string, private readonly model: ChatModel, private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly dir: string,
+    private readonly model: ChatModel,
+    private readonly options: NotebookOptions = NOTEBOOK_DEFAULTS,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.journal = new Journal(join(dir, 'journal.jsonl'));
     this.notes = new Notes(join(dir, 'memory'));
     this.history = new NotesHistory(join(dir, 'memory.git'), join(dir, 'memory'));
@@ -120,13 +133,19 @@ export class NotebookAdapter implements AgentAdapter {
     // Tallied from the entries appended since the last call: the engine asks at every poll, and the journal only grows.
     const { entries } = this.journal;
     let tally = this.statusTally;
-    if (tally?.entries !== entries || tally.length > entries.length) tally = this.statusTally = { entries, length: 0, compactions: [], usage: {} };
+    if (tally?.entries !== entries || tally.length > entries.length)
+      tally = this.statusTally = { entries, length: 0, compactions: [], usage: {} };
     for (; tally.length < entries.length; tally.length++) {
       const e = entries[tally.length]!;
       if (e.kind === 'compaction') tally.compactions.push({ at: e.at, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter });
       else if (e.kind === 'usage') addUsage(tally.usage, this.model.name, e);
     }
-    return { state: this.busy ? 'thinking' : 'idle', compactions: [...tally.compactions], contextTokens: this.tokens, usage: structuredClone(tally.usage) };
+    return {
+      state: this.busy ? 'thinking' : 'idle',
+      compactions: [...tally.compactions],
+      contextTokens: this.tokens,
+      usage: structuredClone(tally.usage),
+    };
   }
 
   async setVirtualTime(iso: string): Promise<void> {
@@ -150,7 +169,9 @@ export class NotebookAdapter implements AgentAdapter {
     try {
       await this.consolidate(n, text);
     } catch (e) {
-      throw new Error(`the notebook's consolidation pass after conversation ${n} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Error(`the notebook's consolidation pass after conversation ${n} failed: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
     }
     this.journal.append({ kind: 'new-conversation', at: this.time().toISOString() });
     this.tokens = countTokens(this.context());
@@ -185,7 +206,10 @@ export class NotebookAdapter implements AgentAdapter {
 
   /** A consolidation pass's system message: the prompt, the pass's own, the time and the notebook's state. */
   private system(pass: string): ChatMessage {
-    return { role: 'system', content: `${notebookPrompt('system')}\n\n${pass}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n${this.state()}` };
+    return {
+      role: 'system',
+      content: `${notebookPrompt('system')}\n\n${pass}\n\n# Now\n\nIt is ${formatAgentTime(this.time())}.\n\n${this.state()}`,
+    };
   }
 
   /** What changes as the notebook works: the notes' names and the head of the index (the time is each user message's stamp). */
@@ -219,16 +243,22 @@ export class NotebookAdapter implements AgentAdapter {
   /** Finished conversations from `history/`, and the current one. */
   private transcripts(): Doc[] {
     const dir = join(this.dir, 'history');
-    const past = existsSync(dir) ? readdirSync(dir).sort().map((f) => ({ name: `history/${f}`, text: readFileSync(join(dir, f), 'utf8') })) : [];
+    const past = existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((f) => ({ name: `history/${f}`, text: readFileSync(join(dir, f), 'utf8') }))
+      : [];
     return [...past, { name: 'this conversation', text: transcript(this.journal.current()) }];
   }
 
   private startTurn(): void {
-    this.busy = this.turn().catch((e: unknown) => {
-      this.failure.set(new Error(`the notebook agent failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
-    }).finally(() => {
-      this.busy = undefined;
-    });
+    this.busy = this.turn()
+      .catch((e: unknown) => {
+        this.failure.set(new Error(`the notebook agent failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+      })
+      .finally(() => {
+        this.busy = undefined;
+      });
   }
 
   /** A turn, or the rest of one the engine was stopped in: its compaction, once, then the tool loop from where it was. */
@@ -254,7 +284,11 @@ export class NotebookAdapter implements AgentAdapter {
   }
 
   private toolLoop(messages: ChatMessage[], onStep: (m: ChatMessage) => void): Promise<string> {
-    return toolLoop({ model: this.model, journal: this.journal, maxToolRounds: this.options.maxToolRounds, tools: () => this.tools() }, messages, onStep);
+    return toolLoop(
+      { model: this.model, journal: this.journal, maxToolRounds: this.options.maxToolRounds, tools: () => this.tools() },
+      messages,
+      onStep,
+    );
   }
 
   /** Over the budget, the older turns are replaced by a summary the model writes; the newest half-budget stays verbatim. */
@@ -266,20 +300,41 @@ export class NotebookAdapter implements AgentAdapter {
     const cut = planCut(messages, Math.floor(this.options.contextTokens / 2));
     if (cut === undefined) return;
     const r = await this.model.complete({
-      messages: [{ role: 'system', content: notebookPrompt('compaction') }, { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` }],
+      messages: [
+        { role: 'system', content: notebookPrompt('compaction') },
+        { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` },
+      ],
     });
     this.journal.append({ kind: 'usage', ...r.usage });
     // The summary shows the state: the message that showed it last may be among those cut.
-    const entry = { kind: 'compaction' as const, at: this.time().toISOString(), summary: (r.message.content ?? '').trim(), keep: messages.length - cut, tokensBefore, tokensAfter: 0, state: this.state() };
+    const entry = {
+      kind: 'compaction' as const,
+      at: this.time().toISOString(),
+      summary: (r.message.content ?? '').trim(),
+      keep: messages.length - cut,
+      tokensBefore,
+      tokensAfter: 0,
+      state: this.state(),
+    };
     entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
     this.journal.append(entry);
   }
 
   private consolidate(n: number, text: string): Promise<void> {
-    return consolidate({
-      dir: this.dir, journal: this.journal, history: this.history, contextTokens: this.options.contextTokens, time: () => this.time(),
-      system: (pass) => this.system(pass), conflicts: () => this.conflicts(), toolLoop: (messages, onStep) => this.toolLoop(messages, onStep),
-    }, n, text);
+    return consolidate(
+      {
+        dir: this.dir,
+        journal: this.journal,
+        history: this.history,
+        contextTokens: this.options.contextTokens,
+        time: () => this.time(),
+        system: (pass) => this.system(pass),
+        conflicts: () => this.conflicts(),
+        toolLoop: (messages, onStep) => this.toolLoop(messages, onStep),
+      },
+      n,
+      text,
+    );
   }
 
   private conflicts() {

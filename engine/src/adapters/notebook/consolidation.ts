@@ -29,17 +29,27 @@ export interface PassDeps {
 /** Consolidates the notes against conversation `n`'s transcript `text`, resuming a pass begun before a stop. */
 export async function consolidate(deps: PassDeps, n: number, text: string): Promise<void> {
   const { journal } = deps;
-  const begun = journal.find('pass-begin', (e) => e.conversation === n)
-    ?? journal.append({ kind: 'pass-begin', conversation: n, conflictsBefore: deps.conflicts().length });
+  const begun =
+    journal.find('pass-begin', (e) => e.conversation === n) ??
+    journal.append({ kind: 'pass-begin', conversation: n, conflictsBefore: deps.conflicts().length });
   const parts = splitLines(text, Math.floor(deps.contextTokens / 2));
   const replies: string[] = [];
   for (const [i, part] of parts.entries()) replies.push(await consolidatePart(deps, n, i, parts.length, part));
-  const end = journal.find('pass-end', (e) => e.conversation === n)
-    ?? journal.append({ kind: 'pass-end', conversation: n, at: deps.time().toISOString() });
+  const end =
+    journal.find('pass-end', (e) => e.conversation === n) ??
+    journal.append({ kind: 'pass-end', conversation: n, at: deps.time().toISOString() });
   const message = `consolidation after conversation ${n}`;
   // Made before a stop, the commit leaves nothing to commit: it is known by its message.
   const changed = (await deps.history.commit(message, new Date(end.at))) || (await deps.history.lastMessage()) === message;
-  const record = { at: end.at, conversation: n, parts: parts.length, reply: replies.join(' '), changed, conflictsBefore: begun.conflictsBefore, conflictsAfter: deps.conflicts().length };
+  const record = {
+    at: end.at,
+    conversation: n,
+    parts: parts.length,
+    reply: replies.join(' '),
+    changed,
+    conflictsBefore: begun.conflictsBefore,
+    conflictsAfter: deps.conflicts().length,
+  };
   const file = join(deps.dir, 'consolidations.jsonl');
   const records = loadJsonLinesForAppend<{ conversation?: unknown }>(file);
   if (records.some((r) => r.conversation === n)) return;
@@ -58,7 +68,10 @@ async function consolidatePart(deps: PassDeps, n: number, i: number, count: numb
     const of = count > 1 ? ` (part ${i + 1} of ${count})` : '';
     const opening: ChatMessage[] = [
       deps.system(notebookPrompt('consolidation')),
-      { role: 'user', content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${n}${of}\n\n${part}` },
+      {
+        role: 'user',
+        content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${n}${of}\n\n${part}`,
+      },
     ];
     journal.append({ kind: 'pass', conversation: n, part: i, messages: opening });
     messages.push(...opening);

@@ -12,7 +12,16 @@ import { isDiskFull, spaceProblem } from '../../diskFull';
 import { DiskFull, GitMissingError } from '../../errors';
 import { LooseRepository } from './gitObjects';
 
-const IDENTITY = ['-c', 'user.name=notebook', '-c', 'user.email=notebook@marathonmembench.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
+const IDENTITY = [
+  '-c',
+  'user.name=notebook',
+  '-c',
+  'user.email=notebook@marathonmembench.invalid',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.quotepath=off',
+];
 
 /** A git command ended by a signal, not by its own failure. */
 class GitKilled extends Error {}
@@ -41,7 +50,10 @@ function mtimeMs(path: string): number {
 export class NotesHistory {
   private readonly loose: LooseRepository;
 
-  constructor(private readonly gitDir: string, private readonly workTree: string) {
+  constructor(
+    private readonly gitDir: string,
+    private readonly workTree: string,
+  ) {
     this.loose = new LooseRepository(gitDir, workTree);
   }
 
@@ -118,7 +130,8 @@ export class NotesHistory {
     const locks = STALE_LOCKS.map((name) => join(this.gitDir, name)).filter((path) => existsSync(path));
     for (const path of locks) {
       const deadline = Date.now() + graceMs;
-      while (existsSync(path) && Date.now() < deadline && Date.now() - mtimeMs(path) < graceMs) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (existsSync(path) && Date.now() < deadline && Date.now() - mtimeMs(path) < graceMs)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       rmSync(path, { force: true });
     }
   }
@@ -139,24 +152,39 @@ export class NotesHistory {
     const date = at ? `${at.toISOString().slice(0, 19)}Z` : undefined;
     // Only what git needs: no API key of the parent's environment reaches the child.
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH ?? '', LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull, GIT_TERMINAL_PROMPT: '0',
+      PATH: process.env.PATH ?? '',
+      LC_ALL: 'C',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: devNull,
+      GIT_TERMINAL_PROMPT: '0',
       ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
     };
     return new Promise((resolve, reject) => {
-      execFile('git', ['--git-dir', gitDir, '--work-tree', this.workTree, ...IDENTITY, ...args], { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
-          reject(new GitMissingError('the notebook agent keeps its notes\' edit history with git, which is not installed or not on PATH: install git (e.g. `apt-get install git`) and run again.'));
-        } else if (error) {
-          const killed = (error as { signal?: NodeJS.Signals | null }).signal;
-          const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
-          const disk = DISK_ERRORS.find((known) => known.text.test(stderr))?.code ?? (killed ? undefined : spaceProblem(dirname(gitDir))?.code);
-          if (disk) reject(new DiskFull(gitDir, { cause: Object.assign(new Error(message), { code: disk }), readOnly: disk === 'EROFS' }));
-          else if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
-          else reject(killed ? new GitKilled(message) : new Error(message));
-        } else {
-          resolve(stdout);
-        }
-      });
+      execFile(
+        'git',
+        ['--git-dir', gitDir, '--work-tree', this.workTree, ...IDENTITY, ...args],
+        { env, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
+            reject(
+              new GitMissingError(
+                "the notebook agent keeps its notes' edit history with git, which is not installed or not on PATH: install git (e.g. `apt-get install git`) and run again.",
+              ),
+            );
+          } else if (error) {
+            const killed = (error as { signal?: NodeJS.Signals | null }).signal;
+            const message = `git ${args[0]} failed: ${(stderr || error.message).trim()}`;
+            const disk =
+              DISK_ERRORS.find((known) => known.text.test(stderr))?.code ?? (killed ? undefined : spaceProblem(dirname(gitDir))?.code);
+            if (disk)
+              reject(new DiskFull(gitDir, { cause: Object.assign(new Error(message), { code: disk }), readOnly: disk === 'EROFS' }));
+            else if (!killed && args[0] === 'commit' && /^nothing (added )?to commit/m.test(stdout)) reject(new NothingToCommit(message));
+            else reject(killed ? new GitKilled(message) : new Error(message));
+          } else {
+            resolve(stdout);
+          }
+        },
+      );
     });
   }
 }

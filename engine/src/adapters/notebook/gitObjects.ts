@@ -7,7 +7,20 @@
  * written before anything names them, each by a rename to its new name, and the branch moves last.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
@@ -30,7 +43,10 @@ export class LooseRepository {
   /** Object folders (`objects/ab/`) known to exist, so each is made once. */
   private readonly objectDirs = new Set<string>();
 
-  constructor(private readonly gitDir: string, private readonly workTree: string) {}
+  constructor(
+    private readonly gitDir: string,
+    private readonly workTree: string,
+  ) {}
 
   /** Forgets what it knew of the tree and the object folders (a new repository, or one git changed). */
   forget(): void {
@@ -62,7 +78,14 @@ export class LooseRepository {
     this.files = files;
     if (tree === parentTree) return {};
     const stamp = `${Math.floor(at.getTime() / 1000)} +0000`;
-    const body = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : []), `author ${IDENTITY} ${stamp}`, `committer ${IDENTITY} ${stamp}`, '', `${cleanMessage(message)}\n`].join('\n');
+    const body = [
+      `tree ${tree}`,
+      ...(parent ? [`parent ${parent}`] : []),
+      `author ${IDENTITY} ${stamp}`,
+      `committer ${IDENTITY} ${stamp}`,
+      '',
+      `${cleanMessage(message)}\n`,
+    ].join('\n');
     const id = this.writeObject('commit', Buffer.from(body));
     this.moveBranch(id);
     return { id };
@@ -74,7 +97,9 @@ export class LooseRepository {
     if (existsSync(path)) return readFileSync(path, 'utf8').trim() || undefined;
     const packed = join(this.gitDir, 'packed-refs');
     if (!existsSync(packed)) return undefined;
-    const line = readFileSync(packed, 'utf8').split('\n').find((l) => l.endsWith(` ${BRANCH_REF}`));
+    const line = readFileSync(packed, 'utf8')
+      .split('\n')
+      .find((l) => l.endsWith(` ${BRANCH_REF}`));
     return line?.slice(0, 40);
   }
 
@@ -150,7 +175,10 @@ export class LooseRepository {
       // git's order: by name as bytes, a folder's name compared as if it ended in '/'.
       const key = (entry: TreeEntry) => Buffer.from(entry.mode === '40000' ? `${entry.name}/` : entry.name);
       entries.sort((a, b) => Buffer.compare(key(a), key(b)));
-      return this.writeObject('tree', Buffer.concat(entries.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')]))));
+      return this.writeObject(
+        'tree',
+        Buffer.concat(entries.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')]))),
+      );
     };
     return write('');
   }
@@ -219,5 +247,8 @@ export class LooseRepository {
 
 /** The message as `git commit -m` keeps it: trailing spaces of each line, and blank lines around it, removed. */
 function cleanMessage(message: string): string {
-  return message.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '');
+  return message
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+|\n+$/g, '');
 }

@@ -98,7 +98,14 @@ export class Journal {
       else if (e.kind === 'step') steps.push(e.message);
       else if (e.kind === 'reply') {
         const toolCalls = e.seq > afterSeq ? toolCallsFromChat(steps) : [];
-        if (e.seq > afterSeq) out.push({ seq: e.seq, text: e.text, at: e.at, ...(toolCalls.length ? { toolCalls } : {}), ...(replyTo !== undefined ? { replyTo } : {}) });
+        if (e.seq > afterSeq)
+          out.push({
+            seq: e.seq,
+            text: e.text,
+            at: e.at,
+            ...(toolCalls.length ? { toolCalls } : {}),
+            ...(replyTo !== undefined ? { replyTo } : {}),
+          });
         steps = [];
       }
     }
@@ -111,7 +118,9 @@ export class Journal {
 
   /** The last entry of the current conversation's turns (a user message, a step, a compaction, a reply). */
   lastOfTurn(): Entry | undefined {
-    return this.current().filter((e) => TURN_KINDS.has(e.kind)).at(-1);
+    return this.current()
+      .filter((e) => TURN_KINDS.has(e.kind))
+      .at(-1);
   }
 
   /** Whether the last turn was cut before its reply (the engine was stopped mid-turn). */
@@ -155,7 +164,10 @@ export class Journal {
     const reply = moves.at(-1);
     if (reply?.kind !== 'reply') return undefined;
     const user = moves.filter((e) => e.kind === 'user').at(-1);
-    return { message: `turn ${reply.seq}: ${(user?.kind === 'user' ? user.text : '').replace(/\s+/g, ' ').slice(0, 60)}`, at: new Date(reply.at) };
+    return {
+      message: `turn ${reply.seq}: ${(user?.kind === 'user' ? user.text : '').replace(/\s+/g, ' ').slice(0, 60)}`,
+      at: new Date(reply.at),
+    };
   }
 }
 
@@ -211,9 +223,15 @@ export function contextMessages(entries: Entry[]): ChatMessage[] {
 function answered(messages: ChatMessage[]): ChatMessage[] {
   const results = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
   const lastStep = messages.findLastIndex((m) => m.role !== 'tool');
-  const cut = new Set(messages.flatMap((m, i) => (i !== lastStep && m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [])));
+  const cut = new Set(
+    messages.flatMap((m, i) =>
+      i !== lastStep && m.role === 'assistant' && m.tool_calls?.some((c) => !results.has(c.id)) ? m.tool_calls.map((c) => c.id) : [],
+    ),
+  );
   if (cut.size === 0) return messages;
-  return messages.filter((m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => cut.has(c.id))) && !(m.role === 'tool' && cut.has(m.tool_call_id)));
+  return messages.filter(
+    (m) => !(m.role === 'assistant' && m.tool_calls?.some((c) => cut.has(c.id))) && !(m.role === 'tool' && cut.has(m.tool_call_id)),
+  );
 }
 
 /**
@@ -228,19 +246,24 @@ export function planCut(messages: ChatMessage[], targetTokens: number): number |
 
 /** Messages as plain lines, for the compaction and consolidation requests. */
 export function renderMessages(messages: ChatMessage[]): string {
-  return messages.map((m) => {
-    if (m.role === 'assistant' && m.tool_calls?.length) return `assistant called ${m.tool_calls.map((c) => `${c.function.name} ${c.function.arguments}`).join('; ')}`;
-    return `${m.role === 'tool' ? 'tool result' : m.role}: ${m.content ?? ''}`;
-  }).join('\n');
+  return messages
+    .map((m) => {
+      if (m.role === 'assistant' && m.tool_calls?.length)
+        return `assistant called ${m.tool_calls.map((c) => `${c.function.name} ${c.function.arguments}`).join('; ')}`;
+      return `${m.role === 'tool' ? 'tool result' : m.role}: ${m.content ?? ''}`;
+    })
+    .join('\n');
 }
 
 /** A conversation's transcript, one line per message: what was really said, for the history and the consolidation. */
 export function transcript(entries: Entry[]): string {
-  return entries.flatMap((e) => {
-    if (e.kind === 'user') return [`${stampMessage(`user: ${oneLine(e.text)}`, new Date(e.at))}`];
-    if (e.kind === 'reply') return [`${stampMessage(`assistant: ${oneLine(e.text)}`, new Date(e.at))}`];
-    return [];
-  }).join('\n');
+  return entries
+    .flatMap((e) => {
+      if (e.kind === 'user') return [`${stampMessage(`user: ${oneLine(e.text)}`, new Date(e.at))}`];
+      if (e.kind === 'reply') return [`${stampMessage(`assistant: ${oneLine(e.text)}`, new Date(e.at))}`];
+      return [];
+    })
+    .join('\n');
 }
 
 function oneLine(text: string): string {

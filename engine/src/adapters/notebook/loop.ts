@@ -31,7 +31,9 @@ export async function toolLoop(deps: LoopDeps, messages: ChatMessage[], onStep: 
     onStep(step);
     await runCalls(deps, messages, calls, new Map(), onStep);
   }
-  throw new Error(`its model called tools for ${deps.maxToolRounds} rounds without replying; raise the run key \`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`);
+  throw new Error(
+    `its model called tools for ${deps.maxToolRounds} rounds without replying; raise the run key \`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`,
+  );
 }
 
 function isStep(m: ChatMessage): boolean {
@@ -52,10 +54,20 @@ async function finishCalls(deps: LoopDeps, messages: ChatMessage[], onStep: (m: 
 }
 
 /** Runs the calls in order, each change journaled before it is made; `journaled`: those of a resumed step. */
-async function runCalls(deps: LoopDeps, messages: ChatMessage[], calls: ToolCall[], journaled: Map<string, NoteChange>, onStep: (m: ChatMessage) => void): Promise<void> {
+async function runCalls(
+  deps: LoopDeps,
+  messages: ChatMessage[],
+  calls: ToolCall[],
+  journaled: Map<string, NoteChange>,
+  onStep: (m: ChatMessage) => void,
+): Promise<void> {
   const tools: ToolContext = { ...deps.tools(), onChange: (change) => deps.journal.append({ kind: 'change', ...change }) };
   for (const call of calls) {
-    const result: ChatMessage = { role: 'tool', tool_call_id: call.id, content: (await runTool(call, tools, journaled.get(call.id))).result };
+    const result: ChatMessage = {
+      role: 'tool',
+      tool_call_id: call.id,
+      content: (await runTool(call, tools, journaled.get(call.id))).result,
+    };
     messages.push(result);
     onStep(result);
   }

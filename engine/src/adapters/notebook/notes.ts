@@ -5,7 +5,18 @@
  */
 import { createHash } from 'node:crypto';
 import { isDiskFull } from '../../diskFull';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { DiskFull, NoteError } from '../../errors';
 
@@ -51,7 +62,8 @@ export class Notes {
   /** The whole text of a note; a clear error when it does not exist. */
   text(path: string): string {
     const full = this.resolve(path);
-    if (!existsSync(full) || !statSync(full).isFile()) throw new NoteError(`there is no note ${path}; the notes are: ${this.list().join(', ') || 'none yet'}.`);
+    if (!existsSync(full) || !statSync(full).isFile())
+      throw new NoteError(`there is no note ${path}; the notes are: ${this.list().join(', ') || 'none yet'}.`);
     return readFileSync(full, 'utf8');
   }
 
@@ -68,8 +80,14 @@ export class Notes {
     if (!oldText) throw new NoteError('old_text is empty: give the exact text to replace (read_note shows it).');
     const text = this.text(path);
     const count = text.split(oldText).length - 1;
-    if (count === 0) throw new NoteError(`old_text was not found in ${path}: it must match the note exactly, spaces and line breaks included. Read the note with read_note and copy the text.`);
-    if (count > 1 && !all) throw new NoteError(`old_text occurs ${count} times in ${path}: include more of the surrounding text so it is unique, or set replace_all to true.`);
+    if (count === 0)
+      throw new NoteError(
+        `old_text was not found in ${path}: it must match the note exactly, spaces and line breaks included. Read the note with read_note and copy the text.`,
+      );
+    if (count > 1 && !all)
+      throw new NoteError(
+        `old_text occurs ${count} times in ${path}: include more of the surrounding text so it is unique, or set replace_all to true.`,
+      );
     return { text: all ? text.split(oldText).join(newText) : text.replace(oldText, () => newText), count: all ? count : 1 };
   }
 
@@ -151,9 +169,11 @@ export class Notes {
    * `..`, files other than markdown, and symlinks that point outside.
    */
   resolve(path: string): string {
-    if (typeof path !== 'string' || !path.trim()) throw new NoteError('path is empty: give a note\'s path inside the memory folder, such as "MEMORY.md" or "topics/move.md".');
+    if (typeof path !== 'string' || !path.trim())
+      throw new NoteError('path is empty: give a note\'s path inside the memory folder, such as "MEMORY.md" or "topics/move.md".');
     const p = path.trim().replace(/\\/g, '/');
-    if (isAbsolute(p) || /^[A-Za-z]:/.test(p) || p.startsWith('/')) throw new NoteError(`${path} is an absolute path: give a path relative to the memory folder, such as "topics/move.md".`);
+    if (isAbsolute(p) || /^[A-Za-z]:/.test(p) || p.startsWith('/'))
+      throw new NoteError(`${path} is an absolute path: give a path relative to the memory folder, such as "topics/move.md".`);
     if (p.split('/').some((s) => s === '..')) throw new NoteError(`${path} leaves the memory folder (".."): notes live only inside it.`);
     if (!p.endsWith('.md')) throw new NoteError(`${path} is not a markdown note: note paths end in ".md".`);
     const full = join(this.dir, p);
@@ -167,7 +187,8 @@ export class Notes {
     const root = realpathSync.native(this.dir);
     const real = realpathSync.native(existing);
     const rel = relative(root, real);
-    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw new NoteError(`${shown} leads outside the memory folder (through a symbolic link): notes live only inside it.`);
+    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
+      throw new NoteError(`${shown} leads outside the memory folder (through a symbolic link): notes live only inside it.`);
   }
 }
 
@@ -216,7 +237,12 @@ export interface Conflict {
 }
 
 function norm(s: string): string {
-  return s.toLowerCase().replace(/[*_`]/g, '').replace(/\s+/g, ' ').replace(/[.;,]\s*$/, '').trim();
+  return s
+    .toLowerCase()
+    .replace(/[*_`]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[.;,]\s*$/, '')
+    .trim();
 }
 
 /** Fact keys that appear in more than one place with different values, across every note. */

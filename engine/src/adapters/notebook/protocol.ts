@@ -43,7 +43,7 @@ export function stampMessage(text: string, at: Date): string {
  * instead of opening it: the system message and every earlier message stay the same from turn
  * to turn, a prefix a provider's cache can reuse.
  */
-export const STATE_MARKER = '[The notebook now (not the user\'s words):]';
+export const STATE_MARKER = "[The notebook now (not the user's words):]";
 
 export function withState(content: string, state: string): string {
   return `${content}\n\n${STATE_MARKER}\n${state}`;

@@ -14,7 +14,13 @@ export interface Hit {
 
 /** Lower-case words of two letters or more; case and punctuation do not matter. */
 export function queryTerms(query: string): string[] {
-  return [...new Set((query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.:-]*/gu) ?? []).map((w) => w.replace(/[.:'’-]+$/, '')).filter((w) => w.length >= 2))];
+  return [
+    ...new Set(
+      (query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.:-]*/gu) ?? [])
+        .map((w) => w.replace(/[.:'’-]+$/, ''))
+        .filter((w) => w.length >= 2),
+    ),
+  ];
 }
 
 /** Every line that contains at least one term (as a substring), best first, then in document order. */

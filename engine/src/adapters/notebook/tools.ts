@@ -12,18 +12,62 @@ import { NOTEBOOK_TOOLS } from './protocol';
 import { formatHits, searchDocs, type Doc } from './search';
 
 const str = (description: string) => ({ type: 'string', description });
-const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[]): ToolSpec =>
-  ({ type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } });
+const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[]): ToolSpec => ({
+  type: 'function',
+  function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
+});
 
 export const NOTEBOOK_TOOL_SPECS: ToolSpec[] = [
   fn(NOTEBOOK_TOOLS.list, 'List every note of the memory folder, with its size.', {}, []),
-  fn(NOTEBOOK_TOOLS.read, 'Read a note.', { path: str('The note\'s path in the memory folder, e.g. "topics/move.md".'), from_line: { type: 'integer', minimum: 1, description: 'Start at this line (for long notes).' } }, ['path']),
-  fn(NOTEBOOK_TOOLS.write, 'Create or overwrite a note; with append, add to its end.', { path: str('The note\'s path, ending in .md.'), content: str('The markdown to write.'), append: { type: 'boolean', description: 'Add to the end instead of overwriting.' } }, ['path', 'content']),
-  fn(NOTEBOOK_TOOLS.edit, 'Replace an exact piece of a note\'s text: the way to change a fact\'s value in place.', { path: str('The note\'s path.'), old_text: str('The exact text to replace, as read_note shows it.'), new_text: str('The text to put instead.'), replace_all: { type: 'boolean', description: 'Replace every occurrence, not just a unique one.' } }, ['path', 'old_text', 'new_text']),
-  fn(NOTEBOOK_TOOLS.remove, 'Delete a note (its history stays: file_history).', { path: str('The note\'s path.') }, ['path']),
-  fn(NOTEBOOK_TOOLS.search, 'Search every note for lines with these words; the best matches first, as path:line: text.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
-  fn(NOTEBOOK_TOOLS.searchHistory, 'Search the transcripts of your past conversations with the user (and this one) for lines with these words.', { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } }, ['query']),
-  fn(NOTEBOOK_TOOLS.fileHistory, 'The edit history of a note (git log -p), newest first, with dates: old values of changed facts are in the removed (-) lines.', { path: str('The note\'s path.') }, ['path']),
+  fn(
+    NOTEBOOK_TOOLS.read,
+    'Read a note.',
+    {
+      path: str('The note\'s path in the memory folder, e.g. "topics/move.md".'),
+      from_line: { type: 'integer', minimum: 1, description: 'Start at this line (for long notes).' },
+    },
+    ['path'],
+  ),
+  fn(
+    NOTEBOOK_TOOLS.write,
+    'Create or overwrite a note; with append, add to its end.',
+    {
+      path: str("The note's path, ending in .md."),
+      content: str('The markdown to write.'),
+      append: { type: 'boolean', description: 'Add to the end instead of overwriting.' },
+    },
+    ['path', 'content'],
+  ),
+  fn(
+    NOTEBOOK_TOOLS.edit,
+    "Replace an exact piece of a note's text: the way to change a fact's value in place.",
+    {
+      path: str("The note's path."),
+      old_text: str('The exact text to replace, as read_note shows it.'),
+      new_text: str('The text to put instead.'),
+      replace_all: { type: 'boolean', description: 'Replace every occurrence, not just a unique one.' },
+    },
+    ['path', 'old_text', 'new_text'],
+  ),
+  fn(NOTEBOOK_TOOLS.remove, 'Delete a note (its history stays: file_history).', { path: str("The note's path.") }, ['path']),
+  fn(
+    NOTEBOOK_TOOLS.search,
+    'Search every note for lines with these words; the best matches first, as path:line: text.',
+    { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } },
+    ['query'],
+  ),
+  fn(
+    NOTEBOOK_TOOLS.searchHistory,
+    'Search the transcripts of your past conversations with the user (and this one) for lines with these words.',
+    { query: str('A few key words.'), max_results: { type: 'integer', minimum: 1, maximum: 100 } },
+    ['query'],
+  ),
+  fn(
+    NOTEBOOK_TOOLS.fileHistory,
+    'The edit history of a note (git log -p), newest first, with dates: old values of changed facts are in the removed (-) lines.',
+    { path: str("The note's path.") },
+    ['path'],
+  ),
 ];
 
 const HISTORY_MAX_CHARS = 12_000;
@@ -77,7 +121,10 @@ export async function runTool(call: ToolCall, ctx: ToolContext, journaled?: Note
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
     args = parsed as Args;
   } catch {
-    return { result: `Error: the arguments of ${name} are not a JSON object; send them as JSON, e.g. {"path": "MEMORY.md"}.`, wrote: false };
+    return {
+      result: `Error: the arguments of ${name} are not a JSON object; send them as JSON, e.g. {"path": "MEMORY.md"}.`,
+      wrote: false,
+    };
   }
   try {
     return await run(name, args, ctx, call.id);
@@ -131,7 +178,18 @@ async function run(name: string, args: Args, ctx: ToolContext, call: string): Pr
     }
     case NOTEBOOK_TOOLS.search: {
       const query = need(args, 'query', name);
-      return { result: formatHits(searchDocs(notes.list().map((p) => ({ name: p, text: notes.text(p) })), query, max), query, 'note'), wrote: false };
+      return {
+        result: formatHits(
+          searchDocs(
+            notes.list().map((p) => ({ name: p, text: notes.text(p) })),
+            query,
+            max,
+          ),
+          query,
+          'note',
+        ),
+        wrote: false,
+      };
     }
     case NOTEBOOK_TOOLS.searchHistory: {
       const query = need(args, 'query', name);

@@ -45,7 +45,10 @@ export function escapeHtml(text: string): string {
 
 /** JSON safe to put inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 let chartJsSource: string | undefined;
@@ -99,7 +102,12 @@ export function gradeBars(canvas: string, labels: string[], values: (number | nu
     canvas,
     config: {
       type: 'bar',
-      data: { labels, datasets: [{ label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0, passScore)), minBarLength: 3, maxBarThickness: 64 }] },
+      data: {
+        labels,
+        datasets: [
+          { label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0, passScore)), minBarLength: 3, maxBarThickness: 64 },
+        ],
+      },
       options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
     },
   };

@@ -17,7 +17,10 @@ export function runPath(id: string): string {
 }
 
 function options(values: readonly string[], chosen: string | undefined): string {
-  return [`<option value="">any</option>`, ...values.map((v) => `<option value="${escapeHtml(v)}"${v === chosen ? ' selected' : ''}>${escapeHtml(v)}</option>`)].join('');
+  return [
+    `<option value="">any</option>`,
+    ...values.map((v) => `<option value="${escapeHtml(v)}"${v === chosen ? ' selected' : ''}>${escapeHtml(v)}</option>`),
+  ].join('');
 }
 
 function filters(index: RunsIndex): string {
@@ -55,7 +58,8 @@ function row(r: IndexRow, o: RenderOptions): string {
 }
 
 function table(index: RunsIndex, o: RenderOptions): string {
-  if (index.total === 0) return '<p class="note empty">No runs yet: <code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key), <code>mmb run</code> the runs of config.jsonc.</p>';
+  if (index.total === 0)
+    return '<p class="note empty">No runs yet: <code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key), <code>mmb run</code> the runs of config.jsonc.</p>';
   return `<form id="mmb-selection" method="get" action="/compare">
 <div class="toolbar"><button type="submit" formaction="/compare" data-action="compare">Compare</button><button type="submit" formaction="/trends" data-action="trends">Trends</button><span class="note">Compare: two runs or more of one benchmark. Trends: the full runs selected, or every one when none is.</span></div>
 <div class="table-scroll"><table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
@@ -123,7 +127,10 @@ const INDEX_SCRIPT = `(function () {
 
 /** The whole index document; `o.extraScript` (the server's live updates) runs after the index's own script. */
 export function renderRunsIndex(index: RunsIndex, o: RenderOptions = {}): string {
-  const shown = index.rows.length === index.total ? `${index.total} run${index.total === 1 ? '' : 's'}` : `${index.rows.length} of ${index.total} runs shown`;
+  const shown =
+    index.rows.length === index.total
+      ? `${index.total} run${index.total === 1 ? '' : 's'}`
+      : `${index.rows.length} of ${index.total} runs shown`;
   const body = `<header>
 <h1>MarathonMemBench — runs</h1>
 <p class="sub">${shown} in results/, newest first</p>
@@ -135,5 +142,10 @@ ${table(index, o)}`;
 
 /** A page of one line: what went wrong (a damaged run, an unknown one, runs that cannot be compared). */
 export function renderProblem(title: string, problem: string, o: RenderOptions = {}): string {
-  return page(`MarathonMemBench — ${title}`, `<header><h1>${escapeHtml(title)}</h1></header>\n<p class="problem">${escapeHtml(problem)}</p>`, [], { ...o, indexHref: '/' });
+  return page(
+    `MarathonMemBench — ${title}`,
+    `<header><h1>${escapeHtml(title)}</h1></header>\n<p class="problem">${escapeHtml(problem)}</p>`,
+    [],
+    { ...o, indexHref: '/' },
+  );
 }

@@ -27,7 +27,9 @@ function trapRow(t: TrapStory, index: number, o: RenderOptions): string {
 }
 
 function trapCheck(c: TrapCheck, o: RenderOptions): string {
-  const grade = c.grade ? `<span class="grade ${gradeClass(c.grade.effective, o.passScore)}">${fmtGrade(c.grade.effective)}</span>${c.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}` : '<span class="grade g-none">—</span>';
+  const grade = c.grade
+    ? `<span class="grade ${gradeClass(c.grade.effective, o.passScore)}">${fmtGrade(c.grade.effective)}</span>${c.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}`
+    : '<span class="grade g-none">—</span>';
   return `<div class="trap-check" data-check="${escapeHtml(c.id)}">${grade} ${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span> ${escapeHtml(c.question)}<div class="note">${escapeHtml(distanceText(c.distance))}</div></div>`;
 }
 
@@ -48,7 +50,10 @@ export function percent(value: number | null): string {
 
 /** A pass-rate table: per key, passed of graded, the rate and its 95 % Wilson interval. */
 export function rateTable(what: string, rates: readonly Rate[], counted: string): string {
-  const rows = rates.map((r) => `<tr data-rate="${escapeHtml(r.key)}"><td>${escapeHtml(r.key)}</td><td class="num">${r.passed}/${r.graded}</td><td class="num">${percent(r.rate)}</td><td class="num">${r.interval ? `${percent(r.interval[0])}–${percent(r.interval[1])}` : '—'}</td></tr>`);
+  const rows = rates.map(
+    (r) =>
+      `<tr data-rate="${escapeHtml(r.key)}"><td>${escapeHtml(r.key)}</td><td class="num">${r.passed}/${r.graded}</td><td class="num">${percent(r.rate)}</td><td class="num">${r.interval ? `${percent(r.interval[0])}–${percent(r.interval[1])}` : '—'}</td></tr>`,
+  );
   return `<table class="rates"><thead><tr><th>${escapeHtml(what)}</th><th class="num">passed</th><th class="num">rate</th><th class="num">95 % interval</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 <p class="note">Per ${escapeHtml(what.toLowerCase())}: ${escapeHtml(counted)}, passed of graded; the interval is the Wilson score interval.</p>`;
 }

@@ -10,12 +10,17 @@ import { escapeHtml } from './page';
 export function toolCallsBlock(calls: readonly AgentToolCall[], where = '', leftOut = 0): string {
   if (!calls.length && !leftOut) return '';
   const items = calls.map((call) => {
-    const result = call.result === undefined ? '' : `<div class="tool-result"><span class="note">result</span><pre>${escapeHtml(call.result)}</pre></div>`;
+    const result =
+      call.result === undefined
+        ? ''
+        : `<div class="tool-result"><span class="note">result</span><pre>${escapeHtml(call.result)}</pre></div>`;
     return `<li><code class="tool-name">${escapeHtml(call.name)}</code><pre class="tool-args">${escapeHtml(call.arguments)}</pre>${result}</li>`;
   });
   const made = calls.length + leftOut;
   const names = [...new Set(calls.map((call) => call.name))].slice(0, 5).join(', ');
   const summary = `${made.toLocaleString('en-US')} tool call${made === 1 ? '' : 's'}${where}${leftOut ? `, ${calls.length} listed` : ''}${names ? `: ${names}` : ''}`;
-  const rest = leftOut ? `<p class="note">and ${leftOut.toLocaleString('en-US')} more call${leftOut === 1 ? '' : 's'} in the same turn, not kept: the report keeps the first 50 of a reply</p>` : '';
+  const rest = leftOut
+    ? `<p class="note">and ${leftOut.toLocaleString('en-US')} more call${leftOut === 1 ? '' : 's'} in the same turn, not kept: the report keeps the first 50 of a reply</p>`
+    : '';
   return `<details class="tool-calls"><summary>🔧 ${escapeHtml(summary)}</summary><ol>${items.join('')}</ol>${rest}</details>`;
 }

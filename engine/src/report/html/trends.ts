@@ -7,13 +7,31 @@ export function renderTrends(t: Trends, o: RenderOptions = {}): string {
   const charts: ChartSpec[] = [];
   const sections = t.groups.map((g, i) => {
     if (g.runs.length < 2) return singleRun(g, o);
-    charts.push(rangeChart(`chart-checks-${i}`, g.checks.map((c) => c.id), g.checks));
-    if (g.traps.length) charts.push(rangeChart(`chart-traps-${i}`, g.traps.map((x) => x.type), g.traps));
+    charts.push(
+      rangeChart(
+        `chart-checks-${i}`,
+        g.checks.map((c) => c.id),
+        g.checks,
+      ),
+    );
+    if (g.traps.length)
+      charts.push(
+        rangeChart(
+          `chart-traps-${i}`,
+          g.traps.map((x) => x.type),
+          g.traps,
+        ),
+      );
     charts.push({
       canvas: `chart-runs-${i}`,
       config: {
         type: 'line',
-        data: { labels: g.runs.map((r) => r.run), datasets: [{ label: 'average', data: g.runs.map((r) => r.average), borderColor: PALETTE[0], backgroundColor: PALETTE[0], pointRadius: 4 }] },
+        data: {
+          labels: g.runs.map((r) => r.run),
+          datasets: [
+            { label: 'average', data: g.runs.map((r) => r.average), borderColor: PALETTE[0], backgroundColor: PALETTE[0], pointRadius: 4 },
+          ],
+        },
         options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
       },
     });
@@ -46,8 +64,23 @@ function rangeChart(canvas: string, labels: string[], items: (CheckTrend | TrapT
       data: {
         labels,
         datasets: [
-          { type: 'line', label: 'mean', data: items.map((x) => x.stats?.mean ?? null), showLine: false, pointRadius: 5, pointStyle: 'rectRot', borderColor: '#333', backgroundColor: '#333', clip: 8 },
-          { label: 'lowest – highest', data: items.map((x) => (x.stats ? band(x.stats) : null)), backgroundColor: items.map(colour), maxBarThickness: 40 },
+          {
+            type: 'line',
+            label: 'mean',
+            data: items.map((x) => x.stats?.mean ?? null),
+            showLine: false,
+            pointRadius: 5,
+            pointStyle: 'rectRot',
+            borderColor: '#333',
+            backgroundColor: '#333',
+            clip: 8,
+          },
+          {
+            label: 'lowest – highest',
+            data: items.map((x) => (x.stats ? band(x.stats) : null)),
+            backgroundColor: items.map(colour),
+            maxBarThickness: 40,
+          },
         ],
       },
       options: { layout: { padding: { top: 8 } }, scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } } },
@@ -63,7 +96,9 @@ function statCells(s: Stats | null, passScore: number | undefined): string {
 /** Over the repeats: the average with its interval, the pass rate per trap and per check type with theirs. */
 function repeatsPart(g: TrendGroup): string {
   const r = g.repeats;
-  const average = r.average ? `${r.average.mean.toFixed(2)} (95 % interval ${r.average.interval[0].toFixed(2)}–${r.average.interval[1].toFixed(2)}, Student t over the ${g.runs.length} run averages)` : '—';
+  const average = r.average
+    ? `${r.average.mean.toFixed(2)} (95 % interval ${r.average.interval[0].toFixed(2)}–${r.average.interval[1].toFixed(2)}, Student t over the ${g.runs.length} run averages)`
+    : '—';
   const worst = r.byTrapType.filter((x) => x.rate !== null).sort((a, b) => a.rate! - b.rate!)[0];
   return `<h3>Over the ${g.runs.length} repeats</h3>
 <p class="sub">Average ${average}.${worst ? ` The trap type that catches the agent most: ${escapeHtml(worst.key)} (${percent(worst.rate)} of its checks passed).` : ''}</p>
@@ -77,7 +112,10 @@ function repeatsPart(g: TrendGroup): string {
 function singleRun(g: TrendGroup, o: RenderOptions): string {
   const name = groupName(g);
   const only = g.runs[0]!;
-  const rows = g.checks.map((c) => `<tr data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td><td class="num"><span class="grade ${gradeClass(c.grades[0], o.passScore)}">${fmtGrade(c.grades[0])}</span></td></tr>`);
+  const rows = g.checks.map(
+    (c) =>
+      `<tr data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td><td class="num"><span class="grade ${gradeClass(c.grades[0], o.passScore)}">${fmtGrade(c.grades[0])}</span></td></tr>`,
+  );
   return `<section class="group single" data-group="${escapeHtml(name)}">
 <h2>${escapeHtml(name)}</h2>
 <p class="sub">${escapeHtml(g.title)} · one full run (${escapeHtml(only.run)}, average ${only.average === null ? '—' : only.average.toFixed(2)}): nothing to compare yet. Run the same configuration again to see which checks hold and which are flaky.</p>
@@ -88,10 +126,19 @@ function singleRun(g: TrendGroup, o: RenderOptions): string {
 function group(g: TrendGroup, i: number, threshold: number, o: RenderOptions): string {
   const name = groupName(g);
   const runHeads = g.runs.map((r) => `<th class="num">${escapeHtml(r.run)}</th>`).join('');
-  const grades = (list: (number | null)[]) => list.map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x, o.passScore)}">${fmtGrade(x)}</span>`}</td>`).join('');
+  const grades = (list: (number | null)[]) =>
+    list
+      .map((x) => `<td class="num">${x === null ? '—' : `<span class="grade ${gradeClass(x, o.passScore)}">${fmtGrade(x)}</span>`}</td>`)
+      .join('');
   const head = `${runHeads}<th class="num">mean</th><th class="num">range</th><th class="num">std dev</th><th>verdict</th>`;
-  const checkRows = g.checks.map((c) => `<tr class="${c.verdict}" data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td>${grades(c.grades)}${statCells(c.stats, o.passScore)}<td><span class="verdict v-${c.verdict}">${c.verdict}</span></td></tr>`);
-  const trapRows = g.traps.map((x) => `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td class="trap-type">🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats, o.passScore)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`);
+  const checkRows = g.checks.map(
+    (c) =>
+      `<tr class="${c.verdict}" data-check="${escapeHtml(c.id)}"><td>${sourceLink(c.source, o, c.id)}<span class="tag">${escapeHtml(c.type)}</span></td><td>${escapeHtml(c.question)}</td>${grades(c.grades)}${statCells(c.stats, o.passScore)}<td><span class="verdict v-${c.verdict}">${c.verdict}</span></td></tr>`,
+  );
+  const trapRows = g.traps.map(
+    (x) =>
+      `<tr class="${x.verdict}" data-trap-type="${escapeHtml(x.type)}"><td class="trap-type">🪤 ${escapeHtml(x.type)}</td><td>${x.checks.map(escapeHtml).join(', ')}</td>${grades(x.grades)}${statCells(x.stats, o.passScore)}<td><span class="verdict v-${x.verdict}">${x.verdict}</span></td></tr>`,
+  );
   const flaky = g.checks.filter((c) => c.verdict === 'flaky').length;
   const failing = g.checks.filter((c) => c.verdict === 'failing').length;
   const avg = g.average;

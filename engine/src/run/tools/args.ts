@@ -16,17 +16,23 @@ export type ParsedArgs = { ok: true; args: ToolArgs } | { ok: false; error: stri
 export function checkArguments(name: string, tool: PersonaTool, raw: unknown): ParsedArgs {
   const no = (error: string, kind: Misbehaviour): ParsedArgs => ({ ok: false, error, kind });
   if (typeof raw !== 'string') return no(`the arguments of ${name} must be a JSON object, e.g. ${tool.example}.`, 'invalid-json');
-  if (raw.length > MAX_ARGUMENT_CHARS) return no(`the arguments of ${name} are longer than ${MAX_ARGUMENT_CHARS} characters. Call it again with shorter values, e.g. ${tool.example}.`, 'long-message');
+  if (raw.length > MAX_ARGUMENT_CHARS)
+    return no(
+      `the arguments of ${name} are longer than ${MAX_ARGUMENT_CHARS} characters. Call it again with shorter values, e.g. ${tool.example}.`,
+      'long-message',
+    );
   let parsed: unknown;
   try {
     parsed = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch {
     return no(`the arguments of ${name} are not valid JSON. Call it again with a JSON object, e.g. ${tool.example}.`, 'invalid-json');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return no(`the arguments of ${name} must be a JSON object, e.g. ${tool.example}.`, 'invalid-json');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return no(`the arguments of ${name} must be a JSON object, e.g. ${tool.example}.`, 'invalid-json');
   const args = parsed as Record<string, unknown>;
   const missing = tool.required.filter((key) => !Object.hasOwn(args, key));
-  if (missing.length) return no(`${name} needs ${missing.map((key) => `\`${key}\``).join(', ')}, e.g. ${tool.example}.`, 'missing-argument');
+  if (missing.length)
+    return no(`${name} needs ${missing.map((key) => `\`${key}\``).join(', ')}, e.g. ${tool.example}.`, 'missing-argument');
   // Only declared arguments reach the handler (so its keys are ours, never the model's); others are ignored.
   const checked: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(tool.parameters)) {
@@ -61,7 +67,8 @@ function problemWith(schema: ArgSchema, value: unknown): string | undefined {
       if (schema.enum && !schema.enum.includes(value)) return `one of ${schema.enum.join(', ')}`;
       return value < schema.minimum || value > schema.maximum ? `a whole number from ${schema.minimum} to ${schema.maximum}` : undefined;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < schema.minimum || value > schema.maximum) return `a number from ${schema.minimum} to ${schema.maximum}`;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < schema.minimum || value > schema.maximum)
+        return `a number from ${schema.minimum} to ${schema.maximum}`;
       return undefined;
     case 'array': {
       if (!Array.isArray(value)) return 'a list of strings';

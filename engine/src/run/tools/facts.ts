@@ -17,7 +17,11 @@ function sheetOf(state: RunState, name: unknown): LiveSheet | ToolOutcome {
   const sheet = sheetNamed(state, name.replace(/\.md$/, ''));
   if (sheet) return sheet;
   const shown = shorten(name, 80);
-  return fail(`there is no sheet \`${shown}\`. The sheets are ${Object.keys(state.sheets).map((known) => `\`${known}\``).join(', ')}.`);
+  return fail(
+    `there is no sheet \`${shown}\`. The sheets are ${Object.keys(state.sheets)
+      .map((known) => `\`${known}\``)
+      .join(', ')}.`,
+  );
 }
 
 const isOutcome = (v: LiveSheet | ToolOutcome): v is ToolOutcome => 'effects' in v;
@@ -45,14 +49,24 @@ export function factsGetUntold(state: RunState, args: ToolArgs): ToolOutcome {
 export function factsMarkTold(state: RunState, args: ToolArgs): ToolOutcome {
   const sheet = sheetOf(state, args.sheet);
   if (isOutcome(sheet)) return sheet;
-  const ids = Array.isArray(args.ids) ? args.ids.filter((id): id is string => typeof id === 'string') : typeof args.ids === 'string' ? [args.ids] : undefined;
+  const ids = Array.isArray(args.ids)
+    ? args.ids.filter((id): id is string => typeof id === 'string')
+    : typeof args.ids === 'string'
+      ? [args.ids]
+      : undefined;
   if (!ids?.length) return fail('`ids` must be a list of fact ids, e.g. ["1.1", "1.2"].');
   const known = new Set(sheet.facts.map((f) => f.id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) return fail(`\`${sheet.name}\` has no fact ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}. Its ids are ${sheet.facts.map((f) => f.id).join(', ')}.`);
+  if (unknown.length)
+    return fail(
+      `\`${sheet.name}\` has no fact ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}. Its ids are ${sheet.facts.map((f) => f.id).join(', ')}.`,
+    );
   const marked = new Set(ids);
   const left = sheet.facts.filter((f) => !f.told && !marked.has(f.id)).length;
-  return { content: `Marked ${ids.join(', ')} of \`${sheet.name}\` as told; ${left} left untold.`, effects: [{ kind: 'told', sheet: sheet.name, ids }] };
+  return {
+    content: `Marked ${ids.join(', ')} of \`${sheet.name}\` as told; ${left} left untold.`,
+    effects: [{ kind: 'told', sheet: sheet.name, ids }],
+  };
 }
 
 /**
@@ -66,12 +80,15 @@ export function untoldInMessages(state: RunState, sheetName: string, ids: readon
   const said = new Set<string>();
   for (const entry of state.transcript) if (entry.from === 'persona') for (const word of contentTokens(entry.text)) said.add(word);
   const wanted = new Set(ids);
-  return sheet.facts.filter((fact) => wanted.has(fact.id) && !fact.told).filter((fact) => {
-    const words = [...contentTokens(fact.text)];
-    const numbers = words.filter((word) => /^\d/.test(word));
-    if (words.length === 0 || numbers.some((n) => said.has(n))) return false;
-    return words.filter((word) => said.has(word)).length * 3 < words.length;
-  }).map((fact) => fact.id);
+  return sheet.facts
+    .filter((fact) => wanted.has(fact.id) && !fact.told)
+    .filter((fact) => {
+      const words = [...contentTokens(fact.text)];
+      const numbers = words.filter((word) => /^\d/.test(word));
+      if (words.length === 0 || numbers.some((n) => said.has(n))) return false;
+      return words.filter((word) => said.has(word)).length * 3 < words.length;
+    })
+    .map((fact) => fact.id);
 }
 
 export function factsEdit(state: RunState, args: ToolArgs): ToolOutcome {
@@ -89,12 +106,19 @@ export function factsAdd(state: RunState, args: ToolArgs): ToolOutcome {
   if (isOutcome(sheet)) return sheet;
   const category = args.category;
   const newText = textOf(args.text);
-  if (typeof category !== 'number' || !Number.isInteger(category) || category < 1) return fail(`\`category\` must be a category number of \`${sheet.name}\`: ${sheet.categories.map((c) => c.number).join(', ')}.`);
+  if (typeof category !== 'number' || !Number.isInteger(category) || category < 1)
+    return fail(`\`category\` must be a category number of \`${sheet.name}\`: ${sheet.categories.map((c) => c.number).join(', ')}.`);
   if (!newText) return fail('`text` must be the fact to add.');
   // A loop, not Math.max(...list): a sheet's facts can outnumber the arguments a call may take.
-  const last = sheet.facts.reduce((highest, f) => (f.category === category ? Math.max(highest, Number(f.id.split('.')[1]) || 0) : highest), 0);
+  const last = sheet.facts.reduce(
+    (highest, f) => (f.category === category ? Math.max(highest, Number(f.id.split('.')[1]) || 0) : highest),
+    0,
+  );
   const id = `${category}.${last + 1}`;
-  return { content: `Added ${sheet.name}#${id}: ${newText}`, effects: [{ kind: 'fact-add', sheet: sheet.name, category, id, text: newText }] };
+  return {
+    content: `Added ${sheet.name}#${id}: ${newText}`,
+    effects: [{ kind: 'fact-add', sheet: sheet.name, category, id, text: newText }],
+  };
 }
 
 export const factsReadTool: PersonaTool = {
@@ -110,7 +134,13 @@ export const factsMarkToldTool: PersonaTool = {
   noteForAuthors: 'Refused, naming them, for facts none of her messages told yet.',
   parameters: {
     sheet: sheetArg,
-    ids: { type: 'array', items: { type: 'string', maxLength: MAX_NAME_CHARS }, maxItems: MAX_IDS, description: 'Fact ids such as "1.2".', invalid: `\`ids\` must be a list of at most ${MAX_IDS} fact ids, e.g. ["1.1", "1.2"].` },
+    ids: {
+      type: 'array',
+      items: { type: 'string', maxLength: MAX_NAME_CHARS },
+      maxItems: MAX_IDS,
+      description: 'Fact ids such as "1.2".',
+      invalid: `\`ids\` must be a list of at most ${MAX_IDS} fact ids, e.g. ["1.1", "1.2"].`,
+    },
   },
   required: ['sheet', 'ids'],
   example: '{"sheet": "family", "ids": ["1.1", "1.2"]}',
@@ -120,7 +150,10 @@ export const factsMarkToldTool: PersonaTool = {
     const untold = untoldInMessages(call.run.state, sheet, ids);
     if (untold.length === 0) return factsMarkTold(call.run.state, args);
     const shown = untold.slice(0, 20).join(', ');
-    return fail(`none of your messages told ${shown} of \`${sheet}\` yet: tell ${untold.length === 1 ? 'it' : 'them'} with send_message first, then mark ${untold.length === 1 ? 'it' : 'them'}. Mark only what a message really told.`, 'false-told');
+    return fail(
+      `none of your messages told ${shown} of \`${sheet}\` yet: tell ${untold.length === 1 ? 'it' : 'them'} with send_message first, then mark ${untold.length === 1 ? 'it' : 'them'}. Mark only what a message really told.`,
+      'false-told',
+    );
   },
 };
 

@@ -40,7 +40,12 @@ export const TOOL_SPECS: ToolSpec[] = Object.entries(PERSONA_TOOLS).map(([name, 
     description: tool.description,
     parameters: {
       type: 'object',
-      properties: Object.fromEntries(Object.entries(tool.parameters).map(([key, schema]) => [key, Object.fromEntries(Object.entries(schema).filter(([field]) => field !== 'invalid'))])),
+      properties: Object.fromEntries(
+        Object.entries(tool.parameters).map(([key, schema]) => [
+          key,
+          Object.fromEntries(Object.entries(schema).filter(([field]) => field !== 'invalid')),
+        ]),
+      ),
       required: [...tool.required],
       additionalProperties: false,
     },
@@ -61,7 +66,11 @@ export function offeredToolSpecs(run: Pick<RunContext, 'offersWait'>): ToolSpec[
 const TOOL_SPECS_WITHOUT_WAIT = TOOL_SPECS.filter((spec) => spec.function.name !== 'wait');
 
 /** Parses a tool call's arguments: an object of the types the tool declares, or an error the model can act on. */
-export function parseArgs(name: string, raw: unknown, offered: ReadonlySet<string> = TOOL_NAMES): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
+export function parseArgs(
+  name: string,
+  raw: unknown,
+  offered: ReadonlySet<string> = TOOL_NAMES,
+): { ok: true; args: ToolArgs } | { ok: false; outcome: ToolOutcome } {
   if (!isToolName(name) || !offered.has(name)) {
     const shown = shorten(name, 80);
     return { ok: false, outcome: fail(`there is no tool \`${shown}\`. The tools are ${[...offered].join(', ')}.`, 'unknown-tool') };
@@ -75,7 +84,15 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Tool
   const name = typeof call.function.name === 'string' ? call.function.name : '';
   const parsed = parseArgs(name, call.function.arguments, new Set(offeredToolSpecs(run).map((spec) => spec.function.name)));
   const outcome = parsed.ok ? await PERSONA_TOOLS[name as ToolName].handle(parsed.args, { run, callId: call.id }) : parsed.outcome;
-  run.record({ type: 'tool-done', at: run.now(), callId: call.id, name: name.slice(0, 200), content: outcome.content, effects: outcome.effects, ...(outcome.misbehaviour ? { misbehaviour: outcome.misbehaviour } : {}) });
+  run.record({
+    type: 'tool-done',
+    at: run.now(),
+    callId: call.id,
+    name: name.slice(0, 200),
+    content: outcome.content,
+    effects: outcome.effects,
+    ...(outcome.misbehaviour ? { misbehaviour: outcome.misbehaviour } : {}),
+  });
   return outcome;
 }
 

@@ -11,8 +11,9 @@ const MAX_EARLY_REFUSALS = 2;
 
 export const nextPhaseTool: PersonaTool = {
   description: 'Finish the current phase and get the instructions of the next one.',
-  noteForAuthors: 'Refused while `vars.require_all_facts` has untold facts, twice while checks of the phase are ungraded, and, with '
-    + '`time_gate`, before the phase\'s last anchor. After the last phase the scenario is complete.',
+  noteForAuthors:
+    'Refused while `vars.require_all_facts` has untold facts, twice while checks of the phase are ungraded, and, with ' +
+    "`time_gate`, before the phase's last anchor. After the last phase the scenario is complete.",
   parameters: {},
   required: [],
   example: '{}',
@@ -25,12 +26,17 @@ export const nextPhaseTool: PersonaTool = {
     const ungraded = run.order[index]!.phase.checks.map((check) => check.id).filter((id) => !run.state.grades[id]?.length);
     // Refused twice at most: a check she cannot get answered must not hold the run forever.
     if (ungraded.length && (run.state.earlyNextPhase ?? 0) < MAX_EARLY_REFUSALS) {
-      return fail(`the checks ${ungraded.join(', ')} of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase.`, 'early-next-phase');
+      return fail(
+        `the checks ${ungraded.join(', ')} of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase.`,
+        'early-next-phase',
+      );
     }
     const deadline = run.options.benchmark.manifest?.time_gate ? lastAnchor(run.order[index]!.phase) : undefined;
     const clock = run.options.clock;
     if (deadline && clock.now() < deadline.at) {
-      return fail(`it is ${formatWallClock(clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`);
+      return fail(
+        `it is ${formatWallClock(clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`,
+      );
     }
     if (index + 1 < endPhaseIndex(run)) return { content: await enterPhase(run, index + 1, callId), effects: [] };
     return { content: SCENARIO_COMPLETE, effects: [], completesScenario: true };
@@ -46,5 +52,7 @@ function untoldRequired(state: RunState): string | undefined {
     const untold = sheetNamed(state, name)?.facts.filter((f) => !f.told) ?? [];
     if (untold.length) parts.push(`untold facts of \`${name}\`: ${untold.map((f) => f.id).join(', ')}`);
   }
-  return parts.length ? `you cannot move on yet: ${parts.join('; ')}. Tell them, mark them with facts_mark_told, then call next_phase again.` : undefined;
+  return parts.length
+    ? `you cannot move on yet: ${parts.join('; ')}. Tell them, mark them with facts_mark_told, then call next_phase again.`
+    : undefined;
 }

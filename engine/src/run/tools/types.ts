@@ -44,7 +44,11 @@ export interface PersonaTool {
   handle(args: ToolArgs, call: ToolCallContext): ToolOutcome | Promise<ToolOutcome>;
 }
 
-export const fail = (message: string, misbehaviour?: Misbehaviour): ToolOutcome => ({ content: `Error: ${message}`, effects: [], ...(misbehaviour ? { misbehaviour } : {}) });
+export const fail = (message: string, misbehaviour?: Misbehaviour): ToolOutcome => ({
+  content: `Error: ${message}`,
+  effects: [],
+  ...(misbehaviour ? { misbehaviour } : {}),
+});
 
 /** The longest text the persona may send the agent in one message. */
 export const MAX_MESSAGE_CHARS = 20_000;
@@ -52,5 +56,10 @@ export const MAX_MESSAGE_CHARS = 20_000;
 export const MAX_FACT_CHARS = 2_000;
 export const MAX_NAME_CHARS = 200;
 
-export const text = (description: string, maxLength: number, invalid?: string): ArgSchema => ({ type: 'string', description, maxLength, ...(invalid ? { invalid } : {}) });
+export const text = (description: string, maxLength: number, invalid?: string): ArgSchema => ({
+  type: 'string',
+  description,
+  maxLength,
+  ...(invalid ? { invalid } : {}),
+});
 export const sheetArg: ArgSchema = text('The sheet name, e.g. "family".', MAX_NAME_CHARS, '`sheet` must be a sheet name such as "family".');
