@@ -2,15 +2,17 @@
  * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
  * agentsModule.ts, agentsTables.ts): schemas/config.schema.json, the table of run keys in docs/format.md,
  * the agents module the parser validates runs with and the README's tables of agents; and from
- * `PERSONA_TOOLS` the table of persona tools in docs/format.md (engine/src/run/tools/referenceTable.ts).
- * Run it after changing an agent's entry or a persona tool: `npm run schemas`; a test fails while any
- * committed file differs.
+ * `PERSONA_TOOLS` the table of persona tools in docs/format.md (engine/src/run/tools/referenceTable.ts);
+ * from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md (engine/src/diagnosticCodesTable.ts).
+ * Run it after changing an agent's entry, a persona tool or a diagnostic's row: `npm run schemas`; a
+ * test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTS_MODULE_PATH, agentsModuleText } from '../engine/src/adapters/agentsModule';
 import { withAgentsTables } from '../engine/src/adapters/agentsTables';
 import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/configSchema';
+import { withDiagnosticCodesTable } from '../engine/src/diagnosticCodesTable';
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 
 const root = join(__dirname, '..');
@@ -35,6 +37,12 @@ const withTools = withPersonaToolsTable(readFileSync(reference, 'utf8'));
 if (withTools === undefined) stopWith(`${reference} has lost its persona-tools markers; put them back around the table of persona tools.`);
 writeFileSync(reference, withTools);
 process.stdout.write(`wrote the persona tools of ${reference}\n`);
+
+const notes = join(root, 'docs', 'format-notes.md');
+const withCodes = withDiagnosticCodesTable(readFileSync(notes, 'utf8'));
+if (withCodes === undefined) stopWith(`${notes} has lost its diagnostic-codes markers; put them back around the table of codes.`);
+writeFileSync(notes, withCodes);
+process.stdout.write(`wrote the diagnostic codes of ${notes}\n`);
 
 const agentsModule = join(root, AGENTS_MODULE_PATH);
 writeFileSync(agentsModule, agentsModuleText());
