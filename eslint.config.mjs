@@ -134,7 +134,6 @@ export default tseslint.config(
       'e2e/**',
       // scenario, server, extension, scripts
       'scenario/**',
-      'server/**',
       'extension/**',
       'scripts/**',
     ],

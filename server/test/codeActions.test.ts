@@ -60,7 +60,7 @@ test('quick fixes: did you mean, renumber, add the answer, create the chapter, i
   assert.equal(published.length, 4, "the validator's four problems, each published once");
 });
 
-test('an unknown fact id is offered the near ids, with their text: by spelling, else the nearest of its category or the nearest category', async () => {
+test('an unknown fact id is offered near ids with text: by spelling, else the nearest in its category or nearest category', async () => {
   const dir = '/facts';
   const session = await InMemoryServer.start(
     folder(dir, {

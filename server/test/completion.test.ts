@@ -21,8 +21,16 @@ const server = InMemoryServer.start({
     'instructions.md': 'You are Max.',
     'car.md': '# Car\n\n## 1. Costs\n1.1 Insurance $400 a year\n',
     'family.md': '# Family\n\n## 1. Lena\n1.1 Lena is 31\n',
-    'chapter1.md':
-      '## Early\n❓ 1.1 An early check? Correct answer: a\n## Trap\n🪤 STALE \n❓ 1.2 Same phase, before the next trap? Correct answer: b\n🪤 XREF car#1.1 → \n❓ 1.3 Same phase, after it? Correct answer: d\n',
+    'chapter1.md': [
+      '## Early',
+      '❓ 1.1 An early check? Correct answer: a',
+      '## Trap',
+      '🪤 STALE ',
+      '❓ 1.2 Same phase, before the next trap? Correct answer: b',
+      '🪤 XREF car#1.1 → ',
+      '❓ 1.3 Same phase, after it? Correct answer: d',
+      '',
+    ].join('\n'),
     'chapter2.md': '## Exam\n❓ 2.1 The exam? Correct answer: c\n',
   }),
 });
@@ -35,7 +43,7 @@ async function complete(path: string, position: Position): Promise<CompletionIte
 }
 const labels = async (path: string, position: Position) => (await complete(path, position)).map((i) => i.label);
 
-test('completion: fact ids with their text, sheet names, trap and check types, check ids, templates, bench members, the next check id', async () => {
+test('completion: fact ids with text, sheet names, trap/check types, check ids, templates, bench members, the next check id', async () => {
   const facts = await complete(inSample('chapter1.md'), pos(11, 26));
   assert.deepEqual(
     facts.map((i) => [i.label, i.detail]),

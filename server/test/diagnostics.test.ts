@@ -98,7 +98,17 @@ test("a file changed on disk re-validates its folder; an open file keeps the edi
     await server.until(() => server.codes(planted('family.md')).length === 2);
     await server.writeOnDisk(
       planted('family.md'),
-      "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n",
+      [
+        '# Family',
+        '',
+        '## 1. Lena',
+        '1.1 Lena is 31, a UX designer',
+        "1.2 Lena's birthday — March 14",
+        '',
+        '## 2. Anna',
+        '2.1 Sister, 37, a doctor in Hamburg',
+        '',
+      ].join('\n'),
     );
     await server.until(() => server.codes(planted('family.md')).length === 0);
     assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap']);

@@ -48,7 +48,17 @@ test('keystrokes read nothing from disk; a file-watch event reads only the file 
     // Behind the editor's back: the sheet is fixed on disk and the watcher says so.
     server.fileSystem.write(
       planted('family.md'),
-      "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n",
+      [
+        '# Family',
+        '',
+        '## 1. Lena',
+        '1.1 Lena is 31, a UX designer',
+        "1.2 Lena's birthday — March 14",
+        '',
+        '## 2. Anna',
+        '2.1 Sister, 37, a doctor in Hamburg',
+        '',
+      ].join('\n'),
     );
     const before = server.fileSystem.reads;
     await server.client.sendNotification(DidChangeWatchedFilesNotification.type, {

@@ -8,8 +8,17 @@ export const pos = (line: number, character: number) => ({ line, character });
 export const SAMPLE_FILES: Record<string, string> = folder(SAMPLE_DIR, {
   'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"], "start_time": "2026-07-29 16:10" }',
   'instructions.md': 'You are Max.',
-  'family.md':
-    "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n",
+  'family.md': [
+    '# Family',
+    '',
+    '## 1. Lena',
+    '1.1 Lena is 31, a UX designer',
+    "1.2 Lena's birthday — March 14",
+    '',
+    '## 2. Anna',
+    '2.1 Sister, 37, a doctor in Hamburg',
+    '',
+  ].join('\n'),
   'car.md': '# Car\n\n## 1. Costs\n1.1 Insurance $400 a year\n',
   'chapter1.md': [
     '# Chapter 1', //                                           0

@@ -124,7 +124,7 @@ function diskBenchmark(prefix: string, chapter: string): { dir: string; at: (fil
   return { dir, at: (file: string) => pathToFileURL(join(dir, file)).toString() };
 }
 
-test("a burst of keystrokes: stale versions are dropped, never published; what is published is the last version's diagnostics", async () => {
+test("a burst of keystrokes: stale versions are dropped unpublished; what is published is the last version's diagnostics", async () => {
   const chapter = '## Start\nTell the `family` sheet.\n';
   const { at } = diskBenchmark('mmb-server-burst-', chapter);
   await connection.sendNotification(DidOpenTextDocumentNotification.type, {
@@ -187,7 +187,7 @@ test('file-watch events: a sheet changed on disk re-validates the chapters that 
   assert.deepEqual(published.get(at('benchmark.json'))?.diagnostics, [], 'the listed chapter exists now');
 });
 
-test('config.jsonc whose bytes mmb check and mmb run refuse (two BOMs, UTF-16, not UTF-8) gets their very line, whatever text the editor decoded', async () => {
+test('config.jsonc bytes mmb check and run refuse (two BOMs, UTF-16, not UTF-8) get their line, whatever the editor decoded', async () => {
   const run = '"runs": { "a": { "benchmark": "starter", "agent": "chatbot" } }';
   const bom = Buffer.from([0xef, 0xbb, 0xbf]);
   const cases: [string, Buffer, RegExp][] = [

@@ -20,28 +20,7 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   const before = lines.lineText(p.line).slice(0, p.character);
   const phase = phaseAt(chapter, p);
 
-  if (phase?.js && containsPosition(phase.js.range, p)) {
-    if (/\bbench\.\w*$/.test(before)) {
-      return Object.entries(BENCH_API).map(([name, doc]) => ({
-        label: name,
-        kind: CompletionItemKind.Method,
-        detail: `bench.${name}`,
-        documentation: doc,
-      }));
-    }
-    if (/\bvars\.\w*$/.test(before)) {
-      return [
-        {
-          label: 'require_all_facts',
-          kind: CompletionItemKind.Property,
-          detail: 'string | string[]',
-          documentation: 'next_phase is refused until every fact of these sheets is told.',
-        },
-      ];
-    }
-    if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(b);
-    return [];
-  }
+  if (phase?.js && containsPosition(phase.js.range, p)) return scriptItems(b, before);
 
   const fact = /([A-Za-z0-9_][\w-]*)#(\d*\.?\d*)$/.exec(before);
   if (fact) {
@@ -59,27 +38,7 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
   }
   if (/`[\w-]*$/.test(before)) return sheetItems(b);
   const template = /\{\{([A-Z]*)(?::(\d*)(?::(\w*))?)?$/.exec(before);
-  if (template) {
-    if (template[3] !== undefined) return TEMPLATE_UNITS.map((u) => ({ label: u, kind: CompletionItemKind.Unit }));
-    if (template[2] !== undefined) return [];
-    return [
-      { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: "the run's start date", insertText: 'TODAY}}' },
-      {
-        label: 'FUTURE',
-        kind: CompletionItemKind.Keyword,
-        detail: 'N units after the start',
-        insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}',
-        insertTextFormat: InsertTextFormat.Snippet,
-      },
-      {
-        label: 'PAST',
-        kind: CompletionItemKind.Keyword,
-        detail: 'N units before the start',
-        insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}',
-        insertTextFormat: InsertTextFormat.Snippet,
-      },
-    ];
-  }
+  if (template) return templateItems(template);
   const trimmed = before.trimStart();
   if (/^🪤\uFE0F?\s*[A-Z-]*$/.test(trimmed)) {
     return Object.entries(TRAP_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc }));
@@ -100,6 +59,53 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
     return [{ label: id, kind: CompletionItemKind.Value, detail: 'the next free check id', insertText: `${id} ` }];
   }
   return [];
+}
+
+/** Inside a phase's script: the `bench.` API, the `vars.` the engine reads, and sheet names for require_all_facts. */
+function scriptItems(b: Benchmark, before: string): CompletionItem[] {
+  if (/\bbench\.\w*$/.test(before)) {
+    return Object.entries(BENCH_API).map(([name, doc]) => ({
+      label: name,
+      kind: CompletionItemKind.Method,
+      detail: `bench.${name}`,
+      documentation: doc,
+    }));
+  }
+  if (/\bvars\.\w*$/.test(before)) {
+    return [
+      {
+        label: 'require_all_facts',
+        kind: CompletionItemKind.Property,
+        detail: 'string | string[]',
+        documentation: 'next_phase is refused until every fact of these sheets is told.',
+      },
+    ];
+  }
+  if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(b);
+  return [];
+}
+
+/** Inside `{{`: the template names, then nothing for the count, then the units. */
+function templateItems(template: RegExpExecArray): CompletionItem[] {
+  if (template[3] !== undefined) return TEMPLATE_UNITS.map((u) => ({ label: u, kind: CompletionItemKind.Unit }));
+  if (template[2] !== undefined) return [];
+  return [
+    { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: "the run's start date", insertText: 'TODAY}}' },
+    {
+      label: 'FUTURE',
+      kind: CompletionItemKind.Keyword,
+      detail: 'N units after the start',
+      insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}',
+      insertTextFormat: InsertTextFormat.Snippet,
+    },
+    {
+      label: 'PAST',
+      kind: CompletionItemKind.Keyword,
+      detail: 'N units before the start',
+      insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}',
+      insertTextFormat: InsertTextFormat.Snippet,
+    },
+  ];
 }
 
 /** The sheets; `then` is typed after the name (`#` on a trap line), and the fact ids are offered next. */

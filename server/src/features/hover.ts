@@ -9,93 +9,104 @@ import {
   startMoment,
   TRAP_TYPES,
   type Benchmark,
+  type Check,
+  type Fact,
+  type FactRef,
   type Position,
+  type Sheet,
+  type Template,
 } from '../../../scenario/src';
 import { elementAt } from '../locate';
 
 export function getHover(b: Benchmark, file: string, p: Position, now: Date = new Date()): Hover | undefined {
   const e = elementAt(b, file, p);
   if (!e) return undefined;
-  const md = (value: string, range = undefined as Hover['range']): Hover => ({
-    contents: { kind: MarkupKind.Markdown, value },
-    ...(range ? { range } : {}),
-  });
   switch (e.kind) {
-    case 'fact-ref': {
-      const sheet = b.sheets.get(e.ref.sheet);
-      const fact = sheet && liveFact(sheet, e.ref.id);
-      if (!sheet || !fact) return undefined;
-      const category = sheet.categories.find((c) => c.number === fact.category);
-      return md(
-        `**${sheet.name}#${fact.id}** — ${fact.text}\n\n${sheet.title ?? sheet.name} › ${category ? `${category.number}. ${category.title}` : ''} (\`${sheet.file}\`)`,
-        e.ref.range,
-      );
-    }
-    case 'fact': {
-      const uses = b.chapters.flatMap((c) =>
-        c.phases.flatMap((ph) => ph.factRefs.filter((r) => r.sheet === e.sheet.name && r.id === e.fact.id).map(() => c.file)),
-      );
-      return md(
-        `**${e.sheet.name}#${e.fact.id}** — ${e.fact.text}\n\n${uses.length ? `Referenced ${uses.length}× (${[...new Set(uses)].join(', ')})` : 'Not referenced by any trap or phase.'}`,
-        e.fact.idRange,
-      );
-    }
-    case 'check': {
-      const located = b.checks.find((c) => c.check === e.check);
-      const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === e.check.id));
-      const lines = [
-        `**Check ${e.check.id}**${e.check.type ? ` · ${e.check.type}: ${CHECK_TYPES[e.check.type]}` : ''}`,
-        '',
-        `**Q:** ${e.check.question}`,
-        '',
-        `**Correct answer:** ${e.check.answer || '—'}`,
-      ];
-      const start = b.manifest?.start_time;
-      const expanded = start ? expandTemplatesIn(e.check.answer, {}, startMoment(start)) : e.check.answer;
-      if (expanded !== e.check.answer) lines.push('', `→ **${expanded}** from this benchmark's start_time ${start}`);
-      if (traps.length && located) {
-        lines.push('', 'Trap writes aimed at it:');
-        for (const t of traps) {
-          const d = distance(b, t, located);
-          lines.push(
-            `- ${t.trap.type} ${t.trap.facts.map((f) => `${f.sheet}#${f.id}`).join(' ')} in \`${t.file}\` line ${t.trap.range.start.line + 1}: ${d.chapters === 0 ? 'same chapter' : `${d.chapters} chapter${d.chapters === 1 ? '' : 's'} before`}, ${d.sessionSwitch ? 'across a session switch' : 'same session'}`,
-          );
-        }
-      } else if (e.check.type === 'HIST') {
-        lines.push('', '_No trap write aims at this HIST check._');
-      }
-      return md(lines.join('\n'), e.check.idRange);
-    }
+    case 'fact-ref':
+      return factRefHover(b, e.ref);
+    case 'fact':
+      return factHover(b, e.sheet, e.fact);
+    case 'check':
+      return checkHover(b, e.check);
     case 'check-type':
-      return e.check.type ? md(`**${e.check.type}**: ${CHECK_TYPES[e.check.type]}`, e.check.typeRange) : undefined;
+      return e.check.type ? markdown(`**${e.check.type}**: ${CHECK_TYPES[e.check.type]}`, e.check.typeRange) : undefined;
     case 'trap-type':
-      return md(`**${e.trap.type}**: ${TRAP_TYPES[e.trap.type]}`, e.trap.typeRange);
+      return markdown(`**${e.trap.type}**: ${TRAP_TYPES[e.trap.type]}`, e.trap.typeRange);
     case 'trap-target': {
       const check = b.checks.find((c) => c.check.id === e.target.name);
-      return check
-        ? md(
-            `**Check ${check.check.id}** (\`${check.file}\`): ${check.check.question}\n\n**Correct answer:** ${check.check.answer}`,
-            e.target.range,
-          )
-        : undefined;
+      if (!check) return undefined;
+      const question = `**Check ${check.check.id}** (\`${check.file}\`): ${check.check.question}`;
+      return markdown(`${question}\n\n**Correct answer:** ${check.check.answer}`, e.target.range);
     }
-    case 'template': {
-      const today = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
-      const lines = [`\`${e.template.raw}\` → **${expandTemplate(e.template, today)}** for a run starting now`];
-      const start = b.manifest?.start_time;
-      if (start) lines.push('', `→ **${expandTemplate(e.template, startMoment(start))}** from this benchmark's start_time ${start}`);
-      return md(lines.join('\n'), e.template.range);
-    }
+    case 'template':
+      return templateHover(b, e.template, now);
     case 'sheet-ref': {
       const sheet = b.sheets.get(e.ref.sheet);
-      return sheet
-        ? md(
-            `**${sheet.title ?? sheet.name}** (\`${sheet.file}\`): ${sheet.facts.filter((f) => !f.deleted).length} facts in ${sheet.categories.length} categories`,
-            e.ref.range,
-          )
-        : undefined;
+      if (!sheet) return undefined;
+      const counts = `${sheet.facts.filter((f) => !f.deleted).length} facts in ${sheet.categories.length} categories`;
+      return markdown(`**${sheet.title ?? sheet.name}** (\`${sheet.file}\`): ${counts}`, e.ref.range);
     }
     default:
       return undefined;
   }
+}
+
+function markdown(value: string, range?: Hover['range']): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value }, ...(range ? { range } : {}) };
+}
+
+function factRefHover(b: Benchmark, ref: FactRef): Hover | undefined {
+  const sheet = b.sheets.get(ref.sheet);
+  const fact = sheet && liveFact(sheet, ref.id);
+  if (!sheet || !fact) return undefined;
+  const category = sheet.categories.find((c) => c.number === fact.category);
+  const place = `${sheet.title ?? sheet.name} › ${category ? `${category.number}. ${category.title}` : ''} (\`${sheet.file}\`)`;
+  return markdown(`**${sheet.name}#${fact.id}** — ${fact.text}\n\n${place}`, ref.range);
+}
+
+function factHover(b: Benchmark, sheet: Sheet, fact: Fact): Hover {
+  const uses = b.chapters.flatMap((c) =>
+    c.phases.flatMap((ph) => ph.factRefs.filter((r) => r.sheet === sheet.name && r.id === fact.id).map(() => c.file)),
+  );
+  const usage = uses.length ? `Referenced ${uses.length}× (${[...new Set(uses)].join(', ')})` : 'Not referenced by any trap or phase.';
+  return markdown(`**${sheet.name}#${fact.id}** — ${fact.text}\n\n${usage}`, fact.idRange);
+}
+
+function checkHover(b: Benchmark, check: Check): Hover {
+  const located = b.checks.find((c) => c.check === check);
+  const traps = b.traps.filter((t) => t.trap.targets.some((x) => x.name === check.id));
+  const lines = [
+    `**Check ${check.id}**${check.type ? ` · ${check.type}: ${CHECK_TYPES[check.type]}` : ''}`,
+    '',
+    `**Q:** ${check.question}`,
+    '',
+    `**Correct answer:** ${check.answer || '—'}`,
+  ];
+  const start = b.manifest?.start_time;
+  const expanded = start ? expandTemplatesIn(check.answer, {}, startMoment(start)) : check.answer;
+  if (expanded !== check.answer) lines.push('', `→ **${expanded}** from this benchmark's start_time ${start}`);
+  if (traps.length && located) {
+    lines.push('', 'Trap writes aimed at it:');
+    for (const trap of traps) lines.push(trapWriteLine(b, trap, located));
+  } else if (check.type === 'HIST') {
+    lines.push('', '_No trap write aims at this HIST check._');
+  }
+  return markdown(lines.join('\n'), check.idRange);
+}
+
+/** One trap write aimed at a check: its type, facts and place, and how far before the check it comes. */
+function trapWriteLine(b: Benchmark, trap: Benchmark['traps'][number], located: Benchmark['checks'][number]): string {
+  const gap = distance(b, trap, located);
+  const facts = trap.trap.facts.map((f) => `${f.sheet}#${f.id}`).join(' ');
+  const chapters = gap.chapters === 0 ? 'same chapter' : `${gap.chapters} chapter${gap.chapters === 1 ? '' : 's'} before`;
+  const session = gap.sessionSwitch ? 'across a session switch' : 'same session';
+  return `- ${trap.trap.type} ${facts} in \`${trap.file}\` line ${trap.trap.range.start.line + 1}: ${chapters}, ${session}`;
+}
+
+function templateHover(b: Benchmark, template: Template, now: Date): Hover {
+  const today = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
+  const lines = [`\`${template.raw}\` → **${expandTemplate(template, today)}** for a run starting now`];
+  const start = b.manifest?.start_time;
+  if (start) lines.push('', `→ **${expandTemplate(template, startMoment(start))}** from this benchmark's start_time ${start}`);
+  return markdown(lines.join('\n'), template.range);
 }
