@@ -5,7 +5,7 @@
  *   import type { AgentFactory } from 'marathon-mem-bench/agent';            // TypeScript
  *   /** @type {import('marathon-mem-bench/agent').AgentFactory} *\/          // JavaScript (JSDoc)
  *
- * They are the engine's own `engine/src/adapters/types.ts` and `moduleAgent.ts` (a test holds
+ * They are the engine's own `engine/src/protocol/agent.ts` and `moduleAgent.ts` (a test holds
  * them equal). See docs/agents.md.
  */
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AGENTS, createAdapter } from '../engine/src/adapters/registry';
-import type { AgentToolCall } from '../engine/src/adapters/types';
+import type { AgentToolCall } from '../engine/src/protocol/agent';
 import { Clock } from '../engine/src/clock';
 import { startStandIn, type StandIn } from '../engine/src/standin/server';
 import { conformance } from '../engine/test/conformanceSuite';

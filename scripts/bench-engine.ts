@@ -13,7 +13,7 @@ import { Clock } from '../engine/src/clock';
 import { createModel } from '../engine/src/models/resolve';
 import { runBenchmark } from '../engine/src/run/runner';
 import { emptyState, type RunEvent } from '../engine/src/state/runState';
-import { type ChatMessage } from '../engine/src/models/messages';
+import { type ChatMessage } from '../engine/src/protocol/chat';
 import { encode } from 'gpt-tokenizer';
 import { countTextTokens, countTokens } from '../engine/src/models/tokens';
 import { loadQuickJs, runBlock } from '../engine/src/persona/isolate';

@@ -13,7 +13,7 @@ import { loadBenchmark, parseConfig } from '../scenario/src';
 import { NotebookAdapter } from '../engine/src/adapters/notebook/adapter';
 import { Clock } from '../engine/src/clock';
 import type { ChatModel, ChatRequest, ChatResponse } from '../engine/src/models/chat';
-import type { ChatMessage } from '../engine/src/models/messages';
+import type { ChatMessage } from '../engine/src/protocol/chat';
 import { createModel } from '../engine/src/models/resolve';
 import { countTokens } from '../engine/src/models/tokens';
 import { runBenchmark } from '../engine/src/run/runner';

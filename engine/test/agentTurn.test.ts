@@ -1,7 +1,7 @@
 /** The agent side of a run, with agents that answer late, twice, or never. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AgentAdapter, AgentMessage, SendOptions } from '../src/adapters/types';
+import type { AgentAdapter, AgentMessage, SendOptions } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import { createModel } from '../src/models/resolve';
 import { agentTurn } from '../src/run/agentTurn';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type * as Published from '../../agent';
 import type { AgentFactory, AgentModuleContext } from '../src/adapters/moduleAgent';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../src/adapters/types';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../src/protocol/agent';
 import { ROOT } from './helpers';
 
 /** Exactly the same type: an optional member one side lacks, or a different modifier, makes them differ. */

@@ -80,6 +80,14 @@ test('the folders of engine/src form no import cycle', () => {
   }
 });
 
+test("an adapter may import the persona's and the stand-in's helpers: the types they share live in protocol/", () => {
+  const graph = folderGraph(join(ROOT, 'engine', 'src'));
+  // Planted edges: before the agent and chat types moved to protocol/, each closed a cycle back into adapters/.
+  for (const helper of ['persona', 'standin', 'state']) graph.get('adapters')!.set(helper, `adapters/planted.ts`);
+  const cycle = findCycle(graph);
+  assert.equal(cycle, undefined, cycle && describeCycle(graph, cycle));
+});
+
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AGENTS, MODULE_AGENT, createAdapter, type AgentEntry, type ConformanceSetup, type ProtocolServer } from '../src/adapters/registry';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import { startStandIn, type StandIn } from '../src/standin/server';
 import { runFilingExperiment } from '../src/experiments/filingRun';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ConformanceSetup } from '../src/adapters/registry';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import type { Clock } from '../src/clock';
 import { runConformance, type ConformanceSubject } from '../src/conformance/suite';
 

@@ -21,14 +21,14 @@ test('docs/format.md gives every persona tool with its arguments, in order', () 
   }
 });
 
-/** The members of `interface AgentAdapter` in types.ts: methods with their parameter names, properties bare. */
+/** The members of `interface AgentAdapter` in protocol/agent.ts: methods with their parameter names, properties bare. */
 function adapterMembers(): string[] {
-  const file = join(ROOT, 'engine', 'src', 'adapters', 'types.ts');
+  const file = join(ROOT, 'engine', 'src', 'protocol', 'agent.ts');
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
   const adapter = source.statements.find(
     (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'AgentAdapter',
   );
-  assert.ok(adapter, 'types.ts declares AgentAdapter');
+  assert.ok(adapter, 'protocol/agent.ts declares AgentAdapter');
   return adapter.members.map((member) => {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : '?';
     if (!ts.isMethodSignature(member)) return name;

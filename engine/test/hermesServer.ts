@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { HermesAdapter } from '../src/adapters/hermes/adapter';
 import type { HermesOptions } from '../src/adapters/hermes/options';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { hermesReply } from '../src/standin/hermesMemory';
 
 export const HERMES_FIXTURES = join(__dirname, 'fixtures', 'hermes');

@@ -15,7 +15,7 @@ import { countTextTokens } from '../src/models/tokens';
 import { runBenchmark, type RunOptions } from '../src/run/runner';
 import { RunStopped } from '../src/errors';
 import type { RunState } from '../src/state/runState';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { MemoryRunStore } from '../src/run/store';
 import { InProcessStandIn } from '../src/standin/inProcess';
 import { grades, starter, tempDir } from './helpers';

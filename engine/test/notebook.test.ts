@@ -14,7 +14,7 @@ import { NotesHistory } from '../src/adapters/notebook/git';
 import { contentHash, findConflicts, injectedIndex, Notes } from '../src/adapters/notebook/notes';
 import { runTool, type ToolContext } from '../src/adapters/notebook/tools';
 import { adapterUsesStandIn, createAdapter } from '../src/adapters/registry';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import type { ChatModel, ChatRequest, ChatResponse } from '../src/models/chat';
 import { createModel } from '../src/models/resolve';

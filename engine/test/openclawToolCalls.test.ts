@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openclawToolCalls, rowsOfTurn } from '../src/adapters/openclawToolCalls';
 import { MAX_ARGUMENT_CHARS, MAX_RESULT_CHARS, MAX_TOOL_CALLS } from '../src/adapters/toolCalls';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { isOpenClawRequest, openclawReply } from '../src/standin/openclawMemory';
 
 const FIXTURES = join(__dirname, 'fixtures', 'openclaw');

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { isModuleAgent, parseConfig } from '../../scenario/src';
 import { createAdapter } from '../src/adapters/registry';
 import { modulePath } from '../src/adapters/moduleAgent';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import { CLI, STARTER, tempDir } from './helpers';
 import { startFakeHttpAgent, type FakeHttpAgent } from './openaiHttpServer';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { phaseBoundaries, planCompaction } from '../src/persona/compaction';
 import { phaseMessage } from '../src/persona/protocol';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';
 import { grades, runOnStandIn, starter } from './helpers';

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'node:test';
 import { OpenAIChatModel, type ToolSpec } from '../src/models/chat';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { chatRequestBody } from '../src/models/requestBody';
 
 const TOOLS: ToolSpec[] = [

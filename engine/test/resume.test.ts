@@ -10,7 +10,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, sy
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { NotebookAdapter } from '../src/adapters/notebook/adapter';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import { DiskFull } from '../src/errors';
 import { createModel } from '../src/models/resolve';

@@ -1,9 +1,9 @@
 /** The stand-in's parts: one pure reply for both transports, faults from a seeded sequence, the wire format. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NOTEBOOK_TOOLS } from '../src/adapters/notebook/protocol';
+import { NOTEBOOK_TOOLS } from '../src/protocol/notebook';
 import { OpenAIChatModel } from '../src/models/chat';
-import type { ChatMessage } from '../src/models/messages';
+import type { ChatMessage } from '../src/protocol/chat';
 import { phaseMessage } from '../src/persona/protocol';
 import { TOOL_SPECS } from '../src/run/tools';
 import { FaultInjector, faultyPersonaReply } from '../src/standin/faults';

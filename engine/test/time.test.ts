@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
-import type { AgentAdapter } from '../src/adapters/types';
+import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
 import { runBenchmark } from '../src/run/runner';
 import { FileRunStore } from '../src/run/store';

@@ -19,7 +19,7 @@ import {
   MAX_TOOL_CALLS,
   toolCallsFromChat,
 } from '../src/adapters/toolCalls';
-import type { AgentAdapter, AgentMessage } from '../src/adapters/types';
+import type { AgentAdapter, AgentMessage } from '../src/protocol/agent';
 import { agentTurn } from '../src/run/agentTurn';
 import { FileRunStore } from '../src/run/store';
 import { runSecrets } from '../src/secrets';

@@ -6,11 +6,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
-import type { ChatMessage } from '../models/messages';
+import type { ChatMessage, Usage } from '../protocol/chat';
 import { PendingFailure } from './failure';
 import { appendLine, loadJsonLinesForAppend } from '../jsonl';
-import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from './types';
-import { addUsage, type Usage } from '../models/usage';
+import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../protocol/agent';
+import { addUsage } from '../models/usage';
 
 type Entry =
   | { kind: 'user'; key: string; text: string }

@@ -8,7 +8,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonLines } from '../jsonl';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 export type FilingPolicy = 'log' | 'consolidated' | 'dreaming';
 

@@ -12,7 +12,7 @@ import { isModuleAgent } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { reportedUsage } from '../models/usage';
 import { MAX_MESSAGES, parseCompactions, parseMessages, parseStatus } from './processProtocol';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 /** What a module's factory is given. */
 export interface AgentModuleContext {

@@ -13,7 +13,7 @@ import { loadJsonLinesForAppend } from '../jsonl';
 import { MIN_KEY_LENGTH } from '../models/resolve';
 import { maskSecrets, runSecrets } from '../secrets';
 import { PendingFailure } from './failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 /** How the agent is told which conversation a message belongs to. */
 export const CONVERSATION_STYLES = ['body', 'header', 'conversation', 'previous_response_id'] as const;

@@ -20,7 +20,7 @@ import { ConfigError } from '../errors';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
 import { openclawToolCalls, rowsOfTurn } from './openclawToolCalls';
 import { PendingFailure } from './failure';
-import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from '../protocol/agent';
 
 export interface OpenClawOptions {
   /** The `openclaw` command (needs Node 24). */

@@ -7,7 +7,7 @@
  * written by the agent: the rows read are capped and the calls bounded by toolCalls.ts.
  */
 import { boundedToolCalls, MAX_TOOL_CALLS } from './toolCalls';
-import type { AgentToolCall } from './types';
+import type { AgentToolCall } from '../protocol/agent';
 
 /** History rows read for one turn: a turn of a few hundred tool rounds is far beyond any seen. */
 const MAX_ROWS = 10_000;

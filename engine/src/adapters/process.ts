@@ -13,7 +13,7 @@ import { appendLine, loadJsonLinesForAppend } from '../jsonl';
 import { programFound, sandboxedCommand } from './agentSandbox';
 import { AgentChannelFailure, AgentProtocolError, cannotStart, ProcessChannel } from './processChannel';
 import { parseHandshake, parseMessages, parseStatus, PROTOCOL_VERSION, type Handshake } from './processProtocol';
-import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from './types';
+import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 export interface ProcessOptions {
   command: string[];

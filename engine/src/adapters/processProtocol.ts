@@ -5,7 +5,7 @@
  */
 import { reportedUsage } from '../models/usage';
 import { eachToolCallBounded } from './toolCalls';
-import type { AgentMessage, AgentStatus, AgentToolCall } from './types';
+import type { AgentMessage, AgentStatus, AgentToolCall } from '../protocol/agent';
 
 export const PROTOCOL_VERSION = 1;
 /** The methods a program may leave out; it lists those it implements in its handshake. */

@@ -16,7 +16,7 @@ import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/
 import { OpenClawAdapter, openclawOptions } from './openclaw';
 import { MODULE_ENTRY, OWN_AGENTS } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
-import type { AgentAdapter } from './types';
+import type { AgentAdapter } from '../protocol/agent';
 import { shorten } from '../../../scenario/src/plainText';
 
 export interface AdapterContext {

@@ -4,7 +4,7 @@
  * The engine bounds what any adapter gives before it is journaled, and the report again on a
  * state read from disk, so one rule holds everywhere.
  */
-import type { AgentToolCall } from './types';
+import type { AgentToolCall } from '../protocol/agent';
 
 /** Calls kept per reply, and the characters of a tool's name, its arguments and its result excerpt. */
 export const MAX_TOOL_CALLS = 50;

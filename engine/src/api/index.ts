@@ -14,9 +14,8 @@ export * from '../protocol/runRequest';
 export * from '../protocol/scores';
 export * from '../protocol/messages';
 export { parseJsonLines, readJsonLines, type JsonLines } from '../jsonl';
-export type { ChatMessage, ToolCall } from '../models/messages';
+export type { ChatMessage, ToolCall, Usage } from '../protocol/chat';
 export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry, TrueStatus } from '../state/runState';
-export type { Usage } from '../models/usage';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export {
   benchmarkFolderOf,

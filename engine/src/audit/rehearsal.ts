@@ -5,7 +5,7 @@
  * grade, and which facts each phase changed. Nothing is written to disk.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { AgentAdapter, AgentMessage, AgentStatus } from '../adapters/types';
+import type { AgentAdapter, AgentMessage, AgentStatus } from '../protocol/agent';
 import { Clock } from '../clock';
 import { runBenchmark } from '../run/runner';
 import { MemoryRunStore } from '../run/store';

@@ -4,7 +4,7 @@
  */
 import { agentEntry, createAdapter, type AdapterContext } from '../adapters/registry';
 import { ProcessAdapter } from '../adapters/process';
-import type { AgentAdapter } from '../adapters/types';
+import type { AgentAdapter } from '../protocol/agent';
 import { Clock } from '../clock';
 import type { ConformanceSubject } from './suite';
 

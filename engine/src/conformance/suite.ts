@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { AgentAdapter, AgentMessage } from '../adapters/types';
+import type { AgentAdapter, AgentMessage } from '../protocol/agent';
 import type { Clock } from '../clock';
 import { copyMemoryFolder } from '../run/memorySnapshot';
 import { runSecrets } from '../secrets';

@@ -2,7 +2,7 @@
 import type OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { openAiChunk } from './chunks/load';
-import type { ChatMessage, ToolCall } from './messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { chatRequestBody } from './requestBody';
 import { maskSecrets, runSecrets } from '../secrets';
 import { describeModelError, EmptyResponseError, isRetryable, retryAfterMs } from './endpointErrors';

@@ -6,7 +6,7 @@
  * counts in `tokens.ts` rely on it too), so each one's JSON bytes are kept by identity and a body
  * is those bytes joined. The result is byte for byte `JSON.stringify` of the same body.
  */
-import type { ChatMessage } from './messages';
+import type { ChatMessage } from '../protocol/chat';
 
 const encoded = new WeakMap<object, Buffer>();
 

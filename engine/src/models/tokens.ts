@@ -4,7 +4,7 @@
  * notebook's compactions use. Here, with the chat types, so that agents need not import the persona.
  */
 import { tokenizerChunk } from './chunks/load';
-import type { ChatMessage } from './messages';
+import type { ChatMessage } from '../protocol/chat';
 
 /**
  * Special tokens (`<|endoftext|>`) are counted as the text they are: by default the tokenizer

@@ -1,10 +1,5 @@
-/** What a model used, tallied by model name: the persona's in the run state, an agent's own in its status. */
-
-export interface Usage {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-}
+/** Tallies of what a model used, by model name: the persona's in the run state, an agent's own in its status. */
+import type { Usage } from '../protocol/chat';
 
 /** Adds one response's tokens to a usage tally, by model. */
 export function addUsage(

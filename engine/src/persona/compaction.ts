@@ -8,7 +8,7 @@
  * Tokens are counted with the GPT tokenizer (cl100k/o200k family): other models' tokenizers
  * differ by some percent, which is fine for a threshold. Counting is linear (see `models/tokens.ts`).
  */
-import type { ChatMessage } from '../models/messages';
+import type { ChatMessage } from '../protocol/chat';
 import { countTextTokens, countTokens, messageTokens } from '../models/tokens';
 import { phaseTextOf } from './protocol';
 

@@ -5,7 +5,7 @@
  */
 import type { Benchmark, LocatedTrap } from '../../../scenario/src';
 import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
-import type { AgentToolCall } from '../adapters/types';
+import type { AgentToolCall } from '../protocol/agent';
 import type { FactEdit, RunState, TranscriptEntry } from '../state/runState';
 import { expectedTokens } from './memory';
 import { textInRun } from './summary';

@@ -3,7 +3,7 @@
  * providers listed them (2025, without cache or batch discounts); they change, so `config.jsonc`
  * `prices` overrides or adds any model. A model in neither has an unknown price, never a guess.
  */
-import type { Usage } from '../models/usage';
+import type { Usage } from '../protocol/chat';
 
 export interface Price {
   /** USD per 1M prompt (input) tokens. */

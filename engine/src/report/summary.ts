@@ -1,7 +1,7 @@
 /** The figures of a run, from its state: what report.md shows and summary.json holds. */
 import { expandTemplatesIn, startMoment, type Benchmark } from '../../../scenario/src';
 import type { PhaseRange, RunState, TrueStatus } from '../state/runState';
-import type { Usage } from '../models/usage';
+import type { Usage } from '../protocol/chat';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
 import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
 

@@ -3,11 +3,12 @@
  * benchmark, with no markup, so the CLI's page and the editor's run panel show the same figures.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { AgentToolCall } from '../adapters/types';
+import type { AgentToolCall } from '../protocol/agent';
 import type { Position, RunState, TrueStatus } from '../state/runState';
 import { entryLeftOut, entryToolCalls, staleTokens, turnToolCalls } from './beside';
 import { estimateCosts, type ModelCost, type Price } from './cost';
-import { addUsage, type Usage } from '../models/usage';
+import { addUsage } from '../models/usage';
+import type { Usage } from '../protocol/chat';
 import type { MemorySnapshot } from './memory';
 import { runStory, type RunStory } from './story';
 import { agentCompactionsPlaced, cutSize, summarize, textInRun, type Summary } from './summary';

@@ -1,6 +1,6 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
 import { boundedToolCalls, leftOutToolCalls } from '../adapters/toolCalls';
-import type { AgentAdapter, AgentMessage, AgentStatus } from '../adapters/types';
+import type { AgentAdapter, AgentMessage, AgentStatus } from '../protocol/agent';
 import type { RunEvent, RunState } from '../state/runState';
 
 /** An agent's reply is kept, and handed to the persona, up to this many characters. */

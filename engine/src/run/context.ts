@@ -4,7 +4,7 @@
  * closures over each other.
  */
 import type { Benchmark } from '../../../scenario/src';
-import type { AgentAdapter } from '../adapters/types';
+import type { AgentAdapter } from '../protocol/agent';
 import type { Clock } from '../clock';
 import type { ChatModel } from '../models/chat';
 import type { AgentRetries } from './agentRetries';

@@ -11,7 +11,7 @@ import { MAX_MESSAGE_CHARS } from './tools/types';
 import { agentTurn } from './agentTurn';
 import { replyText, type RunContext } from './context';
 import type { RunState } from '../state/runState';
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 
 /** What the loop keeps between turns: how many echoing turns in a row were dropped. */
 export interface TurnCounters {

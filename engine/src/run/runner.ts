@@ -14,7 +14,7 @@ import { personaTurn, plainTextTurn, type TurnCounters } from './personaTurn';
 import type { PlayPhase } from './phases';
 import { resumeRun, startRun } from './start';
 import { emptyState, sheetNamed, type RunState } from '../state/runState';
-import type { ToolCall } from '../models/messages';
+import type { ToolCall } from '../protocol/chat';
 
 export type { RunOptions } from './context';
 

@@ -3,7 +3,7 @@
  * the virtual clock forward to just before the wake-up instead of waiting for real.
  */
 import type { Phase } from '../../../scenario/src';
-import type { AgentAdapter } from '../adapters/types';
+import type { AgentAdapter } from '../protocol/agent';
 import type { Clock } from '../clock';
 import type { RunState } from '../state/runState';
 

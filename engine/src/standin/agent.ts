@@ -4,7 +4,7 @@
  * little of the question. It remembers exactly what is in the messages it is given, so an agent
  * that loses its context loses its answers.
  */
-import type { ChatMessage } from '../models/messages';
+import type { ChatMessage } from '../protocol/chat';
 import { keywords, numbers } from './text';
 
 /** Share of the question's weight the best message must cover to count as an answer. */

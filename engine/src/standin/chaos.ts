@@ -6,7 +6,7 @@
  * the same chaos and a run killed and resumed replays it. The persona script never sees its
  * own chaotic calls as steps: each differs from every step it would take.
  */
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import type { ChaosSettings, Misbehaviour } from '../protocol/chaos';
 import { phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import type { StandInRequest, StandInResponse } from './reply';

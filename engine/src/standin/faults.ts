@@ -5,7 +5,7 @@
  * sequence, so a faulty run is as reproducible as a clean one.
  */
 import { seededRandom } from '../random';
-import type { ChatMessage } from '../models/messages';
+import type { ChatMessage } from '../protocol/chat';
 import { FAULT_CALLS, FAULT_ID } from './persona';
 import type { StandInResponse } from './reply';
 

@@ -6,7 +6,7 @@
  * separated by `§`). So what survives a new session or a compaction is what Hermes's own memory
  * kept.
  */
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { messageText, recall } from './agent';
 
 /** The name of Hermes's memory tool (tools/memory_tool.py). */

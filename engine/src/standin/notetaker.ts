@@ -16,8 +16,8 @@ import {
   NOTEBOOK_TOOLS as T,
   unstampMessage,
   withoutState,
-} from '../adapters/notebook/protocol';
-import type { ChatMessage, ToolCall } from '../models/messages';
+} from '../protocol/notebook';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { agentAnswer, messageText, NEVER_TOLD, recall } from './agent';
 import { HERMES_MEMORY_TOOL, hermesReply } from './hermesMemory';
 import { isOpenClawRequest, openclawReply } from './openclawMemory';

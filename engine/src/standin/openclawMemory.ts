@@ -6,7 +6,7 @@
  * context OpenClaw appends as a user message of its own (between the markers below) is not the
  * user's: it is left out before the last user message is read.
  */
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { messageText, recall } from './agent';
 
 /** The names that tell OpenClaw's request apart: its file-writing tool and its turn-ending tool. */

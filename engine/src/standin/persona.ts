@@ -3,7 +3,7 @@
  * whole conversation, so it replays its script for the current phase against the tool results it
  * already got and returns the first step not yet taken. Same conversation, same next step.
  */
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';

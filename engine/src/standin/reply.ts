@@ -4,7 +4,7 @@
  * offers the persona's `send_message` is answered by the persona script; any other by the agent
  * side (the notebook's note-taker when its tools are offered, else the plain recall).
  */
-import type { ChatMessage, ToolCall } from '../models/messages';
+import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { parseChaosModel } from '../protocol/chaos';
 import { chaoticAgentReply, chaoticPersonaReply, drawChaos } from './chaos';
 import { agentReply } from './notetaker';

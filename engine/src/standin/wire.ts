@@ -2,7 +2,7 @@
  * The stand-in's wire format: a chat request's body read into what the stand-in needs, and its
  * reply encoded as an OpenAI chat completion, as one JSON object or as server-sent events.
  */
-import type { ChatMessage } from '../models/messages';
+import type { ChatMessage } from '../protocol/chat';
 import type { StandInRequest, StandInResponse } from './reply';
 import { estimateTokens } from './text';
 

@@ -5,7 +5,7 @@
  */
 import { isDeletionMarker } from '../../../scenario/src';
 import type { Misbehaviour } from '../protocol/chaos';
-import type { AgentStatus } from '../adapters/types';
+import type { AgentStatus } from '../protocol/agent';
 import type { Effect, LiveSheet, RunEvent, RunState } from './runState';
 
 /** Fact edits the state remembers, and the characters of each text: enough for the report's stale values. */

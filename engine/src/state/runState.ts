@@ -3,9 +3,9 @@
  * every change is an event, applied by `applyEvent`, so that the journal on disk replays to the
  * same state after a crash.
  */
-import type { AgentStatus, AgentToolCall } from '../adapters/types';
-import type { ChatMessage } from '../models/messages';
-import { addUsage, type Usage } from '../models/usage';
+import type { AgentStatus, AgentToolCall } from '../protocol/agent';
+import type { ChatMessage, Usage } from '../protocol/chat';
+import { addUsage } from '../models/usage';
 import type { Misbehaviour } from '../protocol/chaos';
 import { applyEffect, applyModelNotice, countMisbehaviour, observe } from './effects';
 

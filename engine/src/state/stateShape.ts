@@ -7,9 +7,8 @@
  * `hooks`): those are optional here and filled in by `runStateOf`; the fields the types already
  * mark optional stay optional. Other keys are let be, so that a newer engine's files still read.
  */
-import type { AgentStatus, AgentToolCall } from '../adapters/types';
-import type { ChatMessage } from '../models/messages';
-import type { Usage } from '../models/usage';
+import type { AgentStatus, AgentToolCall } from '../protocol/agent';
+import type { ChatMessage, Usage } from '../protocol/chat';
 import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import {
   array,

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { PendingFailure } from '../failure';
 import { toolCallsFromChat } from '../toolCalls';
-import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from '../types';
+import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from '../../protocol/agent';
 import { HermesApi, type HermesMessage } from './api';
 import { killGroup, startGateway, stopGateway } from './gateway';
 import { AgentLog, type LoggedCompaction } from './agentLog';

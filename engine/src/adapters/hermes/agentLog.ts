@@ -6,7 +6,7 @@
  * inode, or a smaller size) is read from its start, and what was read before is kept.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import type { AgentStatus } from '../types';
+import type { AgentStatus } from '../../protocol/agent';
 
 /** A compression as logged, with the session it was logged under. */
 export type LoggedCompaction = NonNullable<AgentStatus['compactions']>[number] & { session: string };

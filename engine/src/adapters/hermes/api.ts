@@ -9,7 +9,7 @@
  */
 import { maskSecrets, maskSecretsDeep } from '../../secrets';
 import { toolCallsFromChat } from '../toolCalls';
-import type { AgentToolCall } from '../types';
+import type { AgentToolCall } from '../../protocol/agent';
 
 /** A row of a session's messages, as Hermes stores it. */
 export interface HermesMessage {

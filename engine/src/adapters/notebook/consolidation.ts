@@ -7,13 +7,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '../../models/messages';
+import type { ChatMessage } from '../../protocol/chat';
 import { appendLine, loadJsonLinesForAppend } from '../../jsonl';
 import type { NotesHistory } from './git';
 import type { Journal } from './journal';
 import { describeConflicts, type Conflict } from './notes';
 import { notebookPrompt } from './prompts';
-import { CONSOLIDATION_MARKER } from './protocol';
+import { CONSOLIDATION_MARKER } from '../../protocol/notebook';
 
 export interface PassDeps {
   dir: string;

@@ -7,10 +7,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendLine, loadJsonLinesForAppend } from '../../jsonl';
 import { countTokens } from '../../models/tokens';
-import type { ChatMessage } from '../../models/messages';
-import { stampMessage, withoutState, withState } from './protocol';
+import type { ChatMessage } from '../../protocol/chat';
+import { stampMessage, withoutState, withState } from '../../protocol/notebook';
 import { toolCallsFromChat } from '../toolCalls';
-import type { AgentMessage } from '../types';
+import type { AgentMessage } from '../../protocol/agent';
 import type { NoteChange } from './tools';
 
 export type Entry =

@@ -4,7 +4,7 @@
  * calls of its last step, as the uninterrupted loop would have, without making a change twice.
  */
 import type { ChatModel } from '../../models/chat';
-import type { ChatMessage, ToolCall } from '../../models/messages';
+import type { ChatMessage, ToolCall } from '../../protocol/chat';
 import type { Journal } from './journal';
 import { NOTEBOOK_TOOL_SPECS, runTool, type NoteChange, type ToolContext } from './tools';
 

@@ -4,11 +4,11 @@
  * do, and a write that leaves one fact with two values comes back with the duplicate guard's warning.
  */
 import type { ToolSpec } from '../../models/chat';
-import type { ToolCall } from '../../models/messages';
+import type { ToolCall } from '../../protocol/chat';
 import type { NotesHistory } from './git';
 import { contentHash, describeConflicts, findConflicts, type Notes } from './notes';
 import { NoteError } from '../../errors';
-import { NOTEBOOK_TOOLS } from './protocol';
+import { NOTEBOOK_TOOLS } from '../../protocol/notebook';
 import { formatHits, searchDocs, type Doc } from './search';
 
 const str = (description: string) => ({ type: 'string', description });

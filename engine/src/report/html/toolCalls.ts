@@ -1,5 +1,5 @@
 /** The agent's tool calls, folded under its reply in the conversation and beside a failed answer. */
-import type { AgentToolCall } from '../../adapters/types';
+import type { AgentToolCall } from '../../protocol/agent';
 import { escapeHtml } from './page';
 
 /**

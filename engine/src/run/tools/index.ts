@@ -6,7 +6,7 @@
  */
 import type { ToolSpec } from '../../models/chat';
 import type { RunContext } from '../context';
-import type { ToolCall } from '../../models/messages';
+import type { ToolCall } from '../../protocol/chat';
 import { checkArguments } from './args';
 import { factsAddTool, factsEditTool, factsGetUntoldTool, factsMarkToldTool, factsReadTool } from './facts';
 import { logEvaluationTool } from './logEvaluation';

@@ -1,5 +1,9 @@
-/** The one interface between the engine and any agent under test (docs/format.md, "The agent under test"). */
-import type { Usage } from '../models/usage';
+/**
+ * The one interface between the engine and any agent under test (docs/format.md, "The agent under test"),
+ * with the messages and status it reports. In protocol/ so that the run state, the report and the
+ * adapters all read these types without importing one another.
+ */
+import type { Usage } from './chat';
 
 /** A message of the agent, numbered by the adapter so the engine can poll after a cursor. */
 export interface AgentMessage {
