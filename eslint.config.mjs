@@ -127,8 +127,7 @@ export default tseslint.config(
       'engine/src/report/**',
       'engine/src/view/**',
       // the rest of engine/src
-      'engine/src/{adapters,audit,cli,conformance,experiments,models,persona,protocol,run,standin,state,workspace}/**',
-      'engine/src/folderEntries.ts',
+      'engine/src/{adapters,cli,run,state}/**',
       // engine tests and e2e
       'engine/test/**',
       'e2e/**',

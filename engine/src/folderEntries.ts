@@ -4,7 +4,10 @@
  */
 import { opendirSync, type Dir, type Dirent } from 'node:fs';
 
-/** At most `max` entries of `folder`, sorted by name (of those read); none when it cannot be opened. Dirent types are lstat's: a link is a link. */
+/**
+ * At most `max` entries of `folder`, sorted by name (of those read); none when it cannot be opened.
+ * Dirent types are lstat's: a link is a link.
+ */
 export function boundedEntries(folder: string, max: number): Dirent[] {
   const entries: Dirent[] = [];
   let dir: Dir | undefined;

@@ -41,26 +41,22 @@ export function auditRehearsal(benchmark: Benchmark, rehearsal: Rehearsal): Diag
     // An XREF's fact is told as a reference ("the same tile as in the bathroom"), not edited: its
     // answer lives in the fact referred to, so there is no new text to compare.
     if (unchanged.length && located.trap.type !== 'XREF') {
-      out.push(
-        diagnostic(
-          'audit-not-edited',
-          located.file,
-          located.trap.range,
-          `the rehearsal did not change ${unchanged.join(', ')} in this trap's phase, so its checks were not compared: give the new text in the phase (Update \`sheet\` fact N.M to "…"), or an "X, not Y" the old text holds.`,
-        ),
-      );
+      const problem = `the rehearsal did not change ${unchanged.join(', ')} in this trap's phase, so its checks were not compared`;
+      const remedy = 'give the new text in the phase (Update `sheet` fact N.M to "…"), or an "X, not Y" the old text holds';
+      out.push(diagnostic('audit-not-edited', located.file, located.trap.range, `${problem}: ${remedy}.`));
     }
     for (const target of located.trap.targets) {
       const check = checks.get(target.name);
       if (!check) continue;
       const at = rehearsal.atGrade.get(check.check.id);
       if (!at) {
+        const trapAt = `${located.file}:${located.trap.range.start.line + 1}`;
         out.push(
           diagnostic(
             'audit-not-graded',
             check.file,
             check.check.range,
-            `the rehearsal never graded ${check.check.id}, which the trap at ${located.file}:${located.trap.range.start.line + 1} aims at: it was not compared.`,
+            `the rehearsal never graded ${check.check.id}, which the trap at ${trapAt} aims at: it was not compared.`,
           ),
         );
         continue;
@@ -143,7 +139,8 @@ function compare(
         'audit-stale-value',
         located.file,
         range,
-        `${check.id}'s correct answer still holds ${stale.join(', ')}: ${fact} was "${before}" only before ${where}, and "${now}" when the rehearsal asked it.`,
+        `${check.id}'s correct answer still holds ${stale.join(', ')}: ` +
+          `${fact} was "${before}" only before ${where}, and "${now}" when the rehearsal asked it.`,
       ),
     );
   return out;

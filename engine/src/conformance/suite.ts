@@ -52,10 +52,10 @@ async function turn(adapter: AgentAdapter, text: string, key: string, cursor: nu
     if (got.length !== lastCount) [lastCount, quietSince] = [got.length, Date.now()];
     const state = adapter.getStatus ? (await adapter.getStatus()).state : 'unknown';
     if (got.length && (state === 'idle' || (state === 'unknown' && Date.now() - quietSince >= adapter.quietPeriodMs))) return got;
-    if (Date.now() > deadline)
-      throw new Failed(
-        `no reply to "${text.slice(0, 40)}" within ${Math.round(timeoutMs / 1000)} s: getResponses(${cursor}) must return the reply, and getStatus say "idle" once it has said all`,
-      );
+    if (Date.now() > deadline) {
+      const missed = `no reply to "${text.slice(0, 40)}" within ${Math.round(timeoutMs / 1000)} s`;
+      throw new Failed(`${missed}: getResponses(${cursor}) must return the reply, and getStatus say "idle" once it has said all`);
+    }
     await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(adapter.pollIntervalMs, 5), 1000)));
   }
 }
@@ -147,7 +147,8 @@ async function checkTurns(subject: ConformanceSubject, runDir: string, record: R
       const after = await adapter.getResponses(lastSeq(first));
       expect(
         after.length === 0,
-        "a second sendMessage with an idempotency key seen before was answered: drop a key you have seen (keep the keys with the agent's state)",
+        'a second sendMessage with an idempotency key seen before was answered: ' +
+          "drop a key you have seen (keep the keys with the agent's state)",
       );
     });
     await requirement(record, 'status has its shape', async () => {
@@ -191,7 +192,8 @@ async function checkMemory(subject: ConformanceSubject, runDir: string, record: 
       if (kept)
         expect(
           subject.expect.test(answer),
-          `after a new conversation the agent answered "${answer.slice(0, 120)}" to "${subject.ask}": keep what it was told in long-term memory`,
+          `after a new conversation the agent answered "${answer.slice(0, 120)}" to "${subject.ask}": ` +
+            'keep what it was told in long-term memory',
         );
       else
         expect(
@@ -247,7 +249,8 @@ async function checkVirtualTime(subject: ConformanceSubject, runDir: string, rec
       const at = replies.at(-1)?.at ?? '';
       expect(
         at.startsWith('2031-05-04'),
-        `with the clock set to ${target.toISOString()} the reply is stamped ${at}: stamp replies (and read time) from the clock the engine sets`,
+        `with the clock set to ${target.toISOString()} the reply is stamped ${at}: ` +
+          'stamp replies (and read time) from the clock the engine sets',
       );
       return undefined;
     });

@@ -106,15 +106,39 @@ export function formatFilingTable(rows: PolicyRow[], seed: number): string {
   const out = [
     `Filing-system experiment, seed ${seed}: ${ROOMS} rooms, ${ROUNDS} rounds, ${DRIFTS} drifts and ${OBSERVATIONS} observations a round`,
     '',
-    `${'policy'.padEnd(26)}${'files'.padStart(6)}${'words'.padStart(7)}${'conflicting'.padStart(13)}${'scanned/question'.padStart(18)}  ${'accuracy'.padEnd(15)}${'corrected'.padStart(9)}`,
+    tableRow(['policy', 'files', 'words', 'conflicting', 'scanned/question', 'accuracy', 'corrected']),
   ];
   for (const r of rows) {
     const accuracy = `${r.correct}/${ROOMS} (${((100 * r.correct) / ROOMS).toFixed(1)}%)`;
-    out.push(
-      `${r.policy.padEnd(26)}${String(r.files).padStart(6)}${String(r.words).padStart(7)}${`${r.conflicting}/${ROOMS}`.padStart(13)}${r.scannedPerQuestion.toFixed(1).padStart(18)}  ${accuracy.padEnd(15)}${(r.agent === 'filing-dreaming' ? String(r.corrected) : '—').padStart(9)}${r.status === 'finished' ? '' : `  (${r.status})`}`,
-    );
+    const corrected = r.agent === 'filing-dreaming' ? String(r.corrected) : '—';
+    const cells: TableCells = [
+      r.policy,
+      String(r.files),
+      String(r.words),
+      `${r.conflicting}/${ROOMS}`,
+      r.scannedPerQuestion.toFixed(1),
+      accuracy,
+      corrected,
+    ];
+    out.push(`${tableRow(cells)}${r.status === 'finished' ? '' : `  (${r.status})`}`);
   }
   return `${out.join('\n')}\n\n${formatFilingFindings(rows)}`;
+}
+
+type TableCells = [string, string, string, string, string, string, string];
+
+/** One line of the table, its cells padded to their columns: policy, files, words, conflicting, scanned, accuracy, corrected. */
+function tableRow([policy, files, words, conflicting, scanned, accuracy, corrected]: TableCells): string {
+  return [
+    policy.padEnd(26),
+    files.padStart(6),
+    words.padStart(7),
+    conflicting.padStart(13),
+    scanned.padStart(18),
+    '  ',
+    accuracy.padEnd(15),
+    corrected.padStart(9),
+  ].join('');
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${(a / b).toFixed(1)}×` : '—');
@@ -124,9 +148,12 @@ export function formatFilingFindings(rows: PolicyRow[]): string {
   const log = rows.find((r) => r.agent === 'filing-log');
   const consolidated = rows.find((r) => r.agent === 'filing-consolidated');
   const dreaming = rows.find((r) => r.agent === 'filing-dreaming');
-  const out = [
-    `Ratios: A/B files ${ratio(log?.files, consolidated?.files)}, A/B words ${ratio(log?.words, consolidated?.words)}, A/B scanned per question ${ratio(log?.scannedPerQuestion, consolidated?.scannedPerQuestion)} (A: log everything, B: consolidated)`,
+  const ratios = [
+    `A/B files ${ratio(log?.files, consolidated?.files)}`,
+    `A/B words ${ratio(log?.words, consolidated?.words)}`,
+    `A/B scanned per question ${ratio(log?.scannedPerQuestion, consolidated?.scannedPerQuestion)}`,
   ];
+  const out = [`Ratios: ${ratios.join(', ')} (A: log everything, B: consolidated)`];
   if (consolidated) {
     const misses = consolidated.misses.map(
       (m) => `${m.room}, recorded ${JSON.stringify(m.recorded)}, true value ${JSON.stringify(m.truth)}`,
@@ -134,9 +161,8 @@ export function formatFilingFindings(rows: PolicyRow[]): string {
     const files = consolidated.hasGlobalNote
       ? `${consolidated.files - 1} room notes + global.md = ${consolidated.files} files`
       : `${consolidated.files} files`;
-    out.push(
-      `consolidated: ${files}; ${misses.length === 0 ? 'no miss' : misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`}`,
-    );
+    const missed = misses.length === 1 ? `the one miss: ${misses[0]}` : `${misses.length} misses: ${misses.join('; ')}`;
+    out.push(`consolidated: ${files}; ${misses.length === 0 ? 'no miss' : missed}`);
   }
   if (dreaming) {
     const rooms = dreaming.corrections.map((c) => `${c.room}, ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);

@@ -42,9 +42,8 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);
     const chaos = parseChaosModel(config.model);
     if (config.model !== STAND_IN && (chaos === undefined || 'error' in chaos)) {
-      throw new ConfigError(
-        `${where}: model "${config.model.slice(0, 120)}": ${chaos?.error ?? 'the stand-in\'s variants are "stand-in" and "stand-in:chaos?rate=0.1&behaviours=…&seed=…"'}.`,
-      );
+      const variants = 'the stand-in\'s variants are "stand-in" and "stand-in:chaos?rate=0.1&behaviours=…&seed=…"';
+      throw new ConfigError(`${where}: model "${config.model.slice(0, 120)}": ${chaos?.error ?? variants}.`);
     }
     // The name goes to the server whole: the chaos settings travel in it, so each request says them.
     return new OpenAIChatModel({ ...common, model: config.model, baseURL: ctx.standInUrl, apiKey: STAND_IN, secretKey: false });
@@ -55,13 +54,16 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
     const key = ctx.env[config.api_key_env];
     if (!key)
       throw new ConfigError(
-        `${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} (or, in VS Code, the command "MarathonMemBench: Set an API key…").`,
+        `${where}: model "${config.model}" needs an API key: set the environment variable ${config.api_key_env} ` +
+          '(or, in VS Code, the command "MarathonMemBench: Set an API key…").',
       );
     // No provider's key is this short, and a short one could not be masked safely: as a common
     // word ("test") it would be blanked out of every report that uses the word.
     if (key.trim().length < MIN_KEY_LENGTH)
       throw new ConfigError(
-        `${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, too short for an API key (at least ${MIN_KEY_LENGTH}); set it to the provider's key, or leave api_key_env out for a server that needs none.`,
+        `${where}: the environment variable ${config.api_key_env} holds ${key.trim().length} characters, ` +
+          `too short for an API key (at least ${MIN_KEY_LENGTH}); ` +
+          "set it to the provider's key, or leave api_key_env out for a server that needs none.",
       );
     apiKey = key;
   }

@@ -120,7 +120,8 @@ export function compactionNotes(parts: NoteParts): CompactionNotes {
     COMPACTION_MARK,
     parts.profile?.trim() ? `\n\nYour profile:\n\n${parts.profile.trim()}` : '',
     parts.loadedSheets.length
-      ? `\n\nSheets you have loaded: ${parts.loadedSheets.map((s) => `\`${s}\``).join(', ')}; read them again with facts_read when you need them.`
+      ? `\n\nSheets you have loaded: ${parts.loadedSheets.map((sheet) => `\`${sheet}\``).join(', ')}; ` +
+        'read them again with facts_read when you need them.'
       : '',
   ].join('');
   const graded = parts.gradedInPhase.length

@@ -64,7 +64,8 @@ export const PRELUDE = String.raw`(function (hostLog, hostNewSession, varsJson) 
   const bench = freeze({
     newSession: function newSession() { hostNewSession(); return resolved(); },
     log: function log(value) {
-      if (logged >= ${LOG_LINES}) throw new RangeErrorClass('bench.log was called more than ${LOG_LINES} times; a block logs at most ${LOG_LINES} lines');
+      if (logged >= ${LOG_LINES})
+        throw new RangeErrorClass('bench.log was called more than ${LOG_LINES} times; a block logs at most ${LOG_LINES} lines');
       logged += 1;
       let line = text(value);
       if (line.length > ${LOG_CHARS}) line = sliceOf(line, 0, ${LOG_CHARS} - 1) + '…';
@@ -102,7 +103,8 @@ export const PRELUDE = String.raw`(function (hostLog, hostNewSession, varsJson) 
     for (let i = 0; i < ancestors.length; i++) if (ancestors[i] === value) fail(path, 'is an object that contains itself (a cycle)');
     const array = isArray(value);
     const prototype = getPrototypeOf(value);
-    if (array ? prototype !== ArrayPrototype : prototype !== ObjectPrototype && prototype !== null) fail(path, 'is not a plain object or array');
+    const plain = array ? prototype === ArrayPrototype : prototype === ObjectPrototype || prototype === null;
+    if (!plain) fail(path, 'is not a plain object or array');
     ancestors[ancestors.length] = value;
     const keys = ownKeys(value);
     for (let i = 0; i < keys.length; i++) {

@@ -63,10 +63,10 @@ export function parseChaosModel(model: string): ChaosSettings | { error: string 
     } else if (key === 'behaviours') {
       const names = value.split(',').filter(Boolean);
       const unknown = names.filter((name) => !isMisbehaviour(name));
-      if (unknown.length || names.length === 0)
-        return {
-          error: `unknown behaviour ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ') || '(none given)'}; the behaviours are ${MISBEHAVIOUR_NAMES.join(', ')}`,
-        };
+      if (unknown.length || names.length === 0) {
+        const given = unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ') || '(none given)';
+        return { error: `unknown behaviour ${given}; the behaviours are ${MISBEHAVIOUR_NAMES.join(', ')}` };
+      }
       settings.behaviours = names as Misbehaviour[];
     } else {
       return { error: `unknown setting "${key.slice(0, 40)}": the settings are rate, behaviours, seed` };

@@ -86,10 +86,14 @@ export const MAX_RUN_ID_LENGTH = 200;
 
 /** Why a run id given to `mmb run` or `mmb report` cannot name one folder of results/; undefined when it can. */
 export function runIdProblem(id: string): string | undefined {
+  const notAFolder = `the run "${clipName(id)}" cannot be a folder name`;
   if (id.length > MAX_RUN_ID_LENGTH)
-    return `the run "${clipName(id)}" cannot be a folder name: it must be at most ${MAX_RUN_ID_LENGTH} characters long (this one has ${id.length})`;
-  if (!/^[A-Za-z0-9][\w.-]*(?:#[1-9]\d{0,2})?$/.test(id))
-    return `the run "${clipName(id)}" cannot be a folder name: it may hold only letters, digits, \`.\`, \`_\` and \`-\` (a repeat ends in \`#<n>\`), starting with a letter or digit (no path)`;
+    return `${notAFolder}: it must be at most ${MAX_RUN_ID_LENGTH} characters long (this one has ${id.length})`;
+  if (!/^[A-Za-z0-9][\w.-]*(?:#[1-9]\d{0,2})?$/.test(id)) {
+    const allowed =
+      'it may hold only letters, digits, `.`, `_` and `-` (a repeat ends in `#<n>`), starting with a letter or digit (no path)';
+    return `${notAFolder}: ${allowed}`;
+  }
   return undefined;
 }
 

@@ -26,8 +26,21 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-const DONT_KNOW =
-  /never told|didn[’']t tell|did not tell|haven[’']t told|have not told|don[’']t know|do not know|no record|not sure|can[’']t find|cannot find|no information/i;
+const DONT_KNOW_PHRASES = [
+  'never told',
+  "didn[’']t tell",
+  'did not tell',
+  "haven[’']t told",
+  'have not told',
+  "don[’']t know",
+  'do not know',
+  'no record',
+  'not sure',
+  "can[’']t find",
+  'cannot find',
+  'no information',
+];
+const DONT_KNOW = new RegExp(DONT_KNOW_PHRASES.join('|'), 'i');
 
 export function saysDontKnow(reply: string): boolean {
   return DONT_KNOW.test(reply);

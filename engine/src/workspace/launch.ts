@@ -73,9 +73,9 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
     const lines = errors
       .slice(0, 10)
       .map((d) => `  ${join(shown, d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
-    throw new ConfigError(
-      `${shown} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} first (mmb check ${shown}):\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`,
-    );
+    const one = errors.length === 1;
+    const summary = `${shown} has ${errors.length} error${one ? '' : 's'}; fix ${one ? 'it' : 'them'} first (mmb check ${shown})`;
+    throw new ConfigError(`${summary}:\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`);
   }
   return b;
 }
@@ -90,7 +90,8 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
     const dir = join(o.benchmarksDir, run.benchmark);
     if (!isBenchmarkFolder(dir))
       throw new UsageError(
-        `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: \`mmb init\` copies the bundled ones (starter, max, multiday, filing) here, \`mmb new <name>\` starts one.`,
+        `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: ` +
+          '`mmb init` copies the bundled ones (starter, max, multiday, filing) here, `mmb new <name>` starts one.',
       );
     const whole = benchmarks.get(run.benchmark) ?? loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
     benchmarks.set(run.benchmark, whole);

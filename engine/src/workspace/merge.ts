@@ -176,7 +176,10 @@ function copyRun(run: Incoming, target: string): void {
   }
 }
 
-/** The memory snapshots as a run writes them: text files only, masked with this process's keys, which the other machine's engine may not have known. */
+/**
+ * The memory snapshots as a run writes them: text files only, masked with this process's keys,
+ * which the other machine's engine may not have known.
+ */
 function copySnapshots(from: string, to: string): void {
   mkdirSync(to);
   for (const name of readdirSync(from)) {
