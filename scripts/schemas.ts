@@ -1,11 +1,12 @@
 /**
  * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
  * agentsModule.ts, agentsTables.ts): schemas/config.schema.json, the table of run keys in docs/format.md,
- * the agents module the parser validates runs with and the README's tables of agents; and from
- * `PERSONA_TOOLS` the table of persona tools in docs/format.md (engine/src/run/tools/referenceTable.ts);
- * from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md (engine/src/diagnosticCodesTable.ts).
- * Run it after changing an agent's entry, a persona tool or a diagnostic's row: `npm run schemas`; a
- * test fails while any committed file differs.
+ * the agents module the parser validates runs with and the README's tables of agents; from the
+ * persona tools' files the module listing them (engine/src/run/tools/toolsModule.ts), the system
+ * prompt's list of tools (promptSection.ts) and the table of persona tools in docs/format.md
+ * (referenceTable.ts); from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md
+ * (engine/src/diagnosticCodesTable.ts). Run it after changing an agent's entry, a persona tool or a
+ * diagnostic's row: `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,9 @@ import { AGENTS_MODULE_PATH, agentsModuleText } from '../engine/src/adapters/age
 import { withAgentsTables } from '../engine/src/adapters/agentsTables';
 import { configSchemaText, withRunKeysTable } from '../engine/src/adapters/configSchema';
 import { withDiagnosticCodesTable } from '../engine/src/diagnosticCodesTable';
+import { SYSTEM_PROMPT_PATH, withPromptToolsList } from '../engine/src/run/tools/promptSection';
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
+import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } from '../engine/src/run/tools/toolsModule';
 
 const root = join(__dirname, '..');
 
@@ -22,6 +25,18 @@ function stopWith(message: string): never {
   process.stderr.write(`npm run schemas: ${message}\n`);
   process.exit(1);
 }
+
+// The tools as the folder has them now, not as the module this process loaded (it may lack a new one).
+const found = findPersonaTools(root);
+const tools = toolsByName(found);
+writeFileSync(join(root, TOOLS_MODULE_PATH), toolsModuleText(found));
+process.stdout.write(`wrote ${TOOLS_MODULE_PATH}\n`);
+
+const promptFile = join(root, SYSTEM_PROMPT_PATH);
+const withList = withPromptToolsList(readFileSync(promptFile, 'utf8'), tools);
+if (withList === undefined) stopWith(`${promptFile} has lost its generated:persona-tools markers; put them back under "# Your tools".`);
+writeFileSync(promptFile, withList);
+process.stdout.write(`wrote the list of tools of ${promptFile}\n`);
 
 const schema = join(root, 'schemas', 'config.schema.json');
 writeFileSync(schema, configSchemaText());
@@ -33,7 +48,7 @@ if (updated === undefined) stopWith(`${reference} has lost its run-keys markers;
 writeFileSync(reference, updated);
 process.stdout.write(`wrote the run keys of ${reference}\n`);
 
-const withTools = withPersonaToolsTable(readFileSync(reference, 'utf8'));
+const withTools = withPersonaToolsTable(readFileSync(reference, 'utf8'), tools);
 if (withTools === undefined) stopWith(`${reference} has lost its persona-tools markers; put them back around the table of persona tools.`);
 writeFileSync(reference, withTools);
 process.stdout.write(`wrote the persona tools of ${reference}\n`);

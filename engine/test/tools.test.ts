@@ -17,9 +17,11 @@ import {
 } from '../src/run/tools';
 import { withEngineIds } from '../src/run/personaTurn';
 import { applyEvent, emptyState, type Position, type RunState } from '../src/state/runState';
-import { universalPrompt } from '../src/persona/prompt';
+import { universalPrompt, withoutCommentLines } from '../src/persona/prompt';
 import { markdownTableCell } from '../src/generatedBlock';
 import { PERSONA_TOOLS_TABLE_START, personaToolsTable, withPersonaToolsTable } from '../src/run/tools/referenceTable';
+import { PROMPT_TOOLS_START, promptToolsList, SYSTEM_PROMPT_PATH, withPromptToolsList } from '../src/run/tools/promptSection';
+import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } from '../src/run/tools/toolsModule';
 import { ROOT } from './helpers';
 
 function state(position: Position = { chapter: 'chapter2.md', chapterIndex: 1, phase: 0 }): RunState {
@@ -230,4 +232,31 @@ test('docs/format.md has the table of persona tools generated from PERSONA_TOOLS
   }
   assert.equal(withPersonaToolsTable('no markers here'), undefined);
   assert.equal(markdownTableCell('a | b\n  c'), 'a \\| b c', 'a pipe or a line break cannot break the table');
+});
+
+test("PERSONA_TOOLS is the module generated from the tools' files, in the order of their position (run `npm run schemas`)", () => {
+  const found = findPersonaTools(ROOT);
+  assert.equal(readFileSync(join(ROOT, TOOLS_MODULE_PATH), 'utf8'), toolsModuleText(found), `${TOOLS_MODULE_PATH} is out of date`);
+  assert.deepEqual(Object.keys(PERSONA_TOOLS), Object.keys(toolsByName(found)));
+  for (const [name, tool] of Object.entries(PERSONA_TOOLS)) assert.equal(tool.name, name, `${name} is listed by its own name`);
+  const positions = found.map((entry) => entry.tool.position);
+  assert.deepEqual(
+    positions,
+    [...positions].sort((first, second) => first - second),
+    'listed by position',
+  );
+  const moved = found.map((entry) => (entry.tool.name === 'wait' ? { ...entry, tool: { ...entry.tool, position: 0 } } : entry));
+  assert.notEqual(toolsModuleText(moved), toolsModuleText(found), 'the module follows what the files say');
+});
+
+test("the system prompt's list of tools is generated from each tool's whenToUse, and the model never reads its markers", () => {
+  const prompt = readFileSync(join(ROOT, SYSTEM_PROMPT_PATH), 'utf8');
+  assert.ok(prompt.includes(PROMPT_TOOLS_START), `${SYSTEM_PROMPT_PATH} keeps its generated:persona-tools markers`);
+  assert.equal(prompt, withPromptToolsList(prompt), `${SYSTEM_PROMPT_PATH} is out of date: run \`npm run schemas\``);
+  for (const tool of Object.values(PERSONA_TOOLS))
+    assert.ok(universalPrompt().includes(`- \`${tool.name}\`: ${tool.whenToUse}`), tool.name);
+  assert.ok(!universalPrompt().includes('<!--'), 'no marker reaches the model');
+  const withoutWait = Object.fromEntries(Object.entries(PERSONA_TOOLS).filter(([name]) => name !== 'wait'));
+  assert.notEqual(promptToolsList(withoutWait), promptToolsList(), 'a tool missing from the list is a difference');
+  assert.equal(withoutCommentLines('a\n<!-- x -->\nb'), 'a\nb');
 });

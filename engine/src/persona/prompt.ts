@@ -5,11 +5,16 @@ import { sheetNamed, type LiveSheet, type RunState } from '../state/runState';
 
 let universal: string | undefined;
 
-/** The universal rules, kept as markdown beside this file (and copied beside the bundle). */
+/**
+ * The universal rules, kept as markdown beside this file (and copied beside the bundle). Its
+ * comment lines (the markers of the generated list of tools) are for its editors, not the model.
+ */
 export function universalPrompt(): string {
-  universal ??= readFileSync(join(__dirname, 'system-prompt.md'), 'utf8').trim();
+  universal ??= withoutCommentLines(readFileSync(join(__dirname, 'system-prompt.md'), 'utf8')).trim();
   return universal;
 }
+
+export const withoutCommentLines = (markdown: string): string => markdown.replace(/^<!--.*-->\n/gm, '');
 
 export function buildSystemPrompt(instructions: string, profile: string | undefined): string {
   const parts = [universalPrompt(), `# Your scenario\n\n${instructions.trim()}`];

@@ -122,7 +122,10 @@ export function factsAdd(state: RunState, args: ToolArgs): ToolOutcome {
 }
 
 export const factsReadTool: PersonaTool = {
+  name: 'facts_read',
+  position: 3,
   description: 'Read a fact sheet: every fact with its id, marked (told) once told.',
+  whenToUse: 'to read a whole sheet, the facts told so far marked.',
   parameters: { sheet: sheetArg },
   required: ['sheet'],
   example: '{"sheet": "family"}',
@@ -130,7 +133,10 @@ export const factsReadTool: PersonaTool = {
 };
 
 export const factsMarkToldTool: PersonaTool = {
+  name: 'facts_mark_told',
+  position: 4,
   description: 'Mark facts as told, right after telling them.',
+  whenToUse: 'right after each message, with the ids of the facts that message told.',
   noteForAuthors: 'Refused, naming them, for facts none of her messages told yet.',
   parameters: {
     sheet: sheetArg,
@@ -158,7 +164,10 @@ export const factsMarkToldTool: PersonaTool = {
 };
 
 export const factsGetUntoldTool: PersonaTool = {
+  name: 'facts_get_untold',
+  position: 5,
   description: 'List the facts of a sheet not told yet.',
+  whenToUse: 'to see what is left to tell of a sheet.',
   parameters: { sheet: sheetArg },
   required: ['sheet'],
   example: '{"sheet": "family"}',
@@ -166,7 +175,10 @@ export const factsGetUntoldTool: PersonaTool = {
 };
 
 export const factsEditTool: PersonaTool = {
+  name: 'facts_edit',
+  position: 6,
   description: 'Change a fact of your sheet when your life changes; "—" deletes it.',
+  whenToUse: 'when a fact of your life changes, before you tell the assistant.',
   parameters: { sheet: sheetArg, id: factId('The fact id, e.g. "4.2".'), text: text('The new text of the fact.', MAX_FACT_CHARS) },
   required: ['sheet', 'id', 'text'],
   example: '{"sheet": "car", "id": "4.2", "text": "Insurance $430 a year"}',
@@ -174,7 +186,10 @@ export const factsEditTool: PersonaTool = {
 };
 
 export const factsAddTool: PersonaTool = {
+  name: 'facts_add',
+  position: 7,
   description: 'Add a new fact to a category of a sheet; returns its id.',
+  whenToUse: 'when your life gains a fact that no sheet has yet, before you tell the assistant.',
   parameters: {
     sheet: sheetArg,
     category: { type: 'integer', minimum: 1, maximum: 10_000, description: 'The category number.' },

@@ -1,32 +1,19 @@
 /**
- * The persona's tools (docs/format.md, "The persona's tools"), one record: each entry holds the
- * tool's schema and its handler, so the schemas sent to the model are derived from the handlers
- * there are, and a tool cannot exist without one. A bad call returns an error text the model can
- * act on; a handler never throws on what the model wrote.
+ * The persona's tools (docs/format.md, "The persona's tools"), one record generated from the
+ * tools' files (all.generated.ts, `npm run schemas`): each entry holds the tool's schema and its
+ * handler, so the schemas sent to the model are derived from the handlers there are, and a tool
+ * cannot exist without one. A bad call returns an error text the model can act on; a handler
+ * never throws on what the model wrote.
  */
 import type { ToolSpec } from '../../models/chat';
 import type { RunContext } from '../context';
 import type { ToolCall } from '../../protocol/chat';
 import { checkArguments } from './args';
-import { factsAddTool, factsEditTool, factsGetUntoldTool, factsMarkToldTool, factsReadTool } from './facts';
-import { logEvaluationTool } from './logEvaluation';
-import { nextPhaseTool } from './nextPhase';
-import { sendMessageTool } from './sendMessage';
+import { PERSONA_TOOLS } from './all.generated';
 import { fail, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
-import { waitTool } from './wait';
 import { shorten } from '../../../../scenario/src/plainText';
 
-export const PERSONA_TOOLS = {
-  send_message: sendMessageTool,
-  next_phase: nextPhaseTool,
-  facts_read: factsReadTool,
-  facts_mark_told: factsMarkToldTool,
-  facts_get_untold: factsGetUntoldTool,
-  facts_edit: factsEditTool,
-  facts_add: factsAddTool,
-  log_evaluation: logEvaluationTool,
-  wait: waitTool,
-} satisfies Record<string, PersonaTool>;
+export { PERSONA_TOOLS };
 
 export type ToolName = keyof typeof PERSONA_TOOLS;
 

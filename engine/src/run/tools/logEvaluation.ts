@@ -43,7 +43,10 @@ export function logEvaluation(state: RunState, args: ToolArgs, checkAt: (id: str
 }
 
 export const logEvaluationTool: PersonaTool = {
+  name: 'log_evaluation',
+  position: 8,
   description: "Record your grade of the assistant's answer to a check.",
+  whenToUse: "once you have graded the assistant's answer to a check.",
   noteForAuthors:
     'Checks of this phase or earlier only. `attempt` 2 (found after she asked it to search) counts ×0.5; ' +
     'without `attempt` it is taken as 1, and said so. A later grade of the same check replaces the earlier one.',

@@ -10,7 +10,10 @@ import { fail, type PersonaTool } from './types';
 const MAX_EARLY_REFUSALS = 2;
 
 export const nextPhaseTool: PersonaTool = {
+  name: 'next_phase',
+  position: 2,
   description: 'Finish the current phase and get the instructions of the next one.',
+  whenToUse: 'when you have done what the phase asks and graded its checks, to get the next phase.',
   noteForAuthors:
     'Refused while `vars.require_all_facts` has untold facts, twice while checks of the phase are ungraded, and, with ' +
     "`time_gate`, before the phase's last anchor. After the last phase the scenario is complete.",

@@ -18,9 +18,9 @@ export function toolSignature(name: string, tool: PersonaTool): string {
 }
 
 /** The persona's tools as a markdown table, in the order of `PERSONA_TOOLS`, with the markers around it. */
-export function personaToolsTable(): string {
+export function personaToolsTable(tools: Readonly<Record<string, PersonaTool>> = PERSONA_TOOLS): string {
   const lines = ['| tool | what the persona reads about it | what authors should also know |', '|---|---|---|'];
-  for (const [name, tool] of Object.entries(PERSONA_TOOLS) as [string, PersonaTool][]) {
+  for (const [name, tool] of Object.entries(tools)) {
     const note = tool.noteForAuthors === undefined ? '—' : markdownTableCell(tool.noteForAuthors);
     lines.push(`| \`${toolSignature(name, tool)}\` | ${markdownTableCell(tool.description)} | ${note} |`);
   }
@@ -28,6 +28,6 @@ export function personaToolsTable(): string {
 }
 
 /** A document with its table of persona tools replaced by the generated one; undefined when it has no markers. */
-export function withPersonaToolsTable(text: string): string | undefined {
-  return withGeneratedBlock(text, PERSONA_TOOLS_TABLE_START, PERSONA_TOOLS_TABLE_END, personaToolsTable());
+export function withPersonaToolsTable(text: string, tools: Readonly<Record<string, PersonaTool>> = PERSONA_TOOLS): string | undefined {
+  return withGeneratedBlock(text, PERSONA_TOOLS_TABLE_START, PERSONA_TOOLS_TABLE_END, personaToolsTable(tools));
 }

@@ -4,7 +4,10 @@ import { agentTurn } from '../agentTurn';
 import { fail, MAX_MESSAGE_CHARS, text, type PersonaTool } from './types';
 
 export const sendMessageTool: PersonaTool = {
+  name: 'send_message',
+  position: 1,
   description: 'Send one message to the assistant and get its reply. The only way to talk to it.',
+  whenToUse: "your only way to talk to the assistant; its result is the assistant's reply.",
   parameters: { text: text('What you say, in your own voice.', MAX_MESSAGE_CHARS) },
   required: ['text'],
   example: '{"text": "Hi! Quick update about the flat."}',

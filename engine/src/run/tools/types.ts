@@ -32,8 +32,17 @@ export interface ToolCallContext {
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
 export interface PersonaTool {
+  /** The name the model calls it by: lowercase, digits and `_`. */
+  readonly name: string;
+  /**
+   * Where the model sees it among the tools (1 first): fixed, so that a new tool, taking the next
+   * number after the highest, leaves the others' order and the cached prefix of requests as they were.
+   */
+  readonly position: number;
   /** What the model reads about the tool; docs/format.md shows the same words (`npm run schemas`). */
   readonly description: string;
+  /** When to call it, one line of the system prompt's "Your tools" (`npm run schemas` writes it there). */
+  readonly whenToUse: string;
   /** What authors should know that the model is not told (refusals, bounds), shown beside it in docs/format.md. */
   readonly noteForAuthors?: string;
   readonly parameters: Readonly<Record<string, ArgSchema>>;

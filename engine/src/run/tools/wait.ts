@@ -10,7 +10,10 @@ const MAX_WAIT_MS = 36 * 3600_000;
 const FORMAT = '`until` must be a time, "HH:MM", or a moment, "YYYY-MM-DD HH:MM".';
 
 export const waitTool: PersonaTool = {
+  name: 'wait',
+  position: 9,
   description: 'Sleep until a moment of your day, e.g. "07:30" or "2026-03-02 07:30".',
+  whenToUse: 'in a scenario with times, to sleep until the time of your next action.',
   noteForAuthors:
     'At most 36 hours ahead; fast-forwarded with `time_master`, in real time without. Offered only in a benchmark ' + 'with dated times.',
   parameters: { until: text('HH:MM, or YYYY-MM-DD HH:MM.', 100, FORMAT) },
