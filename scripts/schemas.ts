@@ -5,8 +5,9 @@
  * persona tools' files the module listing them (engine/src/run/tools/toolsModule.ts), the system
  * prompt's list of tools (promptSection.ts) and the table of persona tools in docs/format.md
  * (referenceTable.ts); from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md
- * (engine/src/diagnosticCodesTable.ts). Run it after changing an agent's entry, a persona tool or a
- * diagnostic's row: `npm run schemas`; a test fails while any committed file differs.
+ * (engine/src/diagnosticCodesTable.ts); from scripts/importRules.mjs the table of what each part may
+ * import in ARCHITECTURE.md. Run it after changing an agent's entry, a persona tool, a diagnostic's row
+ * or an import rule: `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { withDiagnosticCodesTable } from '../engine/src/diagnosticCodesTable';
 import { SYSTEM_PROMPT_PATH, withPromptToolsList } from '../engine/src/run/tools/promptSection';
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } from '../engine/src/run/tools/toolsModule';
+import { withGeneratedBlock } from '../engine/src/generatedBlock';
+import { IMPORT_RULES_END, IMPORT_RULES_START, importRulesTable } from './importRules.mjs';
 
 const root = join(__dirname, '..');
 
@@ -69,3 +72,9 @@ if (withTables === undefined)
   stopWith(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
 writeFileSync(readme, withTables);
 process.stdout.write(`wrote the agents tables of ${readme}\n`);
+
+const map = join(root, 'ARCHITECTURE.md');
+const withImportRules = withGeneratedBlock(readFileSync(map, 'utf8'), IMPORT_RULES_START, IMPORT_RULES_END, importRulesTable());
+if (withImportRules === undefined) stopWith(`${map} has lost its generated:import-rules markers; put them back around the import table.`);
+writeFileSync(map, withImportRules);
+process.stdout.write(`wrote the import rules of ${map}\n`);

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { ESLint } from 'eslint';
 import { describeCycle, findCycle, folderGraph, moduleSpecifiers } from '../../scripts/check-imports';
+import { IMPORT_RULES, importRulesTable } from '../../scripts/importRules.mjs';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -113,6 +114,22 @@ async function restricted(file: string, code: string): Promise<boolean> {
   const [result] = await eslint.lintText(`${code}\nexport const probe = 1;\n`, { filePath: join(ROOT, file) });
   return result!.messages.some((m) => m.ruleId === 'no-restricted-imports');
 }
+
+test('lint: every import the table of scripts/importRules.mjs refuses fails in its part', async () => {
+  const linted = IMPORT_RULES.filter((rule) => rule.files);
+  assert.ok(linted.length >= 5, 'the table lost its linted parts');
+  for (const rule of linted) {
+    // A file the part's first glob covers: `engine/**/*.ts` gives `engine/probe.ts`.
+    const probeFile = rule.files![0]!.replace('**/*.ts', 'probe.ts');
+    for (const refused of rule.never) {
+      assert.equal(await restricted(probeFile, `import '${refused.probe}';`), true, `${rule.part} imports ${refused.probe} unrefused`);
+    }
+  }
+});
+
+test('ARCHITECTURE.md shows the import table of scripts/importRules.mjs (npm run schemas writes it)', () => {
+  assert.ok(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8').includes(importRulesTable()), 'run `npm run schemas`');
+});
 
 test("lint: the extension reaches the engine through its api alone, and never the server's modules", async () => {
   assert.equal(await restricted('extension/src/probe.ts', "import { readLock } from '../../engine/src/workspace/lock';"), true);
