@@ -51,7 +51,6 @@ export default tseslint.config(
       'engine/test/**',
       'e2e/**',
       // scenario, server, extension, scripts
-      'scenario/**',
       'extension/**',
       'scripts/**',
     ],

@@ -127,7 +127,10 @@ export function isInside(realFolder: string, target: string): boolean {
 }
 
 function tooLarge(bytes: number): string {
-  return `it is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a benchmark file may have (${bytes.toLocaleString('en-US')} bytes or more)`;
+  return (
+    `it is larger than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a benchmark file may have ` +
+    `(${bytes.toLocaleString('en-US')} bytes or more)`
+  );
 }
 
 function kindOf(info: Stats): string {

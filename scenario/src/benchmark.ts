@@ -108,54 +108,14 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
       ),
     );
   }
-  const manifestText = files.get(MANIFEST_FILE);
-  if (manifestText === undefined) {
-    if (!refused.has(MANIFEST_FILE)) {
-      diagnostics.push(
-        diagnostic(
-          'invalid-manifest',
-          MANIFEST_FILE,
-          lineRange(0, 0, 0),
-          `The folder \`${source.name}\` has no ${MANIFEST_FILE}: create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`,
-        ),
-      );
-    }
-  } else {
-    const hit = cache?.get(MANIFEST_FILE);
-    const parsed = hit?.text === manifestText && hit.manifest ? hit.manifest : parseManifest(manifestText);
-    cache?.set(MANIFEST_FILE, { text: manifestText, manifest: parsed });
-    b.lines.set(MANIFEST_FILE, parsed.lines);
-    for (const d of parsed.diagnostics) diagnostics.push(d);
-    if (parsed.manifest) b.manifest = parsed.manifest;
-  }
+  loadManifest(b, files, refused, cache);
   const manifest = b.manifest;
   if (manifest?.title) b.title = manifest.title;
   const markdown = [...files.keys()].filter((f) => /\.md$/i.test(f)).sort();
   const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
   const unlistedMarkdown = markdown.filter((f) => !listedChapters.has(f));
 
-  for (const listed of manifest?.chapters ?? []) {
-    const text = files.get(listed.file);
-    if (text === undefined) {
-      if (refused.has(listed.file)) continue;
-      const suggestions = nearNames(listed.file, unlistedMarkdown, 3, budget);
-      diagnostics.push(
-        diagnostic(
-          'missing-chapter',
-          MANIFEST_FILE,
-          listed.range,
-          `Chapter \`${listed.file}\` is listed but there is no such file in \`${source.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
-          { suggestions },
-        ),
-      );
-      continue;
-    }
-    const hit = cache?.get(listed.file);
-    const chapter = hit?.text === text && hit.chapter ? hit.chapter : parseChapter(text, listed.file);
-    cache?.set(listed.file, { text, chapter });
-    b.chapters.push(chapter);
-    b.lines.set(listed.file, chapter.lines);
-  }
+  loadChapters(b, files, refused, unlistedMarkdown, budget, cache);
   const unlisted = new Set(markdown.filter((f) => CHAPTER_NAME.test(f) && !listedChapters.has(f)));
   if (manifest) {
     for (const f of unlisted) {
@@ -173,6 +133,65 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
   loadPersonaTexts(b, files, refused);
   indexPlay(b);
   return b;
+}
+
+/** benchmark.json, parsed (or reused from the cache); its absence is an error unless the reader refused it. */
+function loadManifest(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>, cache?: ParseCache): void {
+  const manifestText = files.get(MANIFEST_FILE);
+  if (manifestText === undefined) {
+    if (!refused.has(MANIFEST_FILE)) {
+      b.diagnostics.push(
+        diagnostic(
+          'invalid-manifest',
+          MANIFEST_FILE,
+          lineRange(0, 0, 0),
+          `The folder \`${b.name}\` has no ${MANIFEST_FILE}: ` +
+            `create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`,
+        ),
+      );
+    }
+  } else {
+    const hit = cache?.get(MANIFEST_FILE);
+    const parsed = hit?.text === manifestText && hit.manifest ? hit.manifest : parseManifest(manifestText);
+    cache?.set(MANIFEST_FILE, { text: manifestText, manifest: parsed });
+    b.lines.set(MANIFEST_FILE, parsed.lines);
+    for (const d of parsed.diagnostics) b.diagnostics.push(d);
+    if (parsed.manifest) b.manifest = parsed.manifest;
+  }
+}
+
+/** The chapters benchmark.json lists, in its order; a listed file that is missing gets near names of the unlisted ones. */
+function loadChapters(
+  b: Benchmark,
+  files: ReadonlyMap<string, string>,
+  refused: ReadonlyMap<string, string>,
+  unlistedMarkdown: readonly string[],
+  budget: SuggestionBudget,
+  cache?: ParseCache,
+): void {
+  for (const listed of b.manifest?.chapters ?? []) {
+    const text = files.get(listed.file);
+    if (text === undefined) {
+      if (refused.has(listed.file)) continue;
+      const suggestions = nearNames(listed.file, unlistedMarkdown, 3, budget);
+      b.diagnostics.push(
+        diagnostic(
+          'missing-chapter',
+          MANIFEST_FILE,
+          listed.range,
+          `Chapter \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
+            `create it or fix the name.${didYouMean(suggestions)}`,
+          { suggestions },
+        ),
+      );
+      continue;
+    }
+    const hit = cache?.get(listed.file);
+    const chapter = hit?.text === text && hit.chapter ? hit.chapter : parseChapter(text, listed.file);
+    cache?.set(listed.file, { text, chapter });
+    b.chapters.push(chapter);
+    b.lines.set(listed.file, chapter.lines);
+  }
 }
 
 function loadSheets(
@@ -198,7 +217,8 @@ function loadSheets(
             'missing-sheet',
             MANIFEST_FILE,
             listed.range,
-            `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: create it or fix the name.${didYouMean(suggestions)}`,
+            `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
+              `create it or fix the name.${didYouMean(suggestions)}`,
             { suggestions },
           ),
         );

@@ -112,7 +112,8 @@ function parsePhase(context: ChapterContext, heading: Heading, index: number, en
           'js-block-not-first',
           file,
           makeRange(b.startLine, 0, b.startLine, lines.lineText(b.startLine).length),
-          'Only a `js` block at the very start of a phase runs; this one is shown to the persona as text. Move it right under the phase heading.',
+          'Only a `js` block at the very start of a phase runs; ' +
+            'this one is shown to the persona as text. Move it right under the phase heading.',
         ),
       );
     }

@@ -68,41 +68,11 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   reportCredentials(doc);
   doc.unknownKeys(doc.root, [...TOP_KEYS, ...[...top.keys()].filter(isCredentialKey)], file, 'unknown-config-key');
 
-  const numbers = <K extends string>(key: string, defaults: Record<K, number>, node = top.get(key)?.value): Record<K, number> => {
-    const out = { ...defaults };
-    if (!node) return out;
-    if (node.type !== 'object') {
-      doc.report(doc.rangeOf(node), `\`${key}\` must be an object.`);
-      return out;
-    }
-    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
-    const props = JsoncDocument.properties(node);
-    for (const k of Object.keys(defaults) as K[]) {
-      const v = doc.expect(props.get(k)?.value, 'number', `\`${key}.${k}\``);
-      if (v === undefined) continue;
-      if (v < 0) doc.report(doc.rangeOf(props.get(k)?.value), `\`${key}.${k}\` must not be negative.`);
-      else out[k] = v;
-    }
-    return out;
-  };
-  const flags = <K extends string>(key: string, defaults: Record<K, boolean>): Record<K, boolean> => {
-    const node = top.get(key)?.value;
-    const out = { ...defaults };
-    if (!node) return out;
-    doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
-    const props = JsoncDocument.properties(node);
-    for (const k of Object.keys(defaults) as K[]) {
-      const v = doc.expect(props.get(k)?.value, 'boolean', `\`${key}.${k}\``);
-      if (v !== undefined) out[k] = v;
-    }
-    return out;
-  };
-
   const config: Config = {
     persona: parseModel(doc, top.get('persona')?.value, 'persona') ?? DEFAULT_CONFIG.persona,
-    compaction: numbers('compaction', DEFAULT_CONFIG.compaction),
-    time_master: numbers('time_master', DEFAULT_CONFIG.time_master),
-    hooks: flags('hooks', DEFAULT_CONFIG.hooks),
+    compaction: parseNumbers(doc, 'compaction', DEFAULT_CONFIG.compaction, top.get('compaction')?.value),
+    time_master: parseNumbers(doc, 'time_master', DEFAULT_CONFIG.time_master, top.get('time_master')?.value),
+    hooks: parseFlags(doc, 'hooks', DEFAULT_CONFIG.hooks, top.get('hooks')?.value),
     parallel: DEFAULT_CONFIG.parallel,
     prices: {},
     runs: [],
@@ -117,24 +87,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
     else doc.report(doc.rangeOf(parallelNode), '`parallel` must be a whole number of at least 1.');
   }
 
-  const pricesNode = top.get('prices')?.value;
-  if (pricesNode && pricesNode.type !== 'object')
-    doc.report(
-      doc.rangeOf(pricesNode),
-      '`prices` must be an object by model name: "prices": { "my-model": { "input": 0.3, "output": 1.2 } }, USD per million tokens.',
-    );
-  for (const [model, { key, value }] of JsoncDocument.properties(pricesNode)) {
-    const given = JsoncDocument.properties(value);
-    if (value.type === 'object' && (!given.has('input') || !given.has('output')))
-      doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
-    else
-      Object.defineProperty(config.prices, model, {
-        value: numbers(`prices.${model}`, { input: 0, output: 0 }, value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  }
+  parsePrices(doc, top.get('prices')?.value, config.prices);
 
   const runsNode = top.get('runs')?.value;
   if (runsNode && runsNode.type !== 'object')
@@ -148,6 +101,69 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   }
   doc.diagnostics.sort((a, b) => comparePositions(a.range.start, b.range.start));
   return { config, diagnostics: doc.diagnostics };
+}
+
+/** An object of non-negative numbers with defaults, such as `compaction`; a wrong or negative value keeps the default. */
+function parseNumbers<K extends string>(
+  doc: JsoncDocument,
+  key: string,
+  defaults: Record<K, number>,
+  node: Node | undefined,
+): Record<K, number> {
+  const out = { ...defaults };
+  if (!node) return out;
+  if (node.type !== 'object') {
+    doc.report(doc.rangeOf(node), `\`${key}\` must be an object.`);
+    return out;
+  }
+  doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
+  const props = JsoncDocument.properties(node);
+  for (const name of Object.keys(defaults) as K[]) {
+    const value = doc.expect(props.get(name)?.value, 'number', `\`${key}.${name}\``);
+    if (value === undefined) continue;
+    if (value < 0) doc.report(doc.rangeOf(props.get(name)?.value), `\`${key}.${name}\` must not be negative.`);
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** An object of booleans with defaults, such as `hooks`. */
+function parseFlags<K extends string>(
+  doc: JsoncDocument,
+  key: string,
+  defaults: Record<K, boolean>,
+  node: Node | undefined,
+): Record<K, boolean> {
+  const out = { ...defaults };
+  if (!node) return out;
+  doc.unknownKeys(node, Object.keys(defaults), `\`${key}\``, 'unknown-config-key');
+  const props = JsoncDocument.properties(node);
+  for (const name of Object.keys(defaults) as K[]) {
+    const value = doc.expect(props.get(name)?.value, 'boolean', `\`${key}.${name}\``);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** `prices` by model name, each with both `input` and `output`; defined as own properties so a model named `__proto__` is data. */
+function parsePrices(doc: JsoncDocument, pricesNode: Node | undefined, prices: Config['prices']): void {
+  if (pricesNode && pricesNode.type !== 'object')
+    doc.report(
+      doc.rangeOf(pricesNode),
+      '`prices` must be an object by model name: "prices": { "my-model": { "input": 0.3, "output": 1.2 } }, USD per million tokens.',
+    );
+  for (const [model, { key, value }] of JsoncDocument.properties(pricesNode)) {
+    const given = JsoncDocument.properties(value);
+    if (value.type === 'object' && (!given.has('input') || !given.has('output')))
+      doc.report(doc.rangeOf(key), `\`prices.${model}\` needs both \`input\` and \`output\`, USD per million tokens.`);
+    else
+      Object.defineProperty(prices, model, {
+        value: parseNumbers(doc, `prices.${model}`, { input: 0, output: 0 }, value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
 }
 
 function parseModel(doc: JsoncDocument, node: Node | undefined, where: string): ModelConfig | undefined {
@@ -251,7 +267,8 @@ export function checkRunBenchmarks(config: Config, known: readonly string[], fil
         'invalid-config',
         file,
         run.benchmarkRange,
-        `Run \`${run.name}\` names benchmark "${run.benchmark}", but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
+        `Run \`${run.name}\` names benchmark "${run.benchmark}", ` +
+          `but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
         { suggestions: suggestions.map((s) => JSON.stringify(s)) },
       ),
     ];

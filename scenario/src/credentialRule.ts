@@ -91,7 +91,8 @@ export function nameWords(name: string): string[] {
  *   also `bypass`), sid, jwt, otp;
  * - a word ending in `key` or `keys` (api_key, OPENAIKEY, `Ocp-Apim-Subscription-Key`);
  * - a word ending in `token`, singular, unless another word counts (`max_token`, `token_budget`; `max_tokens` is plural);
- * - a word ending in `session` as the last word or before `id` (PGSESSION, session_id; not `session_mode`); `pat` as the last word (`GITHUB_PAT`).
+ * - a word ending in `session` as the last word or before `id` (PGSESSION, session_id; not `session_mode`);
+ * - `pat` as the last word (`GITHUB_PAT`).
  * A name whose last word is `env` names a variable (`api_key_env`, `openclaw_token_env`), and a run
  * key an agent of the project declares is a setting: neither is a credential.
  */

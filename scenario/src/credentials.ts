@@ -77,9 +77,15 @@ function reportStringValue(doc: JsoncDocument, node: Node, path: string, value: 
 function valueProblem(value: string): string | undefined {
   const url = urlCredential(value);
   if (url?.kind === 'userinfo')
-    return 'has a user name or password in its URL, which would put a secret in a file: remove it, set the key in an environment variable and name it in `api_key_env`';
+    return (
+      'has a user name or password in its URL, which would put a secret in a file: ' +
+      'remove it, set the key in an environment variable and name it in `api_key_env`'
+    );
   if (url?.kind === 'query')
-    return `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: remove it and ${GENERIC_ADVICE}`;
+    return (
+      `has a credential in its URL's query parameter \`${shownKey(url.name)}\`, which would put a secret in a file: ` +
+      `remove it and ${GENERIC_ADVICE}`
+    );
   if (isKeyShaped(value)) return `holds a value shaped like a key or token, which would put a secret in a file: ${GENERIC_ADVICE}`;
   return commandLineProblem(value.split(/\s+/));
 }
@@ -149,7 +155,8 @@ function reportComments(doc: JsoncDocument, text: string): void {
       const offset = scanner.getTokenOffset();
       doc.report(
         doc.lines.rangeOf(offset, offset + scanner.getTokenLength()),
-        `A comment of ${doc.file} holds what looks like a key or token, which would put a secret in a file: delete it and ${GENERIC_ADVICE}.`,
+        `A comment of ${doc.file} holds what looks like a key or token, which would put a secret in a file: ` +
+          `delete it and ${GENERIC_ADVICE}.`,
       );
     }
   }

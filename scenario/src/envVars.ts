@@ -52,7 +52,10 @@ export function envSecretProblem(name: string, value: string): string | undefine
   if (isCredentialKey(name))
     return 'it is named like a credential, which would put a secret in a file: set it in the environment and list its name in `env`';
   if (hasUrlUserinfo(value))
-    return 'its value is a URL with a user name or password, which would put a secret in a file: set it in the environment and list its name in `env`';
+    return (
+      'its value is a URL with a user name or password, which would put a secret in a file: ' +
+      'set it in the environment and list its name in `env`'
+    );
   if (urlCredential(value) || isKeyShaped(value))
     return 'its value looks like a key or token, which would put a secret in a file: set it in the environment and list its name in `env`';
   return undefined;

@@ -12,7 +12,8 @@
  * The result always equals `validateBenchmark` of the same model (a random-edit test holds it so).
  */
 import type { Benchmark } from './benchmark';
-import { CrossIndex, readKey, type ChapterChange, type ReadKind, type SheetChange } from './crossIndex';
+import { CrossIndex, type ChapterChange, type SheetChange } from './crossIndex';
+import { readKey, type ReadKind } from './readKeys';
 import type { Diagnostic } from './diagnostics';
 import { Reads, readsHold, type ReadLog } from './reads';
 import { chapterEntries } from './revise';

@@ -152,7 +152,8 @@ export function scanDateLine(text: string, line: number, file: string, out: Diag
           'malformed-time-anchor',
           file,
           range,
-          `${date} is a ${actual.charAt(0).toUpperCase()}${actual.slice(1)}, not a ${known.charAt(0).toUpperCase()}${known.slice(1)}: fix the date or write \`${date}, ${proper}\`.`,
+          `${date} is a ${actual.charAt(0).toUpperCase()}${actual.slice(1)}, not a ${known.charAt(0).toUpperCase()}${known.slice(1)}: ` +
+            `fix the date or write \`${date}, ${proper}\`.`,
           { suggestions: [`${date}, ${proper}`] },
         ),
       );

@@ -45,28 +45,7 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
   pos += idMatch[0].length;
   const check: Check = { id, idRange: lineRange(first.line, idStart, idStart + id.length), question: '', answer: '', range: whole };
 
-  const typeMatch = /^\s*\[([^\]]*)\]/.exec(first.text.slice(pos));
-  if (typeMatch) {
-    const type = (typeMatch[1] ?? '').trim();
-    const typeStart = pos + typeMatch[0].indexOf('[') + 1;
-    const typeRange = lineRange(first.line, typeStart, typeStart + (typeMatch[1] ?? '').length);
-    if (Object.hasOwn(CHECK_TYPES, type)) {
-      check.type = type as CheckType;
-      check.typeRange = typeRange;
-    } else {
-      const suggestions = nearNames(type, Object.keys(CHECK_TYPES));
-      out.push(
-        diagnostic(
-          'unknown-check-type',
-          file,
-          typeRange,
-          `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMean(suggestions)}`,
-          { suggestions },
-        ),
-      );
-    }
-    pos += typeMatch[0].length;
-  }
+  pos = parseCheckType(check, first, pos, file, out);
 
   const parts = lines.map((l, i) => ({ ...l, start: i === 0 ? pos : 0 }));
   let answerAt: { index: number; column: number } | undefined;
@@ -111,6 +90,33 @@ export function parseCheck(lines: readonly SourceLine[], file: string, out: Diag
     );
   }
   return check;
+}
+
+/** The optional `[TYPE]` after a check's id, set on the check when known; returns the column after it. */
+function parseCheckType(check: Check, first: SourceLine, pos: number, file: string, out: Diagnostic[]): number {
+  const typeMatch = /^\s*\[([^\]]*)\]/.exec(first.text.slice(pos));
+  if (typeMatch) {
+    const type = (typeMatch[1] ?? '').trim();
+    const typeStart = pos + typeMatch[0].indexOf('[') + 1;
+    const typeRange = lineRange(first.line, typeStart, typeStart + (typeMatch[1] ?? '').length);
+    if (Object.hasOwn(CHECK_TYPES, type)) {
+      check.type = type as CheckType;
+      check.typeRange = typeRange;
+    } else {
+      const suggestions = nearNames(type, Object.keys(CHECK_TYPES));
+      out.push(
+        diagnostic(
+          'unknown-check-type',
+          file,
+          typeRange,
+          `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMean(suggestions)}`,
+          { suggestions },
+        ),
+      );
+    }
+    return pos + typeMatch[0].length;
+  }
+  return pos;
 }
 
 const ARROW = /→|->/;

@@ -38,7 +38,8 @@ export function analyzeJs(code: string, blockRange: Range, origin: CodeOrigin, l
         'js-syntax-error',
         file,
         lines.clamp(lineRange(origin.line, origin.column, origin.column + 1)),
-        `This JS block is ${code.length.toLocaleString('en-US')} characters long; a block is checked up to ${MAX_JS_CHARS.toLocaleString('en-US')}: keep the phase's code short.`,
+        `This JS block is ${code.length.toLocaleString('en-US')} characters long; ` +
+          `a block is checked up to ${MAX_JS_CHARS.toLocaleString('en-US')}: keep the phase's code short.`,
       ),
     );
     return block;

@@ -142,7 +142,8 @@ export class JsoncDocument {
         if (seen.has(key.value)) {
           this.report(
             this.rangeOf(key),
-            `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; only one may stand (the last would win unseen): delete the other.`,
+            `\`${inner.replace(/[\s`]+/g, ' ')}\` is given twice in one object; ` +
+              'only one may stand (the last would win unseen): delete the other.',
             code,
           );
         }

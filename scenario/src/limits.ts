@@ -91,7 +91,9 @@ export function markdownLimit(text: string): MarkdownLimit | undefined {
       return {
         line,
         length,
-        message: `Line ${line + 1} is ${length.toLocaleString('en-US')} characters long; a line may hold at most ${MAX_LINE_CHARS.toLocaleString('en-US')}: break it up. The file is not read until then.`,
+        message:
+          `Line ${line + 1} is ${length.toLocaleString('en-US')} characters long; ` +
+          `a line may hold at most ${MAX_LINE_CHARS.toLocaleString('en-US')}: break it up. The file is not read until then.`,
       };
     }
     const prefix = containerPrefix(text, start, end);
@@ -99,14 +101,18 @@ export function markdownLimit(text: string): MarkdownLimit | undefined {
       return {
         line,
         length,
-        message: `Line ${line + 1} opens ${prefix.markers} nested quotes or lists; at most ${MAX_CONTAINER_DEPTH} are read: flatten it. The file is not read until then.`,
+        message:
+          `Line ${line + 1} opens ${prefix.markers} nested quotes or lists; at most ${MAX_CONTAINER_DEPTH} are read: ` +
+          `flatten it. The file is not read until then.`,
       };
     }
     if (prefix.indent > MAX_INDENT_COLUMNS) {
       return {
         line,
         length,
-        message: `Line ${line + 1} is indented by ${prefix.indent} columns; at most ${MAX_INDENT_COLUMNS} are read: flatten it. The file is not read until then.`,
+        message:
+          `Line ${line + 1} is indented by ${prefix.indent} columns; at most ${MAX_INDENT_COLUMNS} are read: ` +
+          `flatten it. The file is not read until then.`,
       };
     }
     if (end >= text.length) break;

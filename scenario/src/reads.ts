@@ -6,7 +6,8 @@
  * could keep diagnostics that a change made wrong.
  */
 import type { LocatedCheck } from './benchmark';
-import { factIndex, locatedKey, type CrossIndex, type FactState, type ReadKind } from './crossIndex';
+import type { CrossIndex } from './crossIndex';
+import { factIndex, locatedKey, type FactState, type ReadKind } from './readKeys';
 import type { TimelineState } from './timeline';
 
 /** What a file's validation read: kind, key and fingerprint, three entries per read. */

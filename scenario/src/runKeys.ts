@@ -85,7 +85,8 @@ function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, no
   const suggestions = nearNames(agent, AGENT_NAMES);
   doc.report(
     doc.rangeOf(node),
-    `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
+    `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, ` +
+      `or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
     'invalid-config',
     suggestions.map((s) => JSON.stringify(s)),
   );

@@ -136,7 +136,8 @@ function readLine(reading: SheetReading, l: number): void {
     malformed(
       reading,
       l,
-      `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; notes belong above the first category.`,
+      `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; ` +
+        `notes belong above the first category.`,
     );
     return;
   }
@@ -147,7 +148,8 @@ function readLine(reading: SheetReading, l: number): void {
     malformed(
       reading,
       l,
-      `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`,
+      `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): ` +
+        `renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`,
     );
     return;
   }
@@ -174,7 +176,8 @@ function readLine(reading: SheetReading, l: number): void {
         'duplicate-fact-id',
         sheet.file,
         fact.idRange,
-        `Fact ${id} is already defined at line ${twin.range.start.line + 1}: give this one a free id (${free}), or delete the first with \`${id} —\`.`,
+        `Fact ${id} is already defined at line ${twin.range.start.line + 1}: ` +
+          `give this one a free id (${free}), or delete the first with \`${id} —\`.`,
         { related: [{ file: sheet.file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [free] },
       ),
     );

@@ -43,7 +43,9 @@ export function parseTemplateBody(body: string): TemplateParse {
   if (!(count <= most)) {
     return {
       ok: false,
-      message: `\`{{${body}}}\` reaches more than 10,000 years away; at most ${most.toLocaleString('en-US')} ${normalized}: use a nearer date.`,
+      message:
+        `\`{{${body}}}\` reaches more than 10,000 years away; ` +
+        `at most ${most.toLocaleString('en-US')} ${normalized}: use a nearer date.`,
     };
   }
   return { ok: true, keyword, amount: count, unit: normalized };

@@ -68,7 +68,8 @@ function walk(chapter: Chapter, entry: TimelineState): { exit: TimelineState; di
               'time-anchor-order',
               chapter.file,
               e.date.range,
-              `${e.date.date} comes before the day already reached (${last?.what ?? 'an earlier date line'}): virtual time only moves forward; fix the date.`,
+              `${e.date.date} comes before the day already reached (${last?.what ?? 'an earlier date line'}): ` +
+                `virtual time only moves forward; fix the date.`,
             ),
           );
         }
@@ -83,7 +84,8 @@ function walk(chapter: Chapter, entry: TimelineState): { exit: TimelineState; di
               'time-anchor-order',
               chapter.file,
               lineRange(e.anchor.range.start.line, e.anchor.range.start.character, e.anchor.range.start.character + 5),
-              `${e.anchor.time} is earlier than ${last.what}: virtual time only moves forward. Start a new day with a date line (\`YYYY-MM-DD, Ddd\`) or fix the time.`,
+              `${e.anchor.time} is earlier than ${last.what}: ` +
+                `virtual time only moves forward. Start a new day with a date line (\`YYYY-MM-DD, Ddd\`) or fix the time.`,
             ),
           );
         }

@@ -100,7 +100,8 @@ export function validateFile(reads: Reads, unit: FileUnit, budget: SuggestionBud
         'sheet-never-told',
         sheet.file,
         lineRange(0, 0, sheet.lines.lineText(0).length),
-        `No phase names the \`${sheet.name}\` sheet, so the persona never tells it: add "tell the \`${sheet.name}\` sheet" to a phase, or remove the file.`,
+        `No phase names the \`${sheet.name}\` sheet, so the persona never tells it: ` +
+          `add "tell the \`${sheet.name}\` sheet" to a phase, or remove the file.`,
       ),
     );
   }
@@ -135,7 +136,8 @@ function unknownSheet(reads: Reads, name: string, ref: Pick<SheetRef, 'range'>, 
     'unknown-sheet',
     file,
     ref.range,
-    `There is no sheet \`${name}\` in \`${reads.benchmarkName()}\`: create ${name}.md or name one of ${sheetList(names)}.${didYouMean(suggestions)}`,
+    `There is no sheet \`${name}\` in \`${reads.benchmarkName()}\`: ` +
+      `create ${name}.md or name one of ${sheetList(names)}.${didYouMean(suggestions)}`,
     { suggestions },
   );
 }
@@ -151,7 +153,8 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
         'unknown-sheet',
         file,
         ref.sheetRange,
-        `There is no sheet \`${ref.sheet}\` in \`${reads.benchmarkName()}\`: create ${ref.sheet}.md or name one of ${sheetList(names)}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
+        `There is no sheet \`${ref.sheet}\` in \`${reads.benchmarkName()}\`: ` +
+          `create ${ref.sheet}.md or name one of ${sheetList(names)}.${didYouMean(suggestions.map((s) => `${s}#${ref.id}`))}`,
         { suggestions },
       ),
     );
@@ -166,7 +169,8 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
       'unknown-fact',
       file,
       ref.idRange,
-      `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
+      `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. ` +
+        `Point it at an existing fact or add the fact to ${sheet.file}.${didYouMean(suggestions.map((id) => `${sheet.name}#${id}`))}`,
       { suggestions },
     ),
   );
@@ -184,7 +188,8 @@ function chapterCheckIds(reads: Reads, chapter: Chapter, out: Diagnostic[]): voi
           'duplicate-check-id',
           chapter.file,
           check.idRange,
-          `Check id ${check.id} is already used in ${twin.file} line ${twin.check.idRange.start.line + 1}: check ids are unique in a benchmark; use ${free}.`,
+          `Check id ${check.id} is already used in ${twin.file} line ${twin.check.idRange.start.line + 1}: ` +
+            `check ids are unique in a benchmark; use ${free}.`,
           { related: [{ file: twin.file, range: twin.check.idRange, message: `first check ${check.id}` }], suggestions: [free] },
         ),
       );
@@ -216,7 +221,8 @@ function chapterTraps(reads: Reads, chapter: Chapter, chapterIndex: number, budg
               'trap-target-missing',
               chapter.file,
               target.range,
-              `This trap aims at check ${target.name}, but no check has that id: add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`,
+              `This trap aims at check ${target.name}, but no check has that id: ` +
+                `add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`,
               { suggestions },
             ),
           );
@@ -226,7 +232,8 @@ function chapterTraps(reads: Reads, chapter: Chapter, chapterIndex: number, budg
               'trap-target-before-write',
               chapter.file,
               target.range,
-              `Check ${target.name} is asked in ${check.file} line ${check.check.idRange.start.line + 1}, before this trap is written, so it cannot catch it: aim the trap at a later check.`,
+              `Check ${target.name} is asked in ${check.file} line ${check.check.idRange.start.line + 1}, ` +
+                `before this trap is written, so it cannot catch it: aim the trap at a later check.`,
               { related: [{ file: check.file, range: check.check.idRange, message: `check ${target.name}` }] },
             ),
           );
@@ -242,7 +249,8 @@ function chapterTraps(reads: Reads, chapter: Chapter, chapterIndex: number, budg
             'hist-without-trap',
             chapter.file,
             check.typeRange ?? check.idRange,
-            `HIST check ${check.id} asks for a value before an edit, but no trap write aims at it: mark the edit with \`🪤 TYPE sheet#N.M → ${check.id}\`.`,
+            `HIST check ${check.id} asks for a value before an edit, but no trap write aims at it: ` +
+              `mark the edit with \`🪤 TYPE sheet#N.M → ${check.id}\`.`,
           ),
         );
       }

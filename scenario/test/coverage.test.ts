@@ -6,8 +6,17 @@ import { bench, FAMILY } from './helpers';
 test('coverage counts facts, where sheets are told, checks and traps by type, and distances', () => {
   const c = coverage(
     bench({
-      'chapter1.md':
-        '## Family\n```js\nvars.require_all_facts = "family";\n```\nTell the `family` sheet.\n## Edit\n🪤 SELF-FIX family#1.2 → 1.9, 3.2\n❓ 1.9 [RECALL] Q? Correct answer: a\n',
+      'chapter1.md': [
+        '## Family',
+        '```js',
+        'vars.require_all_facts = "family";',
+        '```',
+        'Tell the `family` sheet.',
+        '## Edit',
+        '🪤 SELF-FIX family#1.2 → 1.9, 3.2',
+        '❓ 1.9 [RECALL] Q? Correct answer: a',
+        '',
+      ].join('\n'),
       'chapter2.md': '## More\nBack to the `family` sheet.\n',
       'chapter3.md': '## Exam\n```js\nawait bench.newSession();\n```\n❓ 3.1 Q? Correct answer: a\n❓ 3.2 [HIST] Q? Correct answer: b\n',
       'family.md': `${FAMILY}2.2 —\n`,

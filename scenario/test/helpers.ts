@@ -24,8 +24,17 @@ export function where(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`);
 }
 
-export const FAMILY =
-  "# Family\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n\n## 2. Anna\n2.1 Sister, 37, a doctor in Hamburg\n";
+export const FAMILY = [
+  '# Family',
+  '',
+  '## 1. Lena',
+  '1.1 Lena is 31, a UX designer',
+  "1.2 Lena's birthday — March 14",
+  '',
+  '## 2. Anna',
+  '2.1 Sister, 37, a doctor in Hamburg',
+  '',
+].join('\n');
 
 /** The engine's seeded generator (mulberry32): the same sequence on every run. */
 export { seededRandom as random } from '../../engine/src/random';

@@ -4,7 +4,15 @@ import { isFolderName, jsonDepthExceeded, parseConfig, parseManifest } from '../
 
 test('benchmark.json with comments and trailing commas parses with positions', () => {
   const { manifest, diagnostics } = parseManifest(
-    '{\n  // the order of play\n  "chapters": ["chapter1.md", "chapter2.md",],\n  "time_master": true,\n  "start_time": "2026-03-01 20:00"\n}\n',
+    [
+      '{',
+      '  // the order of play',
+      '  "chapters": ["chapter1.md", "chapter2.md",],',
+      '  "time_master": true,',
+      '  "start_time": "2026-03-01 20:00"',
+      '}',
+      '',
+    ].join('\n'),
   );
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(
@@ -65,7 +73,8 @@ test('config.jsonc: defaults, runs with adapter keys passed through', () => {
 
 test('config.jsonc refuses secrets in the file and explains the environment variable', () => {
   const { diagnostics } = parseConfig(
-    '{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": { "r": { "benchmark": "max", "agent": "chatbot", "openai_api_key": "sk-9" } } }',
+    '{ "persona": { "model": "x", "base_url": "http://h", "api_key": "sk-123" }, "runs": ' +
+      '{ "r": { "benchmark": "max", "agent": "chatbot", "openai_api_key": "sk-9" } } }',
   );
   assert.deepEqual(
     diagnostics.map((d) => d.code),
@@ -89,7 +98,8 @@ test('config.jsonc prices: USD per million tokens by model, both numbers require
 
 test('config.jsonc type errors and missing keys', () => {
   const { config, diagnostics } = parseConfig(
-    '{ "parallel": 0, "compaction": { "max_tokens": 100, "trim_to_tokens": 200 }, "runs": { "a b": {}, "r": { "agent": 3 } }, "hooks": { "require_send_message": "yes" } }',
+    '{ "parallel": 0, "compaction": { "max_tokens": 100, "trim_to_tokens": 200 }, "runs": ' +
+      '{ "a b": {}, "r": { "agent": 3 } }, "hooks": { "require_send_message": "yes" } }',
   );
   assert.deepEqual(
     diagnostics.map((d) => `${d.range.start.character} ${d.code}`),
@@ -162,7 +172,8 @@ test('run and benchmark names are folder names of at most 100 characters', () =>
   assert.deepEqual(
     diagnostics.map((d) => d.message),
     [
-      'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
+      'run `rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr…`: ' +
+        'a run name becomes a folder under results/, so it must be at most 100 characters long (this one has 101).',
       'run `ok`: `benchmark` names a folder under benchmarks/, so it must be at most 100 characters long (this one has 101).',
     ],
   );
@@ -193,7 +204,8 @@ test('config.jsonc is strict: each typo of issue #15 is an error with the right 
     {
       code: 'unknown-config-key',
       message:
-        'run `a` (agent chatbot) has no key `agent_modle`; chatbot reads benchmark, agent, ignore_session_break, agent_model. Did you mean `agent_model`?',
+        'run `a` (agent chatbot) has no key `agent_modle`; ' +
+        'chatbot reads benchmark, agent, ignore_session_break, agent_model. Did you mean `agent_model`?',
       suggestions: ['"agent_model"'],
     },
   ]);
@@ -206,7 +218,8 @@ test('config.jsonc is strict: each typo of issue #15 is an error with the right 
     {
       code: 'unknown-config-key',
       message:
-        'config.jsonc has no key `paralel`: its keys are persona, compaction, time_master, hooks, parallel, prices, runs. Did you mean `parallel`?',
+        'config.jsonc has no key `paralel`: ' +
+        'its keys are persona, compaction, time_master, hooks, parallel, prices, runs. Did you mean `parallel`?',
       suggestions: ['"parallel"'],
     },
   ]);
@@ -218,14 +231,15 @@ test('config.jsonc is strict: each typo of issue #15 is an error with the right 
   assert.deepEqual(agnet[1]?.suggestions, ['"agent"']);
 });
 
-test("config.jsonc is strict at every level: persona, compaction, time_master, hooks, a run's model, another agent's key, types and bounds", () => {
+test("config.jsonc is strict at every level: persona, compaction, time_master, hooks, a run's model, others' keys, types, bounds", () => {
   const errors = (text: string) =>
     parseConfig(text)
       .diagnostics.filter((d) => d.severity === 'error')
       .map((d) => [d.code, d.message.replace(/:.*?(?=\. Did|\.$)/, ''), d.suggestions ?? []]);
   assert.deepEqual(
     errors(
-      '{ "persona": { "model": "stand-in", "base_ulr": "x" }, "compaction": { "max_tokenz": 3 }, "time_master": { "poll_intervall": 1 }, "hooks": { "require_send_mesage": true } }',
+      '{ "persona": { "model": "stand-in", "base_ulr": "x" }, "compaction": { "max_tokenz": 3 }, ' +
+        '"time_master": { "poll_intervall": 1 }, "hooks": { "require_send_mesage": true } }',
     ),
     [
       ['unknown-config-key', '`persona` has no key `base_ulr`. Did you mean `base_url`?', ['"base_url"']],
@@ -237,7 +251,8 @@ test("config.jsonc is strict at every level: persona, compaction, time_master, h
   const run = (keys: string) =>
     parseConfig(`{ "runs": { "a": { "benchmark": "max", ${keys} } } }`).diagnostics.map((d) => `${d.code} ${d.message}`);
   assert.deepEqual(run('"agent": "chatbot", "hermes_url": "http://h"'), [
-    'unknown-config-key run `a` (agent chatbot) has no key `hermes_url`: it is a run key of hermes; chatbot reads benchmark, agent, ignore_session_break, agent_model.',
+    'unknown-config-key run `a` (agent chatbot) has no key `hermes_url`: ' +
+      'it is a run key of hermes; chatbot reads benchmark, agent, ignore_session_break, agent_model.',
   ]);
   assert.deepEqual(run('"agent": "chatbot", "agent_model": { "modle": "stand-in" }'), [
     'invalid-config `runs.a.agent_model` needs a `model`: "stand-in" or the name your provider gives the model.',

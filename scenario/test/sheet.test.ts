@@ -4,7 +4,20 @@ import { liveFact, liveFacts, parseSheet } from '../src';
 
 test('a sheet has a title, numbered categories and facts with ranges', () => {
   const s = parseSheet(
-    "# Family\n\nWho is who.\n\n## 1. Lena\n1.1 Lena is 31, a UX designer\n1.2 Lena's birthday — March 14\n  (she likes tulips)\n\n## 2. Anna\n2.1 Sister, 37\n",
+    [
+      '# Family',
+      '',
+      'Who is who.',
+      '',
+      '## 1. Lena',
+      '1.1 Lena is 31, a UX designer',
+      "1.2 Lena's birthday — March 14",
+      '  (she likes tulips)',
+      '',
+      '## 2. Anna',
+      '2.1 Sister, 37',
+      '',
+    ].join('\n'),
     'family.md',
   );
   assert.deepEqual(s.diagnostics, []);

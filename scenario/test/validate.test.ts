@@ -43,8 +43,15 @@ test('sheet problems surface in the benchmark: duplicate ids and malformed lines
 
 test('unknown sheets in fact refs, in "`x` sheet", and in require_all_facts; other backticks are code', () => {
   const d = diagnose({
-    'chapter1.md':
-      '## P\n```js\nvars.require_all_facts = "famly";\n```\nTell the `family` sheet, then the `cars` sheet; call `next_phase`.\nSee famliy#1.1.\n',
+    'chapter1.md': [
+      '## P',
+      '```js',
+      'vars.require_all_facts = "famly";',
+      '```',
+      'Tell the `family` sheet, then the `cars` sheet; call `next_phase`.',
+      'See famliy#1.1.',
+      '',
+    ].join('\n'),
     'family.md': FAMILY,
   });
   assert.deepEqual(where(d), ['chapter1.md:3 unknown-sheet', 'chapter1.md:5 unknown-sheet', 'chapter1.md:6 unknown-sheet']);
