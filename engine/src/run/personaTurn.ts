@@ -83,20 +83,27 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
 }
 
 const ECHO_ERROR =
-  'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. Write your own next message, in your own words, with `send_message`.';
+  'Error: that turn was dropped: it imitated or restated the assistant, or repeated your last message. ' +
+  'Write your own next message, in your own words, with `send_message`.';
 
 /** What she is told after a turn without a tool call, by what the turn was. */
 const PLAIN_TEXT_ERRORS = {
   'plain-text':
     'Error: plain text reaches no one. Talk to the assistant with `send_message`, and call `next_phase` when the phase is done.',
   'empty-reply':
-    'Error: your reply was empty. Every turn is a tool call: `send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
+    'Error: your reply was empty. Every turn is a tool call: ' +
+    '`send_message` to talk to the assistant, `log_evaluation` to grade, `next_phase` when the phase is done.',
   refusal:
-    'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
+    'Error: this is a role-play for a memory benchmark: you play the person in the scenario, talking to an AI assistant, ' +
+    'and nothing in it is real or harmful. Go on with the phase: `send_message` to talk, `next_phase` when it is done.',
 } as const;
 
-const REFUSAL =
-  /\b(I\s*(?:am|'m)\s+(?:sorry|afraid)|I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply))|\bas an AI\b/i;
+/** The openings of a refusal to play: an apology, or a "cannot" followed by what she will not do. */
+const REFUSAL_OPENINGS = [
+  String.raw`I\s*(?:am|'m)\s+(?:sorry|afraid)`,
+  String.raw`I\s+(?:can(?:no|')t|won't|will not|am unable to|'m unable to)\s+(?:help|continue|assist|do that|take part|play|comply)`,
+];
+const REFUSAL = new RegExp(String.raw`\b(${REFUSAL_OPENINGS.join('|')})|\bas an AI\b`, 'i');
 
 /** Which misbehaviour a turn without a tool call is: empty, a refusal to play, or plain words. */
 function plainTextKind(content: string | null): keyof typeof PLAIN_TEXT_ERRORS {

@@ -63,8 +63,9 @@ export function expandTemplates(
       // The checker bounds template amounts; a date that still comes out invalid must stop the
       // run with its place rather than reach the persona as "NaN undefined NaN".
       if (Number.isNaN(templateMoment(t, start).getTime())) {
+        const where = `${p.chapter.file}:${t.range.start.line + 1}`;
         throw new Error(
-          `${p.chapter.file}:${t.range.start.line + 1}: the date template ${t.raw} gives no valid date from the start time ${startTime}; fix the template or start_time.`,
+          `${where}: the date template ${t.raw} gives no valid date from the start time ${startTime}; fix the template or start_time.`,
         );
       }
       out[t.raw] = expandTemplate(t, start);

@@ -116,9 +116,8 @@ async function playUntilFinished(run: RunContext): Promise<void> {
     }
     const limit = options.maxTurnsPerPhase ?? turnLimit(run.order[at]!, state);
     if (++turnsInPhase > limit) {
-      throw new Error(
-        `the persona took ${turnsInPhase - 1} turns in ${state.position.chapter}, phase ${state.position.phase + 1}, without finishing it; check the phase's instructions.`,
-      );
+      const where = `${state.position.chapter}, phase ${state.position.phase + 1}`;
+      throw new Error(`the persona took ${turnsInPhase - 1} turns in ${where}, without finishing it; check the phase's instructions.`);
     }
     if (turnsInPhase === Math.ceil(limit / 2) && limit >= 10) remindOfNextPhase(run, turnsInPhase - 1);
     const last = state.persona.at(-1);

@@ -58,8 +58,9 @@ export async function resumeRun(run: RunContext): Promise<Resumption> {
   const { options, order, state } = run;
   const at = indexOf(order, state.position);
   if (at < 0) {
+    const where = `${state.position.chapter}, phase ${state.position.phase + 1}`;
     throw new Error(
-      `the run stopped in ${state.position.chapter}, phase ${state.position.phase + 1}, which ${options.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`,
+      `the run stopped in ${where}, which ${options.benchmark.name} no longer has; restore it, or delete the run's folder to restart.`,
     );
   }
   if (state.status === 'finished' && (at === order.length - 1 || state.phases)) return 'done';

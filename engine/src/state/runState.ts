@@ -8,8 +8,10 @@ import type { ChatMessage, Usage } from '../protocol/chat';
 import { addUsage } from '../models/usage';
 import type { Misbehaviour } from '../protocol/chaos';
 import { applyEffect, applyModelNotice, countMisbehaviour, observe } from './effects';
+import type { HookName, RunEvent } from './runEvents';
 
 export { sheetNamed } from './effects';
+export type { Effect, HookName, RunEvent } from './runEvents';
 
 /** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
 export interface Position {
@@ -71,57 +73,11 @@ export interface FactEdit {
   position: Position;
 }
 
-export type Effect =
-  | { kind: 'told'; sheet: string; ids: string[] }
-  | { kind: 'fact-edit'; sheet: string; id: string; text: string }
-  | { kind: 'fact-add'; sheet: string; category: number; id: string; text: string }
-  | { kind: 'grade'; checkId: string; grade: Grade }
-  | { kind: 'vars'; vars: Record<string, unknown> }
-  | { kind: 'log'; text: string }
-  | { kind: 'session-switch'; ignored: boolean };
-
-export type RunEvent = { at: string } & (
-  | {
-      type: 'start';
-      run: string;
-      benchmark: string;
-      agent: string;
-      startTime: string;
-      position: Position;
-      sheets: Record<string, LiveSheet>;
-      templates: Record<string, string>;
-      phases?: PhaseRange;
-      filter?: string;
-    }
-  /** `virtualTime`: the virtual clock at `at`, on a run with virtual time. */
-  | { type: 'resume'; virtualTime?: string }
-  | { type: 'persona'; message: ChatMessage }
-  /** `misbehaviour`: what was wrong with the call, when the engine refused or corrected it. */
-  | { type: 'tool-done'; callId: string; name: string; content: string; effects: Effect[]; misbehaviour?: Misbehaviour }
-  | { type: 'phase'; callId: string; position: Position; templates?: Record<string, string>; effects: Effect[] }
-  | { type: 'sent'; callId: string; key: string; text: string }
-  /** `toolCalls`: the agent's, bounded by `adapters/toolCalls.ts`; absent when it made or showed none. `toolCallsLeftOut`: how many more it made. */
-  | { type: 'reply'; seq: number; text: string; toolCalls?: AgentToolCall[]; toolCallsLeftOut?: number }
-  | { type: 'unanswered'; callId: string; waitedMs: number }
-  | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
-  /**
-   * `retry` of `retries` in all, after `delayMs`, of the persona's model or (`by: 'agent'`) the
-   * agent's; all four are absent from journals of before they were kept.
-   */
-  | { type: 'retry'; model: string; error: string; by?: 'persona' | 'agent'; retry?: number; retries?: number; delayMs?: number }
-  | { type: 'observe'; status: AgentStatus }
-  | { type: 'clock'; virtualTime: string; skippedMs: number }
-  | { type: 'compaction'; keepFrom: number; note: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'hook'; hook: HookName; text: string; misbehaviour?: Misbehaviour }
-  /** A misbehaviour seen outside a tool call or a hook (a phase that does not end). */
-  | { type: 'misbehaviour'; kind: Misbehaviour; text: string }
-  | { type: 'finish'; status: 'finished' | 'crashed'; error?: string }
-);
-
-/** What a run is doing: a state that says `running` with no live engine behind its lock was stopped (Ctrl-C, a kill, a crash of the machine). */
+/**
+ * What a run is doing: a state that says `running` with no live engine behind its lock was stopped
+ * (Ctrl-C, a kill, a crash of the machine).
+ */
 export type TrueStatus = RunState['status'] | 'stopped';
-
-export type HookName = 'require_send_message' | 'drop_echoed_user_messages';
 
 export interface RunState {
   version: 1;
@@ -233,21 +189,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
   s.lastEventAt = e.at;
   switch (e.type) {
     case 'start':
-      Object.assign(
-        s,
-        structuredClone({
-          run: e.run,
-          benchmark: e.benchmark,
-          agent: e.agent,
-          startTime: e.startTime,
-          position: e.position,
-          sheets: e.sheets,
-          templates: e.templates,
-        }),
-      );
-      Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
-      s.startedAt = e.at;
-      s.status = 'running';
+      begin(s, e);
       break;
     case 'resume':
       if (e.virtualTime) {
@@ -277,16 +219,7 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       s.transcript.push({ from: 'persona', text: e.text, at: e.at, position: s.position });
       break;
     case 'reply':
-      s.agentCursor = Math.max(s.agentCursor, e.seq);
-      s.transcript.push({
-        from: 'agent',
-        text: e.text,
-        at: e.at,
-        position: s.position,
-        seq: e.seq,
-        ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
-        ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}),
-      });
+      appendReply(s, e);
       break;
     case 'unanswered':
       s.unanswered++;
@@ -322,6 +255,29 @@ export function applyEvent(s: RunState, e: RunEvent): void {
       if (e.error) s.error = e.error;
       break;
   }
+}
+
+/** A run starts: what it plays and where, taken from its first event. */
+function begin(s: RunState, e: Extract<RunEvent, { type: 'start' }>): void {
+  const { run, benchmark, agent, startTime, position, sheets, templates } = e;
+  Object.assign(s, structuredClone({ run, benchmark, agent, startTime, position, sheets, templates }));
+  Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
+  s.startedAt = e.at;
+  s.status = 'running';
+}
+
+/** The agent's reply joins the transcript at the persona's position; polling goes on after its number. */
+function appendReply(s: RunState, e: Extract<RunEvent, { type: 'reply' }>): void {
+  s.agentCursor = Math.max(s.agentCursor, e.seq);
+  s.transcript.push({
+    from: 'agent',
+    text: e.text,
+    at: e.at,
+    position: s.position,
+    seq: e.seq,
+    ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
+    ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}),
+  });
 }
 
 /** A resumed run that had ended is running again: its end is forgotten. */

@@ -57,10 +57,10 @@ export function factsMarkTold(state: RunState, args: ToolArgs): ToolOutcome {
   if (!ids?.length) return fail('`ids` must be a list of fact ids, e.g. ["1.1", "1.2"].');
   const known = new Set(sheet.facts.map((f) => f.id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length)
-    return fail(
-      `\`${sheet.name}\` has no fact ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}. Its ids are ${sheet.facts.map((f) => f.id).join(', ')}.`,
-    );
+  if (unknown.length) {
+    const shown = `${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}`;
+    return fail(`\`${sheet.name}\` has no fact ${shown}. Its ids are ${sheet.facts.map((fact) => fact.id).join(', ')}.`);
+  }
   const marked = new Set(ids);
   const left = sheet.facts.filter((f) => !f.told && !marked.has(f.id)).length;
   return {
@@ -156,8 +156,10 @@ export const factsMarkToldTool: PersonaTool = {
     const untold = untoldInMessages(call.run.state, sheet, ids);
     if (untold.length === 0) return factsMarkTold(call.run.state, args);
     const shown = untold.slice(0, 20).join(', ');
+    const them = untold.length === 1 ? 'it' : 'them';
     return fail(
-      `none of your messages told ${shown} of \`${sheet}\` yet: tell ${untold.length === 1 ? 'it' : 'them'} with send_message first, then mark ${untold.length === 1 ? 'it' : 'them'}. Mark only what a message really told.`,
+      `none of your messages told ${shown} of \`${sheet}\` yet: tell ${them} with send_message first, then mark ${them}. ` +
+        'Mark only what a message really told.',
       'false-told',
     );
   },

@@ -30,7 +30,8 @@ export const nextPhaseTool: PersonaTool = {
     // Refused twice at most: a check she cannot get answered must not hold the run forever.
     if (ungraded.length && (run.state.earlyNextPhase ?? 0) < MAX_EARLY_REFUSALS) {
       return fail(
-        `the checks ${ungraded.join(', ')} of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase.`,
+        `the checks ${ungraded.join(', ')} of this phase are not graded yet: ` +
+          'ask each one, record its grade with log_evaluation, then call next_phase.',
         'early-next-phase',
       );
     }
@@ -38,7 +39,8 @@ export const nextPhaseTool: PersonaTool = {
     const clock = run.options.clock;
     if (deadline && clock.now() < deadline.at) {
       return fail(
-        `it is ${formatWallClock(clock.now())}, and this phase's last action is at ${deadline.label}. Wait until then (\`wait\`), do it, then call next_phase.`,
+        `it is ${formatWallClock(clock.now())}, and this phase's last action is at ${deadline.label}. ` +
+          'Wait until then (`wait`), do it, then call next_phase.',
       );
     }
     if (index + 1 < endPhaseIndex(run)) return { content: await enterPhase(run, index + 1, callId), effects: [] };
