@@ -12,6 +12,22 @@ const NODE_BUILTINS = ['node:*', ...builtinModules.flatMap((name) => [name, `${n
 /** The editor's API and the language server's packages. */
 const VSCODE_ANY = ['vscode', 'vscode-*'];
 
+/** What neither side of the scenario model imports: the editor, the language server, the rest of the project. */
+const SCENARIO_STANDS_ALONE = [
+  {
+    shown: '`vscode*`',
+    pattern: { group: VSCODE_ANY },
+    message: 'The scenario model never imports the editor or the language server.',
+    probe: 'vscode-languageserver',
+  },
+  {
+    shown: 'engine, server, extension',
+    pattern: { group: ['**/engine/**', '**/server/**', '**/extension/**'] },
+    message: 'The scenario model depends on nothing of the project.',
+    probe: '../../engine/src/clock',
+  },
+];
+
 /**
  * One row a part: the files it covers (none where another checker holds the rule), what it may
  * import and why, and what it never imports, each with the lint's message and one import that must fail.
@@ -30,18 +46,7 @@ export const IMPORT_RULES = [
         message: 'The scenario model has no file system or network: take text, return values.',
         probe: 'node:fs',
       },
-      {
-        shown: '`vscode*`',
-        pattern: { group: VSCODE_ANY },
-        message: 'The scenario model never imports the editor or the language server.',
-        probe: 'vscode-languageserver',
-      },
-      {
-        shown: 'engine, server, extension',
-        pattern: { group: ['**/engine/**', '**/server/**', '**/extension/**'] },
-        message: 'The scenario model depends on nothing of the project.',
-        probe: '../../engine/src/clock',
-      },
+      ...SCENARIO_STANDS_ALONE,
     ],
   },
   {
@@ -49,20 +54,7 @@ export const IMPORT_RULES = [
     files: ['scenario/node/**/*.ts'],
     may: '`scenario/src`, Node',
     why: "the one disk side of the format: Node's file system and the pure model",
-    never: [
-      {
-        shown: '`vscode*`',
-        pattern: { group: VSCODE_ANY },
-        message: 'The scenario model never imports the editor or the language server.',
-        probe: 'vscode',
-      },
-      {
-        shown: 'engine, server, extension',
-        pattern: { group: ['**/engine/**', '**/server/**', '**/extension/**'] },
-        message: 'The scenario model depends on nothing of the project.',
-        probe: '../../server/src/workspace',
-      },
-    ],
+    never: [...SCENARIO_STANDS_ALONE],
   },
   {
     part: '`engine/`',
