@@ -3,12 +3,9 @@
  * baseline). A new conversation forgets everything. Its conversation is journaled in its own
  * folder, so it survives a crash of the engine like a real agent's state would.
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ChatModel } from '../models/chat';
 import type { ChatMessage, Usage } from '../protocol/chat';
-import { PendingFailure } from './failure';
-import { appendLine, loadJsonLinesForAppend } from '../jsonl';
+import { JournaledAgent } from './journaledAgent';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../protocol/agent';
 import { addUsage } from '../models/usage';
 
@@ -34,25 +31,19 @@ function messageOf(e: Entry): ChatMessage[] {
   return m;
 }
 
-export class ChatbotAdapter implements AgentAdapter {
-  readonly quietPeriodMs = 500;
+export class ChatbotAdapter extends JournaledAgent<Entry> implements AgentAdapter {
   readonly pollIntervalMs = 20;
-  private entries: Entry[] = [];
-  private busy: Promise<void> | undefined;
-  private readonly failure = new PendingFailure();
-  private readonly file: string;
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     private readonly model: ChatModel,
-    private readonly now: () => Date = () => new Date(),
+    now?: () => Date,
   ) {
-    this.file = join(dir, 'conversation.jsonl');
+    super(dir, now);
   }
 
   async createSession(): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
-    this.entries = loadJsonLinesForAppend<Entry>(this.file);
+    this.loadJournal();
     if (this.entries.at(-1)?.kind === 'user') this.startReply();
   }
 
@@ -90,14 +81,7 @@ export class ChatbotAdapter implements AgentAdapter {
   }
 
   async destroySession(): Promise<void> {
-    await this.busy?.catch(() => undefined);
-    rmSync(this.dir, { recursive: true, force: true });
-    this.entries = [];
-    this.failure.clear();
-  }
-
-  async close(): Promise<void> {
-    await this.busy?.catch(() => undefined);
+    await this.dropJournal();
   }
 
   /** The turn is a promise of this process: the engine awaits it instead of polling. */
@@ -117,9 +101,14 @@ export class ChatbotAdapter implements AgentAdapter {
       .complete({ messages })
       .then(
         (r) => {
-          const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
           try {
-            this.append({ kind: 'reply', seq, text: r.message.content ?? '', at: this.now().toISOString(), usage: r.usage });
+            this.append({
+              kind: 'reply',
+              seq: this.nextSeq(),
+              text: r.message.content ?? '',
+              at: this.now().toISOString(),
+              usage: r.usage,
+            });
           } catch (e) {
             // A reply that could not be kept (a full disk) is not given: the engine's next call stops the run with
             // this error, and the resumed run asks the model again for the message left without a reply.
@@ -133,12 +122,5 @@ export class ChatbotAdapter implements AgentAdapter {
       .finally(() => {
         this.busy = undefined;
       });
-  }
-
-  /** Journals the entry as one whole line (a full disk leaves none of it), then keeps it. */
-  private append(entry: Entry): void {
-    mkdirSync(this.dir, { recursive: true });
-    appendLine(this.file, entry);
-    this.entries.push(entry);
   }
 }

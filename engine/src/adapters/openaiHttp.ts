@@ -6,13 +6,10 @@
  * Replies and sent keys are journaled in the agent's folder, so a resumed run sends nothing twice.
  */
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError } from '../errors';
-import { loadJsonLinesForAppend } from '../jsonl';
 import { MIN_KEY_LENGTH } from '../models/resolve';
 import { maskSecrets, runSecrets } from '../secrets';
-import { PendingFailure } from './failure';
+import { JournaledAgent } from './journaledAgent';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 /** How the agent is told which conversation a message belongs to. */
@@ -69,25 +66,19 @@ type Entry =
   | { kind: 'reply'; seq: number; text: string; at: string; responseId?: string }
   | { kind: 'conversation'; name: string };
 
-export class OpenAiHttpAdapter implements AgentAdapter {
-  readonly quietPeriodMs = 500;
+export class OpenAiHttpAdapter extends JournaledAgent<Entry> implements AgentAdapter {
   readonly pollIntervalMs = 50;
-  private entries: Entry[] = [];
-  private busy: Promise<void> | undefined;
-  private readonly failure = new PendingFailure();
-  private readonly file: string;
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     private readonly o: OpenAiHttpOptions,
-    private readonly now: () => Date = () => new Date(),
+    now?: () => Date,
   ) {
-    this.file = join(dir, 'conversation.jsonl');
+    super(dir, now);
   }
 
   async createSession(name: string): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
-    this.entries = loadJsonLinesForAppend<Entry>(this.file);
+    this.loadJournal();
     if (!this.conversationName()) this.append({ kind: 'conversation', name: `mmb-${name}-${Date.now().toString(36)}-1` });
   }
 
@@ -99,10 +90,9 @@ export class OpenAiHttpAdapter implements AgentAdapter {
     this.busy = this.exchange(text)
       .then(
         (reply) => {
-          const seq = this.entries.reduce((n, e) => (e.kind === 'reply' ? Math.max(n, e.seq) : n), 0) + 1;
           this.append({
             kind: 'reply',
-            seq,
+            seq: this.nextSeq(),
             text: reply.text,
             at: this.now().toISOString(),
             ...(reply.responseId ? { responseId: reply.responseId } : {}),
@@ -136,15 +126,8 @@ export class OpenAiHttpAdapter implements AgentAdapter {
 
   /** A new name forgets the context; the agent's long-term memory goes only with `http_reset_command`. */
   async destroySession(): Promise<void> {
-    await this.busy?.catch(() => undefined);
-    rmSync(this.dir, { recursive: true, force: true });
-    this.entries = [];
-    this.failure.clear();
+    await this.dropJournal();
     if (this.o.resetCommand) await runReset(this.o.resetCommand);
-  }
-
-  async close(): Promise<void> {
-    await this.busy?.catch(() => undefined);
   }
 
   private conversationName(): string | undefined {
@@ -194,12 +177,6 @@ export class OpenAiHttpAdapter implements AgentAdapter {
           .slice(0, 200)}`,
       );
     return replyOf(raw, url);
-  }
-
-  private append(entry: Entry): void {
-    mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
-    this.entries.push(entry);
   }
 }
 
