@@ -16,7 +16,7 @@ const source =
 
 test('every command the code registers or runs is declared, and every declared one is registered', () => {
   const registered = new Set(
-    [...source.matchAll(/registerCommand\('(marathonMemBench\.\w+)'/g), ...source.matchAll(/c\('(marathonMemBench\.\w+)'/g)].map(
+    [...source.matchAll(/registerCommand\(\s*'(marathonMemBench\.\w+)'/g), ...source.matchAll(/c\(\s*'(marathonMemBench\.\w+)'/g)].map(
       (m) => m[1]!,
     ),
   );
