@@ -49,7 +49,6 @@ export default tseslint.config(
       'engine/src/{adapters,cli}/**',
       // engine tests and e2e
       'engine/test/**',
-      'e2e/**',
       // scenario, server, extension, scripts
       'extension/**',
       'scripts/**',

@@ -57,8 +57,10 @@ export async function guardedPage(
 ): Promise<GuardedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: options.offline ?? false });
   await context.addInitScript({
-    content:
-      "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    content: [
+      'window.cspViolations = [];',
+      "document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    ].join(' '),
   });
   const page = await context.newPage();
   const guarded: GuardedPage = { page, blocked: [], errors: [], dialogs: [], close: () => context.close() };

@@ -41,7 +41,7 @@ function cli(dir: string, args: string[]): Promise<{ code: number | null; text: 
 }
 
 test(
-  'a whole starter run through the real Hermes: memory written by its memory tool and found by What caught it, a real compaction in its phase',
+  'a starter run through the real Hermes: memory written by its memory tool and found by What caught it, a real compaction in its phase',
   { timeout: 600_000 },
   async () => {
     // Past 20 messages (some five statements, each a memory call) the agent's model reports 70,000 prompt tokens.

@@ -99,7 +99,7 @@ function caughtByTrapLines(workspace: string, run: string, file: string): Map<nu
 }
 
 e2e(
-  'chapter 20 after a run that failed checks: one gutter icon and one lens per graded check, red for the failures, the hover with the dates of the run',
+  'chapter 20 after failed checks: a gutter icon and a lens per graded check, red for the failures, the hover with the dates of the run',
   'marks-full',
   async () => {
     const { page, workspace } = session();
@@ -237,7 +237,8 @@ e2e(
     // The colour of a fact line's id against the colour of its text, from the rendered tokens.
     const colours = () =>
       page.evaluate<string[]>(`(() => {
-    const line = [...document.querySelectorAll('.editor-instance .view-line')].find((l) => /^1\\.1\\s/.test(l.textContent.replace(/\\u00a0/g, ' ')));
+    const line = [...document.querySelectorAll('.editor-instance .view-line')]
+      .find((l) => /^1\\.1\\s/.test(l.textContent.replace(/\\u00a0/g, ' ')));
     const spans = line ? [...line.querySelectorAll('span > span')] : [];
     return spans.length > 1 ? [getComputedStyle(spans[0]).color, getComputedStyle(spans[spans.length - 1]).color] : [];
   })()`);

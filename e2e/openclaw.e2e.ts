@@ -57,7 +57,8 @@ test(
     const calls = state.transcript.flatMap((e) => e.toolCalls ?? []);
     assert.ok(
       calls.some((c) => c.name === 'write' && c.arguments.includes('"path":"memory/') && c.result?.startsWith('Successfully wrote')),
-      `the stand-in's memory notes, written with OpenClaw's write tool, are in the state with their results: ${JSON.stringify(calls.slice(0, 3))}`,
+      "the stand-in's memory notes, written with OpenClaw's write tool, are in the state with their results: " +
+        JSON.stringify(calls.slice(0, 3)),
     );
     assert.ok(state.transcript.filter((e) => e.from === 'agent').length >= 10, 'the agent answered every turn');
     assert.equal(state.sessionSwitches.filter((s) => !s.ignored).length, 1, 'the exam ran after sessions.reset');

@@ -163,7 +163,7 @@ async function startView(): Promise<{ url: string; origin: string; root: string;
 }
 
 test(
-  'mmb view in chromium, the network cut off but its loopback server: the index filters, two runs selected open their comparison, light and dark',
+  'mmb view in chromium, offline but for its loopback server: the index filters, two runs selected open their comparison, light and dark',
   { skip },
   async () => {
     const view = await startView();

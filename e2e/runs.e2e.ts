@@ -56,7 +56,9 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   // Gutter icons are CSS backgrounds of glyph-margin widgets: count the ones showing our score icons.
   const gutterIcons = () =>
     page.evaluate<string[]>(`[...document.querySelectorAll('.glyph-margin-widgets .cgmr')]
-    .map((d) => getComputedStyle(d).backgroundImage).filter((b) => /score-(good|fair|poor|unplayed)\\.svg/.test(b)).map((b) => /score-(\\w+)/.exec(b)[1])`);
+    .map((d) => getComputedStyle(d).backgroundImage)
+    .filter((b) => /score-(good|fair|poor|unplayed)\\.svg/.test(b))
+    .map((b) => /score-(\\w+)/.exec(b)[1])`);
   let icons: string[] = [];
   for (let i = 0; i < 40 && !(icons.includes('unplayed') && icons.includes('good')); i++) {
     icons = await gutterIcons();

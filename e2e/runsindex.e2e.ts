@@ -25,7 +25,17 @@ const {
   shot,
   e2e,
 } = useVsCode({
-  config: `{\n  "persona": { "model": "stand-in" },\n  "runs": {\n    "${RUNS.chatbot}": { "benchmark": "starter", "agent": "chatbot" },\n    "${RUNS.again}": { "benchmark": "starter", "agent": "chatbot" },\n    "${RUNS.notebook}": { "benchmark": "starter", "agent": "notebook" }\n  }\n}\n`,
+  config: [
+    '{',
+    '  "persona": { "model": "stand-in" },',
+    '  "runs": {',
+    `    "${RUNS.chatbot}": { "benchmark": "starter", "agent": "chatbot" },`,
+    `    "${RUNS.again}": { "benchmark": "starter", "agent": "chatbot" },`,
+    `    "${RUNS.notebook}": { "benchmark": "starter", "agent": "notebook" }`,
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
   // Two of the three runs played before the window opens; the third finishes while the index is open.
   prepare: (workspace) => mmbRun(workspace, [RUNS.chatbot, RUNS.notebook]),
   settings: { 'workbench.colorTheme': 'Default Dark Modern' },
@@ -110,7 +120,8 @@ e2e(
     const look = (await index.locator('body').evaluate(`(() => {
     const scroll = document.querySelector('.table-scroll');
     const [day, minute] = [...document.querySelectorAll('#mmb-rows td.when span')].map((span) => span.getBoundingClientRect().top);
-    return { scheme: getComputedStyle(document.querySelector('input[type=checkbox]')).colorScheme, cut: scroll.scrollWidth - scroll.clientWidth, oneLine: day === minute };
+    const checkbox = document.querySelector('input[type=checkbox]');
+    return { scheme: getComputedStyle(checkbox).colorScheme, cut: scroll.scrollWidth - scroll.clientWidth, oneLine: day === minute };
   })()`)) as { scheme: string; cut: number; oneLine: boolean };
     assert.equal(look.scheme, 'dark', 'the controls are drawn for a dark page');
     assert.ok(look.cut <= 1, `no column cut at 1,400 px (${look.cut} px hidden)`);

@@ -39,7 +39,8 @@ async function layout(): Promise<{ width: number; overflow: boolean; columns: nu
   const measured = await body.evaluate(`(() => {
     const grid = document.querySelector('.grid');
     const columns = grid ? getComputedStyle(grid).gridTemplateColumns.split(' ').filter((c) => c).length : 0;
-    return { width: document.body.clientWidth, overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1, columns };
+    const root = document.documentElement;
+    return { width: document.body.clientWidth, overflow: root.scrollWidth > root.clientWidth + 1, columns };
   })()`);
   return measured as { width: number; overflow: boolean; columns: number };
 }

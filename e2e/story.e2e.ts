@@ -59,7 +59,14 @@ function prepareRun(workspace: string): void {
   mkdirSync(memory, { recursive: true });
   writeFileSync(
     join(memory, 'runs.md'),
-    '# Runs\nMon 9 Mar: 6.5 km around Ashton Court\nWed 11 Mar: 8 km along the harbourside\nWed 11 Mar, synced: 8.4 km\nSat 14 Mar: parkrun 5 km, 25:40\n',
+    [
+      '# Runs',
+      'Mon 9 Mar: 6.5 km around Ashton Court',
+      'Wed 11 Mar: 8 km along the harbourside',
+      'Wed 11 Mar, synced: 8.4 km',
+      'Sat 14 Mar: parkrun 5 km, 25:40',
+      '',
+    ].join('\n'),
   );
 }
 
@@ -127,7 +134,10 @@ test('a failed answer with its tool calls and its memory, expected and stale lin
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: join(ARTIFACTS, 'story-failed-answer-light.png') });
   await page.evaluate(
-    `(() => { const theme = ${JSON.stringify(DARK_THEME)}; for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value); })()`,
+    `(() => {
+      const theme = ${JSON.stringify(DARK_THEME)};
+      for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value);
+    })()`,
   );
   assert.deepEqual(await background(page, 'body'), [30, 30, 30], 'the dark theme applied');
   await card.screenshot({ path: join(ARTIFACTS, 'story-failed-answer-dark.png') });
