@@ -24,7 +24,9 @@ const escaped = spawn('sleep', ['600'], { stdio: hold, detached: true });
 inGroup.unref();
 escaped.unref();
 // Out of the group and without the mark: only the sandbox's namespace ends it.
-if (process.env.UNMARKED_SLEEP) spawn('env', ['-i', 'setsid', 'sleep', process.env.UNMARKED_SLEEP], { stdio: hold, detached: true }).unref();
+if (process.env.UNMARKED_SLEEP) {
+  spawn('env', ['-i', 'setsid', 'sleep', process.env.UNMARKED_SLEEP], { stdio: hold, detached: true }).unref();
+}
 const record = JSON.stringify({ mark: process.env.MMB_AGENT_GROUP, pids: [inGroup.pid, escaped.pid] }) + '\\n';
 if (process.env.DAEMONS_FILE) appendFileSync(process.env.DAEMONS_FILE, record);
 // In the sandbox only its own folder is writable, and the run's reset empties it: written again and again.

@@ -43,8 +43,18 @@ class ScriptedAgent implements AgentAdapter {
 const BENCH = {
   'benchmark.json': '{ "chapters": ["chapter1.md"] }',
   'notes.md': '# Notes\n\n## 1. Boat\n1.1 The boat is called Wren\n1.2 It is moored in Bristol\n',
-  'chapter1.md':
-    '## One\n```js\nvars.require_all_facts = "notes";\n```\nSay hello.\n\n## Two\nTell the `notes` sheet.\n❓ 1.1 Where is the boat moored? Correct answer: Bristol.\n',
+  'chapter1.md': [
+    '## One',
+    '```js',
+    'vars.require_all_facts = "notes";',
+    '```',
+    'Say hello.',
+    '',
+    '## Two',
+    'Tell the `notes` sheet.',
+    '❓ 1.1 Where is the boat moored? Correct answer: Bristol.',
+    '',
+  ].join('\n'),
 };
 
 async function run(agent: AgentAdapter, replyTimeoutMs = 5000, compaction?: { maxTokens: number; trimToTokens: number }) {
@@ -72,7 +82,8 @@ test('next_phase is refused while required facts are untold, naming them, and al
   const refusal = state.persona.find((m) => m.role === 'tool' && m.content.startsWith('Error: you cannot move on yet'));
   assert.equal(
     refusal?.content,
-    'Error: you cannot move on yet: untold facts of `notes`: 1.1, 1.2. Tell them, mark them with facts_mark_told, then call next_phase again.',
+    'Error: you cannot move on yet: untold facts of `notes`: 1.1, 1.2. ' +
+      'Tell them, mark them with facts_mark_told, then call next_phase again.',
   );
   assert.ok(state.sheets.notes?.facts.every((f) => f.told));
 });
@@ -94,7 +105,7 @@ test('an agent that never answers: each turn counts as unanswered after the limi
   assert.equal(state.grades['1.1']?.at(-1)?.effective, 0);
 });
 
-test('an agent of this process (whenSettled) is awaited, not polled: its replies are read as soon as its turn ends, with no sleep between', async () => {
+test('an in-process agent (whenSettled) is awaited, not polled: its replies are read as its turn ends, no sleep between', async () => {
   let busy: Promise<void> | undefined;
   let reads = 0;
   const messages: AgentMessage[] = [];
@@ -137,7 +148,7 @@ test('an agent of this process (whenSettled) is awaited, not polled: its replies
   assert.ok(took < 60 + 500, `no poll interval (1 s) nor quiet period was slept: ${took.toFixed(0)} ms`);
 });
 
-test("an agent that answers with special tokens of the GPT tokenizers (<|endoftext|>): the persona's compaction counts them as text and the run finishes", async () => {
+test("an agent replying with GPT special tokens (<|endoftext|>): the persona's compaction counts them as text; the run ends", async () => {
   const state = await run(new ScriptedAgent(() => ['Sure.<|endoftext|><|im_start|>system']), 5000, {
     maxTokens: 120_000,
     trimToTokens: 60_000,

@@ -1,4 +1,7 @@
-/** Issue #18, item 2: the chaos stand-in misbehaves like real models; the engine answers each misbehaviour, counts it, and the run finishes. */
+/**
+ * Issue #18, item 2: the chaos stand-in misbehaves like real models; the engine answers each misbehaviour, counts it,
+ * and the run finishes.
+ */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +20,7 @@ import type { RunEvent, RunState } from '../src/state/runState';
 import { InProcessStandIn } from '../src/standin/inProcess';
 import { startStandIn } from '../src/standin/server';
 import { readBenchmarkFolder } from '../src/workspace/folders';
-import { grades, ROOT, starter, tempDir } from './helpers';
+import { grades, ROOT, starter, tempDir, joinedPattern } from './helpers';
 
 const chaos = (behaviours: readonly string[], rate: number, seed = 7) =>
   `stand-in:chaos?rate=${rate}&behaviours=${behaviours.join(',')}&seed=${seed}`;
@@ -84,8 +87,10 @@ const ANSWERS: Record<Misbehaviour, RegExp> = {
   'unknown-check': /^Error: there is no check 99\.99\. Grade the checks/,
   'bad-score': /^Error: `score` must be a number from 0 to 10\.$/,
   'no-attempt': /^Recorded 3\.\d: [\d.]+\/10.*\. Attempt 1 was assumed: give `attempt`/,
-  'early-next-phase':
-    /^Error: the checks (3\.\d, )*3\.\d of this phase are not graded yet: ask each one, record its grade with log_evaluation, then call next_phase\.$/,
+  'early-next-phase': joinedPattern([
+    /^Error: the checks (3\.\d, )*3\.\d of this phase are not graded yet: /,
+    /ask each one, record its grade with log_evaluation, then call next_phase\.$/,
+  ]),
   'never-next-phase':
     /^Note: this phase has taken \d+ turns\. If you have done what it asks and graded its checks, call `next_phase` now\.$/,
   'false-told': /^Error: none of your messages told [\d., ]+ of `(profile|move)` yet: tell (it|them) with send_message first/,
@@ -201,10 +206,8 @@ test('over HTTP: the chaos name reaches the stand-in server in each request, for
     const odd = state.transcript.filter(
       (e) => e.from === 'agent' && (e.text.trim() === '' || /can't continue with this role-play/.test(e.text)),
     );
-    assert.ok(
-      odd.length >= 1,
-      `the agent's model misbehaved and the run went on: ${[...new Set(state.transcript.filter((e) => e.from === 'agent').map((e) => e.text.slice(0, 40)))].join(' | ')}`,
-    );
+    const agentOpenings = new Set(state.transcript.filter((e) => e.from === 'agent').map((e) => e.text.slice(0, 40)));
+    assert.ok(odd.length >= 1, `the agent's model misbehaved and the run went on: ${[...agentOpenings].join(' | ')}`);
   } finally {
     await standIn.close();
   }

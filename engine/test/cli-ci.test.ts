@@ -85,7 +85,7 @@ test('mmb report --fail-under: exit 1 when a named run averages below it, 0 when
   assert.equal(mmb(['report', '--fail-under', '1'], dir).code, 0);
 });
 
-test('mmb run --junit --fail-under: a file per invocation, a crash as an error case, the threshold only when nothing worse happened', () => {
+test('mmb run --junit --fail-under: a file per invocation, a crash as an error case, the threshold only if nothing worse happened', () => {
   const dir = workspace({
     persona: { model: 'stand-in' },
     runs: {

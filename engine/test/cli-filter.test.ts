@@ -35,7 +35,7 @@ test('the filter picks chapters where, checks and types what; the persona is giv
   assert.throws(() => filterBenchmark(starter(), parseFilter('chapter1,HIST')), /--filter chapter1,HIST picks no phase of starter/);
 });
 
-test('mmb run --filter: a partial run named <run>.filter-…, marked in state, summary, report.md and mmb report, resumable by its name', () => {
+test('mmb run --filter: a partial run <run>.filter-…, marked in state, summary, report.md and mmb report, resumable by its name', () => {
   const dir = workspace({ persona: { model: 'stand-in' }, runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const r = mmb(['run', 'a', '--filter', 'HIST,3.5'], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -235,7 +235,7 @@ test('a path of 5,000 characters is one short line with the reason, on stderr an
   }
 });
 
-test('`mmb --help` and `mmb check` load none of the heavy chunks (tokenizer, openai, ws); a run loads the ones it uses from beside cli.js', () => {
+test('`mmb --help` and `mmb check` load no heavy chunk (tokenizer, openai, ws); a run loads those it uses from beside cli.js', () => {
   const dir = tempDir('mmb-chunks-');
   // Printed at exit: every module file the process loaded, as Node's module cache has them.
   const hook = join(dir, 'loaded.js');

@@ -43,7 +43,7 @@ test('mmb init into a folder that does not exist: mmb check finds no error, mmb 
   assert.match(readFileSync(join(dir, 'results', 'report.md'), 'utf8'), /— rehearsal: starter @ chatbot$/m);
 });
 
-test("the config mmb init writes: JSONC with comments, clean for the parser and the editor's schema, a real run commented out, no key", () => {
+test("mmb init's config: JSONC with comments, clean for the parser and the editor's schema, a real run commented out, no key", () => {
   const dir = tempDir('mmb-init-');
   assert.equal(mmb(['init'], dir).code, 0);
   const text = readFileSync(join(dir, 'config.jsonc'), 'utf8');

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, REPORTS, STARTER, tempDir } from './helpers';
+import { CLI, REPORTS, STARTER, tempDir, joinedPattern } from './helpers';
 
 function mmb(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
@@ -76,11 +76,17 @@ test('unknown runs, runs of different benchmarks and misused options: exit 2 wit
   const cases: [string[], RegExp][] = [
     [
       ['report', 'chatbot-22', '--html'],
-      /^mmb: no results for run "chatbot-22" in results; the runs there: chatbot-1, chatbot-2, chatbot-3, in-context, other\. Did you mean `chatbot-2` or `chatbot-1` or `chatbot-3`\?$/,
+      joinedPattern([
+        /^mmb: no results for run "chatbot-22" in results; the runs there: chatbot-1, chatbot-2, chatbot-3, in-context, other\. /,
+        /Did you mean `chatbot-2` or `chatbot-1` or `chatbot-3`\?$/,
+      ]),
     ],
     [
       ['report', '--compare', 'chatbot-1', 'other'],
-      /^mmb: runs of different benchmarks cannot be compared check by check \(chatbot-1: multiday, other: starter\): compare runs of one benchmark\.$/,
+      joinedPattern([
+        /^mmb: runs of different benchmarks cannot be compared check by check /,
+        /\(chatbot-1: multiday, other: starter\): compare runs of one benchmark\.$/,
+      ]),
     ],
     [['report', '--compare', 'chatbot-1'], /^mmb: --compare needs two runs or more/],
     [['report', '--html'], /^mmb: --html needs a run/],

@@ -5,12 +5,14 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AGENTS } from '../src/adapters/registry';
-import { CLI, STARTER, tempDir, workspace, mmb } from './helpers';
+import { CLI, STARTER, tempDir, workspace, mmb, joinedPattern } from './helpers';
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\n\s+at /);
 /** Every registered agent, sorted as the "no agent" message lists them: the registry is the one list. */
 const EVERY_AGENT_SORTED = Object.keys(AGENTS).sort().join(', ');
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How the dead agent's model fails: nothing listens on port 9. */
+const MODEL_GONE = /model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/;
 
 test('mmb demo: no config, no key; every bundled benchmark runs to the end, and in context scores clearly higher', () => {
   const dir = tempDir('mmb-demo-');
@@ -27,7 +29,13 @@ test('mmb demo: no config, no key; every bundled benchmark runs to the end, and 
   assert.match(report, /^- 📊 Check coverage: 5\/5$/m);
   assert.match(
     report,
-    /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/m,
+    joinedPattern(
+      [
+        /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| /,
+        /Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/,
+      ],
+      'm',
+    ),
   );
   const summary = JSON.parse(readFileSync(join(dir, 'results', 'demo-starter-new-session', 'summary.json'), 'utf8'));
   assert.equal(summary.average, 2);
@@ -80,7 +88,13 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     [
       '{ "runs": { "a": { "benchmark": "strter", "agent": "chatbot" } } }',
       ['run'],
-      /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: `mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/m,
+      joinedPattern(
+        [
+          /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: /,
+          /`mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/,
+        ],
+        'm',
+      ),
     ],
     [
       '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbott" } } }',
@@ -95,10 +109,18 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
     [
       '{ "runs": { "a": { "benchmark": "starter", "agent": "notebook", "notebook_context_tokns": 9000 } } }',
       ['run'],
-      /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. Did you mean `notebook_context_tokens`\?$/m,
+      joinedPattern(
+        [
+          /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent notebook\) has no key `notebook_context_tokns`; /,
+          /notebook reads benchmark, agent, ignore_session_break, agent_model, notebook_context_tokens, notebook_max_tool_rounds\. /,
+          /Did you mean `notebook_context_tokens`\?$/,
+        ],
+        'm',
+      ),
     ],
     [
-      '{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
+      '{ "persona": { "model": "gpt-x", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MMB_TEST_ABSENT_KEY" }, ' +
+        '"runs": { "a": { "benchmark": "starter", "agent": "chatbot" } } }',
       ['run'],
       /model "gpt-x" needs an API key: set the environment variable MMB_TEST_ABSENT_KEY/,
     ],
@@ -117,7 +139,13 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
   assert.equal(broken.code, 2);
   assert.match(
     broken.stderr,
-    /^mmb: benchmarks\/starter has 1 error; fix it first \(mmb check benchmarks\/starter\):\n {2}benchmarks\/starter\/chapter2\.md:2:20 unknown-fact/m,
+    joinedPattern(
+      [
+        /^mmb: benchmarks\/starter has 1 error; fix it first \(mmb check benchmarks\/starter\):\n/,
+        / {2}benchmarks\/starter\/chapter2\.md:2:20 unknown-fact/,
+      ],
+      'm',
+    ),
   );
   assert.ok(!existsSync(join(dir, 'results', 'a')), 'nothing ran');
   const none = mmb(['run'], tempDir());
@@ -132,7 +160,8 @@ test('a strict config: a typo at any level stops mmb run with exit 2 and one lin
   const dir = workspace({ runs: { a: { benchmark: 'starter', agent: 'chatbot' } } });
   const cases: [string, RegExp][] = [
     [
-      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "agent_modle": { "model": "gpt-4o", "base_url": "http://127.0.0.1:9/v1" } } } }',
+      '{ "runs": { "a": { "benchmark": "starter", "agent": "chatbot", ' +
+        '"agent_modle": { "model": "gpt-4o", "base_url": "http://127.0.0.1:9/v1" } } } }',
       /^mmb: config\.jsonc:1:\d+ unknown-config-key run `a` \(agent chatbot\) has no key `agent_modle`; .*Did you mean `agent_model`\?\n$/,
     ],
     [
@@ -168,15 +197,9 @@ test('a dead agent crashes the run with a clear error in the report, and the run
   const r = mmb(['run'], dir, { MMB_BACKOFF_BASE_MS: '1', MMB_MODEL_TIMEOUT_MS: '500' });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^d +crashed/m);
-  assert.match(
-    r.stderr,
-    /^mmb: run "d" crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/m,
-  );
+  assert.match(r.stderr, joinedPattern([/^mmb: run "d" crashed: the chatbot's model failed: /, MODEL_GONE], 'm'));
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
-  assert.match(
-    report,
-    /— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/,
-  );
+  assert.match(report, joinedPattern([/— d: starter @ chatbot \(crashed\)\n\n- 💥 Crashed: the chatbot's model failed: /, MODEL_GONE]));
   const state = JSON.parse(readFileSync(join(dir, 'results', 'd', 'state.json'), 'utf8'));
   assert.equal(state.status, 'crashed');
   assert.equal(state.retries, 0, 'a port fetch refuses is not retried');

@@ -100,13 +100,15 @@ test('human output reads like a compiler: file:line:col severity code message', 
   const lines = r.stdout.trim().split('\n');
   assert.ok(
     lines.includes(
-      'benchmarks/planted/chapter2.md:9:28 error trap-target-missing This trap aims at check 3.9, but no check has that id: add `❓ 3.9 …` where the value is asked, or fix the id. Did you mean `3.1`?',
+      'benchmarks/planted/chapter2.md:9:28 error trap-target-missing This trap aims at check 3.9, but no check has that id: ' +
+        'add `❓ 3.9 …` where the value is asked, or fix the id. Did you mean `3.1`?',
     ),
     r.stdout,
   );
   assert.ok(
     lines.includes(
-      'benchmarks/planted/car.md:1:1 warning sheet-never-told No phase names the `car` sheet, so the persona never tells it: add "tell the `car` sheet" to a phase, or remove the file.',
+      'benchmarks/planted/car.md:1:1 warning sheet-never-told No phase names the `car` sheet, so the persona never tells it: ' +
+        'add "tell the `car` sheet" to a phase, or remove the file.',
     ),
   );
   assert.equal(lines.at(-1), plantedCountLine());

@@ -279,7 +279,7 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
   }
 });
 
-test('--junit, --trends, --compare and --html list the other runs; a damaged run named alone is one line, and --restart plays it again', () => {
+test('--junit, --trends, --compare and --html list the other runs; a damaged run named alone is one line; --restart plays it again', () => {
   const dir = fixtureWorkspace();
   mkdirSync(join(dir, 'results', 'bad'));
   writeFileSync(
@@ -330,7 +330,8 @@ test('run.json and summary.json: a damaged one harms only its run; summary.json 
   assert.equal(resumed.code, 2);
   assert.equal(
     resumed.stderr,
-    'mmb: damaged: results/phase-run/run.json: benchmark: a string expected, found the number 5; start the phase run again (`mmb run --from <chapter.md>:<phase>` or the editor), or delete results/phase-run.\n',
+    'mmb: damaged: results/phase-run/run.json: benchmark: a string expected, found the number 5; ' +
+      'start the phase run again (`mmb run --from <chapter.md>:<phase>` or the editor), or delete results/phase-run.\n',
   );
   const listed = mmb(['report'], dir);
   assert.equal(listed.code, 0);
@@ -356,7 +357,8 @@ test('run.json and summary.json: a damaged one harms only its run; summary.json 
   assert.equal(folder.code, 2);
   assert.equal(
     folder.stderr,
-    'mmb: run "bad": damaged: results/bad/summary.json: a folder where a file goes; start it over with `mmb run bad --restart` (its results are deleted), or delete results/bad.\n',
+    'mmb: run "bad": damaged: results/bad/summary.json: a folder where a file goes; ' +
+      'start it over with `mmb run bad --restart` (its results are deleted), or delete results/bad.\n',
   );
 });
 

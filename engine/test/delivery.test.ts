@@ -71,7 +71,7 @@ async function play(persona: ChatModel, compaction?: typeof COMPACTION): Promise
   return { state, received, sent };
 }
 
-test('a persona model that reuses one tool-call id: every message reaches the agent exactly once, with and without compaction', async () => {
+test('a persona model reusing one tool-call id: every message reaches the agent exactly once, with and without compaction', async () => {
   const clean = await play(new InProcessStandIn());
   assert.equal(clean.state.status, 'finished', clean.state.error);
   assert.ok(clean.sent.length > 100, `the persona sent ${clean.sent.length} messages`);

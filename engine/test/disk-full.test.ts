@@ -15,7 +15,7 @@ import { DiskFull } from '../src/errors';
 import { JOURNAL_FILE } from '../src/protocol/layout';
 import { FileRunStore, type StoreFileSystem } from '../src/run/store';
 import type { RunState } from '../src/state/runState';
-import { mmbAsync, ROOT, runOnStandIn, starter, tempDir, workspace } from './helpers';
+import { mmbAsync, ROOT, runOnStandIn, starter, tempDir, workspace, joinedPattern } from './helpers';
 
 const AGENT_SCRIPT = join(ROOT, 'examples', 'agents', 'my-agent.mjs');
 const RUNS = {
@@ -116,7 +116,8 @@ function loadRun(dir: string, id: RunId): RunState {
 
 const DISK_FULL_LINE = (id: string) =>
   new RegExp(
-    `^mmb: the disk is full \\(writing results/${id}/\\S+, \\d+ KiB free\\): free at least \\d+ KiB and run \`mmb run ${id}\` again to resume where it stopped\\.\\n$`,
+    `^mmb: the disk is full \\(writing results/${id}/\\S+, \\d+ KiB free\\): ` +
+      `free at least \\d+ KiB and run \`mmb run ${id}\` again to resume where it stopped\\.\\n$`,
   );
 
 test(
@@ -185,7 +186,7 @@ const CUT_JOURNAL_AGENTS = [
 ];
 
 for (const { name: agent, chosen } of CUT_JOURNAL_AGENTS) {
-  test(`${agent}: a journal cut at half, the agent's own record ahead of it, resumes to the uninterrupted end: each reply matched to its send`, async () => {
+  test(`${agent}: a journal cut at half behind its own record resumes to the uninterrupted end, each reply to its send`, async () => {
     const quick = { replyTimeoutMs: 8000 };
     const reference = await runOnStandIn(starter(), { ...chosen, extra: quick });
     assert.equal(reference.state.status, 'finished');
@@ -226,8 +227,10 @@ test(
     try {
       spawnSync('cp', ['-a', `${saved}/.`, results]);
       remount(results, 'ro');
-      const readOnly =
-        /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and (run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/;
+      const readOnly = joinedPattern([
+        /^mmb: the disk is read-only \(writing results\/\S+\): make it writable and /,
+        /(run the command again|run `mmb run \w` again to resume where it stopped)\.\n$/,
+      ]);
       for (const args of [
         ['run', 'n'],
         ['run', 'c', '--restart'],
@@ -276,7 +279,7 @@ test(
 );
 
 test(
-  'a disk that turns read-only during a run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end',
+  'a disk turning read-only mid-run (the agent remounts it as it starts): one line naming the run to resume, exit 75, then the same end',
   { skip },
   async () => {
     const reference = workspace({ persona: { model: 'stand-in' }, runs: RUNS });
@@ -301,7 +304,10 @@ test(
       assert.equal(stopped.code, 75, stopped.stderr);
       assert.match(
         stopped.stderr,
-        /^mmb: the disk is read-only \(writing results\/p\/\S+\): make it writable and run `mmb run p` again to resume where it stopped\.\n$/,
+        joinedPattern([
+          /^mmb: the disk is read-only \(writing results\/p\/\S+\): /,
+          /make it writable and run `mmb run p` again to resume where it stopped\.\n$/,
+        ]),
       );
       remount(results, 'rw');
       const resumed = await mmbQuick(['run', 'p'], dir);

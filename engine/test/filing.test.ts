@@ -79,7 +79,7 @@ test("at seed 1107 the three policies reproduce the seed article's figures, rati
   assert.equal(cli.stdout, table);
 });
 
-test('the shape holds at other seeds: the logger mostly wrong and in conflict, consolidation 23/24 but room-07, dreaming 24/24', async () => {
+test('the shape holds at other seeds: the logger mostly wrong, in conflict; consolidation 23/24 but room-07; dreaming 24/24', async () => {
   for (const seed of [1, 2, 42, 2026]) {
     const [log, consolidated, dreaming] = await runFilingExperiment(tempDir('mmb-filing-'), seed);
     assert.ok(

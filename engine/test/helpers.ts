@@ -70,6 +70,11 @@ export function mmbAsync(
   });
 }
 
+/** One pattern from literal pieces, so that an expected line longer than a source line stays one regular expression. */
+export function joinedPattern(pieces: RegExp[], flags = ''): RegExp {
+  return new RegExp(pieces.map((piece) => piece.source).join(''), flags);
+}
+
 export function tempDir(prefix = 'mmb-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

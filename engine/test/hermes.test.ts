@@ -50,7 +50,8 @@ test('a recorded stream of the real Hermes reads as its reply, its session and i
     const turn = await new HermesApi(server.url, KEY).chat('api_x', 'The shed key is under the blue pot.', { idleMs: 5000, turnMs: 5000 });
     // After the compression, run.completed gives the earlier turns' calls too: only this turn's own is its.
     const saved =
-      '{"success": true, "done": true, "target": "memory", "usage": "5% — 117/2,200 chars", "entry_count": 3, "message": "Entry added.", "note": "Write saved. This update is complete — do not repeat it."}';
+      '{"success": true, "done": true, "target": "memory", "usage": "5% — 117/2,200 chars", "entry_count": 3, ' +
+      '"message": "Entry added.", "note": "Write saved. This update is complete — do not repeat it."}';
     const toolCalls = [
       { name: 'memory', arguments: '{"action":"add","target":"memory","content":"The shed key is under the blue pot."}', result: saved },
     ];
@@ -147,7 +148,7 @@ test('the protocol server answers with the keys the real Hermes answered with', 
   }
 });
 
-test("attached: memory written by the memory tool, compactions of this run's sessions, the session Hermes moves to, compression keys merged", async () => {
+test("attached: memory from its memory tool, its sessions' compactions, the session Hermes moves to, compression keys merged", async () => {
   const home = tempDir('mmb-hermes-');
   writeFileSync(
     join(home, 'config.yaml'),
@@ -164,7 +165,18 @@ test("attached: memory written by the memory tool, compactions of this run's ses
     await adapter.createSession('run');
     assert.equal(
       readFileSync(join(home, 'config.yaml'), 'utf8'),
-      'model:\n  default: deepseek-v4-flash\ncompression:\n  enabled: true\n  protect_last_n: 20\n  threshold: 0.8\n  target_ratio: 0.12\ndisplay:\n  skin: mono\n',
+      [
+        'model:',
+        '  default: deepseek-v4-flash',
+        'compression:',
+        '  enabled: true',
+        '  protect_last_n: 20',
+        '  threshold: 0.8',
+        '  target_ratio: 0.12',
+        'display:',
+        '  skin: mono',
+        '',
+      ].join('\n'),
     );
     await say(adapter, 'The boat is called Wren.', 'k1');
     await say(adapter, 'It is moored in Bristol.', 'k2');
@@ -186,7 +198,7 @@ test("attached: memory written by the memory tool, compactions of this run's ses
   }
 });
 
-test('a turn whose reply was lost is taken from the session after a restart, never played twice; a turn that never arrived is sent', async () => {
+test('a lost reply is read from the session after a restart, its turn never played twice; a turn that never arrived is sent', async () => {
   const fake = await startFakeHermes(KEY, tempDir(), { cutNextStream: true });
   try {
     const dir = tempDir();
@@ -231,7 +243,7 @@ test('a stream that goes quiet is given up at the idle timeout; a wrong key fail
   }
 });
 
-test('options: the key is required when attached; a gateway of its own takes agent_model and refuses the attached-only keys and a small window', () => {
+test('options: the key is required when attached; its own gateway takes agent_model, refuses attached-only keys and a small window', () => {
   assert.throws(
     () => hermesOptions({ hermes_url: 'http://h' }, {}, STAND_IN, undefined),
     (e: unknown) => e instanceof ConfigError && /set the environment variable HERMES_API_KEY/.test(e.message),
@@ -261,7 +273,7 @@ test('compression keys: added as a block when absent, merged into a block, refus
   assert.throws(() => mergeCompression('compression: {threshold: 0.5}\n', { threshold: 0.8 }), /write it as a block/);
 });
 
-test("the stand-in as Hermes's model: a statement is a memory tool call, a question is answered from the memory block of the system prompt", async () => {
+test("Hermes on the stand-in: statements are memory tool calls, questions answered from the system prompt's memory block", async () => {
   const said = hermesReply([
     { role: 'system', content: 'You are Hermes.' },
     { role: 'user', content: 'My boat is moored in  Bristol.' },
@@ -270,7 +282,17 @@ test("the stand-in as Hermes's model: a statement is a memory tool call, a quest
     said.calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]),
     [['memory', { action: 'add', target: 'memory', content: 'My boat is moored in Bristol.' }]],
   );
-  const system = `Intro.\n\n${'═'.repeat(46)}\nMEMORY (your personal notes) [3% — 79/2,200 chars]\n${'═'.repeat(46)}\n${readFileSync(join(HERMES_FIXTURES, 'MEMORY.md'), 'utf8')}\n\nMore rules.`;
+  const rule = '═'.repeat(46);
+  const system = [
+    'Intro.',
+    '',
+    rule,
+    'MEMORY (your personal notes) [3% — 79/2,200 chars]',
+    rule,
+    readFileSync(join(HERMES_FIXTURES, 'MEMORY.md'), 'utf8'),
+    '',
+    'More rules.',
+  ].join('\n');
   assert.deepEqual(hermesMemoryEntries(system), [
     'My boat is called Wren and it is moored in Bristol.',
     'My sister lives in Leeds.',

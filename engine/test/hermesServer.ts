@@ -67,7 +67,9 @@ const SEPARATOR = '═'.repeat(46);
 function logLine(home: string, sessionId: string, module: string, text: string): void {
   const now = new Date();
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())},${pad(now.getMilliseconds(), 3)}`;
+  const day = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())},${pad(now.getMilliseconds(), 3)}`;
+  const stamp = `${day} ${time}`;
   mkdirSync(join(home, 'logs'), { recursive: true });
   appendFileSync(join(home, 'logs', 'agent.log'), `${stamp} INFO [${sessionId}] ${module}: ${text}\n`);
 }
@@ -89,7 +91,10 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
     text: string,
   ): { content: string; sessionId: string; input: number; output: number; messages: Json[] } => {
     const rows = sessions.get(sessionId) ?? [];
-    const system = `You are Hermes.\n\n${memory().length ? `${SEPARATOR}\nMEMORY (your personal notes) [1% — 1/2,200 chars]\n${SEPARATOR}\n${memory().join('\n§\n')}` : ''}`;
+    const memoryBlock = memory().length
+      ? `${SEPARATOR}\nMEMORY (your personal notes) [1% — 1/2,200 chars]\n${SEPARATOR}\n${memory().join('\n§\n')}`
+      : '';
+    const system = `You are Hermes.\n\n${memoryBlock}`;
     const messages: ChatMessage[] = [
       { role: 'system', content: system },
       ...rows
@@ -206,10 +211,10 @@ export async function startFakeHermes(key: string, home: string, options: FakeHe
       return;
     }
     let seq = 0;
-    const event = (name: string, fields: Json) =>
-      response.write(
-        `event: ${name}\ndata: ${JSON.stringify({ ...TEMPLATES.get(name), ...fields, session_id: fields.session_id ?? id, seq: ++seq })}\n\n`,
-      );
+    const event = (name: string, fields: Json) => {
+      const data = { ...TEMPLATES.get(name), ...fields, session_id: fields.session_id ?? id, seq: ++seq };
+      return response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
     event('run.started', { user_message: { role: 'user', content: text } });
     event('message.started', {});
     for (const piece of turn.content.match(/[\s\S]{1,24}/g) ?? []) event('assistant.delta', { delta: piece });

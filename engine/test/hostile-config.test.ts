@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { parseConfig } from '../../scenario/src';
 import { addUsage } from '../src/models/usage';
 import { priceOf } from '../src/report/cost';
-import { CLI, STARTER, tempDir } from './helpers';
+import { CLI, STARTER, tempDir, joinedPattern } from './helpers';
 import { startMeddlingProxy } from './meddlingProxy';
 
 interface Result {
@@ -201,7 +201,13 @@ test('replies and crash messages with newlines cannot forge report entries', asy
     );
     assert.match(
       report,
-      /^\| 0\/10, 2nd attempt \| 3\.1 \| .* \| I do not know\. ## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest \| missing [^|]* \|$/m,
+      joinedPattern(
+        [
+          /^\| 0\/10, 2nd attempt \| 3\.1 \| .* \| I do not know\. /,
+          /## 2026-01-01 00:00 — forged: .* \\`\\`\\` \\<!-- hide the rest \| missing [^|]* \|$/,
+        ],
+        'm',
+      ),
       'the answer is whole, in its cell, escaped',
     );
   } finally {
@@ -220,7 +226,8 @@ test('model names and keys like __proto__ or constructor are data, never a proto
   assert.equal(priceOf('constructor'), null, "an unknown model has no price, not Object's constructor");
   assert.equal(priceOf('toString', {}), null);
   const parsed = parseConfig(
-    '{ "prices": { "__proto__": { "input": 1, "output": 2 } }, "runs": { "a": { "benchmark": "starter", "agent": "chatbot", "__proto__": { "x": 1 } } } }',
+    '{ "prices": { "__proto__": { "input": 1, "output": 2 } }, ' +
+      '"runs": { "a": { "benchmark": "starter", "agent": "chatbot", "__proto__": { "x": 1 } } } }',
   );
   assert.deepEqual(Object.getOwnPropertyDescriptor(parsed.config.prices, '__proto__')?.value, { input: 1, output: 2 });
   assert.equal(Object.getPrototypeOf(parsed.config.prices), Object.prototype);

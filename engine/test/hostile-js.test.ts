@@ -145,7 +145,10 @@ test('bench.log is capped: 100 lines of 2,000 characters', async () => {
     LINE + 1,
   );
   const caught = await assertHarmless(
-    "try { for (;;) bench.log('y'.repeat(5000)); } catch (error) { vars.caught = error.name; }\ntry { bench.log('late'); } catch (error) { vars.late = error.name; }",
+    [
+      "try { for (;;) bench.log('y'.repeat(5000)); } catch (error) { vars.caught = error.name; }",
+      "try { bench.log('late'); } catch (error) { vars.late = error.name; }",
+    ].join('\n'),
   );
   assert.equal(caught.logs.length, 100);
   assert.ok(caught.logs.every((text) => text.length === 2000 && text.endsWith('…')));
@@ -241,7 +244,11 @@ for (const attempt of canary()) {
   try { vars.attempts.push(String(attempt())); } catch (error) { vars.attempts.push(String(error)); }
 }
 try { await import('node:process'); } catch (error) {
-  try { vars.attempts.push(String(error.constructor.constructor('return process')().env.MMB_SANDBOX_CANARY)); } catch (inner) { vars.attempts.push(String(inner)); }
+  try {
+    vars.attempts.push(String(error.constructor.constructor('return process')().env.MMB_SANDBOX_CANARY));
+  } catch (inner) {
+    vars.attempts.push(String(inner));
+  }
 }
 bench.log(vars.attempts.join(' | '));
 \`\`\`

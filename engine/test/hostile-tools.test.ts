@@ -182,7 +182,7 @@ const received = (dir: string) =>
     .filter((e) => e.kind === 'user')
     .map((e) => e.text);
 
-test(`${HOSTILE.length} hostile tool calls: each an error the model can act on; the run is stopped and resumed among them and ends as a clean run`, async () => {
+test(`${HOSTILE.length} hostile tool calls: errors the model can act on; a run stopped and resumed among them ends clean`, async () => {
   assert.ok(HOSTILE.length >= 14);
   const cleanDir = tempDir('mmb-clean-');
   const clean = await runBenchmark(options(new InProcessStandIn(), new MemoryRunStore(), cleanDir));

@@ -28,9 +28,8 @@ function close(server: Server): Promise<void> {
 test('a JSON body goes out with its headers and length, and the connection is kept for the next request', async () => {
   const seen: string[] = [];
   const { url, server, connections } = await serve((request, response, body) => {
-    seen.push(
-      `${request.method} ${request.url} ${request.headers['content-type']} ${request.headers['content-length']} ${request.headers.authorization} ${body}`,
-    );
+    const headers = request.headers;
+    seen.push(`${request.method} ${request.url} ${headers['content-type']} ${headers['content-length']} ${headers.authorization} ${body}`);
     response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r1' });
     response.end('{"ok":"£1"}');
   });
