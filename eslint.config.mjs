@@ -48,7 +48,6 @@ export default tseslint.config(
       // the rest of engine/src
       'engine/src/{adapters,cli}/**',
       // engine tests and e2e
-      'engine/test/**',
       // scenario, server, extension, scripts
       'extension/**',
       'scripts/**',

@@ -85,7 +85,7 @@ test('checks never graded are skipped, a crash is an error case, a run that did 
   );
 });
 
-test('hostile answer text stays well-formed text: CDATA ends, markup, entities, control characters, lone surrogates, endless answers', () => {
+test('hostile answers stay well-formed text: CDATA ends, markup, entities, control characters, lone surrogates, endless answers', () => {
   const state = fixtureState('chatbot-3');
   const hostile = ']]></failure></testcase><testcase name="x"/><![CDATA[ & &amp; <b>\'q\'</b> \u0000\u0007\u001b[31m\ud800 \r\n\t end 😀';
   state.grades['15.1']!.at(-1)!.answer = hostile;

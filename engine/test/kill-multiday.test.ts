@@ -177,7 +177,7 @@ async function campaign(
   assert.equal((report.match(/— k: multiday @ /g) ?? []).length, 1, `${context}: one report entry, for the finished run`);
 }
 
-test(`stopped ${KILLS} times by SIGINT and by SIGKILL to the process group, multi-day runs resume to the same end (seed ${SEED})`, async () => {
+test(`stopped ${KILLS} times by SIGINT and SIGKILL to the process group, multiday runs resume to the same end (seed ${SEED})`, async () => {
   console.log(`kill-multiday seed: ${SEED} (MMB_KILL_SEED=${SEED} replays it)`);
   const references = await Promise.all(
     COMBINATIONS.map(async (combination) => {

@@ -267,7 +267,7 @@ test('a snapshot copies regular UTF-8 text files within its bounds and nothing e
   );
 });
 
-test('the reader shows only real folders and files inside results/: a linked memory/, a FIFO and a run folder out of results/ give nothing', () => {
+test('the reader shows only real folders and files in results/: a linked memory/, a FIFO, a run folder outside give nothing', () => {
   const root = tempDir('mmb-reader-');
   const run = join(root, 'results', 'r1');
   mkdirSync(join(run, 'memory', '1'), { recursive: true });

@@ -34,7 +34,8 @@ export default function createAgent(context) {
     async whenSettled() { this.settled++; },
     async getResponses(after) { return replies.filter((r) => r.seq > after); },
     async getStatus() {
-      const usage = { ...hostile, 'own-model': { requests: replies.length, promptTokens: 10 * replies.length, completionTokens: 5 * replies.length } };
+      const ownModel = { requests: replies.length, promptTokens: 10 * replies.length, completionTokens: 5 * replies.length };
+      const usage = { ...hostile, 'own-model': ownModel };
       const compactions = [
         { at: '2026-03-01T10:00:00+01:00', tokensBefore: 100_000, tokensAfter: 41_000.4 },
         { at: 12 }, { at: 'not a date' }, null, 'text', { at: 'x'.repeat(100_000) },

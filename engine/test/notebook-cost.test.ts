@@ -47,7 +47,12 @@ function countingGit(): { calls: () => string[]; restore: () => void } {
   const shim = join(dir, 'git');
   writeFileSync(
     shim,
-    `#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done\nPATH='${real}' exec git "$@"\n`,
+    [
+      '#!/bin/sh',
+      `for a in "$@"; do case "$a" in add|commit|status|log|rev-list|init) echo "$a" >> '${log}'; break;; esac; done`,
+      `PATH='${real}' exec git "$@"`,
+      '',
+    ].join('\n'),
   );
   chmodSync(shim, 0o755);
   process.env.PATH = `${dir}:${real}`;
@@ -113,7 +118,7 @@ test('each message of the context is the same object from turn to turn, so its t
   first.forEach((message, i) => assert.equal(second[i], message, `message ${i} is the same object`));
 });
 
-test('the system message never changes and no message changes once sent: each request begins with the whole previous one, what a prefix cache reuses', async () => {
+test('no message ever changes, the system one included: each request extends the whole previous one, as a prefix cache needs', async () => {
   const recording = new Recording(createModel({ model: 'stand-in' }, { standInUrl: standIn.url, env: {} }, 'agent_model'));
   const a = new NotebookAdapter(tempDir('mmb-nb-prefix-'), recording);
   await a.createSession();

@@ -21,7 +21,7 @@ import { createModel } from '../src/models/resolve';
 import { ConfigError } from '../src/errors';
 import { startStandIn, type StandIn } from '../src/standin/server';
 import { readBenchmarkFolder } from '../src/workspace/folders';
-import { average, grades, ROOT, runOnStandIn, starter, tempDir } from './helpers';
+import { average, grades, ROOT, runOnStandIn, starter, tempDir, joinedPattern } from './helpers';
 
 /** A folder of notes with its git history and a tool runner, as the adapter builds them. */
 async function toolbox(): Promise<{
@@ -77,7 +77,7 @@ class Recording implements ChatModel {
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['--git-dir', join(dir, 'memory.git'), ...args], { encoding: 'utf8' });
 
 describe("the notebook's tools", () => {
-  test('paths stay inside the memory folder: "..", absolute paths, other files and escaping symlinks are refused with what to do', async () => {
+  test('paths stay in the memory folder: "..", absolute paths, other files and escaping symlinks are refused with what to do', async () => {
     const { dir, notes, tool } = await toolbox();
     assert.match(await tool('write_note', { path: '../escape.md', content: 'x' }), /^Error: \.\.\/escape\.md leaves the memory folder/);
     assert.match(
@@ -178,7 +178,10 @@ describe('the injected layer and the duplicate guard', () => {
     assert.ok(shown.includes('- line 200\n') && !shown.includes('- line 201'));
     assert.match(
       shown,
-      /\[MEMORY\.md is 250 lines, [\d.]+ KB: only its first 200 lines are shown here \(the cap is 200 lines or 25 KB\)\. Read the rest on demand with read_note\("MEMORY\.md", from_line 201\)/,
+      joinedPattern([
+        /\[MEMORY\.md is 250 lines, [\d.]+ KB: only its first 200 lines are shown here \(the cap is 200 lines or 25 KB\)\. /,
+        /Read the rest on demand with read_note\("MEMORY\.md", from_line 201\)/,
+      ]),
     );
     const wide = Array.from({ length: 100 }, (_, i) => `- fact ${i + 1}: ${'x'.repeat(400)}`).join('\n');
     const cut = injectedIndex(wide, 'MEMORY.md');
@@ -253,7 +256,7 @@ describe('the notebook on the stand-in', () => {
     await a.close();
   });
 
-  test('at a new conversation the consolidation pass restores what the notes lack from the transcript; the next conversation answers from the notes', async () => {
+  test('consolidation at a new conversation restores what the notes lack from the transcript; the next answers from notes', async () => {
     const dir = tempDir('mmb-nb-');
     const a = new NotebookAdapter(dir, model());
     await a.createSession();
@@ -283,7 +286,7 @@ describe('the notebook on the stand-in', () => {
     await a.close();
   });
 
-  test('over its token budget it compacts: a summary replaces older turns, the compaction is reported, and answers still come from the notes', async () => {
+  test('over its token budget: a summary replaces older turns, the compaction is reported, answers still come from the notes', async () => {
     const dir = tempDir('mmb-nb-');
     const a = createAdapter('notebook', {
       runDir: dir,
@@ -304,7 +307,7 @@ describe('the notebook on the stand-in', () => {
     await a.close?.();
   });
 
-  test('an engine stopped mid-turn, between a tool call and its result: the restarted agent carries out the journaled call once and finishes the turn', async () => {
+  test('stopped between a tool call and its result: the restarted agent makes the journaled call once and finishes the turn', async () => {
     const dir = tempDir('mmb-nb-');
     const first = new NotebookAdapter(dir, model());
     await first.createSession();
@@ -316,7 +319,11 @@ describe('the notebook on the stand-in', () => {
     };
     appendFileSync(
       join(dir, 'journal.jsonl'),
-      `${JSON.stringify({ kind: 'user', key: 'k1', text: 'My boat is called Wren.', at: '2026-03-01T20:30:00.000Z' })}\n${JSON.stringify({ kind: 'step', message: { role: 'assistant', content: null, tool_calls: [call] } })}\n`,
+      [
+        JSON.stringify({ kind: 'user', key: 'k1', text: 'My boat is called Wren.', at: '2026-03-01T20:30:00.000Z' }),
+        JSON.stringify({ kind: 'step', message: { role: 'assistant', content: null, tool_calls: [call] } }),
+        '',
+      ].join('\n'),
     );
     const recording = new Recording(model());
     const again = new NotebookAdapter(dir, recording);
@@ -335,7 +342,7 @@ describe('the notebook on the stand-in', () => {
     await again.close();
   });
 
-  test('killed inside a note write, after the note was removed or with the new text cut: the restart finishes it or makes the call again, once', async () => {
+  test('killed in a note write, the note removed or its new text cut: the restart finishes it or makes the call again, once', async () => {
     const call = {
       id: 'call_cut',
       type: 'function' as const,
@@ -417,7 +424,7 @@ describe('the notebook on the stand-in', () => {
 });
 
 describe('whole runs through the real engine', () => {
-  test('starter: after the session switch the notebook answers from its notes where the chatbot cannot; memory snapshots are saved', async () => {
+  test('starter: after the session switch the notebook answers from notes where the chatbot cannot; memory snapshots saved', async () => {
     const notebook = await runOnStandIn(starter(), { agent: 'notebook' });
     const chatbot = await runOnStandIn(starter());
     assert.equal(notebook.state.status, 'finished', notebook.state.error);

@@ -14,7 +14,7 @@ import { createAdapter } from '../src/adapters/registry';
 import { modulePath } from '../src/adapters/moduleAgent';
 import type { AgentAdapter } from '../src/protocol/agent';
 import { Clock } from '../src/clock';
-import { CLI, STARTER, tempDir } from './helpers';
+import { CLI, STARTER, tempDir, joinedPattern } from './helpers';
 import { startFakeHttpAgent, type FakeHttpAgent } from './openaiHttpServer';
 
 /** A program of a few lines, written to a workspace, as the process agent. */
@@ -32,6 +32,9 @@ function programAgent(source: string, timeout = 2): AgentAdapter {
 
 const READ = "import { createInterface } from 'node:readline'; const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');\n";
 const HELLO = "if (r.method === 'initialize') { out({ id: r.id, result: { protocol: 1, methods: [] } }); continue; }\n";
+/** A program that runs `body` for each request line: `r` is the request, `out` writes a reply. */
+const answering = (body: string) =>
+  `${READ}for await (const line of createInterface({ input: process.stdin })) { const r = JSON.parse(line); ${body} }`;
 
 describe('the process adapter against a misbehaving program', () => {
   test('a program that prints garbage: one error naming the line, at once', async () => {
@@ -52,10 +55,7 @@ describe('the process adapter against a misbehaving program', () => {
   });
 
   test('a program that never answers: a timeout naming the method, not a hang', async () => {
-    const agent = programAgent(
-      `${READ}for await (const line of createInterface({ input: process.stdin })) { const r = JSON.parse(line); ${HELLO} }`,
-      1,
-    );
+    const agent = programAgent(answering(HELLO), 1);
     await assert.rejects(agent.sendMessage('hi', { idempotencyKey: 'k' }), /did not answer `send` within 1 s/);
     await agent.close?.();
   });
@@ -63,14 +63,10 @@ describe('the process adapter against a misbehaving program', () => {
   test('an endless line is cut off at the bound; an error reply is data; another protocol is refused', async () => {
     const endless = programAgent("process.stdout.write('x'.repeat(1_100_000));setInterval(() => {}, 1000);");
     await assert.rejects(endless.createSession('x'), /printed a line longer than 1048576 characters/);
-    const refusing = programAgent(
-      `${READ}for await (const line of createInterface({ input: process.stdin })) { const r = JSON.parse(line); ${HELLO} out({ id: r.id, error: { code: 'no_model', message: 'set MY_KEY' } }); }`,
-    );
+    const refusing = programAgent(answering(`${HELLO} out({ id: r.id, error: { code: 'no_model', message: 'set MY_KEY' } });`));
     await assert.rejects(refusing.createSession('x'), /the agent refused `create`: no_model: set MY_KEY/);
     await refusing.close?.();
-    const other = programAgent(
-      `${READ}for await (const line of createInterface({ input: process.stdin })) { const r = JSON.parse(line); out({ id: r.id, result: { protocol: 2 } }); }`,
-    );
+    const other = programAgent(answering('out({ id: r.id, result: { protocol: 2 } });'));
     await assert.rejects(other.createSession('x'), /speaks protocol 2; this engine speaks 1/);
   });
 
@@ -209,7 +205,13 @@ for await (const line of createInterface({ input: process.stdin })) { const r = 
     );
     assert.match(
       result.stdout,
-      /^ {2}FAIL {2}the saved state survives a restart of the engine: after close and a new adapter on the same folder, getResponses\(0\) must return the same messages/m,
+      joinedPattern(
+        [
+          /^ {2}FAIL {2}the saved state survives a restart of the engine: /,
+          /after close and a new adapter on the same folder, getResponses\(0\) must return the same messages/,
+        ],
+        'm',
+      ),
     );
     assert.match(result.stdout, /requirement failed: fix them/);
   });

@@ -126,7 +126,7 @@ test('a long phase compacts once per real overflow, between its turns, and keeps
   assert.deepEqual(Object.keys(state.grades), ['1.1']);
 });
 
-test("the echo hook: imitation, a paraphrase of the agent's reply, her own message again; not a reaction, a new question or a search request", () => {
+test("the echo hook: imitation, a paraphrase of the agent's reply, her own message again; not a reaction, new question or search", () => {
   const agentReply = 'Noted: the movers are Leeds Lift, booked for the 14th at 11:00, £340 for the day.';
   const ownLast = 'Which movers did we book for the move on the 14th, and how much do they cost us?';
   const context = { agentReply, ownLast };

@@ -30,8 +30,12 @@ const KEYS = {
 const BASELINE = new Set(['PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM']);
 
 /** The example agent behind a line that writes down its environment, one JSON line per start. */
-const ENV_AGENT =
-  "import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.ENV_DUMP, `${JSON.stringify(process.env)}\\n`);\nawait import('./my-agent.mjs');\n";
+const ENV_AGENT = [
+  "import { appendFileSync } from 'node:fs';",
+  'appendFileSync(process.env.ENV_DUMP, `${JSON.stringify(process.env)}\\n`);',
+  "await import('./my-agent.mjs');",
+  '',
+].join('\n');
 
 /** The CLI without blocking: the stand-in the runs call lives in this process. */
 function mmbAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {

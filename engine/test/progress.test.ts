@@ -87,7 +87,7 @@ test('on a terminal, progress is a bar per run, redrawn in place', () => {
   assert.doesNotMatch(out, /started \(/);
 });
 
-test('a retry reads "retrying (n/m) in … s: <error>", the agent\'s marked as such; a journal of before the count says only "retrying"', () => {
+test('a retry reads "retrying (n/m) in … s: <error>", the agent\'s marked so; a journal from before the count says "retrying"', () => {
   let out = '';
   const progress = new Progress(
     (s) => {

@@ -61,11 +61,12 @@ function crashed(): RunState {
   return state;
 }
 
-test("a crashed run's page: the error as escaped text, no empty charts, nothing called perfect, the failing model in the cost table", () => {
+test("a crashed run's page: the error as escaped text, no empty chart, nothing called perfect, the failing model in the cost table", () => {
   const html = renderRunReport(runView(crashed(), multiday()), { nonce: 'x' });
   assert.ok(
     html.includes(
-      '<pre class="error-text">the persona model failed: &lt;html&gt;&lt;body&gt;&lt;h1&gt;502 Bad Gateway&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
+      '<pre class="error-text">the persona model failed: ' +
+        '&lt;html&gt;&lt;body&gt;&lt;h1&gt;502 Bad Gateway&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
     ),
   );
   assert.ok(!html.includes('<h1>502') && !html.includes('<script>alert(1)'));
@@ -120,7 +121,8 @@ test("the agent's compactions at the phase they were seen in, with their size, i
   assert.match(
     entry,
     new RegExp(
-      `📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; exam\\.md phase ${exam.position.phase + 1}\\); session switches`,
+      `📊 Agent compactions: 2 \\(week2\\.md phase ${week2.position.phase + 1}: 100,000 → 41,000 tokens; ` +
+        `exam\\.md phase ${exam.position.phase + 1}\\); session switches`,
     ),
   );
   const chapters = runView(state, multiday()).conversation;
@@ -136,7 +138,7 @@ test("the agent's compactions at the phase they were seen in, with their size, i
 /** chatbot-1 again under another name: a run graded check for check the same. */
 const twin = (id: string): RunState => ({ ...structuredClone(run('chatbot-1')), run: id });
 
-test("compare: run against run, so two identical runs of three read as identical; a partial run's unplayed checks are no difference", () => {
+test("compare: run against run, so two identical runs of three read identical; a partial run's unplayed checks are no difference", () => {
   const c = compareRuns([run('chatbot-1'), twin('chatbot-1b'), run('chatbot-2')], multiday());
   assert.deepEqual(
     c.pairs.map((p) => [c.runs[p.a]!.run, c.runs[p.b]!.run, p.differing, p.compared]),
@@ -150,7 +152,8 @@ test("compare: run against run, so two identical runs of three read as identical
   const html = renderComparison(c, { nonce: 'x' });
   assert.ok(
     html.includes(
-      '<tr class="" data-pair="0-1"><td>chatbot-1</td><td>chatbot-1b</td><td class="num">0</td><td class="num">10</td><td>identical on 10 checks</td></tr>',
+      '<tr class="" data-pair="0-1"><td>chatbot-1</td><td>chatbot-1b</td>' +
+        '<td class="num">0</td><td class="num">10</td><td>identical on 10 checks</td></tr>',
     ),
   );
   assert.ok(!html.includes('²'), 'no superscript that reads as squared');
@@ -274,7 +277,7 @@ test('Wilson intervals and the t interval of the mean on literal values', () => 
   );
 });
 
-test("trends over repeats: the average with its interval, each trap and check type's rate pooled over the runs with its Wilson interval", () => {
+test("trends of repeats: the average with its interval, each trap and check type's rate pooled over runs with its Wilson interval", () => {
   const t = computeTrends([run('chatbot-1'), run('chatbot-2'), run('chatbot-3')], () => ({ benchmark: multiday() }));
   const repeats = t.groups[0]!.repeats;
   assert.deepEqual(
@@ -300,7 +303,7 @@ test("trends over repeats: the average with its interval, each trap and check ty
   assert.match(html, /the Wilson score interval/);
 });
 
-test('each grade stands in the conversation where the persona gave it; a failed one with the expected and the given answer, escaped', () => {
+test('each grade stands in the conversation where the persona gave it; a failed one with the expected and given answers, escaped', () => {
   const state = run('chatbot-2');
   const v = runView(state, multiday());
   const exam = v.conversation.find((c) => c.chapter === 'exam.md')!;
@@ -332,7 +335,7 @@ test('each grade stands in the conversation where the persona gave it; a failed 
   );
 });
 
-test("beside a failed answer, the agent's memory of that conversation with the lines holding the expected value marked, escaped and bounded", () => {
+test("beside a failed answer, the agent's memory of that conversation, lines with the expected value marked, escaped and bounded", () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmb-memory-'));
   try {
     mkdirSync(join(dir, 'memory', '2', 'notes'), { recursive: true });

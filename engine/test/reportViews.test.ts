@@ -146,7 +146,7 @@ test('comparison: check by check, the checks whose grade differs first, most spr
   assert.throws(() => compareRuns([run('chatbot-1'), other], multiday()), /run x is of benchmark starter, not multiday/);
 });
 
-test('trends: repeated runs grouped by configuration; mean and spread per check and per trap type; a flaky check told from a failing one', () => {
+test('trends: repeats grouped by configuration; mean and spread per check and trap type; a flaky check told from a failing one', () => {
   const crashed = { ...run('chatbot-3'), run: 'chatbot-4', status: 'crashed' as const };
   const t = computeTrends([run('in-context'), run('chatbot-3'), run('chatbot-1'), run('chatbot-2'), crashed], () => ({
     benchmark: multiday(),

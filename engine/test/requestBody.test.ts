@@ -75,9 +75,9 @@ test('through the SDK: the server gets the JSON body with its content type, leng
       const message = { role: 'assistant', content: 'Noted.' };
       if ((JSON.parse(body) as { stream?: boolean }).stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(
-          `data: ${JSON.stringify({ choices: [{ index: 0, delta: message }] })}\n\ndata: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 2 } })}\n\ndata: [DONE]\n\n`,
-        );
+        const delta = JSON.stringify({ choices: [{ index: 0, delta: message }] });
+        const usage = JSON.stringify({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 2 } });
+        res.end(`data: ${delta}\n\ndata: ${usage}\n\ndata: [DONE]\n\n`);
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(

@@ -30,8 +30,15 @@ test('a whole run of the starter benchmark: every check graded, every phase play
 test('the persona never sees trap lines or JS, and gets templates expanded from the start time', async () => {
   const b = benchmarkFrom({
     'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"], "start_time": "2026-07-29 16:10" }',
-    'chapter1.md':
-      '## Plans\n```js\nbench.log("plans start");\n```\nSay that Anna arrives {{FUTURE:3:weeks}}.\n🪤 LATE-ADD → 2.1 — secret authoring note\n',
+    'chapter1.md': [
+      '## Plans',
+      '```js',
+      'bench.log("plans start");',
+      '```',
+      'Say that Anna arrives {{FUTURE:3:weeks}}.',
+      '🪤 LATE-ADD → 2.1 — secret authoring note',
+      '',
+    ].join('\n'),
     'chapter2.md': '## Exam\n❓ 2.1 When does Anna arrive? Correct answer: 19 August 2026.\n',
   });
   const { state } = await runOnStandIn(b, { ignoreSessionBreak: true });
@@ -48,7 +55,7 @@ test('the persona never sees trap lines or JS, and gets templates expanded from 
   assert.equal(grades(state)['2.1'], 10);
 });
 
-test('memory is what is measured: with the conversation in context the agent scores far above the same agent after a session switch', async () => {
+test('memory is what is measured: with the conversation in context the agent scores far above itself after a session switch', async () => {
   const inContext = await runOnStandIn(starter(), { ignoreSessionBreak: true });
   const afterSwitch = await runOnStandIn(starter(), { ignoreSessionBreak: false });
   assert.equal(afterSwitch.state.sessionSwitches.filter((s) => !s.ignored).length, 1);

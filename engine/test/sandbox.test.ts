@@ -22,7 +22,7 @@ test('nothing but vars and bench is reachable', async () => {
   }
 });
 
-test('a block is stopped after one second or 100,000 promise jobs, async loops and memory bombs included, with its file and line', async () => {
+test('a block is stopped after 1 s or 100,000 promise jobs, async loops and memory bombs included, with its file and line', async () => {
   await assert.rejects(
     runJsBlock('vars.a = 1;\nwhile (true) {}', {}, 'chapter7.md', 12),
     /^Error: chapter7\.md, the JS block at line 12: it ran longer than 1 s and was stopped\.$/,

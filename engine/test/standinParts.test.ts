@@ -119,7 +119,10 @@ test('the note-taker answers from the search hits that hold the answer, and read
   const found = agentReply(
     asked(
       'Where is my boat moored?',
-      'notes.md:7: - (Sunday 1 March 2026, 20:30) My boat is moored in Bristol.\nnotes.md:2: - (Sunday 1 March 2026, 20:00) My boat is called Wren.',
+      [
+        'notes.md:7: - (Sunday 1 March 2026, 20:30) My boat is moored in Bristol.',
+        'notes.md:2: - (Sunday 1 March 2026, 20:00) My boat is called Wren.',
+      ].join('\n'),
     ),
     tools,
   );

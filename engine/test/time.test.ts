@@ -49,7 +49,8 @@ test("the time gate refuses next_phase before the phase's last anchor; the Time 
   assert.equal(state.status, 'finished', state.error);
   assert.equal(
     persona.results[0],
-    "Error: it is 2026-03-01 20:00, and this phase's last action is at 21:00 on 2026-03-01. Wait until then (`wait`), do it, then call next_phase.",
+    "Error: it is 2026-03-01 20:00, and this phase's last action is at 21:00 on 2026-03-01. " +
+      'Wait until then (`wait`), do it, then call next_phase.',
   );
   assert.equal(persona.results[1], 'It is now 2026-03-01 21:00.');
   assert.match(persona.results[2] ?? '', /^\[Phase 2\/2 of days\.md — Day 2\]/);
@@ -116,7 +117,7 @@ test('a resumed multi-day run keeps its virtual date', async () => {
   assert.equal(resumed.results[0], 'It is now 2026-03-02 07:00.', 'the clock went on from 21:00 on 1 March, not from today');
 });
 
-test('agents on the virtual clock wake the persona exactly at her moment, with no real pre-wake wait; agents on the wall clock get it', () => {
+test('agents on the virtual clock wake the persona exactly at her moment, no real pre-wake wait; agents on the wall clock get it', () => {
   // The default time_master has pre_wake_delay 1 s: spent for real, it cost a second per sleep.
   const dir = workspace(
     { persona: { model: 'stand-in' }, runs: { nora: { benchmark: 'multiday', agent: 'chatbot' } } },

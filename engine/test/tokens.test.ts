@@ -66,11 +66,10 @@ test('counted line by line or whole, the count is the same: every markdown file 
     const text = readFileSync(file, 'utf8');
     assert.equal(countTextTokens(text), countWhole(text), file);
   }
-  const notes = Array.from(
-    { length: 120 },
-    (_, i) =>
-      `- (Tuesday 1 December 2026, 20:${String(i % 60).padStart(2, '0')}) The movers quoted £${1000 + i} for the flat/the van; it's ${i} km.`,
-  ).join('\n');
+  const notes = Array.from({ length: 120 }, (_, i) => {
+    const minute = String(i % 60).padStart(2, '0');
+    return `- (Tuesday 1 December 2026, 20:${minute}) The movers quoted £${1000 + i} for the flat/the van; it's ${i} km.`;
+  }).join('\n');
   assert.equal(countTextTokens(notes), countWhole(notes), 'a note of dated lines');
   assert.equal(countTextTokens(`${notes}\n- one more line`), countWhole(`${notes}\n- one more line`), 'the same note grown by a line');
   const next = seededRandom(17);
@@ -80,7 +79,7 @@ test('counted line by line or whole, the count is the same: every markdown file 
   }
 });
 
-test('a line that looks like the start of a pre-token still counts as in the whole: a line feed before a slash, white space or nothing', () => {
+test('a line that looks like a pre-token start still counts as in the whole: a line feed before a slash, white space or nothing', () => {
   const cases = [
     'a.\n/b and more text to make the line long enough to be cut here',
     'first line of the text, long enough to be cut at its end.\n  indented',

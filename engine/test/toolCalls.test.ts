@@ -183,7 +183,7 @@ test('a reply is journaled with its calls bounded and its keys masked, and the s
   assert.equal('toolCalls' in plain.transcript.find((e) => e.from === 'agent')!, false, 'a reply without calls carries no field');
 });
 
-test('a reply of more calls than are kept: 50 journaled with the count of the rest; the notebook and Hermes give every call, bounded', async () => {
+test('a reply of more calls than are kept: 50 journaled, the rest counted; the notebook and Hermes give every call, bounded', async () => {
   const state = emptyState();
   state.run = 'r';
   const store = new FileRunStore(tempDir());

@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, mmb, REPORTS, tempDir } from './helpers';
+import { CLI, mmb, REPORTS, tempDir, joinedPattern } from './helpers';
 
 /** A workspace of the report fixtures, with `stopped-1`: a copy of chatbot-1 whose state says running, and no lock. */
 function fixtureWorkspace(): string {
@@ -31,7 +31,10 @@ test('mmb view refuses a host that is not loopback, and a port that is no port, 
   for (const [args, message] of [
     [
       ['--host', '0.0.0.0'],
-      /^mmb: --host 0\.0\.0\.0 is not a loopback address: mmb view serves your results with no login but its token, so only to this machine \(127\.0\.0\.1, localhost or ::1\)\.\n$/,
+      joinedPattern([
+        /^mmb: --host 0\.0\.0\.0 is not a loopback address: /,
+        /mmb view serves your results with no login but its token, so only to this machine \(127\.0\.0\.1, localhost or ::1\)\.\n$/,
+      ]),
     ],
     [['--host', '192.168.1.2'], /is not a loopback address/],
     [['--port', 'http'], /^mmb: --port needs a port number from 0/],
@@ -81,7 +84,7 @@ test('mmb view prints its loopback URL with the token, serves the index there, a
   assert.equal(err, '', "a server's Ctrl-C is its normal end: nothing on stderr");
 });
 
-test('the true status everywhere: report --json, the run\'s entry and its HTML page say "stopped" for a running state with no live lock', () => {
+test('the true status everywhere: report --json, the run entry and HTML page say "stopped" for a running state with no live lock', () => {
   const root = fixtureWorkspace();
   const json = mmb(['report', '--json', 'stopped-1', 'chatbot-1'], root);
   assert.equal(json.code, 0, json.stderr);

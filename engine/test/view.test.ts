@@ -92,7 +92,7 @@ after(async () => {
   await server?.close();
 });
 
-test('the printed URL holds a token; the first visit trades it for an HttpOnly, SameSite=Strict cookie and an address without it', async () => {
+test('the URL printed holds a token; the first visit trades it for an HttpOnly, SameSite=Strict cookie and a URL without it', async () => {
   assert.match(server.url, new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=[\\w-]{32}$`));
   const first = await get(`/run/chatbot-1?token=${server.token}`, { cookie: null });
   assert.equal(first.status, 303);
@@ -146,9 +146,10 @@ test('every page: the CSP of the report pages (with the nonce of its own documen
     const answer = await get(path);
     const nonce = /script-src 'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1];
     assert.ok(nonce, path);
+    const connect = path === '/' ? "; connect-src 'self'" : '';
     assert.equal(
       answer.headers['content-security-policy'],
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${path === '/' ? "; connect-src 'self'" : ''}`,
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${connect}`,
       path,
     );
     assert.ok(answer.body.includes(`<script nonce="${nonce}">`), `${path}: the document's scripts carry the header's nonce`);
@@ -159,7 +160,7 @@ test('every page: the CSP of the report pages (with the nonce of its own documen
   }
 });
 
-test('the index: every run with benchmark, agent, models, true status, date, score and checks graded; the link out of results/ left out', async () => {
+test('the index: every run with benchmark, agent, models, true status, date, score, graded checks; no link out of results/', async () => {
   const { status, body } = await get('/');
   assert.equal(status, 200);
   const rows = [...body.matchAll(/<tr data-run="([^"]+)"[^>]*data-status="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`).sort();
