@@ -46,7 +46,7 @@ export default tseslint.config(
       'engine/src/report/**',
       'engine/src/view/**',
       // the rest of engine/src
-      'engine/src/{adapters,cli}/**',
+      'engine/src/adapters/**',
       // engine tests and e2e
       // scenario, server, extension, scripts
       'extension/**',

@@ -24,7 +24,9 @@ import {
   type RunRequest,
 } from '../src/api';
 import { runCommandInput } from '../src/cli/main';
-import { COMMANDS, parseArguments, usageText } from '../src/cli/options';
+import { usageText } from '../src/cli/helpText';
+import { COMMANDS } from '../src/cli/options';
+import { parseArguments } from '../src/cli/parseArguments';
 import type { RunCommandInput } from '../src/cli/run';
 
 const CWD = '/work/space';

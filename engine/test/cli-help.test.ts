@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { COMMANDS, parseArguments } from '../src/cli/options';
+import { COMMANDS } from '../src/cli/options';
+import { parseArguments } from '../src/cli/parseArguments';
 import { CLI, ROOT, STARTER, tempDir, workspace, mmb } from './helpers';
 
 /** The lines of a text, without the empty one after its last newline. */

@@ -107,7 +107,8 @@ function workspaceTargets(cwd: string): string[] {
   if (existsSync(join(cwd, CONFIG_FILE))) targets.push(CONFIG_FILE);
   if (targets.length === 0) {
     throw new UsageError(
-      `nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. Give a benchmark folder (mmb check path/to/benchmark), or start a workspace here with \`mmb init\``,
+      `nothing to check in ${cwd}: no benchmarks/<name>/benchmark.json and no ${CONFIG_FILE}. ` +
+        'Give a benchmark folder (mmb check path/to/benchmark), or start a workspace here with `mmb init`',
     );
   }
   return targets;

@@ -14,11 +14,11 @@ export function formatCoverage(c: Coverage): string {
   lines.push(`  Traps: ${c.traps.total}  ${counts(c.traps.byType)}`);
   for (const t of c.traps.list) {
     const targets = t.checks
-      .map((k) =>
-        k.found
-          ? `${k.id} (${k.chapters === 0 ? 'same chapter' : `${k.chapters} chapter${k.chapters === 1 ? '' : 's'} later`}, ${k.sessionSwitch ? 'across a session switch' : 'same session'})`
-          : `${k.id} (no such check)`,
-      )
+      .map((k) => {
+        if (!k.found) return `${k.id} (no such check)`;
+        const distance = k.chapters === 0 ? 'same chapter' : `${k.chapters} chapter${k.chapters === 1 ? '' : 's'} later`;
+        return `${k.id} (${distance}, ${k.sessionSwitch ? 'across a session switch' : 'same session'})`;
+      })
       .join(', ');
     lines.push(`    ${`${t.file}:${t.line}`.padEnd(16)} ${t.type.padEnd(10)} ${t.facts.join(' ')}${t.facts.length ? ' ' : ''}→ ${targets}`);
   }

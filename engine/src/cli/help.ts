@@ -1,5 +1,6 @@
 /** `mmb --help`, `mmb help [<command>]`, `mmb <command> --help` and `mmb --version`: the option table's texts alone. */
-import { commandHelp, commandNamed, HELP_OPTIONS, usageText, VERSION_OPTIONS } from './options';
+import { commandHelp, usageText } from './helpText';
+import { commandNamed, HELP_OPTIONS, VERSION_OPTIONS } from './options';
 import { packageVersion } from './version';
 
 /** The exit status once printed, else undefined (the command is not a help or version request). */

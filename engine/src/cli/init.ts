@@ -64,9 +64,10 @@ export function initCommand(folder: string | undefined, cwd: string, bundled: st
     cpSync(join(bundled, GUIDE_FILE), path, { errorOnExist: true, force: false }),
   );
   const next = target === cwd ? '`mmb run rehearsal`' : `\`cd ${shown(target)} && mmb run rehearsal\``;
-  out(
-    `${outcome.lines.join('\n')}\n${outcome.created ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost).` : 'Nothing new: the workspace has everything `mmb init` writes.'}\n`,
-  );
+  const closing = outcome.created
+    ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost).`
+    : 'Nothing new: the workspace has everything `mmb init` writes.';
+  out(`${outcome.lines.join('\n')}\n${closing}\n`);
   return 0;
 }
 

@@ -19,7 +19,9 @@ import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
 import { conformanceCommand } from './conformance';
 import { printHelpOrVersion } from './help';
-import { COMMANDS, commandNamed, parseArguments, usageText, type ParsedArguments } from './options';
+import { usageText } from './helpText';
+import { COMMANDS, commandNamed } from './options';
+import { parseArguments, type ParsedArguments } from './parseArguments';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
 import { viewCommand } from './view';
@@ -237,9 +239,8 @@ export function startCli(): void {
         process.exitCode = code;
       },
       (e: unknown) => {
-        process.stderr.write(
-          `mmb: internal error: ${maskSecrets(e instanceof Error ? (e.stack ?? e.message) : String(e))}\nPlease report it with the command you ran.\n`,
-        );
+        const detail = maskSecrets(e instanceof Error ? (e.stack ?? e.message) : String(e));
+        process.stderr.write(`mmb: internal error: ${detail}\nPlease report it with the command you ran.\n`);
         process.exitCode = INTERNAL_ERROR_EXIT;
       },
     );

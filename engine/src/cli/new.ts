@@ -3,20 +3,67 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../errors';
 
+/** A file's text from its lines, each ended by a newline. */
+const textLines = (...lines: string[]): string => lines.map((line) => `${line}\n`).join('');
+
 const files = (name: string): Record<string, string> => ({
   'benchmark.json': `{\n  "title": "${name}",\n  "chapters": ["chapter1.md", "chapter2.md", "chapter3.md"]\n}\n`,
-  'README.md': `# ${name}\n\nWhat this benchmark tests, in two or three sentences. See benchmarks/AUTHORING.md for the rules (\`mmb init\` puts it there).\n`,
-  'instructions.md':
-    'You are Jo, 30, a nurse in Glasgow, talking to your personal assistant in short, friendly\nmessages, a fact or two at a time. You never read out fact ids, and you quiz the assistant only\nwhen a phase tells you to.\n',
-  'profile.md': '# Jo\n\n## 1. About me\n1.1 Jo Reid, 30, a nurse at a Glasgow hospital\n1.2 Lives with a flatmate, Sam\n',
-  'garden.md':
-    '# Allotment\n\n## 1. The plot\n1.1 The allotment is plot 14, rented for £60 a year\n1.2 Tomatoes and courgettes are planted this year\n\n## 2. Plans\n2.1 A shed is planned for May, budget £250\n',
-  'chapter1.md':
-    '# Chapter 1: getting acquainted\n\n## Introduction\nIntroduce yourself: tell the `profile` sheet naturally.\n\n## The allotment\n```js\nvars.require_all_facts = "garden";\n```\nTell the `garden` sheet; ask the assistant to keep track of the allotment.\n',
-  'chapter2.md':
-    '# Chapter 2: a change of plan\n\n## The shed\nSay the shed is off: a neighbour is giving you his old one for free. Update `garden` fact 2.1\nto "A neighbour\'s old shed, free, arriving in May".\n\n🪤 RECONSIDER garden#2.1 → 3.2, 3.3 — the £250 shed is no longer bought\n',
-  'chapter3.md':
-    "# Chapter 3: the exam\n\n## Exam\n```js\nawait bench.newSession();\n```\nSay you want to check what the assistant remembers, then ask one question at a time.\n\n❓ 3.1 [RECALL] Which plot is my allotment? Correct answer: plot 14.\n❓ 3.2 [RECALL] Where is my shed coming from? Correct answer: a neighbour's old one, free.\n❓ 3.3 [HIST] What was the budget for the shed before the plan changed? Correct answer: £250.\n❓ 3.4 [VOID] How much water does the allotment use a week? Correct answer: you never told me.\n",
+  'README.md': textLines(
+    `# ${name}`,
+    '',
+    'What this benchmark tests, in two or three sentences. See benchmarks/AUTHORING.md for the rules (`mmb init` puts it there).',
+  ),
+  'instructions.md': textLines(
+    'You are Jo, 30, a nurse in Glasgow, talking to your personal assistant in short, friendly',
+    'messages, a fact or two at a time. You never read out fact ids, and you quiz the assistant only',
+    'when a phase tells you to.',
+  ),
+  'profile.md': textLines('# Jo', '', '## 1. About me', '1.1 Jo Reid, 30, a nurse at a Glasgow hospital', '1.2 Lives with a flatmate, Sam'),
+  'garden.md': textLines(
+    '# Allotment',
+    '',
+    '## 1. The plot',
+    '1.1 The allotment is plot 14, rented for £60 a year',
+    '1.2 Tomatoes and courgettes are planted this year',
+    '',
+    '## 2. Plans',
+    '2.1 A shed is planned for May, budget £250',
+  ),
+  'chapter1.md': textLines(
+    '# Chapter 1: getting acquainted',
+    '',
+    '## Introduction',
+    'Introduce yourself: tell the `profile` sheet naturally.',
+    '',
+    '## The allotment',
+    '```js',
+    'vars.require_all_facts = "garden";',
+    '```',
+    'Tell the `garden` sheet; ask the assistant to keep track of the allotment.',
+  ),
+  'chapter2.md': textLines(
+    '# Chapter 2: a change of plan',
+    '',
+    '## The shed',
+    'Say the shed is off: a neighbour is giving you his old one for free. Update `garden` fact 2.1',
+    'to "A neighbour\'s old shed, free, arriving in May".',
+    '',
+    '🪤 RECONSIDER garden#2.1 → 3.2, 3.3 — the £250 shed is no longer bought',
+  ),
+  'chapter3.md': textLines(
+    '# Chapter 3: the exam',
+    '',
+    '## Exam',
+    '```js',
+    'await bench.newSession();',
+    '```',
+    'Say you want to check what the assistant remembers, then ask one question at a time.',
+    '',
+    '❓ 3.1 [RECALL] Which plot is my allotment? Correct answer: plot 14.',
+    "❓ 3.2 [RECALL] Where is my shed coming from? Correct answer: a neighbour's old one, free.",
+    '❓ 3.3 [HIST] What was the budget for the shed before the plan changed? Correct answer: £250.',
+    '❓ 3.4 [VOID] How much water does the allotment use a week? Correct answer: you never told me.',
+  ),
 });
 
 export function newCommand(name: string | undefined, cwd: string, out: (s: string) => void): number {
@@ -27,8 +74,12 @@ export function newCommand(name: string | undefined, cwd: string, out: (s: strin
   if (existsSync(dir)) throw new UsageError(`${relative(cwd, dir)} exists already; pick another name.`);
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(files(name))) writeFileSync(join(dir, file), text);
+  const shown = relative(cwd, dir);
   out(
-    `Created ${relative(cwd, dir)}: three chapters, a profile and one sheet, a trap and four checks.\nNext: edit it, then \`mmb check ${relative(cwd, dir)}\`; rehearse it with a run whose persona and agent are "stand-in".\n`,
+    textLines(
+      `Created ${shown}: three chapters, a profile and one sheet, a trap and four checks.`,
+      `Next: edit it, then \`mmb check ${shown}\`; rehearse it with a run whose persona and agent are "stand-in".`,
+    ),
   );
   return 0;
 }

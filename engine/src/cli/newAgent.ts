@@ -54,8 +54,7 @@ export function newAgentCommand(input: NewAgentInput, out: (s: string) => void):
   mkdirSync(join(cwd, 'agents'), { recursive: true });
   writeFileSync(target, readFileSync(join(input.examples, kind.example), 'utf8'));
   writeFileSync(configPath, applyEdits(text, edits));
-  out(
-    `Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`,
-  );
+  const created = `Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.`;
+  out(`${created}\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`);
   return 0;
 }

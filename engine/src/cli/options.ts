@@ -115,19 +115,28 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: '--filter',
         value: '<terms>',
         example: 'chapter3,HIST',
-        help: 'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; only the phases that hold them are played, and the persona asks only them',
+        help:
+          'a partial run of some chapters or checks (named <run-id>.filter-…): comma-separated terms, ' +
+          'each a chapter (chapter3 or chapter3.md), a check id (20.16) or a check type (HIST); ' +
+          'chapters pick where, checks and types pick what, both: the picked checks of the picked chapters; ' +
+          'only the phases that hold them are played, and the persona asks only them',
       },
       {
         name: '--repeat',
         value: 'N',
         example: '3',
-        help: `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), grouped as repeats in reports and trends`,
+        help:
+          `N independent runs of each run named, <run-id>#1 … <run-id>#N (at most ${MAX_REPEATS}), ` +
+          'grouped as repeats in reports and trends',
       },
       {
         name: '--shard',
         value: 'I/N',
         example: '1/3',
-        help: "this machine's share of the runs (repeats counted one by one), for CI split over N machines: the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; `mmb report --merge` brings the results folders back together",
+        help:
+          "this machine's share of the runs (repeats counted one by one), for CI split over N machines: " +
+          'the k-th of them (from 0, in the order named, or config order) goes to shard k mod N + 1, the same on every machine; ' +
+          '`mmb report --merge` brings the results folders back together',
       },
       {
         name: '--max-concurrency',
@@ -157,7 +166,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: '--merge',
         words: '<folder> ...',
-        help: 'bring in the results/ folders of other machines (after `mmb run --shard`): their runs are copied into results/, checked, and get their report.md entries',
+        help:
+          'bring in the results/ folders of other machines (after `mmb run --shard`): ' +
+          'their runs are copied into results/, checked, and get their report.md entries',
       },
       JUNIT,
       PASS_SCORE,
@@ -248,141 +259,8 @@ export function commandNamed(name: string): CommandSpec {
   throw new UsageError(`unknown command "${clip(name)}".${didYouMean(suggestions)} See \`mmb --help\`.`);
 }
 
-/** The usage text of `mmb --help`, from the table. */
-export function usageText(): string {
-  const lines = ['Usage: mmb <command> [options]', '', 'Commands:'];
-  for (const command of COMMANDS) {
-    lines.push(`  ${`${command.name} ${command.synopsis}`.trimEnd().padEnd(44)}${command.help}`);
-    // Options already in the synopsis (`--config <file>`, `--seed N`) are not listed twice.
-    const listed = command.options.filter((o) => !command.synopsis.includes(o.name));
-    const shown = listed.map(optionText);
-    const width = Math.max(0, ...shown.map((s) => s.length)) + 3;
-    listed.forEach((option, i) => lines.push(...wrapped(`      ${shown[i]!.padEnd(width)}`, option.help)));
-  }
-  lines.push(
-    '',
-    '`mmb <command> --help` (or `mmb help <command>`) says more about one; `mmb --version` prints the version.',
-    '',
-    'Exit status: 0 done, 1 errors found, a run crashed or a threshold missed, 2 a usage or config problem, 75 the disk is full or read-only',
-    '(free space, or make it writable, and run again to resume), 130 stopped with Ctrl-C.',
-    '',
-  );
-  return lines.join('\n');
-}
-
-/** `mmb <command> --help`: the synopsis, what it does, every option with its value, the exit statuses. */
-export function commandHelp(command: CommandSpec): string {
-  const synopsis = `mmb ${command.name} ${command.synopsis}`.trimEnd();
-  const lines = [
-    `Usage: ${synopsis}${command.options.some((o) => !command.synopsis.includes(o.name)) ? ' [options]' : ''}`,
-    '',
-    `${capitalized(command.help)}.`,
-    '',
-  ];
-  const rows: [string, string][] = [...command.options.map((o): [string, string] => [optionText(o), o.help]), ['-h, --help', 'this help']];
-  const width = Math.max(...rows.map(([left]) => left.length)) + 3;
-  lines.push('Options:', ...rows.flatMap(([left, help]) => wrapped(`  ${left.padEnd(width)}`, help)), '');
-  lines.push('Exit status:', ...(command.exits ?? [EXIT.done, EXIT.usage]).map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`), '');
-  return lines.join('\n');
-}
-
-/** `--from <chapter.md>:<phase>`, `--compare <a> <b> ...`, `--json`: an option as the help shows it. */
-function optionText(option: OptionSpec): string {
-  return [option.alias ? `${option.alias}, ${option.name}` : option.name, option.value, option.words].filter(Boolean).join(' ');
-}
-
-/** The widest help line: long option texts wrap, under their own column, rather than run past a terminal. */
-const HELP_WIDTH = 110;
-
-/** `lead` then `text`, broken at spaces into lines of at most HELP_WIDTH, the later ones indented as wide as `lead`. */
-function wrapped(lead: string, text: string): string[] {
-  const room = Math.max(30, HELP_WIDTH - lead.length);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > room) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  lines.push(line);
-  return lines.map((part, i) => `${i === 0 ? lead : ' '.repeat(lead.length)}${part}`);
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** A name typed by the user, cut to a length a message can quote. */
-function clip(text: string): string {
+export function clip(text: string): string {
   const flat = text.replace(/\p{Cc}+/gu, ' ');
   return shorten(flat, 60);
-}
-
-/** A command line taken apart by the table of its command. */
-export interface ParsedArguments {
-  command: string | undefined;
-  /** The arguments that are neither options nor an option's value. */
-  words: string[];
-  /** Every option given, by its name (`--config` for `--config=x`), in order. */
-  flags: string[];
-  /** The value of an option; undefined without the option; throws when the option was given none. */
-  option(name: string): string | undefined;
-  /** The value of an option as given, unchecked, for options that check their value themselves. */
-  valueAfter(name: string): string | undefined;
-}
-
-/** An argument that names an option: `-x`, `--name`, `--name=value`; a lone `-` is a word. */
-function isOption(argument: string): boolean {
-  return argument.length > 1 && argument.startsWith('-');
-}
-
-/**
- * Splits a command line by its command's options: `--opt value` and `--opt=value` alike. Throws
- * `UsageError` for an option the command does not know (with the near names), a value given to a
- * flag, and an option that takes a value given twice.
- */
-export function parseArguments(argv: readonly string[]): ParsedArguments {
-  const [command, ...rest] = argv;
-  const spec = COMMANDS.find((c) => c.name === command);
-  const words: string[] = [];
-  const flags: string[] = [];
-  const values = new Map<string, string | undefined>();
-  for (let at = 0; at < rest.length; at++) {
-    const argument = rest[at]!;
-    if (!isOption(argument)) {
-      words.push(argument);
-      continue;
-    }
-    const equals = argument.startsWith('--') ? argument.indexOf('=') : -1;
-    const given = equals < 0 ? argument : argument.slice(0, equals);
-    const option = spec ? knownOption(spec, given) : undefined;
-    const name = option?.name ?? given;
-    flags.push(name);
-    if (option?.value === undefined) {
-      if (equals >= 0) throw new UsageError(`${name} takes no value: write ${name} alone (got ${clip(argument)}).`);
-      continue;
-    }
-    if (values.has(name)) throw new UsageError(`${name} is given twice: give it once.`);
-    const next = rest[at + 1];
-    if (equals >= 0) values.set(name, argument.slice(equals + 1));
-    else if (next !== undefined && !isOption(next)) values.set(name, rest[++at]);
-    else values.set(name, undefined);
-  }
-  const option = (name: string): string | undefined => {
-    if (!flags.includes(name)) return undefined;
-    const value = values.get(name);
-    const example = spec?.options.find((o) => o.name === name)?.example;
-    if (!value) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example} or ${name}=${example}` : ''}.`);
-    return value;
-  };
-  return { command, words, flags, option, valueAfter: (name) => values.get(name) };
-}
-
-/** The command's option of that name, or a usage error that suggests the near ones. */
-function knownOption(command: CommandSpec, name: string): OptionSpec | undefined {
-  const option = command.options.find((o) => o.name === name || o.alias === name);
-  if (option || (HELP_OPTIONS as readonly string[]).includes(name)) return option;
-  const suggestions = nearNames(clip(name), [...command.options.map((o) => o.name), '--help']);
-  throw new UsageError(`unknown option ${clip(name)} for ${command.name}.${didYouMean(suggestions)} See \`mmb ${command.name} --help\`.`);
 }

@@ -57,7 +57,8 @@ export function partialRun(
   }
   if (run.name.length > MAX_RUN_ID_LENGTH)
     throw new UsageError(
-      `the partial run's name would be ${run.name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: shorten the run's name, the chapter's or the filter.`,
+      `the partial run's name would be ${run.name.length} characters long, more than the ${MAX_RUN_ID_LENGTH} a run id may have: ` +
+        "shorten the run's name, the chapter's or the filter.",
     );
   return request.rehearse ? rehearsed({ ...run, rehearse: true }) : run;
 }
@@ -92,7 +93,8 @@ function baseRun(request: PartialRequest, ids: string[], config: Config, configP
   const found = config.runs.find((r) => r.name === id);
   if (!found)
     throw new UsageError(
-      `no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
+      `no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; ` +
+        `its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
     );
   return found;
 }

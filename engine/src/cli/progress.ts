@@ -55,14 +55,14 @@ export class Progress {
       return;
     }
     const name = printable(run);
-    if (state?.status === 'finished')
-      this.write(
-        `${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${Object.keys(state.grades).length}/${line.checks})\n`,
-      );
-    else
-      this.write(
-        `${name}: ${state && state.events > 0 ? 'resumed' : 'started'} (${benchmark.chapters.filter((c) => c.phases.length).length} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`,
-      );
+    if (state?.status === 'finished') {
+      const checks = `${Object.keys(state.grades).length}/${line.checks}`;
+      this.write(`${name}: finished already (phase ${phaseNumber(line, state)}/${phases}, checks ${checks})\n`);
+    } else {
+      const chapters = benchmark.chapters.filter((c) => c.phases.length).length;
+      const begun = state && state.events > 0 ? 'resumed' : 'started';
+      this.write(`${name}: ${begun} (${chapters} chapters, ${phases} phases, ${benchmark.checks.length} checks)\n`);
+    }
   }
 
   event(run: string, state: RunState, event: RunEvent): void {

@@ -107,9 +107,8 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
   const states = readable.map((run) => run.state);
   const benchmarks = [...new Set(states.map((s) => s.benchmark))];
   if (benchmarks.length > 1) {
-    throw new UsageError(
-      `runs of different benchmarks cannot be compared check by check (${states.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}): compare runs of one benchmark.`,
-    );
+    const each = states.map((state) => `${state.run}: ${state.benchmark}`).join(', ');
+    throw new UsageError(`runs of different benchmarks cannot be compared check by check (${each}): compare runs of one benchmark.`);
   }
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
   const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) =>

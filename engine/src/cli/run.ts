@@ -106,7 +106,8 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
   const unknown = ids.filter((_, i) => !found[i]);
   if (unknown.length)
     throw new UsageError(
-      `no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
+      `no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; ` +
+        `its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
     );
   const named: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
   if (named.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
@@ -161,7 +162,8 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
   ]);
   for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
   io.out(
-    `Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\nThe chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n`,
+    'Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\n' +
+      'The chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n',
   );
   // The stand-in answers at once, so the Time Master need not leave real time before each wake-up.
   const config: Config = {
@@ -171,7 +173,8 @@ export async function demoCommand(root: string, bundled: string, io: Io): Promis
   };
   const code = await execute(root, bundled, config, runs, io);
   io.out(
-    `\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\nFull entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`,
+    '\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\n' +
+      `Full entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`,
   );
   return code;
 }
@@ -267,5 +270,6 @@ function timingFromEnv(env: NodeJS.ProcessEnv): RunTiming {
 
 function resultLine(run: string, s: Summary): string {
   const avg = s.average === null ? '—' : s.average.toFixed(2);
-  return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`;
+  const runTime = s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`;
+  return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${runTime}`;
 }

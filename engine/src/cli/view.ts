@@ -29,7 +29,8 @@ function hostOf(value: string | undefined): (typeof LOOPBACK_HOSTS)[number] {
   const loopback = LOOPBACK_HOSTS.find((h) => h === host);
   if (!loopback)
     throw new UsageError(
-      `--host ${value!.slice(0, 60)} is not a loopback address: mmb view serves your results with no login but its token, so only to this machine (127.0.0.1, localhost or ::1).`,
+      `--host ${value!.slice(0, 60)} is not a loopback address: ` +
+        'mmb view serves your results with no login but its token, so only to this machine (127.0.0.1, localhost or ::1).',
     );
   return loopback;
 }
