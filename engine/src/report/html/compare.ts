@@ -1,88 +1,96 @@
 /** The comparison page: runs of one benchmark side by side, the checks whose grade differs first. */
-import { pairText, type CompareRow, type Comparison } from '../compare';
-import { RESULT_CLASS } from './story';
-import {
-  chartBox,
-  escapeHtml,
-  fmtGrade,
-  gradeBars,
-  gradeClass,
-  page,
-  PALETTE,
-  sourceLink,
-  type ChartSpec,
-  type RenderOptions,
-} from './page';
+import { pairText, type ComparedRun, type CompareRow, type Comparison } from '../compare';
+import { trapAnchor, trapResultLabel, trapTypeCell, trapWriteCell } from './story';
+import { chartBox, escapeHtml, gradeBars, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
 
-export function renderComparison(c: Comparison, o: RenderOptions = {}): string {
-  const differing = c.rows.filter((r) => r.differs);
-  const charts: ChartSpec[] = [
-    gradeBars(
-      'chart-averages',
-      c.runs.map((r) => r.run),
-      c.runs.map((r) => r.average),
-      'average',
-      o.passScore,
-    ),
-  ];
-  if (differing.length) {
-    charts.push({
-      canvas: 'chart-differing',
-      config: {
-        type: 'bar',
-        data: {
-          labels: differing.map((r) => r.id),
-          datasets: c.runs.map((run, i) => ({
-            label: run.run,
-            data: differing.map((r) => r.cells[i]?.effective ?? null),
-            backgroundColor: PALETTE[i % PALETTE.length],
-            minBarLength: 3,
-            maxBarThickness: 28,
-          })),
-        },
-        options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } } },
-      },
-    });
-  }
-  const head = c.runs
-    .map(
-      (r) =>
-        `<th class="run">${escapeHtml(r.run)}<br><span class="note">${escapeHtml(r.agent)}${r.sessionBreaksIgnored ? ', in context' : ''}</span></th>`,
-    )
-    .join('');
-  const same = c.rows.filter((r) => !r.differs);
+export function renderComparison(comparison: Comparison, options: RenderOptions = {}): string {
+  const differing = comparison.rows.filter((row) => row.differs);
+  const same = comparison.rows.filter((row) => !row.differs);
+  const runs = comparison.runs;
+  const separator = `<tr class="sep"><td colspan="${runs.length + 2}">Graded the same in every run (${same.length})</td></tr>`;
+  const sameRows = same.length ? `${separator}\n${same.map((row) => checkRow(row, options)).join('\n')}` : '';
+  const head = `<th>check</th><th>question</th>${runs.map(runHead).join('')}`;
+  const rows = `\n${differing.map((row) => checkRow(row, options)).join('\n')}\n${sameRows}\n`;
+  const gradesNote =
+    'A grade tagged "2nd attempt" was given when the agent found the answer only after being asked to search (it counts half). ' +
+    "Hover a grade for the agent's answer and the grader's comment.";
+  const differingCount = `${comparison.differing} of ${comparison.rows.length} checks graded differently`;
   const body = `<header>
-<h1>Comparison: ${c.runs.map((r) => escapeHtml(r.run)).join(' · ')}</h1>
-<p class="sub">${escapeHtml(c.title)} (${escapeHtml(c.benchmark)}) · ${c.differing} of ${c.rows.length} checks graded differently</p>
+<h1>Comparison: ${runs.map((run) => escapeHtml(run.run)).join(' · ')}</h1>
+<p class="sub">${escapeHtml(comparison.title)} (${escapeHtml(comparison.benchmark)}) · ${differingCount}</p>
 </header>
-<div class="kpis">${c.runs.map((r) => `<div class="kpi"><div class="v">${r.average === null ? '—' : r.average.toFixed(2)}</div><div class="k">${escapeHtml(r.run)}${r.status !== 'finished' ? ` (${escapeHtml(r.status)})` : ''}${r.partial ? ' (partial)' : ''}</div></div>`).join('')}</div>
+<div class="kpis">${runs.map(runKpi).join('')}</div>
 <div class="charts">
 ${chartBox('chart-averages', 'Average per run')}
 ${differing.length ? chartBox('chart-differing', 'Checks graded differently', 'wide') : ''}
 </div>
-${pairwise(c)}
+${pairwise(comparison)}
 <h2>Check by check</h2>
-<table class="compare"><thead><tr><th>check</th><th>question</th>${head}</tr></thead><tbody>
-${differing.map((r) => row(r, o)).join('\n')}
-${same.length ? `<tr class="sep"><td colspan="${c.runs.length + 2}">Graded the same in every run (${same.length})</td></tr>\n${same.map((r) => row(r, o)).join('\n')}` : ''}
-</tbody></table>
-<p class="note">A grade tagged "2nd attempt" was given when the agent found the answer only after being asked to search (it counts half). Hover a grade for the agent's answer and the grader's comment.</p>
-${trapSection(c, o)}`;
-  return page(`MarathonMemBench — comparison of ${c.runs.map((r) => r.run).join(', ')}`, body, charts, o);
+${tableOf(head, rows, 'compare')}
+${noteParagraph(gradesNote)}
+${trapSection(comparison, options)}`;
+  const title = `MarathonMemBench — comparison of ${runs.map((run) => run.run).join(', ')}`;
+  return page(title, body, comparisonCharts(comparison, differing, options.passScore), options);
 }
 
-function row(r: CompareRow, o: RenderOptions): string {
-  const cells = r.cells.map((g, i) =>
-    g
-      ? `<td class="run" title="${escapeHtml(`${g.got}${g.comment ? ` — ${g.comment}` : ''}`)}"><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${r.differs ? `<div class="got">${escapeHtml(shorten(g.got, 140))}</div>` : ''}</td>`
-      : `<td class="run"><span class="grade g-none">—</span>${r.played[i] === false ? '<div class="got">not played (a partial run)</div>' : ''}</td>`,
+/** The average per run, and the grades of the differing checks, a bar per run. */
+function comparisonCharts(comparison: Comparison, differing: CompareRow[], passScore: number | undefined): ChartSpec[] {
+  const runs = comparison.runs;
+  const averages = gradeBars(
+    'chart-averages',
+    runs.map((run) => run.run),
+    runs.map((run) => run.average),
+    'average',
+    passScore,
   );
-  const traps =
-    r.differs && r.traps.length
-      ? `<div class="note">${r.traps.map((t) => `<a class="story-link" href="#trap-${t.index}" data-trap="${t.index}">🪤 ${escapeHtml(t.type)}</a>`).join(' ')}</div>`
-      : '';
-  return `<tr class="${r.differs ? 'differs' : ''}" data-check="${escapeHtml(r.id)}"><td>${sourceLink(r.source, o, r.id)}<span class="tag">${escapeHtml(r.type)}</span>${traps}</td><td>${escapeHtml(r.question)}<div class="note">expected: ${escapeHtml(r.expected)}</div></td>${cells.join('')}</tr>`;
+  if (!differing.length) return [averages];
+  const datasets = runs.map((run, index) => ({
+    label: run.run,
+    data: differing.map((row) => row.cells[index]?.effective ?? null),
+    backgroundColor: PALETTE[index % PALETTE.length],
+    minBarLength: 3,
+    maxBarThickness: 28,
+  }));
+  const labels = differing.map((row) => row.id);
+  const options = { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } } };
+  return [averages, { canvas: 'chart-differing', config: { type: 'bar', data: { labels, datasets }, options } }];
+}
+
+function runHead(run: ComparedRun): string {
+  const agent = `${escapeHtml(run.agent)}${run.sessionBreaksIgnored ? ', in context' : ''}`;
+  return `<th class="run">${escapeHtml(run.run)}<br><span class="note">${agent}</span></th>`;
+}
+
+function runKpi(run: ComparedRun): string {
+  const status = run.status !== 'finished' ? ` (${escapeHtml(run.status)})` : '';
+  const label = `${escapeHtml(run.run)}${status}${run.partial ? ' (partial)' : ''}`;
+  const average = run.average === null ? '—' : run.average.toFixed(2);
+  return `<div class="kpi"><div class="v">${average}</div><div class="k">${label}</div></div>`;
+}
+
+/** One run's cell of a check: its grade, with the answer when the runs differ; hovering shows the answer and the comment. */
+function gradeCell(row: CompareRow, runIndex: number, options: RenderOptions): string {
+  const grade = row.cells[runIndex];
+  if (!grade) {
+    const unplayed = row.played[runIndex] === false ? '<div class="got">not played (a partial run)</div>' : '';
+    return `<td class="run"><span class="grade g-none">—</span>${unplayed}</td>`;
+  }
+  const hover = escapeHtml(`${grade.got}${grade.comment ? ` — ${grade.comment}` : ''}`);
+  const attempt = grade.attempt === 2 ? SECOND_ATTEMPT : '';
+  const got = row.differs ? `<div class="got">${escapeHtml(shorten(grade.got, 140))}</div>` : '';
+  return `<td class="run" title="${hover}">${gradeBadge(grade.effective, options.passScore)}${attempt}${got}</td>`;
+}
+
+function checkRow(row: CompareRow, options: RenderOptions): string {
+  const cells = row.cells.map((_, runIndex) => gradeCell(row, runIndex, options));
+  const trapLink = (trap: CompareRow['traps'][number]) =>
+    `<a class="story-link" href="#trap-${trap.index}" data-trap="${trap.index}">🪤 ${escapeHtml(trap.type)}</a>`;
+  const traps = row.differs && row.traps.length ? `<div class="note">${row.traps.map(trapLink).join(' ')}</div>` : '';
+  const checkCell = `<td>${sourceLink(row.source, options, row.id)}${tagLabel(escapeHtml(row.type))}${traps}</td>`;
+  const questionCell = `<td>${escapeHtml(row.question)}<div class="note">expected: ${escapeHtml(row.expected)}</div></td>`;
+  return `<tr class="${row.differs ? 'differs' : ''}" data-check="${escapeHtml(row.id)}">${checkCell}${questionCell}${cells.join('')}</tr>`;
 }
 
 /**
@@ -90,32 +98,40 @@ function row(r: CompareRow, o: RenderOptions): string {
  * that two of them are identical; each pair says it. Partial runs are named, as their unplayed
  * checks are no difference.
  */
-function pairwise(c: Comparison): string {
-  const partial = c.runs.filter((r) => r.partial).map((r) => escapeHtml(r.run));
+function pairwise(comparison: Comparison): string {
+  const runs = comparison.runs;
+  const partial = runs.filter((run) => run.partial).map((run) => escapeHtml(run.run));
+  const partialText = 'Partial runs (some phases only: <code>--from</code>, <code>--only</code>, a rehearsal)';
   const note = partial.length
-    ? `<p class="note">Partial runs (some phases only: <code>--from</code>, <code>--only</code>, a rehearsal): ${partial.join(', ')}. The checks they did not play are not counted as differences.</p>`
+    ? noteParagraph(`${partialText}: ${partial.join(', ')}. The checks they did not play are not counted as differences.`)
     : '';
-  if (c.runs.length < 3) return note;
-  const rows = c.pairs.map(
-    (p) =>
-      `<tr class="${p.differing ? 'differs' : ''}" data-pair="${p.a}-${p.b}"><td>${escapeHtml(c.runs[p.a]!.run)}</td><td>${escapeHtml(c.runs[p.b]!.run)}</td><td class="num">${p.differing}</td><td class="num">${p.compared}</td><td>${escapeHtml(pairText(p))}</td></tr>`,
-  );
+  if (runs.length < 3) return note;
+  const rows = comparison.pairs.map((pair) => {
+    const names = `<td>${escapeHtml(runs[pair.a]!.run)}</td><td>${escapeHtml(runs[pair.b]!.run)}</td>`;
+    const counts = `${numberCell(String(pair.differing))}${numberCell(String(pair.compared))}`;
+    const opening = `<tr class="${pair.differing ? 'differs' : ''}" data-pair="${pair.a}-${pair.b}">`;
+    return `${opening}${names}${counts}<td>${escapeHtml(pairText(pair))}</td></tr>`;
+  });
+  const head = `<th>run</th><th>run</th>${numberHead('checks differing')}${numberHead('graded by both')}<th></th>`;
   return `<h2>Run against run</h2>
-<table class="pairs"><thead><tr><th>run</th><th>run</th><th class="num">checks differing</th><th class="num">graded by both</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>
+${tableOf(head, rows.join(''), 'pairs')}
 ${note}`;
 }
 
 /** The trap writes aimed at the differing checks, each with its result in every run: where a check's trap link leads. */
-function trapSection(c: Comparison, o: RenderOptions): string {
-  if (!c.traps.length) return '';
-  const head = c.runs.map((r) => `<th class="run">${escapeHtml(r.run)}</th>`).join('');
-  const rows = c.traps.map(
-    (t) =>
-      `<tr id="trap-${t.index}" data-trap="${t.index}" data-trap-type="${escapeHtml(t.type)}"><td class="trap-type">🪤 ${escapeHtml(t.type)}</td><td>${sourceLink(t.write, o, `${t.write.file.split('/').pop()}:${t.write.line}`, 'src trap-link')}${t.write.note ? `<div class="note">${escapeHtml(t.write.note)}</div>` : ''}</td><td>${t.checks.map(escapeHtml).join(', ')}</td>${t.results.map((result) => `<td class="run"><span class="verdict ${RESULT_CLASS[result]}">${result}</span></td>`).join('')}</tr>`,
-  );
+function trapSection(comparison: Comparison, options: RenderOptions): string {
+  if (!comparison.traps.length) return '';
+  const runHeads = comparison.runs.map((run) => `<th class="run">${escapeHtml(run.run)}</th>`).join('');
+  const rows = comparison.traps.map((trap) => {
+    const results = trap.results.map((result) => `<td class="run">${trapResultLabel(result)}</td>`).join('');
+    const checks = `<td>${trap.checks.map(escapeHtml).join(', ')}</td>`;
+    const cells = `${trapTypeCell(trap.type)}${trapWriteCell(trap.write, options)}${checks}${results}`;
+    return `<tr ${trapAnchor(trap.index, trap.type)}>${cells}</tr>`;
+  });
+  const head = `<th>trap</th><th>the write</th><th>differing checks</th>${runHeads}`;
+  const note =
+    "Per run: caught when a check the write aims at failed, held when every graded one passed (the trap story of each run's page).";
   return `<h2 id="traps">The traps of the differing checks</h2>
-<table class="traps"><thead><tr><th>trap</th><th>the write</th><th>differing checks</th>${head}</tr></thead><tbody>
-${rows.join('\n')}
-</tbody></table>
-<p class="note">Per run: caught when a check the write aims at failed, held when every graded one passed (the trap story of each run's page).</p>`;
+${tableOf(head, `\n${rows.join('\n')}\n`, 'traps')}
+${noteParagraph(note)}`;
 }

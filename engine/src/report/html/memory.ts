@@ -5,27 +5,37 @@
  */
 import { expectedTokens, lineHolds, type MemorySnapshot } from '../memory';
 import { escapeHtml } from './page';
+import { noteParagraph } from './markup';
 
-/** The snapshot of conversation `number` (else the first one after it), folded; empty without one. `stale`: `CheckResult.staleTokens`. */
+/**
+ * The snapshot of conversation `number` (else the first one after it), folded; empty without one.
+ * `stale`: `CheckResult.staleTokens`.
+ */
 export function memoryAt(memory: readonly MemorySnapshot[], number: number, expected: string, stale: readonly string[] = []): string {
-  const snapshot = memory.find((m) => m.conversation === number) ?? memory.find((m) => m.conversation > number);
+  const snapshot = memory.find((entry) => entry.conversation === number) ?? memory.find((entry) => entry.conversation > number);
   if (!snapshot) return '';
   const tokens = expectedTokens(expected);
   let held = 0;
   let staleLines = 0;
-  const files = snapshot.files.map((f) => {
-    const lines = f.text.split('\n').map((line) => {
+  const files = snapshot.files.map((file) => {
+    const lines = file.text.split('\n').map((line) => {
       const hit = tokens.length > 0 && lineHolds(line, tokens);
       const old = stale.length > 0 && lineHolds(line, stale);
       if (hit) held++;
       if (old) staleLines++;
       return `<span class="mem-line${hit ? ' hit' : ''}${old ? ' stale' : ''}">${escapeHtml(line)}</span>`;
     });
-    return `<div class="mem-file"><div class="note">${escapeHtml(f.name)}${f.cut ? ' (cut)' : ''}</div><pre>${lines.join('\n')}</pre></div>`;
+    const name = `<div class="note">${escapeHtml(file.name)}${file.cut ? ' (cut)' : ''}</div>`;
+    return `<div class="mem-file">${name}<pre>${lines.join('\n')}</pre></div>`;
   });
-  const plural = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
-  const staleText = stale.length ? `, ${plural(staleLines)} holding a stale value` : '';
-  const summary = `The agent's memory after conversation ${snapshot.conversation}: ${snapshot.files.length} file${snapshot.files.length === 1 ? '' : 's'}, ${plural(held)} holding the expected value${staleText}`;
-  const legend = `<p class="mem-legend note"><span class="mem-line hit">expected</span> the expected value${stale.length ? ` <span class="mem-line stale">stale</span> a value a trap write replaced (${escapeHtml(stale.join(', '))})` : ''}</p>`;
-  return `<details class="memory"><summary>${escapeHtml(summary)}</summary>${legend}${files.join('') || '<p class="note">empty</p>'}</details>`;
+  const lineCount = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
+  const staleText = stale.length ? `, ${lineCount(staleLines)} holding a stale value` : '';
+  const fileCount = `${snapshot.files.length} file${snapshot.files.length === 1 ? '' : 's'}`;
+  const counts = `${fileCount}, ${lineCount(held)} holding the expected value${staleText}`;
+  const summary = `The agent's memory after conversation ${snapshot.conversation}: ${counts}`;
+  const staleLegend = stale.length
+    ? ` <span class="mem-line stale">stale</span> a value a trap write replaced (${escapeHtml(stale.join(', '))})`
+    : '';
+  const legend = `<p class="mem-legend note"><span class="mem-line hit">expected</span> the expected value${staleLegend}</p>`;
+  return `<details class="memory"><summary>${escapeHtml(summary)}</summary>${legend}${files.join('') || noteParagraph('empty')}</details>`;
 }

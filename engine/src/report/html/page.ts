@@ -39,8 +39,10 @@ export interface ChartSpec {
   config: { type: string; data: unknown; options?: unknown };
 }
 
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
 }
 
 /** JSON safe to put inside a <script> element. */
@@ -66,34 +68,41 @@ export function chartLibrary(): string {
   } catch {
     // Not installed: only the copy beside the bundle can serve.
   }
-  const file = candidates.find((c) => existsSync(c));
+  const file = candidates.find((candidate) => existsSync(candidate));
   if (!file) throw new Error(`the charting library is missing: none of ${candidates.join(', ')} exists; run npm run build`);
   chartJsSource = readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
   return chartJsSource;
 }
 
 /** A link to a place in a benchmark; see docs/engine.md for the data attributes a panel relies on. */
-export function sourceLink(ref: SourceRef, o: RenderOptions, text = `${ref.file.split('/').pop()}:${ref.line}`, cls = 'src'): string {
-  const href = o.linkBase !== undefined ? `${o.linkBase.replace(/\/$/, '')}/${ref.file}` : '#';
-  return `<a class="${cls}" href="${escapeHtml(href)}" data-file="${escapeHtml(ref.file)}" data-line="${ref.line}" title="${escapeHtml(`${ref.file}:${ref.line}`)}">${escapeHtml(text)}</a>`;
+export function sourceLink(
+  ref: SourceRef,
+  options: RenderOptions,
+  text = `${ref.file.split('/').pop()}:${ref.line}`,
+  className = 'src',
+): string {
+  const href = options.linkBase !== undefined ? `${options.linkBase.replace(/\/$/, '')}/${ref.file}` : '#';
+  const place = `data-file="${escapeHtml(ref.file)}" data-line="${ref.line}" title="${escapeHtml(`${ref.file}:${ref.line}`)}"`;
+  return `<a class="${className}" href="${escapeHtml(href)}" ${place}>${escapeHtml(text)}</a>`;
 }
 
 /** Grade colour class by score band (`g-good`, `g-fair`, `g-poor`), `g-none` without a grade. */
-export function gradeClass(g: number | null | undefined, passScore?: number): string {
-  if (g === null || g === undefined) return 'g-none';
-  return `g-${scoreBand(g, passScore)}`;
+export function gradeClass(grade: number | null | undefined, passScore?: number): string {
+  if (grade === null || grade === undefined) return 'g-none';
+  return `g-${scoreBand(grade, passScore)}`;
 }
 
-export function fmtGrade(g: number | null | undefined): string {
-  if (g === null || g === undefined) return '—';
-  return Number.isInteger(g) ? String(g) : g.toFixed(2).replace(/0$/, '');
+/** A grade as few digits as it needs (`7`, `7.5`, `3.33`), — without one. */
+export function fmtGrade(grade: number | null | undefined): string {
+  if (grade === null || grade === undefined) return '—';
+  return Number.isInteger(grade) ? String(grade) : grade.toFixed(2).replace(/0$/, '');
 }
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 export const GRADE_COLOURS: Record<ScoreBand, string> = { good: '#3a9d5d', fair: '#e0a030', poor: '#d9534f' };
 
-export function gradeColour(g: number, passScore?: number): string {
-  return GRADE_COLOURS[scoreBand(g, passScore)];
+export function gradeColour(grade: number, passScore?: number): string {
+  return GRADE_COLOURS[scoreBand(grade, passScore)];
 }
 
 /** A bar chart of grades 0–10 by label. */
@@ -105,7 +114,13 @@ export function gradeBars(canvas: string, labels: string[], values: (number | nu
       data: {
         labels,
         datasets: [
-          { label, data: values, backgroundColor: values.map((v) => gradeColour(v ?? 0, passScore)), minBarLength: 3, maxBarThickness: 64 },
+          {
+            label,
+            data: values,
+            backgroundColor: values.map((value) => gradeColour(value ?? 0, passScore)),
+            minBarLength: 3,
+            maxBarThickness: 64,
+          },
         ],
       },
       options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
@@ -113,8 +128,10 @@ export function gradeBars(canvas: string, labels: string[], values: (number | nu
   };
 }
 
-export function chartBox(canvas: string, title: string, cls = ''): string {
-  return `<figure class="chart ${cls}"><figcaption>${escapeHtml(title)}</figcaption><div class="canvas-box"><canvas id="${canvas}" role="img" aria-label="${escapeHtml(title)}"></canvas></div></figure>`;
+/** A chart's frame: its caption and the canvas its spec draws on; `className` widens it (`wide`). */
+export function chartBox(canvas: string, title: string, className = ''): string {
+  const canvasBox = `<div class="canvas-box"><canvas id="${canvas}" role="img" aria-label="${escapeHtml(title)}"></canvas></div>`;
+  return `<figure class="chart ${className}"><figcaption>${escapeHtml(title)}</figcaption>${canvasBox}</figure>`;
 }
 
 const PAGE_SCRIPT = `(function () {
@@ -148,15 +165,24 @@ const PAGE_SCRIPT = `(function () {
 })();`;
 
 /** The content-security policy of a page: nothing but its own nonce'd scripts and styles, and data: images. */
-export function pageCsp(nonce: string, o: Pick<RenderOptions, 'connectSelf'> = {}): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${o.connectSelf ? "; connect-src 'self'" : ''}`;
+export function pageCsp(nonce: string, options: Pick<RenderOptions, 'connectSelf'> = {}): string {
+  const connect = options.connectSelf ? "; connect-src 'self'" : '';
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:${connect}`;
+}
+
+/** A script's source made safe to inline: nothing in it can close its element. */
+function inlineScript(source: string): string {
+  return source.replace(/<\/script/gi, '<\\/script');
 }
 
 /** The whole document: head with the CSP, the body, Chart.js, the chart specs and the page script. */
-export function page(title: string, body: string, charts: ChartSpec[], o: RenderOptions): string {
-  const nonce = o.nonce ?? randomBytes(16).toString('base64');
-  const n = escapeHtml(nonce);
-  const csp = pageCsp(nonce, o);
+export function page(title: string, body: string, charts: ChartSpec[], options: RenderOptions): string {
+  const nonce = options.nonce ?? randomBytes(16).toString('base64');
+  const nonceValue = escapeHtml(nonce);
+  const csp = pageCsp(nonce, options);
+  const backLink =
+    options.indexHref !== undefined ? `<nav class="back"><a href="${escapeHtml(options.indexHref)}">← All runs</a></nav>\n` : '';
+  const extraScript = options.extraScript ? `<script nonce="${nonceValue}">${inlineScript(options.extraScript)}</script>\n` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -164,14 +190,14 @@ export function page(title: string, body: string, charts: ChartSpec[], o: Render
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style nonce="${n}">${STYLE}</style>
+<style nonce="${nonceValue}">${STYLE}</style>
 </head>
-<body data-post-message="${o.postMessageLinks ? 'true' : 'false'}">
-${o.indexHref !== undefined ? `<nav class="back"><a href="${escapeHtml(o.indexHref)}">← All runs</a></nav>\n` : ''}${body}
-<script nonce="${n}">${(o.chartJs ?? chartLibrary()).replace(/<\/script/gi, '<\\/script')}</script>
+<body data-post-message="${options.postMessageLinks ? 'true' : 'false'}">
+${backLink}${body}
+<script nonce="${nonceValue}">${inlineScript(options.chartJs ?? chartLibrary())}</script>
 <script type="application/json" id="mmb-charts">${scriptJson(charts)}</script>
-<script nonce="${n}">${PAGE_SCRIPT}</script>
-${o.extraScript ? `<script nonce="${n}">${o.extraScript.replace(/<\/script/gi, '<\\/script')}</script>\n` : ''}</body>
+<script nonce="${nonceValue}">${PAGE_SCRIPT}</script>
+${extraScript}</body>
 </html>
 `;
 }

@@ -1,97 +1,93 @@
 /** One run's report page: figures, charts, every imperfect answer with its traps, the conversation, model use and cost. */
-import { totalCost } from '../cost';
+import { totalCost, type ModelCost } from '../cost';
 import { passes } from '../../protocol/scores';
 import type { MemorySnapshot } from '../memory';
 import type { CheckResult, ConversationChapter, ConversationItem, GradeGroup, RunView } from '../view';
 import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './story';
-import {
-  chartBox,
-  escapeHtml,
-  fmtGrade,
-  gradeBars,
-  gradeClass,
-  gradeColour,
-  page,
-  sourceLink,
-  type ChartSpec,
-  type RenderOptions,
-} from './page';
+import { chartBox, escapeHtml, gradeBars, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
 
 const MARKER_ICONS: Record<string, string> = { phase: '§', session: '⟳', compaction: '✂', 'agent-compaction': '✂', time: '⏩', note: '•' };
 
-export function renderRunReport(v: RunView, o: RenderOptions = {}): string {
-  const s = v.summary;
-  const title = `${s.run}: ${s.benchmark} @ ${s.agent}`;
-  const graded = s.evaluations > 0;
+export function renderRunReport(view: RunView, options: RenderOptions = {}): string {
+  const summary = view.summary;
+  const title = `${summary.run}: ${summary.benchmark} @ ${summary.agent}`;
+  const graded = summary.evaluations > 0;
   // A run with no grade draws no chart: empty axes would read as a result.
-  const charts: ChartSpec[] = graded
-    ? [
-        distributionChart(v, o.passScore),
-        gradeBars(
-          'chart-types',
-          v.byType.map((g) => g.key),
-          v.byType.map((g) => g.average),
-          'average',
-          o.passScore,
-        ),
-        gradeBars(
-          'chart-chapters',
-          v.byChapter.map((g) => g.key),
-          v.byChapter.map((g) => g.average),
-          'average',
-          o.passScore,
-        ),
-      ]
-    : [];
-  const body = `<header>
-<h1>${escapeHtml(title)}${s.status !== 'finished' ? ` <span class="tag">${escapeHtml(s.status)}</span>` : ''}</h1>
-<p class="sub">${escapeHtml(v.title)} · started ${escapeHtml(s.startedAt.slice(0, 16).replace('T', ' '))} UTC · run time ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}</p>
-${s.error ? `<div class="answer crash"><strong>💥 Crashed</strong><pre class="error-text">${escapeHtml(boundedError(s.error))}</pre></div>` : ''}
-</header>
-${kpis(v)}
-${storySection(v.story, o)}
+  const charts: ChartSpec[] = graded ? gradeCharts(view, options.passScore) : [];
+  const imperfectNote = graded ? 'Every graded answer was perfect.' : 'No answer was graded.';
+  const imperfect = view.imperfect.length
+    ? `<div class="answers">${view.imperfect.map((check) => answer(check, view.memory, options)).join('\n')}</div>`
+    : noteParagraph(imperfectNote);
+  const missing = summary.coverage.missing;
+  const body = `${pageHeader(view, title)}
+${kpis(view)}
+${storySection(view.story, options)}
 <h2>Grades</h2>
-${
-  graded
-    ? `<div class="charts">
+${graded ? gradeChartBoxes() : noteParagraph('No check was graded, so there are no grades to chart.')}
+<div class="charts">
+<div>${groupTable('Check type', view.byType, options.passScore)}</div>
+<div>${groupTable('Chapter', view.byChapter, options.passScore)}</div>
+</div>
+<h2 id="imperfect">Imperfect answers (${view.imperfect.length})</h2>
+${imperfect}
+${missing.length ? noteParagraph(`Not graded: ${missing.map(escapeHtml).join(', ')}`) : ''}
+<h2 id="conversation">Conversation</h2>
+${conversation(view.conversation, view.memory, options)}
+<h2 id="usage">Model use and estimated cost</h2>
+${usage(view)}`;
+  return page(`MarathonMemBench — ${title}`, body, charts, options);
+}
+
+/** The title, what the run played and when, and for a crashed run its error. */
+function pageHeader(view: RunView, title: string): string {
+  const summary = view.summary;
+  const statusTag = summary.status !== 'finished' ? ` ${tagLabel(escapeHtml(summary.status))}` : '';
+  const started = escapeHtml(summary.startedAt.slice(0, 16).replace('T', ' '));
+  const runTime = summary.runTimeSeconds < 60 ? `${summary.runTimeSeconds} s` : `${summary.runTimeMinutes} min`;
+  const crash = summary.error
+    ? `<div class="answer crash"><strong>💥 Crashed</strong><pre class="error-text">${escapeHtml(boundedError(summary.error))}</pre></div>`
+    : '';
+  return `<header>
+<h1>${escapeHtml(title)}${statusTag}</h1>
+<p class="sub">${escapeHtml(view.title)} · started ${started} UTC · run time ${runTime}</p>
+${crash}
+</header>`;
+}
+
+/** The grade distribution and the averages by check type and by chapter. */
+function gradeCharts(view: RunView, passScore: number | undefined): ChartSpec[] {
+  const averages = (groups: GradeGroup[]) => groups.map((group) => group.average);
+  const keys = (groups: GradeGroup[]) => groups.map((group) => group.key);
+  return [
+    distributionChart(view, passScore),
+    gradeBars('chart-types', keys(view.byType), averages(view.byType), 'average', passScore),
+    gradeBars('chart-chapters', keys(view.byChapter), averages(view.byChapter), 'average', passScore),
+  ];
+}
+
+function gradeChartBoxes(): string {
+  return `<div class="charts">
 ${chartBox('chart-distribution', 'Grade distribution (0–10, each grade at its nearest whole point)')}
 ${chartBox('chart-types', 'Average by check type')}
 ${chartBox('chart-chapters', 'Average by chapter')}
-</div>`
-    : '<p class="note">No check was graded, so there are no grades to chart.</p>'
-}
-<div class="charts">
-<div>${groupTable('Check type', v.byType, o.passScore)}</div>
-<div>${groupTable('Chapter', v.byChapter, o.passScore)}</div>
-</div>
-<h2 id="imperfect">Imperfect answers (${v.imperfect.length})</h2>
-${v.imperfect.length ? `<div class="answers">${v.imperfect.map((c) => answer(c, v.memory, o)).join('\n')}</div>` : `<p class="note">${graded ? 'Every graded answer was perfect.' : 'No answer was graded.'}</p>`}
-${s.coverage.missing.length ? `<p class="note">Not graded: ${s.coverage.missing.map(escapeHtml).join(', ')}</p>` : ''}
-<h2 id="conversation">Conversation</h2>
-${conversation(v.conversation, v.memory, o)}
-<h2 id="usage">Model use and estimated cost</h2>
-${usage(v)}`;
-  return page(`MarathonMemBench — ${title}`, body, charts, o);
+</div>`;
 }
 
 /** The standing grades counted on a 0–10 axis, one bar per whole point, so 3.3 and 5 sit where they belong. */
-function distributionChart(v: RunView, passScore: number | undefined): ChartSpec {
+function distributionChart(view: RunView, passScore: number | undefined): ChartSpec {
   const counts = Array.from({ length: 11 }, () => 0);
-  for (const [grade, n] of v.summary.scores) counts[Math.min(10, Math.max(0, Math.round(grade)))]! += n;
+  for (const [grade, count] of view.summary.scores) counts[Math.min(10, Math.max(0, Math.round(grade)))]! += count;
   const labels = counts.map((_, point) => String(point));
+  const colours = counts.map((_, point) => gradeColour(point, passScore));
   return {
     canvas: 'chart-distribution',
     config: {
       type: 'bar',
-      data: {
-        labels,
-        datasets: [
-          { label: 'checks', data: counts, backgroundColor: counts.map((_, point) => gradeColour(point, passScore)), maxBarThickness: 64 },
-        ],
-      },
+      data: { labels, datasets: [{ label: 'checks', data: counts, backgroundColor: colours, maxBarThickness: 64 }] },
       options: {
         scales: {
           x: { title: { display: true, text: 'grade' } },
@@ -109,86 +105,143 @@ function boundedError(error: string): string {
   return shorten(text, 4000);
 }
 
-function kpis(v: RunView): string {
-  const s = v.summary;
-  const cost = totalCost(v.costs);
-  const costText = cost.unknownModels.length
-    ? cost.known
-      ? `$${cost.known.toFixed(2)} + unknown`
-      : 'unknown price'
-    : `$${cost.known.toFixed(2)}`;
+function costText(view: RunView): string {
+  const cost = totalCost(view.costs);
+  const known = `$${cost.known.toFixed(2)}`;
+  if (!cost.unknownModels.length) return known;
+  return cost.known ? `${known} + unknown` : 'unknown price';
+}
+
+/** The figures at the top: each a value over its label, the average big. */
+function kpis(view: RunView): string {
+  const summary = view.summary;
   const items: [string, string, string?][] = [
-    ['average', s.average === null ? '—' : `${s.average.toFixed(2)}/10`, 'big'],
-    ['checks graded', `${s.coverage.graded}/${s.coverage.planned}`],
-    ['imperfect', String(v.imperfect.length)],
-    ['session switches', String(s.sessionSwitches)],
-    ['agent compactions', s.compactions === null ? 'not reported' : String(s.compactions)],
-    ['persona compactions', String(s.personaCompactions.length)],
-    ['unanswered turns', String(s.unanswered)],
-    ['estimated cost', costText],
+    ['average', summary.average === null ? '—' : `${summary.average.toFixed(2)}/10`, 'big'],
+    ['checks graded', `${summary.coverage.graded}/${summary.coverage.planned}`],
+    ['imperfect', String(view.imperfect.length)],
+    ['session switches', String(summary.sessionSwitches)],
+    ['agent compactions', summary.compactions === null ? 'not reported' : String(summary.compactions)],
+    ['persona compactions', String(summary.personaCompactions.length)],
+    ['unanswered turns', String(summary.unanswered)],
+    ['estimated cost', costText(view)],
   ];
-  return `<div class="kpis">${items.map(([k, val, cls]) => `<div class="kpi ${cls ?? ''}"><div class="v">${escapeHtml(val)}</div><div class="k">${escapeHtml(k)}</div></div>`).join('')}</div>`;
+  const kpi = ([label, value, className]: [string, string, string?]) =>
+    `<div class="kpi ${className ?? ''}"><div class="v">${escapeHtml(value)}</div><div class="k">${escapeHtml(label)}</div></div>`;
+  return `<div class="kpis">${items.map(kpi).join('')}</div>`;
 }
 
 function groupTable(what: string, groups: GradeGroup[], passScore: number | undefined): string {
-  const rows = groups.map(
-    (g) =>
-      `<tr><td>${escapeHtml(g.key)}</td><td class="num">${g.graded}/${g.checks}</td><td class="num">${g.perfect}</td><td class="num"><span class="grade ${gradeClass(g.average, passScore)}">${fmtGrade(g.average)}</span></td></tr>`,
-  );
-  return `<table><thead><tr><th>${what}</th><th class="num">graded</th><th class="num">perfect</th><th class="num">average</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-}
-
-function answer(c: CheckResult, memory: readonly MemorySnapshot[], o: RenderOptions): string {
-  const g = c.grade!;
-  const traps = c.traps.map(
-    (t) =>
-      `${sourceLink(t, o, `${t.type} ${t.file.split('/').pop()}:${t.line}`, 'src trap-link')}${t.note ? ` — ${escapeHtml(t.note)}` : ''}`,
-  );
-  return `<article class="answer ${g.effective > 0 ? 'partial' : ''}" data-check="${escapeHtml(c.id)}">
-<header><span class="grade ${gradeClass(g.effective, o.passScore)}">${fmtGrade(g.effective)}/10</span>${g.attempt === 2 ? '<span class="tag">2nd attempt</span>' : '<span class="tag">1st attempt</span>'}<span class="tag">${escapeHtml(c.type)}</span> <span class="q">(${escapeHtml(c.id)}) ${escapeHtml(c.question)}</span></header>
-<dl><dt>expected</dt><dd>${escapeHtml(c.expected)}</dd><dt>got</dt><dd class="got-text">${escapeHtml(g.got)}</dd><dt>comment</dt><dd>${escapeHtml(g.comment || '—')}</dd></dl>
-<footer><span>check ${sourceLink(c.source, o)}</span>${traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>'}</footer>
-${toolCallsBlock(c.toolCalls ?? [], ' in the turn it answered in', c.toolCallsLeftOut)}${c.conversation ? memoryAt(memory, c.conversation, c.expected, c.staleTokens) : ''}</article>`;
-}
-
-function conversation(chapters: ConversationChapter[], memory: readonly MemorySnapshot[], o: RenderOptions): string {
-  if (!chapters.length) return '<p class="note">No conversation yet.</p>';
-  const parts = chapters.map((c) => {
-    const items = c.items.map((i) => {
-      if (i.kind === 'message')
-        return `<div class="msg ${i.from}" title="${escapeHtml(i.at)}"><div class="who">${i.from === 'persona' ? 'persona' : 'agent'}</div>${escapeHtml(i.text)}${toolCallsBlock(i.toolCalls ?? [], '', i.toolCallsLeftOut)}</div>`;
-      if (i.kind === 'grade') return gradeInline(i, memory, o);
-      return `<div class="marker m-${i.marker}">${MARKER_ICONS[i.marker] ?? '•'} ${escapeHtml(i.text)}${i.source ? ` · ${sourceLink(i.source, o)}` : ''}</div>`;
-    });
-    const events = c.items.filter((i) => i.kind === 'marker' && i.marker !== 'phase' && i.marker !== 'time').length;
-    const grades = c.items.filter((i) => i.kind === 'grade');
-    const failed = grades.filter((i) => i.kind === 'grade' && !passes(i.grade.effective, o.passScore)).length;
-    const graded = grades.length ? `, ${grades.length} grade${grades.length === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}` : '';
-    return `<details class="chapter"><summary>${escapeHtml(c.chapter || 'before the first phase')} — ${c.messages} messages${events ? `, ${events} event${events === 1 ? '' : 's'}` : ''}${graded}</summary><div class="chat">${items.join('\n')}</div></details>`;
+  const rows = groups.map((group) => {
+    const cells = [`${group.graded}/${group.checks}`, String(group.perfect), gradeBadge(group.average, passScore)].map(numberCell);
+    return `<tr><td>${escapeHtml(group.key)}</td>${cells.join('')}</tr>`;
   });
-  return `<div class="toolbar"><button data-toggle-all="open" data-target="chapter">Expand all</button><button data-toggle-all="close" data-target="chapter">Collapse all</button></div>\n${parts.join('\n')}`;
+  const head = `<th>${what}</th>${['graded', 'perfect', 'average'].map(numberHead).join('')}`;
+  return tableOf(head, rows.join(''));
+}
+
+/** Expected, got and the grader's comment, as a definition list. */
+function answerDetails(expected: string, got: string, comment: string, gotClass = ''): string {
+  const gotOpening = gotClass ? `<dd class="${gotClass}">` : '<dd>';
+  const expectedPart = `<dt>expected</dt><dd>${escapeHtml(expected)}</dd>`;
+  const gotPart = `<dt>got</dt>${gotOpening}${escapeHtml(got)}</dd>`;
+  return `<dl>${expectedPart}${gotPart}<dt>comment</dt><dd>${escapeHtml(comment)}</dd></dl>`;
+}
+
+function answer(check: CheckResult, memory: readonly MemorySnapshot[], options: RenderOptions): string {
+  const grade = check.grade!;
+  const traps = check.traps.map((trap) => {
+    const link = sourceLink(trap, options, `${trap.type} ${trap.file.split('/').pop()}:${trap.line}`, 'src trap-link');
+    return `${link}${trap.note ? ` — ${escapeHtml(trap.note)}` : ''}`;
+  });
+  const attempt = grade.attempt === 2 ? SECOND_ATTEMPT : tagLabel('1st attempt');
+  const question = `<span class="q">(${escapeHtml(check.id)}) ${escapeHtml(check.question)}</span>`;
+  const trapText = traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>';
+  const toolCalls = toolCallsBlock(check.toolCalls ?? [], ' in the turn it answered in', check.toolCallsLeftOut);
+  const memoryText = check.conversation ? memoryAt(memory, check.conversation, check.expected, check.staleTokens) : '';
+  return `<article class="answer ${grade.effective > 0 ? 'partial' : ''}" data-check="${escapeHtml(check.id)}">
+<header>${gradeBadge(grade.effective, options.passScore, '/10')}${attempt}${tagLabel(escapeHtml(check.type))} ${question}</header>
+${answerDetails(check.expected, grade.got, grade.comment || '—', 'got-text')}
+<footer><span>check ${sourceLink(check.source, options)}</span>${trapText}</footer>
+${toolCalls}${memoryText}</article>`;
+}
+
+/** A message, a grade or a marker of the conversation. */
+function conversationItem(item: ConversationItem, memory: readonly MemorySnapshot[], options: RenderOptions): string {
+  if (item.kind === 'grade') return gradeInline(item, memory, options);
+  if (item.kind === 'message') {
+    const who = `<div class="who">${item.from === 'persona' ? 'persona' : 'agent'}</div>`;
+    const toolCalls = toolCallsBlock(item.toolCalls ?? [], '', item.toolCallsLeftOut);
+    return `<div class="msg ${item.from}" title="${escapeHtml(item.at)}">${who}${escapeHtml(item.text)}${toolCalls}</div>`;
+  }
+  const source = item.source ? ` · ${sourceLink(item.source, options)}` : '';
+  return `<div class="marker m-${item.marker}">${MARKER_ICONS[item.marker] ?? '•'} ${escapeHtml(item.text)}${source}</div>`;
+}
+
+/** A chapter's summary line: its messages, its events (markers but phases and time) and its grades. */
+function chapterSummary(chapter: ConversationChapter, passScore: number | undefined): string {
+  const events = chapter.items.filter((item) => item.kind === 'marker' && item.marker !== 'phase' && item.marker !== 'time').length;
+  const grades = chapter.items.filter((item) => item.kind === 'grade');
+  const failed = grades.filter((item) => item.kind === 'grade' && !passes(item.grade.effective, passScore)).length;
+  const eventText = events ? `, ${events} event${events === 1 ? '' : 's'}` : '';
+  const gradeText = grades.length ? `, ${grades.length} grade${grades.length === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}` : '';
+  return `${escapeHtml(chapter.chapter || 'before the first phase')} — ${chapter.messages} messages${eventText}${gradeText}`;
+}
+
+function conversation(chapters: ConversationChapter[], memory: readonly MemorySnapshot[], options: RenderOptions): string {
+  if (!chapters.length) return noteParagraph('No conversation yet.');
+  const parts = chapters.map((chapter) => {
+    const items = chapter.items.map((item) => conversationItem(item, memory, options));
+    const summary = chapterSummary(chapter, options.passScore);
+    return `<details class="chapter"><summary>${summary}</summary><div class="chat">${items.join('\n')}</div></details>`;
+  });
+  const toolbar = `<div class="toolbar">${toggleAllButton('open', 'Expand all')}${toggleAllButton('close', 'Collapse all')}</div>`;
+  return `${toolbar}\n${parts.join('\n')}`;
+}
+
+function toggleAllButton(action: 'open' | 'close', label: string): string {
+  return `<button data-toggle-all="${action}" data-target="chapter">${label}</button>`;
 }
 
 /** A grade where the persona gave it: the check, the grade, and for a failed one the expected and the given answer. */
-function gradeInline(i: Extract<ConversationItem, { kind: 'grade' }>, memory: readonly MemorySnapshot[], o: RenderOptions): string {
-  const failed = !passes(i.grade.effective, o.passScore);
-  const link = i.check.source.file ? sourceLink(i.check.source, o, i.check.id) : escapeHtml(i.check.id);
-  const detail = failed
-    ? `<dl><dt>expected</dt><dd>${escapeHtml(i.check.expected || '—')}</dd><dt>got</dt><dd>${escapeHtml(i.grade.got || '—')}</dd><dt>comment</dt><dd>${escapeHtml(i.grade.comment || '—')}</dd></dl>`
-    : '';
-  const replaced = i.standing ? '' : '<span class="tag">replaced by a later grade</span>';
-  const beside = failed
-    ? `${toolCallsBlock(i.toolCalls, ' in the turn it answered in', i.toolCallsLeftOut)}${memoryAt(memory, i.conversation, i.check.expected, i.check.staleTokens)}`
-    : '';
-  return `<div class="grade-inline${failed ? ' failed' : ''}" data-check="${escapeHtml(i.check.id)}" title="${escapeHtml(i.at)}"><span class="grade ${gradeClass(i.grade.effective, o.passScore)}">${fmtGrade(i.grade.effective)}/10</span>${i.grade.attempt === 2 ? '<span class="tag">2nd attempt</span>' : ''}${replaced} graded ${link}<span class="tag">${escapeHtml(i.check.type)}</span> ${escapeHtml(i.check.question)}${detail}${beside}</div>`;
+function gradeInline(
+  item: Extract<ConversationItem, { kind: 'grade' }>,
+  memory: readonly MemorySnapshot[],
+  options: RenderOptions,
+): string {
+  const { check, grade } = item;
+  const failed = !passes(grade.effective, options.passScore);
+  const link = check.source.file ? sourceLink(check.source, options, check.id) : escapeHtml(check.id);
+  const detail = failed ? answerDetails(check.expected || '—', grade.got || '—', grade.comment || '—') : '';
+  const replaced = item.standing ? '' : tagLabel('replaced by a later grade');
+  const toolCalls = failed ? toolCallsBlock(item.toolCalls, ' in the turn it answered in', item.toolCallsLeftOut) : '';
+  const memoryText = failed ? memoryAt(memory, item.conversation, check.expected, check.staleTokens) : '';
+  const attempt = grade.attempt === 2 ? SECOND_ATTEMPT : '';
+  const className = failed ? 'grade-inline failed' : 'grade-inline';
+  const opening = `<div class="${className}" data-check="${escapeHtml(check.id)}" title="${escapeHtml(item.at)}">`;
+  const badge = gradeBadge(grade.effective, options.passScore, '/10');
+  const heading = `${badge}${attempt}${replaced} graded ${link}${tagLabel(escapeHtml(check.type))}`;
+  return `${opening}${heading} ${escapeHtml(check.question)}${detail}${toolCalls}${memoryText}</div>`;
 }
 
-function usage(v: RunView): string {
-  if (!v.costs.length) return '<p class="note">No model use recorded.</p>';
-  const rows = v.costs.map(
-    (c) =>
-      `<tr><td>${escapeHtml(c.model)}</td><td class="num">${c.requests}${c.requests === 0 ? ' (never answered)' : ''}</td><td class="num">${c.promptTokens.toLocaleString('en')}</td><td class="num">${c.completionTokens.toLocaleString('en')}</td><td class="num">${c.price ? `$${c.price.input} / $${c.price.output}` : 'unknown price'}</td><td class="num">${c.cost === null ? 'unknown price' : `$${c.cost.toFixed(4)}`}</td></tr>`,
-  );
-  return `<table><thead><tr><th>model</th><th class="num">requests</th><th class="num">input tokens</th><th class="num">output tokens</th><th class="num">price per 1M in / out</th><th class="num">estimated cost</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">The models whose use the engine journals (the persona's). Prices: the built-in table or config.jsonc <code>prices</code>; a model in neither shows "unknown price".${v.summary.retries ? ` ${v.summary.retries} retried requests.` : ''}</p>`;
+function usageRow(cost: ModelCost): string {
+  const price = cost.price ? `$${cost.price.input} / $${cost.price.output}` : 'unknown price';
+  const cells = [
+    `${cost.requests}${cost.requests === 0 ? ' (never answered)' : ''}`,
+    cost.promptTokens.toLocaleString('en'),
+    cost.completionTokens.toLocaleString('en'),
+    price,
+    cost.cost === null ? 'unknown price' : `$${cost.cost.toFixed(4)}`,
+  ];
+  return `<tr><td>${escapeHtml(cost.model)}</td>${cells.map(numberCell).join('')}</tr>`;
+}
+
+const USAGE_HEADS = ['requests', 'input tokens', 'output tokens', 'price per 1M in / out', 'estimated cost'];
+
+function usage(view: RunView): string {
+  if (!view.costs.length) return noteParagraph('No model use recorded.');
+  const head = `<th>model</th>${USAGE_HEADS.map(numberHead).join('')}`;
+  const retries = view.summary.retries ? ` ${view.summary.retries} retried requests.` : '';
+  const prices = 'Prices: the built-in table or config.jsonc <code>prices</code>; a model in neither shows "unknown price".';
+  return `${tableOf(head, view.costs.map(usageRow).join(''))}
+${noteParagraph(`The models whose use the engine journals (the persona's). ${prices}${retries}`)}`;
 }

@@ -9,27 +9,28 @@
 import { COMPARE_RUNS, OPEN_RUN, SHOW_TRENDS } from '../../protocol/messages';
 import type { IndexFilter, IndexRow, RunsIndex } from '../runsIndex';
 import { INDEX_STATUSES } from '../runsIndex';
-import { escapeHtml, fmtGrade, gradeClass, page, type RenderOptions } from './page';
+import { escapeHtml, page, type RenderOptions } from './page';
+import { gradeBadge, numberCell, numberHead, tagLabel } from './markup';
 
 /** The path of a run's page on `mmb view`'s server: the id is a folder name, `#` written `%23`. */
 export function runPath(id: string): string {
   return `/run/${encodeURIComponent(id)}`;
 }
 
-function options(values: readonly string[], chosen: string | undefined): string {
-  return [
-    `<option value="">any</option>`,
-    ...values.map((v) => `<option value="${escapeHtml(v)}"${v === chosen ? ' selected' : ''}>${escapeHtml(v)}</option>`),
-  ].join('');
+function selectOptions(values: readonly string[], chosen: string | undefined): string {
+  const option = (value: string) =>
+    `<option value="${escapeHtml(value)}"${value === chosen ? ' selected' : ''}>${escapeHtml(value)}</option>`;
+  return [`<option value="">any</option>`, ...values.map(option)].join('');
 }
 
 function filters(index: RunsIndex): string {
-  const f: IndexFilter = index.filter;
-  const date = (name: 'from' | 'to') => `<label>${name} <input type="date" name="${name}" value="${escapeHtml(f[name] ?? '')}"></label>`;
+  const filter: IndexFilter = index.filter;
+  const date = (name: 'from' | 'to') =>
+    `<label>${name} <input type="date" name="${name}" value="${escapeHtml(filter[name] ?? '')}"></label>`;
   return `<form class="filters" id="mmb-filters" method="get" action="/">
-<label>benchmark <select name="benchmark">${options(index.benchmarks, f.benchmark)}</select></label>
-<label>agent <select name="agent">${options(index.agents, f.agent)}</select></label>
-<label>status <select name="status">${options(INDEX_STATUSES, f.status)}</select></label>
+<label>benchmark <select name="benchmark">${selectOptions(index.benchmarks, filter.benchmark)}</select></label>
+<label>agent <select name="agent">${selectOptions(index.agents, filter.agent)}</select></label>
+<label>status <select name="status">${selectOptions(INDEX_STATUSES, filter.status)}</select></label>
 ${date('from')} ${date('to')}
 <button type="submit">Filter</button> <a href="/" id="mmb-clear">clear</a>
 </form>`;
@@ -40,31 +41,55 @@ function when(startedAt: string): string {
   return `<span>${escapeHtml(startedAt.slice(0, 10))}</span> <span>${escapeHtml(startedAt.slice(11, 16))}</span>`;
 }
 
-function row(r: IndexRow, o: RenderOptions): string {
-  const href = o.postMessageLinks ? '#' : runPath(r.id);
-  const data = `data-run="${escapeHtml(r.id)}" data-benchmark="${escapeHtml(r.benchmark)}" data-agent="${escapeHtml(r.agent)}" data-status="${r.status}" data-day="${escapeHtml(r.startedAt.slice(0, 10))}"`;
-  const status = `<span class="status st-${r.status}">${r.status}</span>${r.partial ? '<span class="tag">partial</span>' : ''}`;
-  if (r.status === 'damaged') {
-    return `<tr ${data}><td></td><td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td><td colspan="3" class="note">${escapeHtml(r.problem ?? '')}</td><td class="state">${status}</td><td></td><td></td><td></td></tr>`;
+/** The attributes the filters read, on every row. */
+function rowData(row: IndexRow): string {
+  const names = `data-run="${escapeHtml(row.id)}" data-benchmark="${escapeHtml(row.benchmark)}" data-agent="${escapeHtml(row.agent)}"`;
+  return `${names} data-status="${row.status}" data-day="${escapeHtml(row.startedAt.slice(0, 10))}"`;
+}
+
+function runRow(row: IndexRow, options: RenderOptions): string {
+  const href = options.postMessageLinks ? '#' : runPath(row.id);
+  const data = rowData(row);
+  const status = `<span class="status st-${row.status}">${row.status}</span>${row.partial ? tagLabel('partial') : ''}`;
+  const link = `<a href="${escapeHtml(href)}" data-open-run="${escapeHtml(row.id)}">${escapeHtml(row.id)}</a>`;
+  if (row.status === 'damaged') {
+    const problem = `<td colspan="3" class="note">${escapeHtml(row.problem ?? '')}</td>`;
+    return `<tr ${data}><td></td><td>${link}</td>${problem}<td class="state">${status}</td><td></td><td></td><td></td></tr>`;
   }
+  const checkbox = `<input type="checkbox" name="run" value="${escapeHtml(row.id)}" aria-label="select ${escapeHtml(row.id)}">`;
+  const models = row.models.map(escapeHtml).join('<br>') || '—';
   return `<tr ${data}>
-<td><input type="checkbox" name="run" value="${escapeHtml(r.id)}" aria-label="select ${escapeHtml(r.id)}"></td>
-<td><a href="${escapeHtml(href)}" data-open-run="${escapeHtml(r.id)}">${escapeHtml(r.id)}</a></td>
-<td>${escapeHtml(r.benchmark)}</td><td>${escapeHtml(r.agent)}</td><td class="models">${r.models.map(escapeHtml).join('<br>') || '—'}</td>
-<td class="state">${status}</td><td class="when">${when(r.startedAt)}</td>
-<td class="num"><span class="grade ${gradeClass(r.average, o.passScore)}">${fmtGrade(r.average)}</span></td>
-<td class="num">${r.graded}/${r.planned ?? '?'}</td>
+<td>${checkbox}</td>
+<td>${link}</td>
+<td>${escapeHtml(row.benchmark)}</td><td>${escapeHtml(row.agent)}</td><td class="models">${models}</td>
+<td class="state">${status}</td><td class="when">${when(row.startedAt)}</td>
+${numberCell(gradeBadge(row.average, options.passScore))}
+${numberCell(`${row.graded}/${row.planned ?? '?'}`)}
 </tr>`;
 }
 
-function table(index: RunsIndex, o: RenderOptions): string {
-  if (index.total === 0)
-    return '<p class="note empty">No runs yet: <code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key), <code>mmb run</code> the runs of config.jsonc.</p>';
+const RUN_HEADS = ['', 'run', 'benchmark', 'agent', 'models', 'status', 'started (UTC)'];
+
+/** Compare and Trends for the ticked runs, with what each needs. */
+function selectionToolbar(): string {
+  const compare = '<button type="submit" formaction="/compare" data-action="compare">Compare</button>';
+  const trends = '<button type="submit" formaction="/trends" data-action="trends">Trends</button>';
+  const help = 'Compare: two runs or more of one benchmark. Trends: the full runs selected, or every one when none is.';
+  return `<div class="toolbar">${compare}${trends}<span class="note">${help}</span></div>`;
+}
+
+function table(index: RunsIndex, options: RenderOptions): string {
+  if (index.total === 0) {
+    const demo = '<code>mmb demo</code> plays the bundled benchmarks on the stand-in model (no key)';
+    return `<p class="note empty">No runs yet: ${demo}, <code>mmb run</code> the runs of config.jsonc.</p>`;
+  }
+  const head = `${RUN_HEADS.map((label) => `<th>${label}</th>`).join('')}${numberHead('average')}${numberHead('checks graded')}`;
+  const rows = index.rows.map((row) => runRow(row, options)).join('\n');
   return `<form id="mmb-selection" method="get" action="/compare">
-<div class="toolbar"><button type="submit" formaction="/compare" data-action="compare">Compare</button><button type="submit" formaction="/trends" data-action="trends">Trends</button><span class="note">Compare: two runs or more of one benchmark. Trends: the full runs selected, or every one when none is.</span></div>
-<div class="table-scroll"><table class="runs"><thead><tr><th></th><th>run</th><th>benchmark</th><th>agent</th><th>models</th><th>status</th><th>started (UTC)</th><th class="num">average</th><th class="num">checks graded</th></tr></thead>
+${selectionToolbar()}
+<div class="table-scroll"><table class="runs"><thead><tr>${head}</tr></thead>
 <tbody id="mmb-rows">
-${index.rows.map((r) => row(r, o)).join('\n')}
+${rows}
 </tbody></table></div>
 <p class="note" id="mmb-none"${index.rows.length ? ' hidden' : ''}>No run matches these filters.</p>
 </form>`;
@@ -82,7 +107,10 @@ const INDEX_SCRIPT = `(function () {
     var shown = 0;
     rows().forEach(function (tr) {
       var day = tr.getAttribute('data-day') || '';
-      var ok = ['benchmark', 'agent', 'status'].every(function (k) { var v = data.get(k); return !v || tr.getAttribute('data-' + k) === v; })
+      var ok = ['benchmark', 'agent', 'status'].every(function (k) {
+        var v = data.get(k);
+        return !v || tr.getAttribute('data-' + k) === v;
+      })
         && (!data.get('from') || day >= data.get('from')) && (!data.get('to') || (day && day <= data.get('to')));
       tr.hidden = !ok;
       if (ok) shown++;
@@ -106,13 +134,23 @@ const INDEX_SCRIPT = `(function () {
     vscode.setState({ filter: filter, ticked: boxes().filter(function (b) { return b.checked; }).map(function (b) { return b.value; }) });
   }
   var saved = vscode.getState() || {};
-  if (form && saved.filter) Object.keys(saved.filter).forEach(function (k) { var field = form.elements.namedItem(k); if (field && typeof saved.filter[k] === 'string') field.value = saved.filter[k]; });
+  if (form && saved.filter) Object.keys(saved.filter).forEach(function (k) {
+    var field = form.elements.namedItem(k);
+    if (field && typeof saved.filter[k] === 'string') field.value = saved.filter[k];
+  });
   if (Array.isArray(saved.ticked)) boxes().forEach(function (b) { b.checked = saved.ticked.indexOf(b.value) >= 0; });
   if (form) { apply(); form.addEventListener('change', remember); }
   if (selection) selection.addEventListener('change', remember);
   if (form) form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
   var clear = document.getElementById('mmb-clear');
-  if (clear) clear.addEventListener('click', function (e) { e.preventDefault(); form.reset(); form.querySelectorAll('select').forEach(function (s) { s.value = ''; }); form.querySelectorAll('input').forEach(function (i) { i.value = ''; }); apply(); remember(); });
+  if (clear) clear.addEventListener('click', function (e) {
+    e.preventDefault();
+    form.reset();
+    form.querySelectorAll('select').forEach(function (s) { s.value = ''; });
+    form.querySelectorAll('input').forEach(function (i) { i.value = ''; });
+    apply();
+    remember();
+  });
   document.addEventListener('click', function (e) {
     var link = e.target.closest('[data-open-run]');
     if (link) { e.preventDefault(); vscode.postMessage({ type: '${OPEN_RUN}', run: link.getAttribute('data-open-run') }); }
@@ -125,8 +163,8 @@ const INDEX_SCRIPT = `(function () {
   });
 })();`;
 
-/** The whole index document; `o.extraScript` (the server's live updates) runs after the index's own script. */
-export function renderRunsIndex(index: RunsIndex, o: RenderOptions = {}): string {
+/** The whole index document; `options.extraScript` (the server's live updates) runs after the index's own script. */
+export function renderRunsIndex(index: RunsIndex, options: RenderOptions = {}): string {
   const shown =
     index.rows.length === index.total
       ? `${index.total} run${index.total === 1 ? '' : 's'}`
@@ -136,16 +174,16 @@ export function renderRunsIndex(index: RunsIndex, o: RenderOptions = {}): string
 <p class="sub">${shown} in results/, newest first</p>
 </header>
 ${index.total ? filters(index) : ''}
-${table(index, o)}`;
-  return page('MarathonMemBench — runs', body, [], { ...o, extraScript: `${INDEX_SCRIPT}\n${o.extraScript ?? ''}` });
+${table(index, options)}`;
+  return page('MarathonMemBench — runs', body, [], { ...options, extraScript: `${INDEX_SCRIPT}\n${options.extraScript ?? ''}` });
 }
 
 /** A page of one line: what went wrong (a damaged run, an unknown one, runs that cannot be compared). */
-export function renderProblem(title: string, problem: string, o: RenderOptions = {}): string {
+export function renderProblem(title: string, problem: string, options: RenderOptions = {}): string {
   return page(
     `MarathonMemBench — ${title}`,
     `<header><h1>${escapeHtml(title)}</h1></header>\n<p class="problem">${escapeHtml(problem)}</p>`,
     [],
-    { ...o, indexHref: '/' },
+    { ...options, indexHref: '/' },
   );
 }

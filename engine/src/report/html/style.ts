@@ -41,7 +41,10 @@ a:hover { text-decoration: underline; }
 .sub { color: var(--muted); margin: 0 0 16px; }
 .note { color: var(--muted); font-size: 13px; }
 .kpis { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
-.kpi { flex: 1 1 110px; max-width: 220px; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 14px; }
+.kpi {
+  flex: 1 1 110px; max-width: 220px; background: var(--card); border: 1px solid var(--border);
+  border-radius: 8px; padding: 10px 14px;
+}
 .kpi .v { font-size: 22px; font-weight: 600; }
 .kpi .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; }
 .kpi.big .v { font-size: 30px; }
@@ -58,9 +61,15 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
 .g-good { background: var(--good); } .g-fair { background: var(--fair); color: var(--on-fair); } .g-poor { background: var(--poor); }
 .g-none { background: transparent; color: var(--muted); border: 1px dashed var(--border); }
-.tag { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--border); color: var(--muted); margin-left: 4px; }
+.tag {
+  display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px;
+  border: 1px solid var(--border); color: var(--muted); margin-left: 4px;
+}
 .answers { display: grid; gap: 10px; }
-.answer { border: 1px solid var(--border); border-left: 4px solid var(--poor); border-radius: 6px; padding: 10px 14px; background: var(--card); }
+.answer {
+  border: 1px solid var(--border); border-left: 4px solid var(--poor); border-radius: 6px;
+  padding: 10px 14px; background: var(--card);
+}
 .answer.partial { border-left-color: var(--fair); }
 .answer header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .answer .q { font-weight: 600; }
@@ -70,7 +79,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .answer footer { font-size: 13px; color: var(--muted); display: flex; gap: 14px; flex-wrap: wrap; }
 .trap-link::before { content: "🪤 "; }
 .toolbar { display: flex; gap: 8px; margin: 6px 0 10px; align-items: center; }
-button { background: var(--card); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 3px 10px; cursor: pointer; font: inherit; font-size: 12px; }
+button {
+  background: var(--card); color: var(--fg); border: 1px solid var(--border); border-radius: 4px;
+  padding: 3px 10px; cursor: pointer; font: inherit; font-size: 12px;
+}
 details.chapter { border: 1px solid var(--border); border-radius: 6px; margin: 8px 0; background: var(--bg); }
 details.chapter > summary { cursor: pointer; padding: 8px 12px; font-weight: 600; background: var(--card); border-radius: 6px; }
 details.chapter[open] > summary { border-bottom: 1px solid var(--border); border-radius: 6px 6px 0 0; }
@@ -88,7 +100,10 @@ tr.differs td { background: rgba(225, 87, 89, 0.07); }
 tr.flaky td { background: var(--flaky-bg); }
 tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bottom: none; }
 .run { text-align: center; }
-.got { text-align: left; margin-top: 3px; font-size: 12px; color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; max-width: 28em; }
+.got {
+  text-align: left; margin-top: 3px; font-size: 12px; color: var(--muted); white-space: pre-wrap;
+  overflow-wrap: anywhere; max-width: 28em;
+}
 .trap-type { white-space: nowrap; }
 .verdict { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; }
 .v-flaky { background: var(--flaky); color: var(--on-fair); }
@@ -99,7 +114,11 @@ section.group { margin-bottom: 36px; }
 .trap-check { margin: 2px 0 6px; }
 details.memory { margin-top: 6px; }
 details.memory > summary { cursor: pointer; color: var(--muted); }
-.mem-file pre { margin: 2px 0 8px; max-height: 20em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
+.mem-file pre {
+  margin: 2px 0 8px; max-height: 20em; overflow: auto; white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace);
+}
 .mem-line.hit { background: rgba(237, 201, 72, 0.35); font-weight: 600; }
 .mem-line.stale { background: rgba(118, 183, 178, 0.28); text-decoration: line-through; text-decoration-color: rgba(128, 128, 128, 0.8); }
 .mem-line.hit.stale { text-decoration: none; box-shadow: inset 3px 0 0 rgba(118, 183, 178, 0.9); }
@@ -110,7 +129,11 @@ details.tool-calls > summary { cursor: pointer; color: var(--muted); }
 details.tool-calls ol { margin: 4px 0 2px; padding-left: 22px; }
 details.tool-calls li { margin: 2px 0 6px; }
 .tool-name { font-weight: 600; }
-details.tool-calls pre { margin: 2px 0; max-height: 12em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); background: var(--bg); border: 1px solid var(--border); border-radius: 4px; padding: 3px 6px; }
+details.tool-calls pre {
+  margin: 2px 0; max-height: 12em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere;
+  font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); background: var(--bg);
+  border: 1px solid var(--border); border-radius: 4px; padding: 3px 6px;
+}
 .msg.agent details.tool-calls pre { background: var(--card); }
 .grade-inline { align-self: stretch; font-size: 13px; border: 1px dashed var(--border); border-radius: 6px; padding: 4px 10px; }
 .grade-inline.failed { border: 1px solid var(--poor); border-left-width: 4px; }
@@ -120,10 +143,20 @@ details.tool-calls pre { margin: 2px 0; max-height: 12em; overflow: auto; white-
 .trap-check .note { margin-left: 3.2em; }
 tr.trap-caught td:first-child { border-left: 4px solid var(--poor); }
 tr.trap-held td:first-child { border-left: 4px solid var(--good); }
-.answer.crash .error-text { margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace); }
-form.filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 8px 0 14px; padding: 8px 12px; background: var(--card); border: 1px solid var(--border); border-radius: 8px; }
+.answer.crash .error-text {
+  margin: 6px 0 0; max-height: 24em; overflow: auto; white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  font: 12px/1.4 var(--vscode-editor-font-family, ui-monospace, monospace);
+}
+form.filters {
+  display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 8px 0 14px;
+  padding: 8px 12px; background: var(--card); border: 1px solid var(--border); border-radius: 8px;
+}
 form.filters label { color: var(--muted); font-size: 12px; }
-select, input[type="date"] { font: inherit; font-size: 13px; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 4px; padding: 2px 4px; margin-left: 4px; }
+select, input[type="date"] {
+  font: inherit; font-size: 13px; background: var(--bg); color: var(--fg);
+  border: 1px solid var(--border); border-radius: 4px; padding: 2px 4px; margin-left: 4px;
+}
 table.runs td { vertical-align: middle; }
 .table-scroll { overflow-x: auto; }
 table.runs td.when, table.runs td.when span, table.runs td.models, table.runs td.num, table.runs td.state { white-space: nowrap; }
@@ -135,9 +168,13 @@ table.runs td.when, table.runs td.when span, table.runs td.models, table.runs td
 }
 table.runs td.models { font-size: 12px; color: var(--muted); }
 table.runs tbody tr:hover td { background: var(--card); }
-.status { display: inline-block; font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px; border-radius: 8px; color: #fff; }
+.status {
+  display: inline-block; font-size: 11px; font-weight: 700; text-transform: uppercase;
+  padding: 1px 7px; border-radius: 8px; color: #fff;
+}
 .st-running { background: #0969da; } .st-finished { background: var(--good); } .st-crashed { background: var(--poor); }
-.st-stopped { background: var(--fair); color: var(--on-fair); } .st-damaged { background: transparent; color: var(--poor-text); border: 1px dashed var(--poor-text); }
+.st-stopped { background: var(--fair); color: var(--on-fair); }
+.st-damaged { background: transparent; color: var(--poor-text); border: 1px dashed var(--poor-text); }
 .toolbar .note { align-self: center; }
 nav.back { font-size: 13px; margin: -8px 0 10px; }
 .problem { border-left: 4px solid var(--poor); padding: 6px 12px; background: var(--card); overflow-wrap: anywhere; }

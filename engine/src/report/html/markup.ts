@@ -1,0 +1,45 @@
+/**
+ * The small pieces of markup every view repeats (a grade badge, a tag, a note, a table with its
+ * head), each built in one place so that the views read as the structure of their page.
+ */
+import { fmtGrade, gradeClass } from './page';
+
+/** A grade in its band's colour (`g-good`, `g-fair`, `g-poor`, `g-none`); `suffix` follows the number, as `/10`. */
+export function gradeBadge(grade: number | null | undefined, passScore: number | undefined, suffix = ''): string {
+  return `<span class="grade ${gradeClass(grade, passScore)}">${fmtGrade(grade)}${suffix}</span>`;
+}
+
+/** A small bordered label after a name; `html` is markup, so the caller escapes any text of a run. */
+export function tagLabel(html: string): string {
+  return `<span class="tag">${html}</span>`;
+}
+
+/** The label of a grade given only after the persona asked the agent to search (it counts half). */
+export const SECOND_ATTEMPT = tagLabel('2nd attempt');
+
+/** A muted paragraph; `html` is markup. */
+export function noteParagraph(html: string): string {
+  return `<p class="note">${html}</p>`;
+}
+
+/** A table cell of a number, right-aligned. */
+export function numberCell(html: string): string {
+  return `<td class="num">${html}</td>`;
+}
+
+/** A head cell over a column of numbers, right-aligned. */
+export function numberHead(html: string): string {
+  return `<th class="num">${html}</th>`;
+}
+
+/** A table: its head row's cells and its body's rows, both markup; `className` for the table element. */
+export function tableOf(headCells: string, bodyRows: string, className?: string): string {
+  const open = className === undefined ? '<table>' : `<table class="${className}">`;
+  return `${open}<thead><tr>${headCells}</tr></thead><tbody>${bodyRows}</tbody></table>`;
+}
+
+/** `1 chapter`, `2 chapters`; words ending in h take es (`2 session switches`). */
+export function plural(count: number, word: string): string {
+  if (count === 1) return `${count} ${word}`;
+  return `${count} ${word}${word.endsWith('h') ? 'es' : 's'}`;
+}
