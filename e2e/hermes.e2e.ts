@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadBenchmark } from '../scenario/src';
 import { AGENTS, createAdapter } from '../engine/src/adapters/registry';
 import { Clock } from '../engine/src/clock';
-import { conversation } from '../engine/src/report/view';
+import { conversation } from '../engine/src/report/conversation';
 import type { RunState } from '../engine/src/state/runState';
 import { startStandIn, type StandIn } from '../engine/src/standin/server';
 import { readBenchmarkFolder } from '../engine/src/workspace/folders';

@@ -10,16 +10,18 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(
  * blank lines between, so that GitHub's and VS Code's previews show them apart rather than as
  * one run-on paragraph.
  */
-export function reportEntry(s: Summary, when: Date): string {
-  const stamp = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
-  const heading = `## ${stamp} — ${inlineText(s.run, NAME)}: ${inlineText(s.benchmark, NAME)} @ ${inlineText(s.agent, NAME)}${s.status === 'crashed' ? ' (crashed)' : ''}`;
+export function reportEntry(summary: Summary, when: Date): string {
+  const day = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
+  const stamp = `${day} ${pad(when.getHours())}:${pad(when.getMinutes())}`;
+  const played = `${inlineText(summary.benchmark, NAME)} @ ${inlineText(summary.agent, NAME)}`;
+  const heading = `## ${stamp} — ${inlineText(summary.run, NAME)}: ${played}${summary.status === 'crashed' ? ' (crashed)' : ''}`;
   const blocks = [
     heading,
-    figureLines(s)
+    figureLines(summary)
       .map((line) => `- ${line}`)
       .join('\n'),
   ];
-  if (s.imperfect.length) blocks.push(`Imperfect answers (${s.imperfect.length}):`, imperfectTable(s));
+  if (summary.imperfect.length) blocks.push(`Imperfect answers (${summary.imperfect.length}):`, imperfectTable(summary));
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -27,23 +29,21 @@ export function reportEntry(s: Summary, when: Date): string {
 function figureLines(s: Summary): string[] {
   const lines: string[] = [];
   if (s.error) lines.push(`💥 Crashed: ${inlineText(s.error, ERROR)}`);
-  if (s.partial)
-    lines.push(
-      `🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : ''}`,
-    );
+  if (s.partial) {
+    const filter = s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : '';
+    lines.push(`🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${filter}`);
+  }
   lines.push(`📊 Evaluations: ${s.evaluations}, average ${s.average === null ? '—' : s.average.toFixed(2)}/10`);
   lines.push(`📊 Scores: ${s.scores.length ? s.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
-  lines.push(
-    `📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : ''}`,
-  );
+  const missing = s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : '';
+  lines.push(`📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${missing}`);
   if (!s.imperfect.length && s.evaluations) lines.push('📊 Imperfect answers: none');
-  lines.push(
-    `📊 Agent compactions: ${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`,
-  );
+  const agentCompactions = `${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}`;
+  lines.push(`📊 Agent compactions: ${agentCompactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
   if (s.personaCompactions.length) {
-    lines.push(
-      `📊 Persona compactions: ${s.personaCompactions.map((c) => `${inlineText(c.chapter, NAME)} phase ${c.phase} (${c.tokensBefore} → ${c.tokensAfter} tokens)`).join('; ')}`,
-    );
+    const cut = (compaction: Summary['personaCompactions'][number]) =>
+      `${inlineText(compaction.chapter, NAME)} phase ${compaction.phase} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)`;
+    lines.push(`📊 Persona compactions: ${s.personaCompactions.map(cut).join('; ')}`);
   }
   const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const)
     .map((h) => [h, s.hooks[h] ?? 0] as const)
@@ -52,10 +52,10 @@ function figureLines(s: Summary): string[] {
   const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, s.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
   if (seen.length) lines.push(`📊 Persona misbehaviours seen: ${seen.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   // The calls themselves are on the HTML page: their arguments would swamp the entry.
-  if (s.toolCalls)
-    lines.push(
-      `📊 Agent tool calls: ${s.toolCalls.calls} in ${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'} (listed in the HTML report)`,
-    );
+  if (s.toolCalls) {
+    const replies = `${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'}`;
+    lines.push(`📊 Agent tool calls: ${s.toolCalls.calls} in ${replies} (listed in the HTML report)`);
+  }
   if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
   const tokens = Object.entries(s.usage)
     .map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`)
@@ -68,10 +68,11 @@ function figureLines(s: Summary): string[] {
 /** The imperfect answers, one table row each; every cell is one escaped line, its `|` escaped too. */
 function imperfectTable(s: Summary): string {
   const cell = (text: string, max?: number) => inlineText(text, max).replace(/\|/g, '\\|');
-  const rows = s.imperfect.map(
-    (a) =>
-      `| ${fmt(a.score)}/10${a.attempt === 2 ? ', 2nd attempt' : ''} | ${cell(a.id, NAME)} | ${cell(a.question, TEXT)} | ${cell(a.expected, TEXT)} | ${cell(a.got, TEXT)} | ${cell(a.comment, TEXT)} |`,
-  );
+  const rows = s.imperfect.map((answer) => {
+    const score = `${fmt(answer.score)}/10${answer.attempt === 2 ? ', 2nd attempt' : ''}`;
+    const texts = [answer.question, answer.expected, answer.got, answer.comment].map((text) => cell(text, TEXT));
+    return `| ${[score, cell(answer.id, NAME), ...texts].join(' | ')} |`;
+  });
   return ['| score | check | question | expected | got | comment |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 

@@ -40,7 +40,10 @@ export interface Summary {
   coverage: { graded: number; planned: number; missing: string[] };
   imperfect: ImperfectAnswer[];
   compactions: number | null;
-  /** The agent's compactions: the phase each cut was first seen in (1-based) and the context size before and after, when the agent gives it. */
+  /**
+   * The agent's compactions: the phase each cut was first seen in (1-based) and the context size
+   * before and after, when the agent gives it.
+   */
   agentCompactions: { chapter: string; phase: number; tokensBefore?: number; tokensAfter?: number }[];
   /** The persona's own context compactions, with where they happened. */
   personaCompactions: { chapter: string; phase: number; tokensBefore: number; tokensAfter: number }[];
@@ -53,7 +56,10 @@ export interface Summary {
   unanswered: number;
   retries: number;
   usage: Record<string, Usage>;
-  /** The agent's tool calls its replies carried (those past the 50 a reply keeps included), and how many replies carried any; absent when none did. */
+  /**
+   * The agent's tool calls its replies carried (those past the 50 a reply keeps included), and how
+   * many replies carried any; absent when none did.
+   */
   toolCalls?: { calls: number; replies: number };
 }
 

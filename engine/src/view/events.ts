@@ -147,7 +147,9 @@ export function liveScript(run: string | null): string {
     if (saved) {
       var details = document.querySelectorAll('details');
       saved.open.forEach(function (i) { if (details[i]) details[i].open = true; });
-      document.querySelectorAll('input[name=run]').forEach(function (box) { if (saved.checked.indexOf(box.value) >= 0) box.checked = true; });
+      document.querySelectorAll('input[name=run]').forEach(function (box) {
+        if (saved.checked.indexOf(box.value) >= 0) box.checked = true;
+      });
       window.scrollTo(0, saved.y);
     }
   } catch (e) { /* nothing saved: a first visit */ }

@@ -105,13 +105,11 @@ function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page
   const damaged = runs.find((r) => 'problem' in r);
   if (states.length < 2 && damaged && 'problem' in damaged) return problem(404, 'These runs cannot be compared', damaged.problem, o);
   const benchmarks = [...new Set(states.map((r) => r.state.benchmark))];
-  if (benchmarks.length > 1)
-    return problem(
-      400,
-      'These runs cannot be compared',
-      `runs of different benchmarks cannot be compared check by check (${states.map((r) => `${r.id}: ${String(r.state.benchmark).slice(0, 60)}`).join(', ')}): select runs of one benchmark.`,
-      o,
-    );
+  if (benchmarks.length > 1) {
+    const named = states.map((served) => `${served.id}: ${String(served.state.benchmark).slice(0, 60)}`).join(', ');
+    const text = `runs of different benchmarks cannot be compared check by check (${named}): select runs of one benchmark.`;
+    return problem(400, 'These runs cannot be compared', text, o);
+  }
   const found = benchmarkCache(ws)(benchmarks[0]!);
   if (!found)
     return problem(

@@ -71,6 +71,40 @@ function maskedPage(html: string, configPath: string): Buffer {
   return Buffer.from(workspaceMasker(configPath, process.env).mask(html));
 }
 
+/** A page rendered, masked and bounded: a page that throws or grows too large becomes a one-line problem page. */
+function renderedPage(options: ViewServerOptions, url: URL, nonce: string): { status: number; body: Buffer; live: boolean } {
+  let status: number;
+  let html: string;
+  let live = false;
+  try {
+    ({ status, html, live } = pageAt(options, url.pathname, url.searchParams, { nonce }));
+  } catch (e) {
+    // A run whose files hold what no renderer expects is one line, and the server goes on.
+    status = 500;
+    const message = String((e as Error).message ?? e)
+      .split('\n')[0]!
+      .slice(0, 300);
+    html = renderProblem('This page cannot be shown', message, { nonce });
+  }
+  const body = maskedPage(html, options.ws.configPath);
+  if (body.length <= MAX_PAGE_BYTES) return { status, body, live };
+  const size = `it would be ${Math.round(body.length / 1048576)} MiB, more than the ${MAX_PAGE_BYTES / 1048576} MiB served`;
+  const problem = renderProblem('This page is too large', `${size}: use mmb report --html.`, { nonce });
+  return { status: 500, body: Buffer.from(problem), live: false };
+}
+
+/** Answers a page request under the CSP of the report pages, with a fresh nonce. */
+function servePage(options: ViewServerOptions, request: IncomingMessage, response: ServerResponse, url: URL): void {
+  const nonce = randomBytes(16).toString('base64');
+  const { status, body, live } = renderedPage(options, url, nonce);
+  response.writeHead(status, {
+    ...baseHeaders('text/html; charset=utf-8'),
+    'Content-Security-Policy': pageCsp(nonce, { connectSelf: live }),
+    'Content-Length': String(body.length),
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
 /** Starts the server; it answers until `close()`. */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const token = randomBytes(24).toString('base64url');
@@ -108,51 +142,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (url.pathname === '/events' && request.method === 'HEAD')
       return plain(response, 200, '', { 'Content-Type': 'text/event-stream; charset=utf-8' });
     if (url.pathname === '/events') return eventStream(response);
-    servePage(request, response, url);
+    servePage(options, request, response, url);
   };
 
   const eventStream = (response: ServerResponse): void => {
     if (events.size >= MAX_EVENT_CLIENTS) return plain(response, 503, 'Too many pages follow the runs: close some.');
     response.writeHead(200, { ...baseHeaders('text/event-stream; charset=utf-8'), Connection: 'keep-alive' });
     events.add(response);
-  };
-
-  const servePage = (request: IncomingMessage, response: ServerResponse, url: URL): void => {
-    const nonce = randomBytes(16).toString('base64');
-    let status: number;
-    let html: string;
-    let live = false;
-    try {
-      ({ status, html, live } = pageAt(options, url.pathname, url.searchParams, { nonce }));
-    } catch (e) {
-      // A run whose files hold what no renderer expects is one line, and the server goes on.
-      status = 500;
-      html = renderProblem(
-        'This page cannot be shown',
-        String((e as Error).message ?? e)
-          .split('\n')[0]!
-          .slice(0, 300),
-        { nonce },
-      );
-    }
-    let body = maskedPage(html, options.ws.configPath);
-    if (body.length > MAX_PAGE_BYTES) {
-      status = 500;
-      body = Buffer.from(
-        renderProblem(
-          'This page is too large',
-          `it would be ${Math.round(body.length / 1048576)} MiB, more than the ${MAX_PAGE_BYTES / 1048576} MiB served: use mmb report --html.`,
-          { nonce },
-        ),
-      );
-      live = false;
-    }
-    response.writeHead(status, {
-      ...baseHeaders('text/html; charset=utf-8'),
-      'Content-Security-Policy': pageCsp(nonce, { connectSelf: live }),
-      'Content-Length': String(body.length),
-    });
-    response.end(request.method === 'HEAD' ? undefined : body);
   };
 
   const server: Server = createServer(handle);

@@ -2,7 +2,8 @@
 import { totalCost, type ModelCost } from '../cost';
 import { passes } from '../../protocol/scores';
 import type { MemorySnapshot } from '../memory';
-import type { CheckResult, ConversationChapter, ConversationItem, GradeGroup, RunView } from '../view';
+import type { CheckResult, GradeGroup, RunView } from '../view';
+import type { ConversationChapter, ConversationItem } from '../conversation';
 import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './story';
