@@ -1,15 +1,26 @@
-/** A diagnostic of the format: its code, severity, message and range, as the parser, the validator and `mmb check` give it. */
+/**
+ * A diagnostic of the format: its code, severity, message and range, as the parser, the validator and
+ * `mmb check` give it; and the rows of the codes the parser, the folder reader, the config reader and
+ * the audit report. The validator's codes have their rows in their rule files (`rules/`).
+ */
 import { MAX_CONTAINER_DEPTH, MAX_INDENT_COLUMNS, MAX_LINE_CHARS } from './limits';
+import type { RuleCode } from './rules';
 import type { Range } from './text';
 
 export type Severity = 'error' | 'warning';
 
+/** A code's row: its fixed severity and its one description, which the table of codes in docs/format-notes.md shows. */
+export interface CodeRow {
+  severity: Severity;
+  summary: string;
+}
+
 /**
- * Every diagnostic the validator can report, with its fixed severity and its one description: the
- * table of codes in docs/format-notes.md is generated from it (`npm run schemas`). Codes are stable:
- * the CLI's `--json`, the language server and authors' suppressions all key on them.
+ * The codes of the parser, the folder and config readers and the audit, each with its row;
+ * `DIAGNOSTIC_CODES` (rules/index.ts) adds the validator rules' codes. Codes are stable: the CLI's
+ * `--json`, the language server and authors' suppressions all key on them.
  */
-export const DIAGNOSTIC_CODES = {
+export const FORMAT_CODES = {
   'invalid-manifest': { severity: 'error', summary: 'benchmark.json is missing, is not valid JSON, or a key has the wrong type' },
   'invalid-config': {
     severity: 'error',
@@ -27,14 +38,10 @@ export const DIAGNOSTIC_CODES = {
   'missing-instructions': { severity: 'warning', summary: 'the benchmark has no instructions.md for the persona' },
   'duplicate-fact-id': { severity: 'error', summary: 'two live facts of one sheet share an id' },
   'malformed-fact-line': { severity: 'error', summary: 'a line of a sheet is not a `N.M text` fact or a `## N. Title` category' },
-  'unknown-sheet': { severity: 'error', summary: 'a reference to a sheet that does not exist' },
-  'unknown-fact': { severity: 'error', summary: 'a `sheet#N.M` reference to a fact that does not exist or is deleted' },
-  'duplicate-check-id': { severity: 'error', summary: 'two checks share an id (the diagnostic points at the first)' },
   'malformed-check': { severity: 'error', summary: 'a `❓` line without an id or without `Correct answer:`' },
   'unknown-check-type': { severity: 'error', summary: 'a check type other than RECALL, AGG, NEG, VOID, HIST, SERIES' },
   'malformed-trap': { severity: 'error', summary: 'a `🪤` line that does not follow `🪤 TYPE [refs] → CHECK-ID, ... [— note]`' },
   'unknown-trap-type': { severity: 'error', summary: 'a trap type other than the seven of the format' },
-  'trap-target-missing': { severity: 'error', summary: 'a trap aims at a check id that no check has' },
   'js-syntax-error': { severity: 'error', summary: "a phase's JS block does not parse (reported at the line of the error)" },
   'unknown-bench-api': { severity: 'error', summary: 'a `bench.` member other than `newSession` and `log`' },
   'malformed-template': {
@@ -46,9 +53,6 @@ export const DIAGNOSTIC_CODES = {
     summary: 'a date line or `HH:MM —` anchor that is not a real date or time: an impossible date, a wrong weekday, a bad `HH:MM`',
   },
   'time-anchor-order': { severity: 'warning', summary: 'a time anchor earlier than the one before it' },
-  'trap-target-before-write': { severity: 'warning', summary: 'a trap aims at a check that is asked before the trap is written' },
-  'sheet-never-told': { severity: 'warning', summary: 'no phase names the sheet, so the persona never tells it' },
-  'hist-without-trap': { severity: 'warning', summary: 'a HIST check that no trap aims at' },
   'js-block-not-first': { severity: 'warning', summary: 'a `js` block that is not at the start of its phase never runs' },
   'outside-phase': { severity: 'warning', summary: "a check or trap in a chapter's preamble, which the persona never sees" },
   'unsafe-file': {
@@ -84,9 +88,12 @@ export const DIAGNOSTIC_CODES = {
     ].join(' '),
   },
   'audit-not-graded': { severity: 'warning', summary: '`mmb check --audit`: the rehearsal never graded a check that a trap aims at' },
-} as const satisfies Record<string, { severity: Severity; summary: string }>;
+} as const satisfies Record<string, CodeRow>;
 
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+export type FormatCode = keyof typeof FORMAT_CODES;
+
+/** Every code a diagnostic may have: the format's own and the validator rules'. */
+export type DiagnosticCode = FormatCode | RuleCode;
 
 export interface RelatedInformation {
   file: string;
@@ -107,12 +114,19 @@ export interface Diagnostic {
   suggestions?: string[];
 }
 
-export function diagnostic(
-  code: DiagnosticCode,
+/** What makes a diagnostic of one of `rows`' codes, with the severity of its row. */
+export type Reporter<Code extends DiagnosticCode> = (
+  code: Code,
   file: string,
   range: Range,
   message: string,
-  extra: Pick<Diagnostic, 'related' | 'suggestions'> = {},
-): Diagnostic {
-  return { code, severity: DIAGNOSTIC_CODES[code].severity, file, range, message, ...extra };
+  extra?: Pick<Diagnostic, 'related' | 'suggestions'>,
+) => Diagnostic;
+
+/** The reporter of a table of rows: a rule file makes its own from its codes. */
+export function reporter<Code extends DiagnosticCode>(rows: Readonly<Record<Code, CodeRow>>): Reporter<Code> {
+  return (code, file, range, message, extra = {}) => ({ code, severity: rows[code].severity, file, range, message, ...extra });
 }
+
+/** A diagnostic of one of the format's own codes (the validator's rules report theirs through `reporter`). */
+export const diagnostic: Reporter<FormatCode> = reporter(FORMAT_CODES);

@@ -8,6 +8,7 @@ export * from './config';
 export { AGENT_NAMES, isModuleAgent, MODULE_AGENT_PATTERN, SHARED_RUN_KEYS } from './runKeys';
 export * from './coverage';
 export * from './diagnostics';
+export { DIAGNOSTIC_CODES, type RuleCode } from './rules';
 export * from './limits';
 export * from './manifest';
 export * from './model';

@@ -1,6 +1,6 @@
 /** Shared handling of JSON-with-comments files (`benchmark.json`, `config.jsonc`) with positions. */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { diagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics';
+import { diagnostic, type Diagnostic, type FormatCode } from './diagnostics';
 import { jsonDepthExceeded, MAX_JSON_DEPTH, stripBom } from './limits';
 import { didYouMean, nearNames } from './suggest';
 import { LineIndex, type Range } from './text';
@@ -39,7 +39,7 @@ export class JsoncDocument {
   constructor(
     source: string,
     readonly file: string,
-    private readonly code: DiagnosticCode,
+    private readonly code: FormatCode,
   ) {
     const text = stripBom(source);
     this.text = text;
@@ -69,7 +69,7 @@ export class JsoncDocument {
     return node ? this.lines.rangeOf(node.offset, node.offset + node.length) : this.lines.rangeOf(0, 0);
   }
 
-  report(range: Range, message: string, code: DiagnosticCode = this.code, suggestions?: string[]): void {
+  report(range: Range, message: string, code: FormatCode = this.code, suggestions?: string[]): void {
     this.diagnostics.push(diagnostic(code, this.file, range, message, suggestions?.length ? { suggestions } : {}));
   }
 
@@ -126,7 +126,7 @@ export class JsoncDocument {
    * Reports every key given twice in one object, at any depth: JSON parsers keep the last one
    * silently, so a second `"persona"` below the first would run a model the reader did not see.
    */
-  reportDuplicateKeys(code: DiagnosticCode = this.code): void {
+  reportDuplicateKeys(code: FormatCode = this.code): void {
     // A stack, not recursion: nesting is bounded before parsing, but the walk need not rely on it.
     const pending: { node: Node; path: string }[] = this.root ? [{ node: this.root, path: '' }] : [];
     while (pending.length) {
