@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { compareRuns, comparisonText } from '../src/report/compare';
 import { estimateCosts, priceOf, totalCost } from '../src/report/cost';
 import { computeTrends, stats, trendsText, verdict } from '../src/report/trends';
-import { runView } from '../src/report/view';
+import { runView } from '../src/report/runView';
 import { reportMultiday as multiday, reportRun as run, runOnStandIn, starter } from './helpers';
 
 test('a run view: grades by check type and by chapter, imperfect answers linked to their trap writes', () => {

@@ -10,7 +10,7 @@ import { renderRunReport } from '../report/html/run';
 import { renderTrends } from '../report/html/trends';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { readMemorySnapshots } from '../report/memory';
-import { runView } from '../report/view';
+import { runView } from '../report/runView';
 import { RunDamaged, UsageError } from '../errors';
 import { damagedLine } from '../runFile';
 import type { RunState } from '../state/runState';

@@ -4,9 +4,9 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState, TrueStatus } from '../state/runState';
-import { runStory, type TrapResult } from './story';
+import { runStory, type TrapResult } from './trapStory';
 import { plannedChecks } from './summary';
-import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './view';
+import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './runView';
 
 export interface ComparedRun {
   run: string;

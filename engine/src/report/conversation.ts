@@ -6,9 +6,9 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { AgentToolCall } from '../protocol/agent';
 import type { Position, RunState } from '../state/runState';
-import { entryLeftOut, entryToolCalls, turnToolCalls } from './beside';
+import { entryLeftOut, entryToolCalls, turnToolCalls } from './turnToolCalls';
 import { agentCompactionsPlaced, cutSize } from './summary';
-import type { CheckResult, SourceRef } from './view';
+import type { CheckResult, SourceRef } from './runView';
 
 export type MarkerKind = 'phase' | 'session' | 'compaction' | 'agent-compaction' | 'time' | 'note';
 

@@ -7,8 +7,8 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { describeRun, type ComparedRun } from './compare';
-import { meanInterval, pooledRates, runStory, type Rate } from './story';
-import { checkResults, type SourceRef } from './view';
+import { meanInterval, pooledRates, runStory, type Rate } from './trapStory';
+import { checkResults, type SourceRef } from './runView';
 import { repeatOf } from '../protocol/runRequest';
 
 export interface Stats {

@@ -14,7 +14,7 @@ import type { RenderOptions } from '../report/html/page';
 import { readMemorySnapshots } from '../report/memory';
 import { indexFilterOf, runsIndex } from '../report/runsIndex';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD } from '../report/trends';
-import { runView } from '../report/view';
+import { runView } from '../report/runView';
 import { MAX_SELECTED_RUNS } from '../protocol/messages';
 import type { ReportWorkspace } from '../workspace/results';
 import { benchmarkCache, indexRows, servedIds, servedRun } from './runs';

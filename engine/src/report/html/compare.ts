@@ -1,6 +1,6 @@
 /** The comparison page: runs of one benchmark side by side, the checks whose grade differs first. */
 import { pairText, type ComparedRun, type CompareRow, type Comparison } from '../compare';
-import { trapAnchor, trapResultLabel, trapTypeCell, trapWriteCell } from './story';
+import { trapAnchor, trapResultLabel, trapTypeCell, trapWriteCell } from './trapStory';
 import { chartBox, escapeHtml, gradeBars, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';

@@ -7,7 +7,7 @@ export { renderComparison } from './compare';
 export { renderTrends } from './trends';
 export { renderProblem, renderRunsIndex, runPath } from './runsIndex';
 export { escapeHtml, type RenderOptions } from './page';
-export { runView, type RunView, type SourceRef } from '../view';
+export { runView, type RunView, type SourceRef } from '../runView';
 export { compareRuns, type Comparison } from '../compare';
 export { damagedRow, indexFilterOf, indexRow, runsIndex, type IndexFilter, type IndexRow, type RunsIndex } from '../runsIndex';
 export { computeTrends, DEFAULT_FLAKY_THRESHOLD, type Trends } from '../trends';

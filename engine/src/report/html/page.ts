@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SourceRef } from '../view';
+import type { SourceRef } from '../runView';
 import { OPEN_SOURCE } from '../../protocol/messages';
 import { scoreBand, type ScoreBand } from '../../protocol/scores';
 import { STYLE } from './style';

@@ -2,11 +2,11 @@
 import { totalCost, type ModelCost } from '../cost';
 import { passes } from '../../protocol/scores';
 import type { MemorySnapshot } from '../memory';
-import type { CheckResult, GradeGroup, RunView } from '../view';
+import type { CheckResult, GradeGroup, RunView } from '../runView';
 import type { ConversationChapter, ConversationItem } from '../conversation';
 import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
-import { storySection } from './story';
+import { storySection } from './trapStory';
 import { chartBox, escapeHtml, gradeBars, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';

@@ -1,6 +1,6 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
 import { groupName, type CheckTrend, type Stats, type TrapTrend, type TrendGroup, type Trends } from '../trends';
-import { percent, rateTable } from './story';
+import { percent, rateTable } from './trapStory';
 import { chartBox, escapeHtml, fmtGrade, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, tableOf, tagLabel } from './markup';
 

@@ -8,7 +8,7 @@ import type { Benchmark } from '../../../scenario/src';
 import { DEFAULT_PASS_SCORE, passes } from '../protocol/scores';
 import type { Position, RunState } from '../state/runState';
 import { agentCompactionsPlaced, textInRun } from './summary';
-import type { CheckResult, SourceRef, TrapLink } from './view';
+import type { CheckResult, SourceRef, TrapLink } from './runView';
 
 /** How far a check is from the trap write aimed at it, as the run played it. */
 export interface TrapDistance {

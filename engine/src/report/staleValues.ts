@@ -1,43 +1,11 @@
 /**
- * What the report sets beside a failed answer, besides the grade: the agent's tool calls in the
- * turn it answered in, and the stale values, the ones the trap writes aimed at the check
- * replaced, so that the memory lines still holding them can be marked apart from the expected.
+ * The stale values of a check: those the trap writes aimed at it replaced, so that the memory lines
+ * still holding them can be marked apart from the lines holding the expected value.
  */
 import type { Benchmark, LocatedTrap } from '../../../scenario/src';
-import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
-import type { AgentToolCall } from '../protocol/agent';
-import type { FactEdit, RunState, TranscriptEntry } from '../state/runState';
+import type { FactEdit, RunState } from '../state/runState';
 import { expectedTokens } from './memory';
 import { textInRun } from './summary';
-
-/** A transcript entry's tool calls, bounded again: a state read from disk is a file like any other. */
-export function entryToolCalls(entry: TranscriptEntry): AgentToolCall[] {
-  return entry.from === 'agent' ? (boundedToolCalls(entry.toolCalls) ?? []) : [];
-}
-
-/** How many more calls than those kept an entry's reply made, read bounded from the state. */
-export function entryLeftOut(entry: TranscriptEntry): number {
-  return entry.from === 'agent' ? leftOutCount(entry.toolCallsLeftOut) : 0;
-}
-
-/**
- * The tool calls of the agent's replies to the last message the persona sent before `at`: the
- * turn a grade at `at` judges; and how many more calls than those its replies made.
- */
-export function turnToolCalls(state: RunState, at: string): { calls: AgentToolCall[]; leftOut: number } {
-  const transcript = state.transcript;
-  let end = transcript.length;
-  while (end > 0 && transcript[end - 1]!.at > at) end--;
-  const calls: AgentToolCall[] = [];
-  let leftOut = 0;
-  for (let i = end - 1; i >= 0; i--) {
-    const entry = transcript[i]!;
-    if (entry.from === 'persona') break;
-    calls.unshift(...entryToolCalls(entry));
-    leftOut += entryLeftOut(entry);
-  }
-  return { calls, leftOut };
-}
 
 /**
  * The tokens (`expectedTokens`) of the values the trap writes aimed at a check replaced, less

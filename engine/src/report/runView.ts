@@ -5,13 +5,14 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { AgentToolCall } from '../protocol/agent';
 import type { RunState, TrueStatus } from '../state/runState';
-import { staleTokens, turnToolCalls } from './beside';
+import { staleTokens } from './staleValues';
+import { turnToolCalls } from './turnToolCalls';
 import { conversation, conversationAt, type ConversationChapter } from './conversation';
 import { estimateCosts, type ModelCost, type Price } from './cost';
 import { addUsage } from '../models/usage';
 import type { Usage } from '../protocol/chat';
 import type { MemorySnapshot } from './memory';
-import { runStory, type RunStory } from './story';
+import { runStory, type RunStory } from './trapStory';
 import { summarize, textInRun, type Summary } from './summary';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
