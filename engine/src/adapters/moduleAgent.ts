@@ -34,7 +34,8 @@ export type AgentFactory = (context: AgentModuleContext) => AgentAdapter | Promi
 export function modulePath(agent: string, workspace: string): string {
   if (!isModuleAgent(agent))
     throw new ConfigError(
-      `the module agent "${agent.slice(0, 80)}" must be a path under the workspace such as "./agents/my-agent.mjs" (.mjs, .js, .cjs, .mts or .ts; no "..").`,
+      `the module agent "${agent.slice(0, 80)}" must be a path under the workspace such as "./agents/my-agent.mjs" ` +
+        '(.mjs, .js, .cjs, .mts or .ts; no "..").',
     );
   const root = realpathSync(workspace);
   let file: string;
@@ -153,7 +154,8 @@ export class ModuleAdapter implements AgentAdapter {
     const factory = typeof exports.createAgent === 'function' ? exports.createAgent : exports.default;
     if (typeof factory !== 'function')
       throw new ConfigError(
-        `the module agent ${this.file} exports no function: export default (context) => ({ createSession, sendMessage, getResponses, destroySession, quietPeriodMs, pollIntervalMs }).`,
+        `the module agent ${this.file} exports no function: export default (context) => ({ createSession, sendMessage, ` +
+          `getResponses, destroySession, quietPeriodMs, pollIntervalMs }).`,
       );
     const agent = (await (factory as AgentFactory)(this.context)) as Partial<AgentAdapter> | undefined;
     const missing = (['createSession', 'sendMessage', 'getResponses', 'destroySession'] as const).filter(

@@ -98,9 +98,8 @@ export class GatewayClient {
         await new Promise((r) => setTimeout(r, e instanceof GatewayError && e.retryAfterMs ? e.retryAfterMs : 500));
       }
     }
-    throw new Error(
-      `could not connect to the OpenClaw gateway at ${url} within ${timeoutMs / 1000} s: ${last instanceof Error ? last.message : String(last)}`,
-    );
+    const reason = last instanceof Error ? last.message : String(last);
+    throw new Error(`could not connect to the OpenClaw gateway at ${url} within ${timeoutMs / 1000} s: ${reason}`);
   }
 
   private static tryConnect(url: string, token: string): Promise<GatewayClient> {

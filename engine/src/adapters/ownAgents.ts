@@ -77,7 +77,8 @@ export const PROCESS_ENTRY: AgentEntry = {
   summary: 'Any program that speaks the agent protocol (docs/agent-protocol.md) over its stdio, in any language.',
   details:
     '`"command": ["python3", "agents/my_agent.py"]`, run in the workspace; `agent_model` is handed to it as `MMB_MODEL_BASE_URL` ' +
-    'and friends; `agent_sandbox` runs it in a bubblewrap sandbox, on where bwrap works; `env` and `env_set` are the only variables it gets ' +
+    'and friends; `agent_sandbox` runs it in a bubblewrap sandbox, on where bwrap works; ' +
+    '`env` and `env_set` are the only variables it gets ' +
     'besides PATH, HOME, the locale and `MMB_*` ([`docs/agents.md`](docs/agents.md)). Examples in Python and Node: `examples/agents/`.',
   create: (ctx) =>
     new ProcessAdapter(join(ctx.runDir, 'agent'), ctx.runDir, {
@@ -102,7 +103,9 @@ export const PROCESS_ENTRY: AgentEntry = {
     // The program gets no other variable of the engine's than PATH, HOME, LANG, LC_*, TZ, TMPDIR, TERM and Windows' own (processEnv.ts).
     env: {
       type: 'env-names',
-      doc: 'Variables of the engine\'s environment handed to the program, by name or as a prefix ending in *, e.g. ["OPENAI_API_KEY", "MY_AGENT_*"].',
+      doc:
+        "Variables of the engine's environment handed to the program, by name or as a prefix ending in *, e.g. " +
+        '["OPENAI_API_KEY", "MY_AGENT_*"].',
     },
     env_set: {
       type: 'env-values',
@@ -128,7 +131,8 @@ export const PROCESS_ENTRY: AgentEntry = {
 
 export const OPENAI_HTTP_ENTRY: AgentEntry = {
   summary:
-    'An agent serving an OpenAI-compatible API that keeps the conversation itself, named by a session field, a header or the Responses API.',
+    'An agent serving an OpenAI-compatible API that keeps the conversation itself, named by a session field, a header or ' +
+    'the Responses API.',
   details:
     "Such as nanobot's `serve`. `http_conversation` names a conversation by `body`, `header`, `conversation` or " +
     '`previous_response_id`; a new conversation is a new name.',
@@ -140,7 +144,9 @@ export const OPENAI_HTTP_ENTRY: AgentEntry = {
     http_conversation: {
       type: 'string',
       default: 'body',
-      doc: 'How a conversation is named: body (a field of /chat/completions), header, conversation or previous_response_id (the Responses API).',
+      doc:
+        'How a conversation is named: body (a field of /chat/completions), header, conversation or ' +
+        'previous_response_id (the Responses API).',
     },
     http_session_field: {
       type: 'string',

@@ -19,7 +19,10 @@ export interface ProcessOptions {
   command: string[];
   /** The folder the program runs in: the workspace. */
   cwd: string;
-  /** What the program gets besides MMB_AGENT_HOME and MMB_AGENT_PROTOCOL: the allow-list of processEnv.ts, never the engine's whole environment. */
+  /**
+   * What the program gets besides MMB_AGENT_HOME and MMB_AGENT_PROTOCOL: the allow-list of processEnv.ts, never the
+   * engine's whole environment.
+   */
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** In the sandbox of agentSandbox.ts, by this bwrap (its home writable, the engine's processes out of view); `none`: as the user. */

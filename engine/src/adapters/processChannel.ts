@@ -143,7 +143,10 @@ export class ProcessChannel {
     return [...this.tail];
   }
 
-  /** Resolves once the program's stderr has closed (all it wrote is read), or after `timeoutMs` (a process that left its group may hold the pipe). */
+  /**
+   * Resolves once the program's stderr has closed (all it wrote is read), or after `timeoutMs` (a process that left its
+   * group may hold the pipe).
+   */
   private async stderrDrained(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {

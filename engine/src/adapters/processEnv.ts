@@ -63,7 +63,8 @@ export function agentEnvironment(request: EnvironmentRequest, sources: Environme
   const { env, personaKeyEnv, platform } = sources;
   if (personaKeyEnv !== undefined && request.names.includes(personaKeyEnv)) {
     throw new ConfigError(
-      `the run key \`env\` lists ${personaKeyEnv}, the persona's key, which no agent is handed: give the agent a model of its own in \`agent_model\` (its key reaches the program as MMB_MODEL_API_KEY).`,
+      `the run key \`env\` lists ${personaKeyEnv}, the persona's key, which no agent is handed: give the agent a model ` +
+        `of its own in \`agent_model\` (its key reaches the program as MMB_MODEL_API_KEY).`,
     );
   }
   // Windows names its variables in any case (Path, SystemRoot): the baseline is matched as it does.

@@ -31,7 +31,8 @@ export function parseHandshake(value: unknown): Handshake {
   if (!result) throw new Error('the agent answered `initialize` without an object: reply {"protocol": 1, "methods": [...]}');
   if (result.protocol !== PROTOCOL_VERSION)
     throw new Error(
-      `the agent speaks protocol ${JSON.stringify(result.protocol)?.slice(0, 20)}; this engine speaks ${PROTOCOL_VERSION}: reply {"protocol": ${PROTOCOL_VERSION}, …} to \`initialize\``,
+      `the agent speaks protocol ${JSON.stringify(result.protocol)?.slice(0, 20)}; this engine speaks ${PROTOCOL_VERSION}: ` +
+        `reply {"protocol": ${PROTOCOL_VERSION}, …} to \`initialize\``,
     );
   const methods = Array.isArray(result.methods)
     ? result.methods.filter((m): m is string => typeof m === 'string' && (OPTIONAL_METHODS as readonly string[]).includes(m))
@@ -41,7 +42,10 @@ export function parseHandshake(value: unknown): Handshake {
   return handshake;
 }
 
-/** A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?, "reply_to"?}]}`, only those after the cursor, oldest first. */
+/**
+ * A `responses` answer: `{"messages": [{"seq", "text", "at"?, "tool_calls"?, "reply_to"?}]}`, only those after the
+ * cursor, oldest first.
+ */
 export function parseMessages(value: unknown, afterSeq: number): AgentMessage[] {
   const list = object(value)?.messages;
   if (!Array.isArray(list))

@@ -197,9 +197,11 @@ export const AGENTS: Record<string, AgentEntry> = {
     details:
       "`hermes-agent==0.19.0` from PyPI, Python 3.11–3.13, in a venv. The adapter starts `hermes gateway run` with the run's own " +
       '`$HERMES_HOME` (`results/<id>/agent/home/`), its model at `agent_model` (the stand-in when absent), only its `memory` and ' +
-      '`session_search` tools, and talks to the sessions API of its API server (streamed turns); a new conversation is a new session over ' +
-      'the same `MEMORY.md`/`USER.md`, compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. ' +
-      'The `hermes_compression_*` keys are merged into its config.yaml; to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
+      '`session_search` tools, and talks to the sessions API of its API server (streamed turns); ' +
+      'a new conversation is a new session over the same `MEMORY.md`/`USER.md`, ' +
+      'compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. ' +
+      'The `hermes_compression_*` keys are merged into its config.yaml; ' +
+      'to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
       '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced ' +
       'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
     create: (ctx) =>
@@ -236,7 +238,9 @@ export const AGENTS: Record<string, AgentEntry> = {
         type: 'number',
         minimum: 0,
         maximum: 1,
-        doc: 'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at 64,000 tokens at least).',
+        doc:
+          'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at ' +
+          '64,000 tokens at least).',
       },
       hermes_compression_target_ratio: {
         type: 'number',
@@ -246,7 +250,9 @@ export const AGENTS: Record<string, AgentEntry> = {
       },
       hermes_compression_in_place: {
         type: 'boolean',
-        doc: "compression.in_place in its config.yaml (Hermes's default true keeps the session id; false moves the conversation to a new session).",
+        doc:
+          "compression.in_place in its config.yaml (Hermes's default true keeps the session id; false moves the " +
+          'conversation to a new session).',
       },
       hermes_idle_timeout_s: {
         type: 'number',
@@ -305,9 +311,8 @@ export function agentEntry(name: string): AgentEntry {
   if (!entry) {
     const names = Object.keys(AGENTS).sort();
     const shown = shorten(name, 80);
-    throw new ConfigError(
-      `there is no agent adapter "${shown}": use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs".${didYouMean(nearNames(shown, names))}`,
-    );
+    const choices = `use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs"`;
+    throw new ConfigError(`there is no agent adapter "${shown}": ${choices}.${didYouMean(nearNames(shown, names))}`);
   }
   return entry;
 }

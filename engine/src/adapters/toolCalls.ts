@@ -61,7 +61,10 @@ export function boundedToolCalls(value: unknown): AgentToolCall[] | undefined {
 /** Calls counted in one reply: past this many, the count says "at least". */
 export const MAX_COUNTED_TOOL_CALLS = 10_000;
 
-/** Every call with a name, each bounded, up to `MAX_COUNTED_TOOL_CALLS`: what an adapter gives, for the engine to keep 50 and count the rest. */
+/**
+ * Every call with a name, each bounded, up to `MAX_COUNTED_TOOL_CALLS`: what an adapter gives, for the engine to keep
+ * 50 and count the rest.
+ */
 export function eachToolCallBounded(value: readonly unknown[]): AgentToolCall[] {
   const calls: AgentToolCall[] = [];
   for (const item of value.slice(0, MAX_COUNTED_TOOL_CALLS)) {

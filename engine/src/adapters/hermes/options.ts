@@ -116,7 +116,8 @@ function managedOptions(read: Reader, env: NodeJS.ProcessEnv, model: ModelConfig
   for (const key of ['hermes_home', 'hermes_reset_command', 'hermes_api_key_env']) {
     if (read.str(key) !== undefined)
       throw new ConfigError(
-        `the run key \`${key}\` is for a gateway you run (with \`hermes_url\`); without \`hermes_url\` the adapter starts its own, with its own home under the run's folder.`,
+        `the run key \`${key}\` is for a gateway you run (with \`hermes_url\`); without \`hermes_url\` the adapter ` +
+          `starts its own, with its own home under the run's folder.`,
       );
   }
   const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;

@@ -168,7 +168,8 @@ export class NotesHistory {
           if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
             reject(
               new GitMissingError(
-                "the notebook agent keeps its notes' edit history with git, which is not installed or not on PATH: install git (e.g. `apt-get install git`) and run again.",
+                "the notebook agent keeps its notes' edit history with git, which is not installed or not on PATH: " +
+                  'install git (e.g. `apt-get install git`) and run again.',
               ),
             );
           } else if (error) {

@@ -32,7 +32,8 @@ export async function toolLoop(deps: LoopDeps, messages: ChatMessage[], onStep: 
     await runCalls(deps, messages, calls, new Map(), onStep);
   }
   throw new Error(
-    `its model called tools for ${deps.maxToolRounds} rounds without replying; raise the run key \`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`,
+    `its model called tools for ${deps.maxToolRounds} rounds without replying; raise the run key ` +
+      `\`notebook_max_tool_rounds\` if the model needs more, or check that it ends its turns with a plain answer.`,
   );
 }
 

@@ -82,7 +82,8 @@ export class Notes {
     const count = text.split(oldText).length - 1;
     if (count === 0)
       throw new NoteError(
-        `old_text was not found in ${path}: it must match the note exactly, spaces and line breaks included. Read the note with read_note and copy the text.`,
+        `old_text was not found in ${path}: it must match the note exactly, spaces and line breaks included. Read the ` +
+          `note with read_note and copy the text.`,
       );
     if (count > 1 && !all)
       throw new NoteError(
@@ -219,7 +220,11 @@ export function injectedIndex(text: string, name: string): string {
     bytes += size;
   }
   const kb = (Buffer.byteLength(text) / 1024).toFixed(1);
-  return `${kept.join('\n')}\n\n[${name} is ${lines.length} lines, ${kb} KB: only its first ${kept.length} lines are shown here (the cap is ${INDEX_MAX_LINES} lines or ${INDEX_MAX_BYTES / 1024} KB). Read the rest on demand with read_note("${name}", from_line ${kept.length + 1}), and move detail out of ${name} into topic notes.]`;
+  return (
+    `${kept.join('\n')}\n\n[${name} is ${lines.length} lines, ${kb} KB: only its first ${kept.length} lines are ` +
+    `shown here (the cap is ${INDEX_MAX_LINES} lines or ${INDEX_MAX_BYTES / 1024} KB). Read the rest on demand with ` +
+    `read_note("${name}", from_line ${kept.length + 1}), and move detail out of ${name} into topic notes.]`
+  );
 }
 
 /** A fact line: `- key: value` (or `* key: value`), the notebook's convention for one current value. */
@@ -266,5 +271,8 @@ export function findConflicts(notes: { path: string; text: string }[]): Conflict
 export function describeConflicts(conflicts: Conflict[]): string {
   if (conflicts.length === 0) return '';
   const lines = conflicts.map((c) => `- "${c.key}": ${c.places.map((p) => `${p.path}:${p.line} says "${p.value}"`).join('; ')}`);
-  return `Warning: ${conflicts.length === 1 ? 'a fact is' : `${conflicts.length} facts are`} stored in two places with different values. Keep one current value per fact: edit or delete the stale line (a past value belongs in a "was …" remark, not in a second fact line).\n${lines.join('\n')}`;
+  const which = conflicts.length === 1 ? 'a fact is' : `${conflicts.length} facts are`;
+  const remedy =
+    'Keep one current value per fact: edit or delete the stale line (a past value belongs in a "was …" remark, not in a second fact line).';
+  return `Warning: ${which} stored in two places with different values. ${remedy}\n${lines.join('\n')}`;
 }
