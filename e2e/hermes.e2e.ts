@@ -20,7 +20,7 @@ import type { RunState } from '../engine/src/state/runState';
 import { startStandIn, type StandIn } from '../engine/src/standin/server';
 import { readBenchmarkFolder } from '../engine/src/workspace/folders';
 import { conformance } from '../engine/test/conformanceSuite';
-import { checkCause } from '../extension/src/results';
+import { checkCause } from '../extension/src/checkCause';
 import { ROOT } from './codeServer';
 
 const TOOLS = process.env.MMB_E2E_TOOLS ?? join(ROOT, '.e2e', 'tools');

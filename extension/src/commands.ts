@@ -1,13 +1,15 @@
 /**
  * The extension's commands: start, stop, resume and restart runs; phase runs (from a lens, or
- * from the palette with the phase picked); API keys; a check's cause; and the notification of
- * every run started from the editor that could not start or crashed.
+ * from the palette with the phase picked); and the notification of every run started from the
+ * editor that could not start or crashed. The API key commands are in apiKeys.ts, a check's
+ * cause in showCause.ts.
  */
 import { cpSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { requestedRunName, type PartialRunRequest } from '../../engine/src/api';
-import { checkCause } from './results';
+import { clearApiKey, setApiKey } from './apiKeys';
+import { showCause } from './showCause';
 import { runArgument } from './runTree';
 import type { FailedRun, Workbench } from './workbench';
 
@@ -63,9 +65,9 @@ export class Commands {
       c('marathonMemBench.runPhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'real')),
       c('marathonMemBench.runFromHere', (t?: PhaseTarget) => this.runPhase(t, 'to-end', 'real')),
       c('marathonMemBench.rehearsePhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'rehearsal')),
-      c('marathonMemBench.setApiKey', (name?: unknown) => this.setApiKey(typeof name === 'string' ? name : undefined)),
-      c('marathonMemBench.clearApiKey', () => this.clearApiKey()),
-      c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => this.showCause(dir, checkId, run)),
+      c('marathonMemBench.setApiKey', (name?: unknown) => setApiKey(this.wb, typeof name === 'string' ? name : undefined)),
+      c('marathonMemBench.clearApiKey', () => clearApiKey(this.wb)),
+      c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => showCause(this.wb, dir, checkId, run)),
       c('marathonMemBench.openBundledBenchmarks', () => this.openBundled()),
       c('marathonMemBench.showLog', (run?: unknown) => this.showLog(runArgument(run))),
       c('marathonMemBench.dismissFailure', (run?: unknown) => this.dismissFailure(runArgument(run))),
@@ -208,130 +210,6 @@ export class Commands {
         "no benchmark under benchmarks/ has a phase: copy the bundled ones (the walkthrough's first step) or start one with mmb new.",
       );
     return (await vscode.window.showQuickPick([...first, ...rest], { placeHolder, matchOnDescription: true }))?.target;
-  }
-
-  /** The env variable names config.jsonc reads keys from, then the ones stored before. */
-  private keyNames(): string[] {
-    const config = this.wb.results.config();
-    const names = new Set<string>();
-    if (config.persona.api_key_env) names.add(config.persona.api_key_env);
-    for (const r of config.runs) {
-      for (const v of Object.values(r.options)) {
-        const env = (v as { api_key_env?: unknown } | undefined)?.api_key_env;
-        if (typeof env === 'string') names.add(env);
-      }
-    }
-    for (const n of this.wb.secretNames()) names.add(n);
-    return [...names];
-  }
-
-  /** Stores a key; `missing`, the variable a failed run lacked, is offered first. */
-  async setApiKey(missing?: string): Promise<void> {
-    const known = this.keyNames();
-    const names = missing && /^[A-Z_][A-Z0-9_]{0,127}$/.test(missing) ? [missing, ...known.filter((n) => n !== missing)] : known;
-    const other = 'Another variable…';
-    let name = await vscode.window.showQuickPick([...names, other], {
-      placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)',
-    });
-    if (!name) return;
-    if (name === other) {
-      name = await vscode.window.showInputBox({
-        prompt: 'Variable name',
-        placeHolder: 'OPENROUTER_API_KEY',
-        validateInput: (v) => (/^[A-Z_][A-Z0-9_]*$/.test(v) ? undefined : 'Capital letters, digits and _ only'),
-      });
-      if (!name) return;
-    }
-    const value = await vscode.window.showInputBox({
-      prompt: `The value of ${name}: kept in the editor's secret storage, given only to the engine processes`,
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (!value) return;
-    await this.wb.storeSecret(name, value);
-    void vscode.window.showInformationMessage(`MarathonMemBench: ${name} is stored; runs started from the editor get it.`);
-  }
-
-  async clearApiKey(): Promise<void> {
-    const name = await vscode.window.showQuickPick(this.wb.secretNames(), { placeHolder: 'The key to forget' });
-    if (!name) return;
-    await this.wb.deleteSecret(name);
-  }
-
-  /**
-   * From a failed check to its cause: the trap writes aimed at it, and the lines of the agent's
-   * memory snapshot that hold the expected value or a planted one.
-   */
-  async showCause(dir?: string, checkId?: string, run?: string): Promise<void> {
-    if (!dir || !checkId) {
-      const editor = vscode.window.activeTextEditor;
-      const d = editor && this.wb.benchmarkDirOf(editor.document.uri.fsPath);
-      const b = d ? this.wb.benchmark(d) : undefined;
-      const line = editor?.selection.active.line;
-      const here = b?.checks.find(
-        (c) => c.file === basename(editor!.document.uri.fsPath) && c.check.range.start.line <= line! && c.check.range.end.line >= line!,
-      );
-      if (!d || !here) throw new Error('put the cursor on a check line (❓) to see what caught it.');
-      dir = d;
-      checkId = here.check.id;
-    }
-    const b = this.wb.benchmark(dir);
-    if (!b) throw new Error(`${dir} cannot be read as a benchmark.`);
-    const grade = run ? this.wb.results.grade(run, checkId) : this.wb.results.latestGrades(b.name).get(checkId);
-    const graded = run ?? grade?.run;
-    const snapshot = graded ? this.wb.results.latestSnapshot(graded) : undefined;
-    // Only the trap writes the run played, and the values as that run's dates wrote them.
-    const cause = checkCause(b, checkId, snapshot, grade);
-    type Item = vscode.QuickPickItem & { uri?: vscode.Uri; line?: number };
-    const items: Item[] = [];
-    items.push({ label: 'Trap writes aimed at the check', kind: vscode.QuickPickItemKind.Separator });
-    if (cause.traps.length === 0 && cause.unplayed.length === 0) items.push({ label: '$(info) No trap write aims at this check' });
-    for (const t of cause.traps)
-      items.push({
-        label: `$(debug-breakpoint-function) ${t.type}`,
-        description: `${t.file}:${t.line + 1}`,
-        detail: t.text,
-        uri: vscode.Uri.file(join(dir, t.file)),
-        line: t.line,
-      });
-    // A partial run never heard these: listed to reach them, apart, and never as the cause.
-    if (cause.trapsNote)
-      items.push(
-        { label: 'Not played by this run: not a cause', kind: vscode.QuickPickItemKind.Separator },
-        { label: `$(info) ${cause.trapsNote}` },
-      );
-    for (const t of cause.unplayed)
-      items.push({
-        label: `$(circle-slash) ${t.type}`,
-        description: `${t.file}:${t.line + 1}`,
-        detail: t.text,
-        uri: vscode.Uri.file(join(dir, t.file)),
-        line: t.line,
-      });
-    items.push({ label: `The agent's memory${graded ? ` after ${graded}` : ''}`, kind: vscode.QuickPickItemKind.Separator });
-    if (cause.memoryNote) items.push({ label: `$(info) ${cause.memoryNote}` });
-    for (const m of cause.memory) {
-      items.push({
-        label: m.kind === 'expected' ? `$(pass) expected value "${m.value}"` : `$(warning) stale value "${m.value}"`,
-        description: `${m.file}:${m.line + 1}`,
-        detail: m.text,
-        uri: vscode.Uri.file(join(snapshot!, m.file)),
-        line: m.line,
-      });
-    }
-    const picked = await vscode.window.showQuickPick(items, {
-      title: `Check ${checkId}: what caught it`,
-      matchOnDescription: true,
-      matchOnDetail: true,
-    });
-    if (picked?.uri) {
-      const pos = new vscode.Position(picked.line ?? 0, 0);
-      // From the panel (a webview) there is no active editor: open beside it, not over it.
-      await vscode.window.showTextDocument(picked.uri, {
-        selection: new vscode.Range(pos, pos),
-        viewColumn: vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One,
-      });
-    }
   }
 
   /** Copies the bundled benchmarks into the workspace's `benchmarks/` and opens the starter. */

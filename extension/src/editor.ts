@@ -271,16 +271,14 @@ export function checkHover(dir: string, mark: CheckMark): vscode.MarkdownString 
   const args = encodeURIComponent(JSON.stringify([dir, check.id, g.run]));
   const out = new vscode.MarkdownString(undefined, true);
   out.isTrusted = { enabledCommands: ['marathonMemBench.showCause'] };
-  out.appendMarkdown(
-    `**❓ ${check.id} · ${s.effective}/10**${s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : ''} · run \`${g.run.replace(/`/g, '')}\`\n\n`,
-  );
+  const attempt = s.attempt === 2 ? ` (2nd attempt: ${s.score}/10 halved)` : '';
+  out.appendMarkdown(`**❓ ${check.id} · ${s.effective}/10**${attempt} · run \`${g.run.replace(/`/g, '')}\`\n\n`);
   const range = playedRange(g);
   if (range) out.appendMarkdown(`_A partial run: it played ${md(range)}._\n\n`);
   const notCounted = notCountedReason(mark);
   if (notCounted) out.appendMarkdown(`_${md(notCounted)}_\n\n`);
-  out.appendMarkdown(
-    `**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`,
-  );
+  out.appendMarkdown(`**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n`);
+  out.appendMarkdown(`**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`);
   out.appendMarkdown(
     `[$(debug-breakpoint-function) What caught it: trap writes and the agent's memory](command:marathonMemBench.showCause?${args})`,
   );

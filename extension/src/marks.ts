@@ -78,7 +78,8 @@ export function notCountedReason(mark: CheckMark): string | undefined {
   if (mark.unplayed.length === 0)
     return 'Not counted against the agent: no trap write aims at this check, and the partial run may not have told its facts.';
   const what = mark.unplayed.length === 1 ? 'the trap write' : `${mark.unplayed.length} of the trap writes`;
-  return `Not counted against the agent: the run did not play ${what} aimed at this check (${mark.unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ')}).`;
+  const places = mark.unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ');
+  return `Not counted against the agent: the run did not play ${what} aimed at this check (${places}).`;
 }
 
 /** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */

@@ -255,9 +255,8 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
       const moved = !prev || prev.chapter !== e.position.chapter || prev.phase !== e.position.phase;
       prev = e.position;
       const title = b?.chapters.find((c) => c.file === e.position.chapter)?.phases[e.position.phase]?.title ?? '';
-      const marker = moved
-        ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switches.has(`${e.position.chapter}#${e.position.phase}`) ? ' · new conversation' : ''}`
-        : undefined;
+      const switched = switches.has(`${e.position.chapter}#${e.position.phase}`) ? ' · new conversation' : '';
+      const marker = moved ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switched}` : undefined;
       return { from: e.from, text: e.text, at: e.at, ...(marker ? { marker } : {}) };
     });
     const pass = this.wb.passScore();
@@ -294,29 +293,4 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** The status bar item: how many runs go, and a click to the panel. */
-export function runsStatusItem(wb: Workbench): vscode.Disposable {
-  const item = vscode.window.createStatusBarItem('marathonMemBench.runs', vscode.StatusBarAlignment.Left, 10);
-  item.name = 'MarathonMemBench runs';
-  item.command = 'marathonMemBench.openPanel';
-  const update = () => {
-    const running = wb.runs().filter((r) => r.status === 'running');
-    if (running.length === 0) {
-      item.hide();
-      return;
-    }
-    item.text = `$(sync~spin) ${running.length === 1 ? running[0]!.name : `${running.length} runs`}`;
-    item.tooltip = running.map((r) => `${r.name}: ${r.chapter ?? ''} phase ${r.phase ?? ''}, ${r.graded} graded`).join('\n');
-    item.show();
-  };
-  const sub = wb.onDidChange(update);
-  update();
-  return {
-    dispose: () => {
-      sub.dispose();
-      item.dispose();
-    },
-  };
 }

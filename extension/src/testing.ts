@@ -9,11 +9,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Benchmark, LocatedCheck } from '../../scenario/src';
-import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './marks';
-import { rerunStart, type LatestGrade } from './results';
-import { passes, requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
-import { checkDurations, paidModels } from './runInfo';
+import { requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
+import { rerunStart } from './checkCause';
+import { paidModels } from './runInfo';
+import { reportChecks } from './testReport';
 import type { Workbench } from './workbench';
 
 const itemId = {
@@ -176,7 +175,7 @@ export class BenchmarkTests implements vscode.Disposable {
         } finally {
           this.watching.delete(resultRun);
         }
-        this.report(test, b, state, items, resultRun);
+        reportChecks(this.wb, test, b, state, items, resultRun);
       }
     } catch (e) {
       test.appendOutput(`${(e as Error).message}\r\n`);
@@ -240,75 +239,6 @@ export class BenchmarkTests implements vscode.Disposable {
     return this.wb.results.state(run);
   }
 
-  /**
-   * Each check as passed or failed, with its own duration; a check the run never graded is
-   * errored when the run could not start or crashed (with the reason), else skipped.
-   */
-  private report(test: vscode.TestRun, b: Benchmark, state: RunState | undefined, items: readonly vscode.TestItem[], run: string): void {
-    const pass = this.wb.passScore();
-    const durations = state ? checkDurations(state) : new Map<string, number>();
-    const failure = this.wb.failure(run);
-    const reason =
-      failure && (!state || failure.at >= state.lastEventAt)
-        ? `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`
-        : state?.status === 'crashed'
-          ? `${run} crashed: ${state.error ?? ''}`
-          : undefined;
-    for (const item of items) {
-      const id = item.id.split('/')[1]!;
-      const located = b.checks.find((c) => c.check.id === id);
-      const grades = state?.grades[id];
-      const g = grades?.[grades.length - 1];
-      if (!located) continue;
-      if (!g) {
-        if (reason) test.errored(item, new vscode.TestMessage(reason));
-        else test.skipped(item);
-        continue;
-      }
-      const duration = durations.get(id) ?? 0;
-      if (passes(g.effective, pass)) {
-        test.passed(item, duration);
-        continue;
-      }
-      // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why, as the lens does.
-      const latest = this.wb.results.grade(run, id);
-      const why = latest ? notCountedReason(checkMark(b, located, latest, pass)) : undefined;
-      const messages = this.messages(
-        b,
-        located,
-        latest,
-        g.answer,
-        `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
-      );
-      test.failed(item, why ? [...messages, new vscode.TestMessage(why)] : messages, duration);
-    }
-    if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
-  }
-
-  /**
-   * The failure: expected (as the run's dates wrote it) against actual, then one message per trap
-   * write aimed at the check that the run played. None has a location: the editor's own marks
-   * are the one mark of a check line and of a trap line (a located message adds an inline badge).
-   */
-  private messages(
-    b: Benchmark,
-    located: LocatedCheck,
-    grade: LatestGrade | undefined,
-    actual: string,
-    summary: string,
-  ): vscode.TestMessage[] {
-    const first = vscode.TestMessage.diff(summary, grade ? asInRun(located.check.answer, grade) : located.check.answer, actual);
-    const traps = trapsAimedAt(b, located.check.id)
-      .filter((t) => !grade || playedBefore(b, t, grade))
-      .map(
-        (t) =>
-          new vscode.TestMessage(
-            `🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : ''}`,
-          ),
-      );
-    return [first, ...traps];
-  }
-
   /** Runs that finished while the window watched (from the panel or a code lens) report their checks. */
   private publishFinished(): void {
     for (const r of this.wb.runs()) {
@@ -331,7 +261,7 @@ export class BenchmarkTests implements vscode.Disposable {
         .filter((i): i is vscode.TestItem => !!i);
       if (items.length === 0) continue;
       const test = this.controller.createTestRun(new vscode.TestRunRequest(items), r.name, true);
-      this.report(test, b, state, items, r.name);
+      reportChecks(this.wb, test, b, state, items, r.name);
       test.end();
     }
   }

@@ -116,7 +116,10 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     );
   }
 
-  /** The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside failed answers, traps judged at the editor's pass score, the status by the run's lock. */
+  /**
+   * The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside
+   * failed answers, traps judged at the editor's pass score, the status by the run's lock.
+   */
   private runViewOf(
     state: RunState,
     b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string },

@@ -8,7 +8,8 @@ import { bench } from '../../scenario/test/helpers';
 import { readBenchmarkFolder, type PhaseRange, type Position } from '../../engine/src/api';
 import { STARTER, tempDir } from '../../engine/test/helpers';
 import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText } from '../src/marks';
-import { checkCause, type LatestGrade } from '../src/results';
+import { checkCause } from '../src/checkCause';
+import type { LatestGrade } from '../src/results';
 
 const starter = () => loadBenchmark(readBenchmarkFolder(STARTER));
 const exam: Position = { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 };
@@ -36,7 +37,7 @@ function summary(grades: Record<string, LatestGrade>, b = starter()) {
   };
 }
 
-test('a full run: failures are red and blamed, ungraded checks get no mark, a trap line is marked once for all the checks it caught', () => {
+test('a full run: failures are red and blamed, ungraded checks get no mark, a trap line is marked once for all checks it caught', () => {
   const full = (score: number) => graded('notes', score);
   assert.deepEqual(summary({ '3.1': full(9), '3.2': full(2), '3.3': full(5), '3.5': full(0) }), {
     checks: ['3.1:good', '3.2:poor:blamed', '3.3:fair:blamed', '3.5:poor:blamed'],

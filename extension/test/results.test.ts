@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
 import { readBenchmarkFolder } from '../../engine/src/api';
 import { CLI, STARTER, workspace } from '../../engine/test/helpers';
-import { checkCause, distinctive, rerunStart, ResultsFolder } from '../src/results';
+import { checkCause, distinctive, rerunStart } from '../src/checkCause';
+import { ResultsFolder } from '../src/results';
 
 const starter = () => loadBenchmark(readBenchmarkFolder(STARTER));
 const mmb = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
@@ -120,7 +121,7 @@ test('distinctive values and where a rerun of failed checks starts', () => {
   assert.equal(rerunStart(b, ['3.1', '3.5']), undefined, 'a check with no trap write needs the whole run');
 });
 
-test("the editor's pages and What caught it hold no key: masked with config.jsonc's key variables; a snapshot linked out is not read", () => {
+test("the editor's pages and What caught it hold no key: masked by config.jsonc's key variables; a snapshot linked out is unread", () => {
   const key = 'sk-editor-canary-1f9e7c3a5b2d';
   const dir = workspace({ persona: { model: 'x', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MMB_TEST_EDITOR_KEY' }, runs: {} });
   const snapshot = join(dir, 'results', 'notes', 'memory', '1');

@@ -5,15 +5,15 @@ import { parseConfig } from '../../scenario/src';
 import type { RunView } from '../src/results';
 import { checkDurations, failureFromLog, paidModels, runRow, stableOrder, whereLabel } from '../src/runInfo';
 
-const KEY_LOG =
-  'rehearsal.phase-chapter3-1: starting\nmmb: run "rehearsal.phase-chapter3-1": persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").\n';
+/** The engine's line for a missing key, after the run's name. */
+const KEY_REASON =
+  'persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY ' +
+  '(or, in VS Code, the command "MarathonMemBench: Set an API key…").';
+const KEY_LOG = `rehearsal.phase-chapter3-1: starting\nmmb: run "rehearsal.phase-chapter3-1": ${KEY_REASON}\n`;
 
 test("a missing key: the engine's own line without the run name, the variable to fill in, and that it could not start", () => {
   const f = failureFromLog('rehearsal.phase-chapter3-1', KEY_LOG, 2, '2026-12-01T10:00:00.000Z');
-  assert.equal(
-    f.reason,
-    'persona: model "deepseek-v4-flash" needs an API key: set the environment variable DEEPSEEK_API_KEY (or, in VS Code, the command "MarathonMemBench: Set an API key…").',
-  );
+  assert.equal(f.reason, KEY_REASON);
   assert.equal(f.missingKey, 'DEEPSEEK_API_KEY');
   assert.equal(f.couldNotStart, true);
 });

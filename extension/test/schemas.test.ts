@@ -29,8 +29,12 @@ test('benchmark.json: the bundled and fixture manifests pass; what the parser re
 
 test('config.jsonc: a working config passes; keys in the file and unknown agents do not', () => {
   const validate = schema('config.schema.json');
-  const good =
-    '{ "persona": { "model": "x", "base_url": "https://h/v1", "api_key_env": "KEY" }, "parallel": 2, "prices": { "x": { "input": 0.3, "output": 1.2 } }, "runs": { "r-1": { "benchmark": "starter", "agent": "chatbot", "agent_model": { "model": "stand-in" } } } }';
+  const good = JSON.stringify({
+    persona: { model: 'x', base_url: 'https://h/v1', api_key_env: 'KEY' },
+    parallel: 2,
+    prices: { x: { input: 0.3, output: 1.2 } },
+    runs: { 'r-1': { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'stand-in' } } },
+  });
   assert.ok(validate(parse(good)), JSON.stringify(validate.errors));
   assert.deepEqual(parseConfig(good).diagnostics, []);
   const notebook =
