@@ -156,30 +156,33 @@ function pairsOf(rows: readonly CompareRow[], runs: number): Comparison['pairs']
 }
 
 /** A short text table for the terminal: differing checks first, one column per run. */
-export function comparisonText(c: Comparison): string {
-  const width = Math.max(8, ...c.runs.map((r) => r.run.length + 2));
+export function comparisonText(comparison: Comparison): string {
+  const width = Math.max(8, ...comparison.runs.map((r) => r.run.length + 2));
   const cell = (g: CompareRow['cells'][number]) => (g ? `${fmt(g.effective)}${g.attempt === 2 ? '*' : ''}` : '—');
   const lines = [
-    `${'check'.padEnd(8)}${c.runs.map((r) => r.run.padEnd(width)).join('')}`,
-    `${'average'.padEnd(8)}${c.runs.map((r) => (r.average === null ? '—' : r.average.toFixed(2)).padEnd(width)).join('')}`,
-    ...c.rows
+    `${'check'.padEnd(8)}${comparison.runs.map((r) => r.run.padEnd(width)).join('')}`,
+    `${'average'.padEnd(8)}${comparison.runs.map((r) => (r.average === null ? '—' : r.average.toFixed(2)).padEnd(width)).join('')}`,
+    ...comparison.rows
       .filter((r) => r.differs)
       .map((r) => `${r.id.padEnd(8)}${r.cells.map((g) => cell(g).padEnd(width)).join('')}${r.question.slice(0, 60)}`),
   ];
-  const same = c.rows.length - c.differing;
-  lines.push(`${c.differing} of ${c.rows.length} checks differ${same ? `; ${same} graded the same` : ''} (* = 2nd attempt)`);
-  if (c.runs.length > 2) lines.push(...c.pairs.map((p) => `${c.runs[p.a]!.run} vs ${c.runs[p.b]!.run}: ${pairText(p)}`));
-  const partial = c.runs.filter((r) => r.partial).map((r) => r.run);
+  const same = comparison.rows.length - comparison.differing;
+  lines.push(
+    `${comparison.differing} of ${comparison.rows.length} checks differ${same ? `; ${same} graded the same` : ''} (* = 2nd attempt)`,
+  );
+  if (comparison.runs.length > 2)
+    lines.push(...comparison.pairs.map((p) => `${comparison.runs[p.a]!.run} vs ${comparison.runs[p.b]!.run}: ${pairText(p)}`));
+  const partial = comparison.runs.filter((r) => r.partial).map((r) => r.run);
   if (partial.length) lines.push(`partial runs (checks they did not play are not counted as differences): ${partial.join(', ')}`);
   return `${lines.map((l) => l.trimEnd()).join('\n')}\n`;
 }
 
 /** `identical on 10 checks`, or `3 of 10 checks differ`. */
-export function pairText(p: Comparison['pairs'][number]): string {
-  if (!p.compared) return 'no check graded by both';
-  return p.differing ? `${p.differing} of ${p.compared} checks differ` : `identical on ${p.compared} checks`;
+export function pairText(pair: Comparison['pairs'][number]): string {
+  if (!pair.compared) return 'no check graded by both';
+  return pair.differing ? `${pair.differing} of ${pair.compared} checks differ` : `identical on ${pair.compared} checks`;
 }
 
-function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+function fmt(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }

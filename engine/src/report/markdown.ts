@@ -26,49 +26,51 @@ export function reportEntry(summary: Summary, when: Date): string {
 }
 
 /** The entry's figures, one list item each. */
-function figureLines(s: Summary): string[] {
+function figureLines(summary: Summary): string[] {
   const lines: string[] = [];
-  if (s.error) lines.push(`💥 Crashed: ${inlineText(s.error, ERROR)}`);
-  if (s.partial) {
-    const filter = s.partial.filter !== undefined ? `, filter ${inlineText(s.partial.filter, NAME)}` : '';
-    lines.push(`🧩 Partial run: ${inlineText(s.partial.from, NAME)} to ${inlineText(s.partial.to, NAME)}${filter}`);
+  if (summary.error) lines.push(`💥 Crashed: ${inlineText(summary.error, ERROR)}`);
+  if (summary.partial) {
+    const filter = summary.partial.filter !== undefined ? `, filter ${inlineText(summary.partial.filter, NAME)}` : '';
+    lines.push(`🧩 Partial run: ${inlineText(summary.partial.from, NAME)} to ${inlineText(summary.partial.to, NAME)}${filter}`);
   }
-  lines.push(`📊 Evaluations: ${s.evaluations}, average ${s.average === null ? '—' : s.average.toFixed(2)}/10`);
-  lines.push(`📊 Scores: ${s.scores.length ? s.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
-  const missing = s.coverage.missing.length ? ` (not graded: ${inlineText(s.coverage.missing.join(', '), ERROR)})` : '';
-  lines.push(`📊 Check coverage: ${s.coverage.graded}/${s.coverage.planned}${missing}`);
-  if (!s.imperfect.length && s.evaluations) lines.push('📊 Imperfect answers: none');
-  const agentCompactions = `${s.compactions === null ? 'not reported by the agent' : s.compactions}${agentCuts(s)}`;
-  lines.push(`📊 Agent compactions: ${agentCompactions}; session switches: ${s.sessionSwitches}; unanswered turns: ${s.unanswered}`);
-  if (s.personaCompactions.length) {
+  lines.push(`📊 Evaluations: ${summary.evaluations}, average ${summary.average === null ? '—' : summary.average.toFixed(2)}/10`);
+  lines.push(`📊 Scores: ${summary.scores.length ? summary.scores.map(([score, n]) => `${fmt(score)}: ${n}`).join(', ') : 'none yet'}`);
+  const missing = summary.coverage.missing.length ? ` (not graded: ${inlineText(summary.coverage.missing.join(', '), ERROR)})` : '';
+  lines.push(`📊 Check coverage: ${summary.coverage.graded}/${summary.coverage.planned}${missing}`);
+  if (!summary.imperfect.length && summary.evaluations) lines.push('📊 Imperfect answers: none');
+  const agentCompactions = `${summary.compactions === null ? 'not reported by the agent' : summary.compactions}${agentCuts(summary)}`;
+  lines.push(
+    `📊 Agent compactions: ${agentCompactions}; session switches: ${summary.sessionSwitches}; unanswered turns: ${summary.unanswered}`,
+  );
+  if (summary.personaCompactions.length) {
     const cut = (compaction: Summary['personaCompactions'][number]) =>
       `${inlineText(compaction.chapter, NAME)} phase ${compaction.phase} (${compaction.tokensBefore} → ${compaction.tokensAfter} tokens)`;
-    lines.push(`📊 Persona compactions: ${s.personaCompactions.map(cut).join('; ')}`);
+    lines.push(`📊 Persona compactions: ${summary.personaCompactions.map(cut).join('; ')}`);
   }
   const hooks = (['require_send_message', 'drop_echoed_user_messages'] as const)
-    .map((h) => [h, s.hooks[h] ?? 0] as const)
+    .map((h) => [h, summary.hooks[h] ?? 0] as const)
     .filter(([, n]) => n);
   if (hooks.length) lines.push(`📊 Hooks fired: ${hooks.map(([h, n]) => `${h} ${n}`).join(', ')}`);
-  const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, s.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
+  const seen = MISBEHAVIOUR_NAMES.map((kind) => [kind, summary.misbehaviours[kind] ?? 0] as const).filter(([, n]) => n);
   if (seen.length) lines.push(`📊 Persona misbehaviours seen: ${seen.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   // The calls themselves are on the HTML page: their arguments would swamp the entry.
-  if (s.toolCalls) {
-    const replies = `${s.toolCalls.replies} ${s.toolCalls.replies === 1 ? 'reply' : 'replies'}`;
-    lines.push(`📊 Agent tool calls: ${s.toolCalls.calls} in ${replies} (listed in the HTML report)`);
+  if (summary.toolCalls) {
+    const replies = `${summary.toolCalls.replies} ${summary.toolCalls.replies === 1 ? 'reply' : 'replies'}`;
+    lines.push(`📊 Agent tool calls: ${summary.toolCalls.calls} in ${replies} (listed in the HTML report)`);
   }
-  if (s.skippedHours) lines.push(`📊 Virtual time skipped: ${s.skippedHours} h`);
-  const tokens = Object.entries(s.usage)
+  if (summary.skippedHours) lines.push(`📊 Virtual time skipped: ${summary.skippedHours} h`);
+  const tokens = Object.entries(summary.usage)
     .map(([model, u]) => `${inlineText(model, NAME)} ${u.requests} requests, ${u.promptTokens + u.completionTokens} tokens`)
     .join('; ');
-  if (tokens) lines.push(`📊 Persona model: ${tokens}${s.retries ? `; ${s.retries} retries` : ''}`);
-  lines.push(`📊 Run time: ${s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`}`);
+  if (tokens) lines.push(`📊 Persona model: ${tokens}${summary.retries ? `; ${summary.retries} retries` : ''}`);
+  lines.push(`📊 Run time: ${summary.runTimeSeconds < 60 ? `${summary.runTimeSeconds} s` : `${summary.runTimeMinutes} min`}`);
   return lines;
 }
 
 /** The imperfect answers, one table row each; every cell is one escaped line, its `|` escaped too. */
-function imperfectTable(s: Summary): string {
+function imperfectTable(summary: Summary): string {
   const cell = (text: string, max?: number) => inlineText(text, max).replace(/\|/g, '\\|');
-  const rows = s.imperfect.map((answer) => {
+  const rows = summary.imperfect.map((answer) => {
     const score = `${fmt(answer.score)}/10${answer.attempt === 2 ? ', 2nd attempt' : ''}`;
     const texts = [answer.question, answer.expected, answer.got, answer.comment].map((text) => cell(text, TEXT));
     return `| ${[score, cell(answer.id, NAME), ...texts].join(' | ')} |`;
@@ -77,12 +79,12 @@ function imperfectTable(s: Summary): string {
 }
 
 /** Each agent compaction at the phase it was seen in, with its size: ` (ch03.md phase 2: 100,000 → 41,000 tokens; …)`. */
-function agentCuts(s: Summary): string {
-  if (!s.agentCompactions.length) return '';
-  const cuts = s.agentCompactions
+function agentCuts(summary: Summary): string {
+  if (!summary.agentCompactions.length) return '';
+  const cuts = summary.agentCompactions
     .slice(0, 50)
     .map((c) => `${inlineText(c.chapter, NAME) || 'before the first phase'} phase ${c.phase}${cutSize(c)}`);
-  return ` (${cuts.join('; ')}${s.agentCompactions.length > 50 ? '; …' : ''})`;
+  return ` (${cuts.join('; ')}${summary.agentCompactions.length > 50 ? '; …' : ''})`;
 }
 
 /**
@@ -111,6 +113,6 @@ export function inlineText(text: string, max?: number): string {
   return bounded.replace(/[\\`<[\]]/g, (c) => `\\${c}`);
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
 }

@@ -103,9 +103,11 @@ export function agentCompactionsPlaced(state: RunState): NonNullable<RunState['a
 }
 
 /** ` : 100,000 → 41,000 tokens`, or nothing when the agent gave no sizes. */
-export function cutSize(c: { tokensBefore?: number; tokensAfter?: number }): string {
+export function cutSize(compaction: { tokensBefore?: number; tokensAfter?: number }): string {
   const size = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en') : '?');
-  return c.tokensBefore === undefined && c.tokensAfter === undefined ? '' : `: ${size(c.tokensBefore)} → ${size(c.tokensAfter)} tokens`;
+  return compaction.tokensBefore === undefined && compaction.tokensAfter === undefined
+    ? ''
+    : `: ${size(compaction.tokensBefore)} → ${size(compaction.tokensAfter)} tokens`;
 }
 
 /**
@@ -201,10 +203,10 @@ function countToolCalls(state: RunState): { calls: number; replies: number } {
   return { calls, replies };
 }
 
-function sizes(c: { tokensBefore?: number; tokensAfter?: number }): { tokensBefore?: number; tokensAfter?: number } {
+function sizes(compaction: { tokensBefore?: number; tokensAfter?: number }): { tokensBefore?: number; tokensAfter?: number } {
   return {
-    ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
-    ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
+    ...(compaction.tokensBefore !== undefined ? { tokensBefore: compaction.tokensBefore } : {}),
+    ...(compaction.tokensAfter !== undefined ? { tokensAfter: compaction.tokensAfter } : {}),
   };
 }
 

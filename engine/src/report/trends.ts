@@ -86,10 +86,10 @@ export function stats(values: readonly number[]): Stats | null {
   return { n: values.length, mean: round2(mean), min: Math.min(...values), max: Math.max(...values), stddev: round2(Math.sqrt(variance)) };
 }
 
-export function verdict(s: Stats | null, threshold: number): Verdict {
-  if (!s) return 'ungraded';
-  if (s.max - s.min >= threshold) return 'flaky';
-  return s.mean <= 10 - threshold ? 'failing' : 'stable';
+export function verdict(stats: Stats | null, threshold: number): Verdict {
+  if (!stats) return 'ungraded';
+  if (stats.max - stats.min >= threshold) return 'flaky';
+  return stats.mean <= 10 - threshold ? 'failing' : 'stable';
 }
 
 /**
@@ -164,15 +164,15 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
 }
 
 /** A group as its heading names it: `starter @ chatbot`, or `repeats of chatbot-1 (starter @ chatbot)`. */
-export function groupName(g: TrendGroup): string {
-  const configuration = `${g.benchmark} @ ${g.agent}${g.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
-  return g.repeatsOf !== undefined ? `repeats of ${g.repeatsOf} (${configuration})` : configuration;
+export function groupName(group: TrendGroup): string {
+  const configuration = `${group.benchmark} @ ${group.agent}${group.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
+  return group.repeatsOf !== undefined ? `repeats of ${group.repeatsOf} (${configuration})` : configuration;
 }
 
 /** A short text summary for the terminal: per configuration, its runs and the checks that are not stable. */
-export function trendsText(t: Trends): string {
+export function trendsText(trends: Trends): string {
   const lines: string[] = [];
-  for (const g of t.groups) {
+  for (const g of trends.groups) {
     const avg = g.average ? `mean ${g.average.mean.toFixed(2)}, ${g.average.min.toFixed(2)}–${g.average.max.toFixed(2)}` : 'no grades';
     lines.push(`${groupName(g)}: ${g.runs.length} run${g.runs.length === 1 ? '' : 's'} (${g.runs.map((r) => r.run).join(', ')}), ${avg}`);
     const flaky = g.checks.filter((c) => c.verdict === 'flaky');
@@ -182,6 +182,6 @@ export function trendsText(t: Trends): string {
     if (g.runs.length < 2) lines.push('  one full run: nothing to compare yet');
     else if (!flaky.length && !failing.length) lines.push('  every check stable');
   }
-  for (const s of t.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
+  for (const s of trends.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
   return `${lines.join('\n')}\n`;
 }

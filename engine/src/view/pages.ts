@@ -27,8 +27,8 @@ export interface Page {
   live: boolean;
 }
 
-function problem(status: number, title: string, text: string, o: RenderOptions): Page {
-  return { status, html: renderProblem(title, text, o), live: false };
+function problem(status: number, title: string, text: string, options: RenderOptions): Page {
+  return { status, html: renderProblem(title, text, options), live: false };
 }
 
 /** What the pages read: the workspace, and config.jsonc's prices read fresh for each page (the CLI's reader). */
@@ -66,7 +66,7 @@ export function pageAt(context: ViewContext, path: string, query: URLSearchParam
   return problem(404, 'Not found', 'there is no such page: the index is at /.', o);
 }
 
-function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
+function runPage(context: ViewContext, id: string, options: RenderOptions): Page {
   const ws = context.ws;
   const run = servedRun(ws.root, id);
   // A damaged run is a run like the others, whose page says what is wrong with it: the server has no fault.
@@ -75,7 +75,7 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
       run.damaged ? 200 : servedIds(ws.root).includes(id) ? 500 : 404,
       run.damaged ? 'This run is damaged' : 'This run cannot be shown',
       run.problem,
-      o,
+      options,
     );
   const found = benchmarkCache(ws)(run.state.benchmark);
   if (!found)
@@ -83,7 +83,7 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
       200,
       'This run cannot be shown',
       `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`,
-      o,
+      options,
     );
   const view = runView(run.state, found.benchmark, {
     benchmarkPath: found.path,
@@ -92,23 +92,27 @@ function runPage(context: ViewContext, id: string, o: RenderOptions): Page {
     status: run.status,
   });
   const live = run.status === 'running';
-  return { status: 200, html: renderRunReport(view, { ...o, ...(live ? { connectSelf: true, extraScript: liveScript(id) } : {}) }), live };
+  return {
+    status: 200,
+    html: renderRunReport(view, { ...options, ...(live ? { connectSelf: true, extraScript: liveScript(id) } : {}) }),
+    live,
+  };
 }
 
-function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page {
-  if (ids.length < 2) return problem(400, 'Nothing to compare', 'select two runs or more of one benchmark to compare them.', o);
+function comparePage(ws: ReportWorkspace, ids: string[], options: RenderOptions): Page {
+  if (ids.length < 2) return problem(400, 'Nothing to compare', 'select two runs or more of one benchmark to compare them.', options);
   const runs = ids.map((id) => servedRun(ws.root, id));
   const unreadable = runs.find((r) => 'problem' in r && !r.damaged);
-  if (unreadable && 'problem' in unreadable) return problem(404, 'These runs cannot be compared', unreadable.problem, o);
+  if (unreadable && 'problem' in unreadable) return problem(404, 'These runs cannot be compared', unreadable.problem, options);
   // Damaged runs are left out; the others are compared as ever.
   const states = runs.flatMap((r) => ('state' in r ? [r] : []));
   const damaged = runs.find((r) => 'problem' in r);
-  if (states.length < 2 && damaged && 'problem' in damaged) return problem(404, 'These runs cannot be compared', damaged.problem, o);
+  if (states.length < 2 && damaged && 'problem' in damaged) return problem(404, 'These runs cannot be compared', damaged.problem, options);
   const benchmarks = [...new Set(states.map((r) => r.state.benchmark))];
   if (benchmarks.length > 1) {
     const named = states.map((served) => `${served.id}: ${String(served.state.benchmark).slice(0, 60)}`).join(', ');
     const text = `runs of different benchmarks cannot be compared check by check (${named}): select runs of one benchmark.`;
-    return problem(400, 'These runs cannot be compared', text, o);
+    return problem(400, 'These runs cannot be compared', text, options);
   }
   const found = benchmarkCache(ws)(benchmarks[0]!);
   if (!found)
@@ -116,7 +120,7 @@ function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page
       500,
       'These runs cannot be compared',
       `the benchmark "${String(benchmarks[0]).slice(0, 60)}" is not in benchmarks/ any more.`,
-      o,
+      options,
     );
   const comparison = withTrueStatus(
     compareRuns(
@@ -126,17 +130,17 @@ function comparePage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page
     ),
     (index) => states[index]!.status,
   );
-  return { status: 200, html: renderComparison(comparison, o), live: false };
+  return { status: 200, html: renderComparison(comparison, options), live: false };
 }
 
-function trendsPage(ws: ReportWorkspace, ids: string[], o: RenderOptions): Page {
+function trendsPage(ws: ReportWorkspace, ids: string[], options: RenderOptions): Page {
   const chosen = ids.length ? ids : servedIds(ws.root);
   const runs = chosen.map((id) => servedRun(ws.root, id));
   const states = runs.flatMap((r) => ('state' in r ? [r.state] : []));
   // A damaged run is left out; a run that is not one of results/ is no selection of the user's.
   const unreadable = runs.find((r) => 'problem' in r && !r.damaged);
-  if (ids.length && unreadable && 'problem' in unreadable) return problem(404, 'No trends for these runs', unreadable.problem, o);
-  if (states.length === 0) return problem(404, 'No trends yet', 'there are no runs in results/ yet: `mmb demo` makes some.', o);
+  if (ids.length && unreadable && 'problem' in unreadable) return problem(404, 'No trends for these runs', unreadable.problem, options);
+  if (states.length === 0) return problem(404, 'No trends yet', 'there are no runs in results/ yet: `mmb demo` makes some.', options);
   const benchmarkOf = benchmarkCache(ws);
-  return { status: 200, html: renderTrends(computeTrends(states, benchmarkOf, DEFAULT_FLAKY_THRESHOLD), o), live: false };
+  return { status: 200, html: renderTrends(computeTrends(states, benchmarkOf, DEFAULT_FLAKY_THRESHOLD), options), live: false };
 }
