@@ -3,17 +3,16 @@
  * the project knows about it. The config schema (`scripts/schemas.ts`), the check of a run's keys,
  * rehearsals, the stand-in's start and the conformance suite all read these entries.
  */
-import { join } from 'node:path';
 import { didYouMean, isModuleAgent, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
-import { createModel, modelOption, type ModelContext } from '../models/resolve';
+import { createModel, type ModelContext } from '../models/resolve';
 import { ConfigError } from '../errors';
 import { ChatbotAdapter } from './chatbot';
 import { FilingAdapter } from './filing';
-import { HermesAdapter } from './hermes/adapter';
-import { hermesOptions } from './hermes/options';
+import { HERMES_ENTRY } from './hermes/entry';
 import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter, openclawOptions } from './openclaw';
+import { agentDir, agentModel, CONFORMANCE_FACT, onStandInModel } from './entryParts';
 import { MODULE_ENTRY, OWN_AGENTS } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from '../protocol/agent';
@@ -90,12 +89,6 @@ export interface AgentEntry {
   /** What a run of it with these options should say on stderr before it starts, one line each (without the run's name). */
   notices?(options: Record<string, unknown>): string[];
 }
-
-const agentDir = (ctx: AdapterContext): string => join(ctx.runDir, 'agent');
-const agentModel = (ctx: AdapterContext) => modelOption(ctx.options.agent_model, 'the run key `agent_model`');
-const onStandInModel = (options: Record<string, unknown>): Rehearsal => ({ options: { ...options, agent_model: { model: 'stand-in' } } });
-/** The fact the conformance suite tells an agent of the project and later asks back. */
-const CONFORMANCE_FACT = { tell: 'My boat is called Wren and it is moored in Bristol.', ask: 'Where is my boat moored?' };
 
 function filingEntry(policy: 'log' | 'consolidated' | 'dreaming', summary: string): AgentEntry {
   return {
@@ -192,101 +185,7 @@ export const AGENTS: Record<string, AgentEntry> = {
     // With the stand-in as its model OpenClaw writes no memory files, so after sessions.reset it has nothing to recall.
     conformance: { memory: 'context-only', ...CONFORMANCE_FACT, expect: /moored in Bristol/, runsIn: 'e2e/openclaw.e2e.ts' },
   },
-  hermes: {
-    summary: "The real Hermes agent (hermes-agent 0.19.0): its gateway started with the run's own $HERMES_HOME, or attached to by URL.",
-    details:
-      "`hermes-agent==0.19.0` from PyPI, Python 3.11–3.13, in a venv. The adapter starts `hermes gateway run` with the run's own " +
-      '`$HERMES_HOME` (`results/<id>/agent/home/`), its model at `agent_model` (the stand-in when absent), only its `memory` and ' +
-      '`session_search` tools, and talks to the sessions API of its API server (streamed turns); ' +
-      'a new conversation is a new session over the same `MEMORY.md`/`USER.md`, ' +
-      'compactions and context sizes come from its `logs/agent.log`, the full reset deletes its state files. ' +
-      'The `hermes_compression_*` keys are merged into its config.yaml; ' +
-      'to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
-      '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced ' +
-      'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
-    create: (ctx) =>
-      new HermesAdapter(
-        agentDir(ctx),
-        hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv),
-        () => ctx.clock.now(),
-      ),
-    runKeys: {
-      agent_model: AGENT_MODEL_KEY,
-      hermes_bin: { type: 'string', default: 'hermes', doc: 'The hermes command of the venv it is installed in (on PATH by default).' },
-      hermes_context_length: {
-        type: 'integer',
-        minimum: 64_000,
-        maximum: 10_000_000,
-        default: 65_536,
-        doc: "The model's context window written into its config (Hermes refuses one under 64,000).",
-      },
-      hermes_url: { type: 'string', doc: 'Attach to the gateway whose API server runs at this URL instead of starting one.' },
-      hermes_api_key_env: {
-        type: 'string',
-        default: 'HERMES_API_KEY',
-        doc: 'With `hermes_url`: the environment variable holding its API_SERVER_KEY.',
-      },
-      hermes_home: {
-        type: 'string',
-        doc: 'With `hermes_url`: its $HERMES_HOME on this machine, for compression keys, compactions and memory snapshots.',
-      },
-      hermes_reset_command: {
-        type: 'string',
-        doc: 'With `hermes_url`: a shell command for the full reset (stop it, delete its state, start it).',
-      },
-      hermes_compression_threshold: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-        doc:
-          'compression.threshold in its config.yaml (Hermes raises it to 0.75 under a 512K window and triggers at ' +
-          '64,000 tokens at least).',
-      },
-      hermes_compression_target_ratio: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-        doc: 'compression.target_ratio in its config.yaml: the share of the threshold kept as the recent tail.',
-      },
-      hermes_compression_in_place: {
-        type: 'boolean',
-        doc:
-          "compression.in_place in its config.yaml (Hermes's default true keeps the session id; false moves the " +
-          'conversation to a new session).',
-      },
-      hermes_idle_timeout_s: {
-        type: 'number',
-        minimum: 35,
-        maximum: 86_400,
-        default: 100,
-        doc: 'A turn streaming nothing this long (Hermes keeps the stream alive every 30 s) is given up.',
-      },
-      hermes_turn_timeout_s: { type: 'number', minimum: 1, maximum: 86_400, default: 1800, doc: 'The longest one turn may take.' },
-    },
-    usesStandIn: (options) => options.hermes_url === undefined && agentModelIsStandIn(options),
-    // Attached, Hermes calls the user's model, which a rehearsal cannot replace: the chatbot plays its part.
-    rehearsal: (options) => (options.hermes_url === undefined ? onStandInModel(options) : { agent: 'chatbot', options: {} }),
-    clock: 'real',
-    conformance: {
-      memory: 'long-term',
-      ...CONFORMANCE_FACT,
-      expect: /Bristol/,
-      runsIn: 'engine/test/conformance.test.ts',
-      // Here against the protocol server replaying recorded shapes, attached; e2e/hermes.e2e.ts runs it on the real gateway.
-      server: {
-        kind: 'hermes',
-        setup: (server) => ({
-          options: {
-            hermes_url: server.url,
-            hermes_home: server.home,
-            hermes_api_key_env: 'MMB_CONFORMANCE_HERMES_KEY',
-            hermes_reset_command: `rm -rf '${server.home}/memories'`,
-          },
-          env: { MMB_CONFORMANCE_HERMES_KEY: server.apiKey },
-        }),
-      },
-    },
-  },
+  hermes: HERMES_ENTRY,
   ...OWN_AGENTS,
   'filing-log': filingEntry('log', "No model: the filing experiment's policy that logs every observation in a new note."),
   'filing-consolidated': filingEntry('consolidated', 'No model: the filing policy that keeps one note per room, updated in place.'),
