@@ -39,9 +39,9 @@ export const FORMAT_CODES = {
   'duplicate-fact-id': { severity: 'error', summary: 'two live facts of one sheet share an id' },
   'malformed-fact-line': { severity: 'error', summary: 'a line of a sheet is not a `N.M text` fact or a `## N. Title` category' },
   'malformed-check': { severity: 'error', summary: 'a `❓` line without an id or without `Correct answer:`' },
-  'unknown-check-type': { severity: 'error', summary: 'a check type other than RECALL, AGG, NEG, VOID, HIST, SERIES' },
+  'unknown-check-type': { severity: 'error', summary: 'a check type that is not one of `CHECK_TYPES` (docs/format.md, "Checks")' },
   'malformed-trap': { severity: 'error', summary: 'a `🪤` line that does not follow `🪤 TYPE [refs] → CHECK-ID, ... [— note]`' },
-  'unknown-trap-type': { severity: 'error', summary: 'a trap type other than the seven of the format' },
+  'unknown-trap-type': { severity: 'error', summary: 'a trap type that is not one of `TRAP_TYPES` (docs/format.md, "Trap writes")' },
   'js-syntax-error': { severity: 'error', summary: "a phase's JS block does not parse (reported at the line of the error)" },
   'unknown-bench-api': { severity: 'error', summary: 'a `bench.` member other than `newSession` and `log`' },
   'malformed-template': {
