@@ -47,7 +47,6 @@ export default tseslint.config(
       'engine/src/adapters/**',
       // engine tests and e2e
       // scenario, server, extension, scripts
-      'scripts/**',
     ],
     rules: { 'max-len': 'off', 'max-lines': 'off', 'max-lines-per-function': 'off' },
   },

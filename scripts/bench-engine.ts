@@ -88,7 +88,8 @@ function persistPerEvent(): void {
     }
     const mean = window.reduce((a, b) => a + b, 0) / window.length;
     console.log(
-      `  the last 100 of ${String(total).padStart(6)} events: ${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`,
+      `  the last 100 of ${String(total).padStart(6)} events: ` +
+        `${(mean * 1000).toFixed(1)} µs each (state.json ${(JSON.stringify(state).length / 1024).toFixed(0)} KiB)`,
     );
   }
 }
@@ -176,7 +177,8 @@ async function prefixShare(): Promise<void> {
     const mean = shares.reduce((a, x) => a + x, 0) / Math.max(1, shares.length);
     const min = Math.min(...shares);
     console.log(
-      `  ${name.padEnd(12)} ${String(requests.length).padStart(5)} requests, ${String(total).padStart(9)} prompt tokens, prefix repeated: mean ${(100 * mean).toFixed(1)}%, lowest ${(100 * min).toFixed(1)}%, ${state.compactions.length} compactions`,
+      `  ${name.padEnd(12)} ${String(requests.length).padStart(5)} requests, ${String(total).padStart(9)} prompt tokens, ` +
+        `prefix repeated: mean ${(100 * mean).toFixed(1)}%, lowest ${(100 * min).toFixed(1)}%, ${state.compactions.length} compactions`,
     );
   }
 }
@@ -191,7 +193,8 @@ async function prefixShare(): Promise<void> {
 async function jsBlockCost(): Promise<void> {
   console.log('\ncost of one JS block (median of each round, interleaved)');
   const code =
-    'vars.n = (vars.n ?? 0) + 1;\nvars.require_all_facts = ["family", "car"];\nbench.log(`n=${vars.n}`);\nif (vars.n % 2) await bench.newSession();';
+    'vars.n = (vars.n ?? 0) + 1;\nvars.require_all_facts = ["family", ' +
+    '"car"];\nbench.log(`n=${vars.n}`);\nif (vars.n % 2) await bench.newSession();';
   const vars = { n: 1, seen: ['a', 'b', 'c'] };
   let started = performance.now();
   await loadQuickJs();

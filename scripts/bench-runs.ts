@@ -105,7 +105,9 @@ async function notebookPrefixShare(): Promise<void> {
       repeated += countTokens(messages.filter((_, i) => sentBefore.has(json[i] ?? '')));
     }
     console.log(
-      `  the notebook's prompt tokens reusable from a prefix cache (Max): ${((100 * prefix) / repeated).toFixed(1)}% of the ${repeated} tokens a request repeats from the last one (${recording.requests.length} requests, ${total} prompt tokens; ${restarts} requests right after a compaction left out)`,
+      `  the notebook's prompt tokens reusable from a prefix cache (Max): ` +
+        `${((100 * prefix) / repeated).toFixed(1)}% of the ${repeated} tokens a request repeats from the last one ` +
+        `(${recording.requests.length} requests, ${total} prompt tokens; ${restarts} requests right after a compaction left out)`,
     );
   } finally {
     await standIn.close();
@@ -168,12 +170,18 @@ void (async () => {
   const [notebook, chatbot] = [agentUsage.get('notebook'), agentUsage.get('chatbot')];
   if (notebook && chatbot) {
     console.log(
-      `  what each agent asked of its model in Max: notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} (${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`,
+      `  what each agent asked of its model in Max: ` +
+        `notebook ${notebook.requests} requests, ${notebook.promptTokens.toLocaleString('en-US')} prompt tokens; ` +
+        `chatbot ${chatbot.requests}, ${chatbot.promptTokens.toLocaleString('en-US')} ` +
+        `(${(notebook.requests / chatbot.requests).toFixed(1)}× the requests, ` +
+        `${(notebook.promptTokens / chatbot.promptTokens).toFixed(1)}× the tokens)`,
     );
     // Each pair's time over the model requests of its run (the persona's and the agent's): what a run costs per request.
     const perRequest = pair.a.map((a, i) => a / notebook.runRequests / (pair.b[i]! / chatbot.runRequests));
     console.log(
-      `  the run's time per model request (persona's and agent's: notebook ${notebook.runRequests}, chatbot ${chatbot.runRequests}), notebook ÷ chatbot: ${summary(perRequest, '×', 2)} (${(notebook.runRequests / chatbot.runRequests).toFixed(2)}× the requests)`,
+      `  the run's time per model request (persona's and agent's: notebook ${notebook.runRequests}, chatbot ${chatbot.runRequests}), ` +
+        `notebook ÷ chatbot: ` +
+        `${summary(perRequest, '×', 2)} (${(notebook.runRequests / chatbot.runRequests).toFixed(2)}× the requests)`,
     );
   }
   await notebookPrefixShare();

@@ -42,9 +42,10 @@ for (let i = 0; i < 3; i++) {
 
 void (async () => {
   console.log(
-    `parse+validate ÷ raw remark parse of the same markdown, A B A B interleaved (goal: ≤ 1.3×, the same at every size); load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ')}`,
+    'parse+validate ÷ raw remark parse of the same markdown, A B A B interleaved (goal: ≤ 1.3×, the same at every size); ' +
+      `load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}`,
   );
   for (const [size, rounds] of SIZES) {
     const files = generate(size);
@@ -63,7 +64,8 @@ void (async () => {
     );
     if (diagnostics > 0) console.log(`  (the generated benchmark has ${diagnostics} diagnostics: the generator is off)`);
     console.log(
-      `  ${String(size).padStart(6)} chapters: ratio ${summary(pairs.ratios, '×', 2)}; parse+validate ${summary(pairs.a)}, raw ${summary(pairs.b)}, per chapter ${(median(pairs.a) / size).toFixed(3)} ms`,
+      `  ${String(size).padStart(6)} chapters: ratio ${summary(pairs.ratios, '×', 2)}; ` +
+        `parse+validate ${summary(pairs.a)}, raw ${summary(pairs.b)}, per chapter ${(median(pairs.a) / size).toFixed(3)} ms`,
     );
   }
   if (!only) hostile();

@@ -10,7 +10,10 @@ export function median(times: readonly number[]): number {
 /** `median 12.3 ms (min–max 10.1–20.4, n = 30)`; `unit` for other measures than milliseconds. */
 export function summary(values: readonly number[], unit = 'ms', digits = 1): string {
   const fixed = (v: number) => v.toFixed(digits);
-  return `median ${fixed(median(values))} ${unit} (min–max ${fixed(Math.min(...values))}–${fixed(Math.max(...values))}, n = ${values.length})`;
+  return (
+    `median ${fixed(median(values))} ${unit} ` +
+    `(min–max ${fixed(Math.min(...values))}–${fixed(Math.max(...values))}, n = ${values.length})`
+  );
 }
 
 /**

@@ -14,10 +14,13 @@ const host = { vars, newSession: () => { result.newSession = true; }, log: (t) =
 const context = createContext({ __host: host }, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
 new Script("(() => { const host = globalThis.__host; delete globalThis.__host;"
   + " globalThis.vars = JSON.parse(host.vars);"
-  + " globalThis.bench = Object.freeze({ newSession: () => { host.newSession(); return Promise.resolve(); }, log: (text) => { host.log(String(text)); } });"
+  + " globalThis.bench = Object.freeze({"
+  + " newSession: () => { host.newSession(); return Promise.resolve(); }, log: (text) => { host.log(String(text)); } });"
   + " Object.defineProperty(globalThis, '__settled', { value: {}, enumerable: false }); })();").runInContext(context);
-new Script('(async () => {\n' + code + '\n})().then(() => { __settled.done = true; }, (e) => { __settled.error = e; });').runInContext(context, { timeout: limit });
-parentPort.postMessage({ vars: new Script('JSON.stringify(globalThis.vars)').runInContext(context), logs: result.logs, newSession: result.newSession });
+const settle = '.then(() => { __settled.done = true; }, (e) => { __settled.error = e; });';
+new Script('(async () => {\n' + code + '\n})()' + settle).runInContext(context, { timeout: limit });
+const varsJson = new Script('JSON.stringify(globalThis.vars)').runInContext(context);
+parentPort.postMessage({ vars: varsJson, logs: result.logs, newSession: result.newSession });
 `;
 
 /** Runs a well-behaved block the old way and returns its vars; errors are not the baseline's concern. */

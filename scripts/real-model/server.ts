@@ -21,12 +21,10 @@ import {
   historyOf,
   SEQUENCES,
   toolCallsInText,
-  type ContextOptions,
-  type FunctionDefinitions,
-  type HistoryItem,
   type WireMessage,
   type WireTool,
 } from './history';
+import type { ChatResult, LlamaChatInstance, NodeLlamaCpp, Sequence } from './llama';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
@@ -36,47 +34,6 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
  * once and then a space (JSON allows it before the value) or an SSE comment every 15 s.
  */
 const KEEP_ALIVE_MS = 15_000;
-
-interface ChatResult {
-  response: string;
-  functionCalls?: { functionName: string; params: unknown }[];
-  metadata: { stopReason: string };
-}
-interface Sequence {
-  readonly contextTokens: readonly number[];
-  readonly tokenMeter: { usedInputTokens: number; usedOutputTokens: number };
-}
-interface LlamaChatInstance {
-  generateResponse(
-    history: HistoryItem[],
-    options: {
-      functions?: FunctionDefinitions;
-      maxTokens: number;
-      temperature: number;
-      signal: AbortSignal;
-      stopOnAbortSignal: false;
-      onTextChunk?: (text: string) => void;
-    },
-  ): Promise<ChatResult>;
-}
-interface NodeLlamaCpp {
-  getLlama(options: { gpu: false; build: 'never'; logLevel: string; maxThreads: number }): Promise<Llama>;
-  LlamaChat: new (options: { contextSequence: Sequence }) => LlamaChatInstance;
-}
-interface Llama {
-  readonly systemInfo: string;
-  loadModel(options: { modelPath: string }): Promise<Model>;
-}
-interface Model {
-  createContext(options: ContextOptions): Promise<Context>;
-}
-interface Context {
-  readonly contextSize: number;
-  readonly batchSize: number;
-  readonly currentThreads: number;
-  readonly flashAttention: boolean;
-  getSequence(): Sequence;
-}
 
 interface Slot {
   /** Its place among the context's sequences, in the order they were first used. */
@@ -155,7 +112,8 @@ async function main(): Promise<void> {
   const model = await llama.loadModel({ modelPath: values.model });
   const context = await model.createContext(options);
   process.stderr.write(
-    `${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`,
+    `${llama.systemInfo.trim()}\ncontext ${context.contextSize} x ${SEQUENCES}, batch ${context.batchSize}, ` +
+      `threads ${context.currentThreads}, flash attention ${context.flashAttention}, load ${loadavg()[0]?.toFixed(2)}\n`,
   );
   const slots: Slot[] = [];
   const modelName = basename(values.model, '.gguf');
@@ -228,6 +186,20 @@ export function keepAlive(response: ServerResponse, streamed: boolean, everyMs =
   return () => clearInterval(timer);
 }
 
+/** The calls the model made, as the wire's tool calls; a call written out as JSON text is taken as one, and the text cleared. */
+function toolCallsOf(result: ChatResult, functions: ReturnType<typeof functionsOf>, started: number) {
+  const written = result.functionCalls?.length ? undefined : toolCallsInText(result.response, functions);
+  if (written) {
+    result.functionCalls = written.map((call) => ({ functionName: call.name, params: call.params }));
+    result.response = '';
+  }
+  return (result.functionCalls ?? []).map((call, index) => ({
+    id: `call_${started.toString(36)}_${index}`,
+    type: 'function',
+    function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) },
+  }));
+}
+
 async function complete(
   body: ChatRequest,
   slot: Slot,
@@ -244,10 +216,10 @@ async function complete(
   const id = `chatcmpl-${started.toString(36)}`;
   const streamed = body.stream === true;
   const stopKeepAlive = keepAlive(response, streamed);
+  const created = Math.floor(started / 1000);
   const chunk = (delta: unknown, finish: string | null): void => {
-    response.write(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(started / 1000), model: modelName, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
-    );
+    const choices = [{ index: 0, delta, finish_reason: finish }];
+    response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: modelName, choices })}\n\n`);
   };
   const result = await slot.chat
     .generateResponse(historyOf(body.messages), {
@@ -269,20 +241,11 @@ async function complete(
     total_tokens: promptTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: Math.max(0, promptTokens - evaluated) },
   };
-  const written = result.functionCalls?.length ? undefined : toolCallsInText(result.response, functions);
-  if (written) {
-    result.functionCalls = written.map((call) => ({ functionName: call.name, params: call.params }));
-    result.response = '';
-  }
-  const toolCalls = (result.functionCalls ?? []).map((call, index) => ({
-    id: `call_${started.toString(36)}_${index}`,
-    type: 'function',
-    function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) },
-  }));
+  const toolCalls = toolCallsOf(result, functions, started);
   const finish = toolCalls.length ? 'tool_calls' : result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-  process.stderr.write(
-    `${new Date().toISOString()} ${Date.now() - started} ms prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens} ${toolCalls.map((call) => call.function.name).join(',') || 'text'} sequence ${slot.index}\n`,
-  );
+  const answered = toolCalls.map((call) => call.function.name).join(',') || 'text';
+  const tokens = `prompt ${promptTokens} (cached ${usage.prompt_tokens_details.cached_tokens}) completion ${completionTokens}`;
+  process.stderr.write(`${new Date().toISOString()} ${Date.now() - started} ms ${tokens} ${answered} sequence ${slot.index}\n`);
   if (streamed) {
     if (functions && !toolCalls.length && result.response) chunk({ content: result.response }, null);
     if (toolCalls.length) chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }, null);

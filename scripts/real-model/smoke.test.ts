@@ -89,27 +89,7 @@ test(
       JSON.stringify({ persona: model, runs: { real: { benchmark: 'starter', agent: 'chatbot', agent_model: model } } }, null, 2),
     );
     const started = Date.now();
-    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      // A first request evaluates a few thousand prompt tokens on two cores: minutes, not seconds.
-      const env = {
-        ...process.env,
-        MMB_MODEL_TIMEOUT_MS: String(20 * 60_000),
-        MMB_REPLY_TIMEOUT_MS: String(30 * 60_000),
-        MMB_MAX_TURNS_PER_PHASE: MAX_TURNS,
-      };
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run', 'real', '--from', 'chapter1.md:1', '--only'], {
-        cwd: workspace,
-        env,
-        stdio: ['ignore', 'inherit', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const timer = setTimeout(() => child.kill('SIGINT'), RUN_TIMEOUT_MS);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stderr });
-      });
-    });
+    const run = await runFirstPhase(workspace);
     const wallSeconds = (Date.now() - started) / 1000;
 
     const report = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', '--json'], { cwd: workspace, encoding: 'utf8' });
@@ -178,6 +158,31 @@ test(
   },
 );
 
+/** `mmb run real --from chapter1.md:1 --only` in the workspace, stopped after RUN_TIMEOUT_MS: its exit code and stderr. */
+function runFirstPhase(workspace: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    // A first request evaluates a few thousand prompt tokens on two cores: minutes, not seconds.
+    const env = {
+      ...process.env,
+      MMB_MODEL_TIMEOUT_MS: String(20 * 60_000),
+      MMB_REPLY_TIMEOUT_MS: String(30 * 60_000),
+      MMB_MAX_TURNS_PER_PHASE: MAX_TURNS,
+    };
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'run', 'real', '--from', 'chapter1.md:1', '--only'], {
+      cwd: workspace,
+      env,
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const timer = setTimeout(() => child.kill('SIGINT'), RUN_TIMEOUT_MS);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
 interface Counted {
   requests: number;
   promptTokens: number;
@@ -199,12 +204,14 @@ function printFigures(
   const busy = requests.reduce((sum, request) => sum + request.ms, 0) / 1000;
   process.stdout.write(
     [
-      `real model ${MODEL_NAME}: ${requests.length} requests in ${wallSeconds.toFixed(0)} s (${busy.toFixed(0)} s generating); run ${state.status}${state.error ? `: ${state.error.slice(0, 200)}` : ''}`,
+      `real model ${MODEL_NAME}: ${requests.length} requests in ${wallSeconds.toFixed(0)} s (${busy.toFixed(0)} s generating); ` +
+        `run ${state.status}${state.error ? `: ${state.error.slice(0, 200)}` : ''}`,
       `  prompt tokens ${prompt}, of them from the prefix cache ${cached} (${prompt ? ((100 * cached) / prompt).toFixed(1) : 0}%)`,
       `  completion tokens ${completion}`,
       ...requests.map(
         (request, index) =>
-          `  ${index + 1}. ${request.sequence === requests[0]!.sequence ? 'persona' : 'agent  '} ${(request.ms / 1000).toFixed(1)} s prompt ${request.prompt} (cached ${request.cached}) completion ${request.completion} ${request.kind}`,
+          `  ${index + 1}. ${request.sequence === requests[0]!.sequence ? 'persona' : 'agent  '} ${(request.ms / 1000).toFixed(1)} s ` +
+          `prompt ${request.prompt} (cached ${request.cached}) completion ${request.completion} ${request.kind}`,
       ),
       `  misbehaviours the engine counted: ${JSON.stringify(state.misbehaviours ?? {})}`,
       `  usage as the engine counted it: ${JSON.stringify(usage)}`,
