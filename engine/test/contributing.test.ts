@@ -41,6 +41,10 @@ test('every path docs/contributing.md names exists', () => {
     'the agent recipe is read',
   );
   assert.ok(paths.includes('engine/test/<agent>.test.ts'), "the agent recipe's test command is read");
+  assert.ok(
+    paths.includes('scenario/src/rules/<group>.ts') && paths.includes('scenario/test/validate.test.ts'),
+    'the diagnostic recipe is read',
+  );
   assert.deepEqual(missingPaths(paths, ROOT), [], 'docs/contributing.md names these paths, which do not exist');
 });
 
