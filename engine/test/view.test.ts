@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parseIndexMessage } from '../src/protocol/messages';
-import { renderRunsIndex } from '../src/report/html/runsIndex';
+import { renderRunsIndex } from '../src/report/html/runsIndexPage';
 import { indexRow, runsIndex } from '../src/report/runsIndex';
 import type { RunState } from '../src/state/runState';
 import { acquireLock } from '../src/workspace/lock';

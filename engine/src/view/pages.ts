@@ -6,10 +6,10 @@
  */
 import { compareRuns, withTrueStatus } from '../report/compare';
 import type { Price } from '../report/cost';
-import { renderComparison } from '../report/html/compare';
-import { renderRunReport } from '../report/html/run';
-import { renderProblem, renderRunsIndex } from '../report/html/runsIndex';
-import { renderTrends } from '../report/html/trends';
+import { renderComparison } from '../report/html/comparePage';
+import { renderRunReport } from '../report/html/runPage';
+import { renderProblem, renderRunsIndex } from '../report/html/runsIndexPage';
+import { renderTrends } from '../report/html/trendsPage';
 import type { RenderOptions } from '../report/html/page';
 import { readMemorySnapshots } from '../report/memory';
 import { indexFilterOf, runsIndex } from '../report/runsIndex';

@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageCsp } from '../report/html/page';
-import { renderProblem } from '../report/html/runsIndex';
+import { renderProblem } from '../report/html/runsIndexPage';
 import { MAX_EVENT_CLIENTS, RunEvents } from './events';
 import { pageAt, type ViewContext } from './pages';
 import { workspaceMasker } from '../workspaceSecrets';
