@@ -14,26 +14,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelConfig } from '../../../scenario/src';
-import { maskSecrets, maskSecretsDeep, runSecrets } from '../secrets';
-import { ConfigError } from '../errors';
+import { maskSecrets, maskSecretsDeep } from '../secrets';
 import { GatewayClient, startGatewayProcess, stopGatewayProcess } from './openclawGateway';
 import { openclawToolCalls, rowsOfTurn } from './openclawToolCalls';
 import { PendingFailure } from './failure';
 import type { AgentAdapter, AgentMessage, AgentStatus, AgentToolCall, SendOptions } from '../protocol/agent';
-
-export interface OpenClawOptions {
-  /** The `openclaw` command (needs Node 24). */
-  bin: string;
-  nodeBin?: string;
-  /** Attach to a running gateway instead of starting one. */
-  attach?: { url: string; token: string };
-  model: { baseUrl: string; apiKey: string; id: string };
-  compaction?: Record<string, unknown>;
-  sessionKey: string;
-  /** The variable of the persona's key, left out of the environment of a gateway it starts. */
-  personaKeyEnv?: string;
-}
+import type { OpenClawOptions } from './openclawOptions';
 
 interface Saved {
   /** The gateway this adapter started, so that one left by a killed engine can be stopped. */
@@ -43,41 +29,6 @@ interface Saved {
   keys: string[];
   answered: string[];
   compactions: { at: string; tokensBefore?: number; tokensAfter?: number }[];
-}
-
-export function openclawOptions(
-  options: Record<string, unknown>,
-  env: NodeJS.ProcessEnv,
-  model: ModelConfig,
-  standInUrl: string | undefined,
-  personaKeyEnv?: string,
-): OpenClawOptions {
-  const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
-  const baseUrl = model.model === 'stand-in' ? standInUrl : model.base_url;
-  if (!baseUrl) throw new ConfigError(`the openclaw agent's model "${model.model}" needs a base_url.`);
-  const apiKey = model.api_key_env ? env[model.api_key_env] : 'none';
-  if (!apiKey) throw new ConfigError(`the openclaw agent's model needs an API key: set the environment variable ${model.api_key_env}.`);
-  if (model.api_key_env) runSecrets.add(apiKey);
-  const out: OpenClawOptions = {
-    bin: str('openclaw_bin') ?? 'openclaw',
-    model: { baseUrl, apiKey, id: model.model },
-    sessionKey: str('openclaw_session_key') ?? 'agent:main:main',
-  };
-  const nodeBin = str('openclaw_node_bin');
-  if (nodeBin) out.nodeBin = nodeBin;
-  if (personaKeyEnv) out.personaKeyEnv = personaKeyEnv;
-  const url = str('openclaw_url');
-  if (url) {
-    const tokenEnv = str('openclaw_token_env') ?? 'OPENCLAW_GATEWAY_TOKEN';
-    const token = env[tokenEnv];
-    if (!token)
-      throw new ConfigError(`attaching to the OpenClaw gateway at ${url} needs its token: set the environment variable ${tokenEnv}.`);
-    runSecrets.add(token);
-    out.attach = { url, token };
-  }
-  if (options.openclaw_compaction && typeof options.openclaw_compaction === 'object')
-    out.compaction = options.openclaw_compaction as Record<string, unknown>;
-  return out;
 }
 
 function freePort(): Promise<number> {
