@@ -3,10 +3,10 @@
  * variable config.jsonc names in `api_key_env`, and handed only to the engine processes.
  */
 import * as vscode from 'vscode';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 /** The env variable names config.jsonc reads keys from, then the ones stored before. */
-function keyNames(wb: Workbench): string[] {
+function keyNames(wb: RunsHub): string[] {
   const config = wb.results.config();
   const names = new Set<string>();
   if (config.persona.api_key_env) names.add(config.persona.api_key_env);
@@ -21,7 +21,7 @@ function keyNames(wb: Workbench): string[] {
 }
 
 /** Stores a key; `missing`, the variable a failed run lacked, is offered first. */
-export async function setApiKey(wb: Workbench, missing?: string): Promise<void> {
+export async function setApiKey(wb: RunsHub, missing?: string): Promise<void> {
   const known = keyNames(wb);
   const names = missing && /^[A-Z_][A-Z0-9_]{0,127}$/.test(missing) ? [missing, ...known.filter((n) => n !== missing)] : known;
   const other = 'Another variable…';
@@ -48,7 +48,7 @@ export async function setApiKey(wb: Workbench, missing?: string): Promise<void> 
 }
 
 /** Forgets a stored key. */
-export async function clearApiKey(wb: Workbench): Promise<void> {
+export async function clearApiKey(wb: RunsHub): Promise<void> {
   const name = await vscode.window.showQuickPick(wb.secretNames(), { placeHolder: 'The key to forget' });
   if (!name) return;
   await wb.deleteSecret(name);

@@ -6,7 +6,7 @@
 import { basename, dirname } from 'node:path';
 import type { Benchmark, LocatedTrap } from '../../scenario/src';
 import { readMemorySnapshot } from '../../engine/src/api';
-import { asInRun, playedBefore, playedRange, trapsAimedAt } from './marks';
+import { asInRun, playedBefore, playedRange, trapsAimedAt } from './chapterMarks';
 import type { LatestGrade } from './results';
 
 /** Where a check, a trap write or a phase is: file in the benchmark folder, 0-based line. */

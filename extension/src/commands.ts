@@ -11,7 +11,7 @@ import { requestedRunName, type PartialRunRequest } from '../../engine/src/api';
 import { clearApiKey, setApiKey } from './apiKeys';
 import { showCause } from './showCause';
 import { runArgument } from './runTree';
-import type { FailedRun, Workbench } from './workbench';
+import type { FailedRun, RunsHub } from './runsHub';
 
 /** The notification's actions, by the titles of what they do (*Set an API key…* is the command's own). */
 const SET_KEY = 'Set an API key…';
@@ -28,7 +28,7 @@ export interface PhaseTarget {
 
 export class Commands {
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     private readonly context: vscode.ExtensionContext,
     private readonly show: (run?: string) => void,
   ) {}

@@ -17,9 +17,9 @@ import {
   type CheckIcon,
   type CheckMark,
   type TrapMark,
-} from './marks';
+} from './chapterMarks';
 import type { LatestGrade } from './results';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 import { shorten } from '../../scenario/src/plainText';
 
 const ICONS: readonly CheckIcon[] = ['good', 'fair', 'poor', 'unplayed'];
@@ -36,7 +36,7 @@ interface ChapterAt {
 class ChapterCache {
   private readonly byDocument = new Map<string, { version: number; source: Benchmark; at: ChapterAt }>();
 
-  constructor(private readonly wb: Workbench) {}
+  constructor(private readonly wb: RunsHub) {}
 
   chapterOf(doc: vscode.TextDocument): ChapterAt | undefined {
     if (doc.uri.scheme !== 'file' || doc.languageId !== 'markdown') return undefined;
@@ -80,7 +80,7 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
   private provided = new Map<string, string>();
 
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     private readonly chapters: ChapterCache,
   ) {
     this.disposables.push(
@@ -173,7 +173,7 @@ export class ScoreDecorations implements vscode.Disposable {
   private pending: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     context: vscode.ExtensionContext,
     private readonly chapters: ChapterCache,
   ) {
@@ -249,7 +249,7 @@ export class ScoreDecorations implements vscode.Disposable {
 }
 
 /** The lenses and the decorations, sharing one view of each open chapter. */
-export function editorMarks(wb: Workbench, context: vscode.ExtensionContext): vscode.Disposable[] {
+export function editorMarks(wb: RunsHub, context: vscode.ExtensionContext): vscode.Disposable[] {
   const chapters = new ChapterCache(wb);
   const lenses = new ChapterLenses(wb, chapters);
   return [

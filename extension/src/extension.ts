@@ -14,7 +14,7 @@ import { BenchmarkTests } from './testing';
 import { RunTree, runArgument } from './runTree';
 import { ReportViews } from './views';
 import { RunsIndexView } from './runsIndex';
-import { findRoot, Workbench } from './workbench';
+import { findRoot, RunsHub } from './runsHub';
 
 let client: LanguageClient | undefined;
 
@@ -37,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const root = findRoot();
   if (!root) return;
-  const wb = new Workbench(context, root);
+  const wb = new RunsHub(context, root);
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
   const views = new ReportViews(wb, context);

@@ -20,7 +20,7 @@ import {
 } from '../../engine/src/api';
 import type { RunView } from './results';
 import { runRow, whereLabel, type RowStatus } from './runInfo';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 /** The webview's type: the serializer that revives it after a reload is registered under it. */
 export const PANEL_VIEW_TYPE = 'marathonMemBench.runs';
@@ -98,7 +98,7 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     private readonly context: vscode.ExtensionContext,
   ) {
     this.disposables.push(

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { RunView } from './results';
 import { runRow, stableOrder, type RunRow } from './runInfo';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 /** A row of the run view: what its inline actions and its click get as their argument. */
 export interface RunNode {
@@ -27,7 +27,7 @@ export class RunTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposa
   private readonly view: vscode.TreeView<RunNode>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench) {
+  constructor(private readonly wb: RunsHub) {
     this.view = vscode.window.createTreeView('marathonMemBench.runs', { treeDataProvider: this });
     this.disposables.push(
       this.view,

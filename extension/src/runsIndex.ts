@@ -18,7 +18,7 @@ import {
   type TrueStatus,
 } from '../../engine/src/api';
 import type { ReportViews } from './views';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 const INDEX_VIEW_TYPE = 'marathonMemBench.runsIndex';
 
@@ -29,7 +29,7 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     private readonly views: ReportViews,
   ) {}
 

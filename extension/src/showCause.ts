@@ -2,13 +2,13 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkCause } from './checkCause';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 /**
  * From a failed check to its cause: the trap writes aimed at it, and the lines of the agent's
  * memory snapshot that hold the expected value or a planted one.
  */
-export async function showCause(wb: Workbench, dir?: string, checkId?: string, run?: string): Promise<void> {
+export async function showCause(wb: RunsHub, dir?: string, checkId?: string, run?: string): Promise<void> {
   if (!dir || !checkId) {
     const editor = vscode.window.activeTextEditor;
     const d = editor && wb.benchmarkDirOf(editor.document.uri.fsPath);

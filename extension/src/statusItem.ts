@@ -1,8 +1,8 @@
 /** The status bar item: how many runs go, and a click to the panel; hidden while none runs. */
 import * as vscode from 'vscode';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
-export function runsStatusItem(wb: Workbench): vscode.Disposable {
+export function runsStatusItem(wb: RunsHub): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('marathonMemBench.runs', vscode.StatusBarAlignment.Left, 10);
   item.name = 'MarathonMemBench runs';
   item.command = 'marathonMemBench.openPanel';

@@ -2,17 +2,17 @@
 import * as vscode from 'vscode';
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
 import { passes, type RunState } from '../../engine/src/api';
-import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './marks';
+import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './chapterMarks';
 import type { LatestGrade } from './results';
 import { checkDurations } from './runInfo';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 /**
  * Each check as passed or failed, with its own duration; a check the run never graded is
  * errored when the run could not start or crashed (with the reason), else skipped.
  */
 export function reportChecks(
-  wb: Workbench,
+  wb: RunsHub,
   test: vscode.TestRun,
   b: Benchmark,
   state: RunState | undefined,

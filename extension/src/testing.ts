@@ -13,7 +13,7 @@ import { requestedRunName, type RunRequest, type RunState } from '../../engine/s
 import { rerunStart } from './checkCause';
 import { paidModels } from './runInfo';
 import { reportChecks } from './testReport';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 const itemId = {
   benchmark: (b: string) => `b:${b}`,
@@ -30,7 +30,7 @@ export class BenchmarkTests implements vscode.Disposable {
   private watching = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: Workbench) {
+  constructor(private readonly wb: RunsHub) {
     this.controller.resolveHandler = async () => this.refresh();
     this.controller.refreshHandler = async () => this.refresh();
     this.disposables.push(

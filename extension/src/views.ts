@@ -20,7 +20,7 @@ import {
 } from '../../engine/src/api';
 import { isPartialRun } from './results';
 import { runArgument } from './runTree';
-import type { Workbench } from './workbench';
+import type { RunsHub } from './runsHub';
 
 const REPORT_VIEW_TYPE = 'marathonMemBench.report';
 const LAST_VIEW = 'marathonMemBench.lastView';
@@ -33,7 +33,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly wb: Workbench,
+    private readonly wb: RunsHub,
     private readonly context: vscode.ExtensionContext,
   ) {}
 
@@ -91,7 +91,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   /** The benchmark a run played, and its folder relative to the workspace, as links want it. */
-  benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string } | undefined {
+  benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<RunsHub['benchmark']>>; path: string } | undefined {
     const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
     const benchmark = dir ? this.wb.benchmark(dir) : undefined;
     return dir && benchmark ? { benchmark, path: relative(this.wb.results.root, dir).split(sep).join('/') } : undefined;
@@ -122,7 +122,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
    */
   private runViewOf(
     state: RunState,
-    b: { benchmark: NonNullable<ReturnType<Workbench['benchmark']>>; path: string },
+    b: { benchmark: NonNullable<ReturnType<RunsHub['benchmark']>>; path: string },
   ): ReturnType<typeof runView> {
     return runView(state, b.benchmark, {
       benchmarkPath: b.path,

@@ -37,7 +37,7 @@ export interface FailedRun extends RunFailure {
   request: RunRequest;
 }
 
-export class Workbench implements vscode.Disposable {
+export class RunsHub implements vscode.Disposable {
   readonly results: ResultsFolder;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a run's files or a benchmark changed (debounced). */

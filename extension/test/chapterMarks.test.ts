@@ -7,7 +7,7 @@ import { loadBenchmark } from '../../scenario/src';
 import { bench } from '../../scenario/test/helpers';
 import { readBenchmarkFolder, type PhaseRange, type Position } from '../../engine/src/api';
 import { STARTER, tempDir } from '../../engine/test/helpers';
-import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText } from '../src/marks';
+import { asInRun, chapterMarks, notCountedReason, playedRange, withChapterText } from '../src/chapterMarks';
 import { checkCause } from '../src/checkCause';
 import type { LatestGrade } from '../src/results';
 
