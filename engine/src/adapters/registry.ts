@@ -13,7 +13,7 @@ import { HERMES_ENTRY } from './hermes/entry';
 import { NOTEBOOK_DEFAULTS, NotebookAdapter, notebookOptions } from './notebook/adapter';
 import { OpenClawAdapter } from './openclaw';
 import { openclawOptions } from './openclawOptions';
-import { agentDir, agentModel, CONFORMANCE_FACT, onStandInModel } from './entryParts';
+import { agentDir, agentModel, CONFORMANCE_FACT, gatewayAgent, onStandInModel } from './entryParts';
 import { MODULE_ENTRY, OWN_AGENTS } from './ownAgents';
 import { AGENT_MODEL_KEY, agentModelIsStandIn, checkRunOptions, type RunKey } from './runKeys';
 import type { AgentAdapter } from '../protocol/agent';
@@ -161,12 +161,7 @@ export const AGENTS: Record<string, AgentEntry> = {
       '`agent_model` (the stand-in when absent); `openclaw_url` and `openclaw_token_env` attach to a running gateway; ' +
       "`openclaw_node_bin` is a folder with Node 24's `node`, `openclaw_compaction` its " +
       '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](docs/openclaw-protocol.md).',
-    create: (ctx) =>
-      new OpenClawAdapter(
-        agentDir(ctx),
-        openclawOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv),
-        () => ctx.clock.now(),
-      ),
+    create: gatewayAgent(OpenClawAdapter, openclawOptions),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,
       openclaw_bin: { type: 'string', default: 'openclaw', doc: 'The openclaw command (on PATH by default).' },

@@ -2,7 +2,7 @@
  * The registry entry of the real Hermes agent: what it is, how the adapter is made from a run's
  * keys, the keys with their docs, its rehearsal and its conformance setup.
  */
-import { agentDir, agentModel, CONFORMANCE_FACT, onStandInModel } from '../entryParts';
+import { CONFORMANCE_FACT, gatewayAgent, onStandInModel } from '../entryParts';
 import type { AgentEntry } from '../registry';
 import { AGENT_MODEL_KEY, agentModelIsStandIn } from '../runKeys';
 import { HermesAdapter } from './adapter';
@@ -20,12 +20,7 @@ export const HERMES_ENTRY: AgentEntry = {
     'to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
     '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced ' +
     'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
-  create: (ctx) =>
-    new HermesAdapter(
-      agentDir(ctx),
-      hermesOptions(ctx.options, ctx.models.env, agentModel(ctx), ctx.models.standInUrl, ctx.models.personaKeyEnv),
-      () => ctx.clock.now(),
-    ),
+  create: gatewayAgent(HermesAdapter, hermesOptions),
   runKeys: {
     agent_model: AGENT_MODEL_KEY,
     hermes_bin: { type: 'string', default: 'hermes', doc: 'The hermes command of the venv it is installed in (on PATH by default).' },
