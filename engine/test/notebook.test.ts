@@ -9,7 +9,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symli
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
-import { NotebookAdapter, notebookOptions } from '../src/adapters/notebook/adapter';
+import { NotebookAdapter } from '../src/adapters/notebook/adapter';
+import { notebookOptions } from '../src/adapters/notebook/options';
 import { NotesHistory } from '../src/adapters/notebook/git';
 import { contentHash, findConflicts, injectedIndex, Notes } from '../src/adapters/notebook/notes';
 import { runTool, type ToolContext } from '../src/adapters/notebook/tools';

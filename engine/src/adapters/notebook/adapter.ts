@@ -13,52 +13,22 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import type { ChatModel } from '../../models/chat';
 import { writingFile } from '../../diskFull';
-import { ConfigError } from '../../errors';
 import { countTokens } from '../../models/tokens';
 import type { ChatMessage, Usage } from '../../protocol/chat';
 import { PendingFailure } from '../failure';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../../protocol/agent';
 import { addUsage } from '../../models/usage';
 import { NotesHistory } from './git';
-import { contextMessages, Journal, lastShownState, planCut, renderMessages, transcript, type Entry } from './journal';
+import { contextMessages, Journal, lastShownState, transcript, type Entry } from './journal';
 import { findConflicts, injectedIndex, Notes } from './notes';
 import { notebookPrompt } from './prompts';
-import { COMPACTION_MARKER, formatAgentTime, INDEX_FILE } from '../../protocol/notebook';
+import { formatAgentTime, INDEX_FILE } from '../../protocol/notebook';
 import type { Doc } from './search';
 import { consolidate } from './consolidation';
+import { compactIfOverBudget } from './compaction';
+import { NOTEBOOK_DEFAULTS, type NotebookOptions } from './options';
 import { toolLoop } from './loop';
 import type { ToolContext } from './tools';
-
-export interface NotebookOptions {
-  /** Past this many tokens in its context, it summarises older turns (run key `notebook_context_tokens`). */
-  contextTokens: number;
-  /** Model calls in one turn before it is an error (run key `notebook_max_tool_rounds`). */
-  maxToolRounds: number;
-}
-
-export const NOTEBOOK_DEFAULTS: NotebookOptions = { contextTokens: 32_000, maxToolRounds: 12 };
-
-/** The notebook's run keys, checked. */
-export function notebookOptions(options: Record<string, unknown>): NotebookOptions {
-  const int = (key: string, min: number, max: number, fallback: number, what: string): number => {
-    const v = options[key];
-    if (v === undefined) return fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new ConfigError(`the run key \`${key}\` must be a whole number from ${min} to ${max} (${what}); it is ${JSON.stringify(v)}.`);
-    }
-    return v;
-  };
-  return {
-    contextTokens: int(
-      'notebook_context_tokens',
-      2000,
-      2_000_000,
-      NOTEBOOK_DEFAULTS.contextTokens,
-      'the tokens of context past which the notebook compacts it',
-    ),
-    maxToolRounds: int('notebook_max_tool_rounds', 1, 100, NOTEBOOK_DEFAULTS.maxToolRounds, 'model calls with tools in one turn'),
-  };
-}
 
 /** The turns' system message, one object for the process: the prompt only, so its tokens are counted once. */
 let systemMessage: ChatMessage | undefined;
@@ -291,33 +261,16 @@ export class NotebookAdapter implements AgentAdapter {
     );
   }
 
-  /** Over the budget, the older turns are replaced by a summary the model writes; the newest half-budget stays verbatim. */
+  /** Over the budget, the older turns are replaced by a summary the model writes (`compaction.ts`). */
   private async compactIfNeeded(): Promise<void> {
-    const all = this.context();
-    const tokensBefore = countTokens(all);
-    if (tokensBefore <= this.options.contextTokens) return;
-    const messages = all.slice(1);
-    const cut = planCut(messages, Math.floor(this.options.contextTokens / 2));
-    if (cut === undefined) return;
-    const r = await this.model.complete({
-      messages: [
-        { role: 'system', content: notebookPrompt('compaction') },
-        { role: 'user', content: `${COMPACTION_MARKER}\n\n${renderMessages(messages.slice(0, cut))}` },
-      ],
+    await compactIfOverBudget({
+      model: this.model,
+      journal: this.journal,
+      contextTokens: this.options.contextTokens,
+      context: this.context(),
+      time: () => this.time(),
+      state: () => this.state(),
     });
-    this.journal.append({ kind: 'usage', ...r.usage });
-    // The summary shows the state: the message that showed it last may be among those cut.
-    const entry = {
-      kind: 'compaction' as const,
-      at: this.time().toISOString(),
-      summary: (r.message.content ?? '').trim(),
-      keep: messages.length - cut,
-      tokensBefore,
-      tokensAfter: 0,
-      state: this.state(),
-    };
-    entry.tokensAfter = countTokens([all[0]!, ...contextMessages([...this.journal.current(), entry])]);
-    this.journal.append(entry);
   }
 
   private consolidate(n: number, text: string): Promise<void> {
