@@ -6,7 +6,7 @@ import type { Chapter, Check, Phase, Sheet, Trap } from './model';
 import { parseSheet, sheetName } from './sheet';
 import { isPrototypeName, stripBom } from './limits';
 import { didYouMean, nearNames, suggestionBudget, type SuggestionBudget } from './suggest';
-import { LineIndex, lineRange } from './text';
+import { LineIndex, lineRange, type Range } from './text';
 
 /**
  * Parsed files by name, reused while their text is unchanged: an editor re-parses only the file
@@ -160,6 +160,20 @@ function loadManifest(b: Benchmark, files: ReadonlyMap<string, string>, refused:
   }
 }
 
+/** A file benchmark.json lists that the folder lacks, with near names of the files it has. */
+function listedButMissing(
+  b: Benchmark,
+  code: 'missing-chapter' | 'missing-sheet',
+  listed: { file: string; range: Range },
+  suggestions: string[],
+): Diagnostic {
+  const what = code === 'missing-chapter' ? 'Chapter' : 'Sheet';
+  const message =
+    `${what} \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
+    `create it or fix the name.${didYouMean(suggestions)}`;
+  return diagnostic(code, MANIFEST_FILE, listed.range, message, { suggestions });
+}
+
 /** The chapters benchmark.json lists, in its order; a listed file that is missing gets near names of the unlisted ones. */
 function loadChapters(
   b: Benchmark,
@@ -173,17 +187,7 @@ function loadChapters(
     const text = files.get(listed.file);
     if (text === undefined) {
       if (refused.has(listed.file)) continue;
-      const suggestions = nearNames(listed.file, unlistedMarkdown, 3, budget);
-      b.diagnostics.push(
-        diagnostic(
-          'missing-chapter',
-          MANIFEST_FILE,
-          listed.range,
-          `Chapter \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
-            `create it or fix the name.${didYouMean(suggestions)}`,
-          { suggestions },
-        ),
-      );
+      b.diagnostics.push(listedButMissing(b, 'missing-chapter', listed, nearNames(listed.file, unlistedMarkdown, 3, budget)));
       continue;
     }
     const hit = cache?.get(listed.file);
@@ -211,17 +215,7 @@ function loadSheets(
     for (const listed of manifest.sheets) {
       if (files.has(listed.file)) sheetFiles.push(listed.file);
       else if (!refused.has(listed.file)) {
-        const suggestions = nearNames(listed.file, markdown, 3, budget);
-        b.diagnostics.push(
-          diagnostic(
-            'missing-sheet',
-            MANIFEST_FILE,
-            listed.range,
-            `Sheet \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
-              `create it or fix the name.${didYouMean(suggestions)}`,
-            { suggestions },
-          ),
-        );
+        b.diagnostics.push(listedButMissing(b, 'missing-sheet', listed, nearNames(listed.file, markdown, 3, budget)));
       }
     }
   } else {
