@@ -1,7 +1,18 @@
 /** The comparison page: runs of one benchmark side by side, the checks whose grade differs first. */
 import { pairText, type ComparedRun, type CompareRow, type Comparison } from '../compare';
 import { trapAnchor, trapResultLabel, trapTypeCell, trapWriteCell } from './trapStory';
-import { chartBox, escapeHtml, gradeBars, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import {
+  barChart,
+  chartBox,
+  escapeHtml,
+  gradeBars,
+  GRADE_AXIS,
+  page,
+  PALETTE,
+  sourceLink,
+  type ChartSpec,
+  type RenderOptions,
+} from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
 
@@ -54,8 +65,7 @@ function comparisonCharts(comparison: Comparison, differing: CompareRow[], passS
     maxBarThickness: 28,
   }));
   const labels = differing.map((row) => row.id);
-  const options = { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } } };
-  return [averages, { canvas: 'chart-differing', config: { type: 'bar', data: { labels, datasets }, options } }];
+  return [averages, barChart('chart-differing', labels, datasets, { scales: { y: GRADE_AXIS } })];
 }
 
 function runHead(run: ComparedRun): string {

@@ -105,27 +105,19 @@ export function gradeColour(grade: number, passScore?: number): string {
   return GRADE_COLOURS[scoreBand(grade, passScore)];
 }
 
+/** The y axis of every chart of grades: 0 to 10. */
+export const GRADE_AXIS = { min: 0, max: 10, title: { display: true, text: 'grade' } };
+
+/** A bar chart (Chart.js `bar`, whose datasets may also hold a `line`) on a canvas. */
+export function barChart(canvas: string, labels: string[], datasets: object[], options: object): ChartSpec {
+  return { canvas, config: { type: 'bar', data: { labels, datasets }, options } };
+}
+
 /** A bar chart of grades 0–10 by label. */
 export function gradeBars(canvas: string, labels: string[], values: (number | null)[], label: string, passScore?: number): ChartSpec {
-  return {
-    canvas,
-    config: {
-      type: 'bar',
-      data: {
-        labels,
-        datasets: [
-          {
-            label,
-            data: values,
-            backgroundColor: values.map((value) => gradeColour(value ?? 0, passScore)),
-            minBarLength: 3,
-            maxBarThickness: 64,
-          },
-        ],
-      },
-      options: { scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } }, plugins: { legend: { display: false } } },
-    },
-  };
+  const backgroundColor = values.map((value) => gradeColour(value ?? 0, passScore));
+  const bars = { label, data: values, backgroundColor, minBarLength: 3, maxBarThickness: 64 };
+  return barChart(canvas, labels, [bars], { scales: { y: GRADE_AXIS }, plugins: { legend: { display: false } } });
 }
 
 /** A chart's frame: its caption and the canvas its spec draws on; `className` widens it (`wide`). */

@@ -1,7 +1,18 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
 import { groupName, type CheckTrend, type Stats, type TrapTrend, type TrendGroup, type Trends } from '../trends';
 import { percent, rateTable } from './trapStory';
-import { chartBox, escapeHtml, fmtGrade, page, PALETTE, sourceLink, type ChartSpec, type RenderOptions } from './page';
+import {
+  barChart,
+  chartBox,
+  escapeHtml,
+  fmtGrade,
+  GRADE_AXIS,
+  page,
+  PALETTE,
+  sourceLink,
+  type ChartSpec,
+  type RenderOptions,
+} from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, tableOf, tagLabel } from './markup';
 
 export function renderTrends(trends: Trends, options: RenderOptions = {}): string {
@@ -65,35 +76,24 @@ function band(stats: Stats): [number, number] {
 /** Floating bars from the lowest to the highest grade, and the mean as a point. */
 function rangeChart(canvas: string, labels: string[], items: (CheckTrend | TrapTrend)[]): ChartSpec {
   const colour = (x: CheckTrend | TrapTrend) => (x.verdict === 'flaky' ? '#edc948' : x.verdict === 'failing' ? '#e15759' : '#59a14f');
-  return {
-    canvas,
-    config: {
-      type: 'bar',
-      data: {
-        labels,
-        datasets: [
-          {
-            type: 'line',
-            label: 'mean',
-            data: items.map((x) => x.stats?.mean ?? null),
-            showLine: false,
-            pointRadius: 5,
-            pointStyle: 'rectRot',
-            borderColor: '#333',
-            backgroundColor: '#333',
-            clip: 8,
-          },
-          {
-            label: 'lowest – highest',
-            data: items.map((x) => (x.stats ? band(x.stats) : null)),
-            backgroundColor: items.map(colour),
-            maxBarThickness: 40,
-          },
-        ],
-      },
-      options: { layout: { padding: { top: 8 } }, scales: { y: { min: 0, max: 10, title: { display: true, text: 'grade' } } } },
-    },
+  const mean = {
+    type: 'line',
+    label: 'mean',
+    data: items.map((x) => x.stats?.mean ?? null),
+    showLine: false,
+    pointRadius: 5,
+    pointStyle: 'rectRot',
+    borderColor: '#333',
+    backgroundColor: '#333',
+    clip: 8,
   };
+  const range = {
+    label: 'lowest – highest',
+    data: items.map((x) => (x.stats ? band(x.stats) : null)),
+    backgroundColor: items.map(colour),
+    maxBarThickness: 40,
+  };
+  return barChart(canvas, labels, [mean, range], { layout: { padding: { top: 8 } }, scales: { y: GRADE_AXIS } });
 }
 
 function statCells(stats: Stats | null, passScore: number | undefined): string {

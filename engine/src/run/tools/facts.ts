@@ -121,16 +121,18 @@ export function factsAdd(state: RunState, args: ToolArgs): ToolOutcome {
   };
 }
 
-export const factsReadTool: PersonaTool = {
+/** A tool whose one argument is a sheet's name. */
+function sheetTool(tool: Pick<PersonaTool, 'name' | 'position' | 'description' | 'whenToUse' | 'handle'>): PersonaTool {
+  return { ...tool, parameters: { sheet: sheetArg }, required: ['sheet'], example: '{"sheet": "family"}' };
+}
+
+export const factsReadTool = sheetTool({
   name: 'facts_read',
   position: 3,
   description: 'Read a fact sheet: every fact with its id, marked (told) once told.',
   whenToUse: 'to read a whole sheet, the facts told so far marked.',
-  parameters: { sheet: sheetArg },
-  required: ['sheet'],
-  example: '{"sheet": "family"}',
   handle: (args, call) => factsRead(call.run.state, args),
-};
+});
 
 export const factsMarkToldTool: PersonaTool = {
   name: 'facts_mark_told',
@@ -165,16 +167,13 @@ export const factsMarkToldTool: PersonaTool = {
   },
 };
 
-export const factsGetUntoldTool: PersonaTool = {
+export const factsGetUntoldTool = sheetTool({
   name: 'facts_get_untold',
   position: 5,
   description: 'List the facts of a sheet not told yet.',
   whenToUse: 'to see what is left to tell of a sheet.',
-  parameters: { sheet: sheetArg },
-  required: ['sheet'],
-  example: '{"sheet": "family"}',
   handle: (args, call) => factsGetUntold(call.run.state, args),
-};
+});
 
 export const factsEditTool: PersonaTool = {
   name: 'facts_edit',
