@@ -4,6 +4,8 @@ import { after, test } from 'node:test';
 import { CodeActionRequest, type CodeAction } from 'vscode-languageserver-protocol/node';
 import { folder, InMemoryServer, uriOf } from './harness';
 import { pos } from './sample';
+import { ignoreTitle } from '../src/features/codeActions';
+import { DIAGNOSTIC_CODES } from '../../scenario/src';
 
 const DIR = '/broken';
 const server = InMemoryServer.start(
@@ -37,11 +39,11 @@ test('quick fixes: did you mean, renumber, add the answer, create the chapter, i
     fixes.map((a) => a.title),
     [
       'Change to family',
-      'Ignore unknown-sheet on this line',
+      ignoreTitle('unknown-sheet'),
       'Add `Correct answer:`',
-      'Ignore malformed-check on this line',
+      ignoreTitle('malformed-check'),
       'Renumber to 1.2',
-      'Ignore duplicate-check-id on this line',
+      ignoreTitle('duplicate-check-id'),
     ],
   );
   assert.deepEqual(fixes[0]?.edit?.changes?.['file:///broken/chapter1.md'], [
@@ -85,9 +87,9 @@ test('an unknown fact id is offered near ids with text: by spelling, else the ne
       [
         'Change to family#1.1: Lena is 31',
         "Change to family#1.2: Lena's birthday — March 14",
-        'Ignore unknown-fact on this line',
+        ignoreTitle('unknown-fact'),
         'Change to family#2.1: Sister, 37',
-        'Ignore unknown-fact on this line',
+        ignoreTitle('unknown-fact'),
       ],
     );
     assert.deepEqual(fixes[3]?.edit?.changes?.[uri], [{ range: { start: pos(1, 27), end: pos(1, 30) }, newText: '2.1' }]);
@@ -95,4 +97,18 @@ test('an unknown fact id is offered near ids with text: by spelling, else the ne
   } finally {
     await session.close();
   }
+});
+
+test("the ignore fix's title says what the code means, from the one table of codes", () => {
+  assert.equal(ignoreTitle('unknown-sheet'), 'Ignore unknown-sheet on this line: a reference to a sheet that does not exist');
+  for (const [code, row] of Object.entries(DIAGNOSTIC_CODES)) {
+    const title = ignoreTitle(code);
+    assert.ok(title.startsWith(`Ignore ${code} on this line: `), title);
+    assert.ok(title.length <= `Ignore ${code} on this line: `.length + 80, `${code}: the title is bounded`);
+    assert.ok(
+      row.summary.replaceAll('`', '').startsWith(title.split(': ').slice(1).join(': ').replace(/…$/, '')),
+      `${code}: its row's words`,
+    );
+  }
+  assert.equal(ignoreTitle('no-such-code'), 'Ignore no-such-code on this line');
 });

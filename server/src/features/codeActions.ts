@@ -1,6 +1,6 @@
 /** Quick fixes: "did you mean", a free id for a duplicate, a missing answer, a missing chapter, and silencing one diagnostic. */
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
-import { liveFacts, type Benchmark, type Fact, type Sheet } from '../../../scenario/src';
+import { DIAGNOSTIC_CODES, liveFacts, type Benchmark, type Fact, type Sheet } from '../../../scenario/src';
 import type { UriOf } from './navigation';
 import { shorten } from '../../../scenario/src/plainText';
 
@@ -68,7 +68,7 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
       const indent = /^\s*/.exec(lines.lineText(d.range.start.line))?.[0] ?? '';
       const comment = file.endsWith('.json') ? `${indent}// mmb-ignore: ${code}\n` : `${indent}<!-- mmb-ignore: ${code} -->\n`;
       actions.push(
-        fix(`Ignore ${code} on this line`, d, [
+        fix(ignoreTitle(code), d, [
           {
             range: { start: { line: d.range.start.line, character: 0 }, end: { line: d.range.start.line, character: 0 } },
             newText: comment,
@@ -100,4 +100,11 @@ export function nearFacts(sheet: Sheet, wrong: string, spelled: readonly string[
     );
   for (const f of byNumber) if (!out.includes(f)) out.push(f);
   return out.slice(0, 3);
+}
+
+/** The title of the fix that silences a code on one line: the code and what it means, from the table of codes. */
+export function ignoreTitle(code: string): string {
+  const row = Object.hasOwn(DIAGNOSTIC_CODES, code) ? DIAGNOSTIC_CODES[code as keyof typeof DIAGNOSTIC_CODES] : undefined;
+  const meaning = row ? `: ${shorten(row.summary.replaceAll('`', ''), 80)}` : '';
+  return `Ignore ${code} on this line${meaning}`;
 }
