@@ -141,6 +141,6 @@ function checkConfig(path: string, target: string): Checked {
   return { folder, diagnostics, shown: target };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -99,12 +99,12 @@ export function ciReportCommand(
 }
 
 /** A damaged run in `--json`'s `damaged` list: its id, the file and what is wrong with it. */
-function damagedEntry(e: RunDamaged): { run: string; file: string; what: string } {
-  return { run: basename(dirname(e.path)), file: e.file, what: e.what };
+function damagedEntry(damaged: RunDamaged): { run: string; file: string; what: string } {
+  return { run: basename(dirname(damaged.path)), file: damaged.file, what: damaged.what };
 }
 
-function damagedJunitRun(e: RunDamaged): JunitRun {
-  return { kind: 'damaged', run: basename(dirname(e.path)), benchmark: '', problem: e.message };
+function damagedJunitRun(damaged: RunDamaged): JunitRun {
+  return { kind: 'damaged', run: basename(dirname(damaged.path)), benchmark: '', problem: damaged.message };
 }
 
 /** After `mmb run`: the JUnit file of the runs it ran, and the exit status with `--fail-under` applied. */

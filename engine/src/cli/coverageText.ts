@@ -1,18 +1,18 @@
 /** The human-readable form of a benchmark's coverage, for `mmb check --coverage`. */
 import type { Coverage } from '../../../scenario/src';
 
-export function formatCoverage(c: Coverage): string {
-  const lines = [`Coverage of ${c.benchmark}: ${c.chapters} chapters, ${c.phases} phases`];
-  const width = Math.max(5, ...c.sheets.map((s) => s.name.length));
-  const facts = c.sheets.reduce((n, s) => n + s.facts, 0);
-  lines.push(`  Sheets: ${c.sheets.length}, ${facts} facts`);
-  for (const s of c.sheets) {
+export function formatCoverage(coverage: Coverage): string {
+  const lines = [`Coverage of ${coverage.benchmark}: ${coverage.chapters} chapters, ${coverage.phases} phases`];
+  const width = Math.max(5, ...coverage.sheets.map((s) => s.name.length));
+  const facts = coverage.sheets.reduce((n, s) => n + s.facts, 0);
+  lines.push(`  Sheets: ${coverage.sheets.length}, ${facts} facts`);
+  for (const s of coverage.sheets) {
     const where = s.toldIn.length ? s.toldIn.map((p) => `${p.file}:${p.line} "${p.phase}"`).join(', ') : 'never told';
     lines.push(`    ${s.name.padEnd(width)} ${String(s.facts).padStart(4)} facts  ${where}`);
   }
-  lines.push(`  Checks: ${c.checks.total}  ${counts(c.checks.byType)}`);
-  lines.push(`  Traps: ${c.traps.total}  ${counts(c.traps.byType)}`);
-  for (const t of c.traps.list) {
+  lines.push(`  Checks: ${coverage.checks.total}  ${counts(coverage.checks.byType)}`);
+  lines.push(`  Traps: ${coverage.traps.total}  ${counts(coverage.traps.byType)}`);
+  for (const t of coverage.traps.list) {
     const targets = t.checks
       .map((k) => {
         if (!k.found) return `${k.id} (no such check)`;

@@ -168,15 +168,15 @@ export async function main(argv: string[], cwd: string, io: Io): Promise<number>
  * A command's failure as `mmb` ends it: one line on stderr and the status of its class
  * (`exitStatus.ts`). An error of no known class is a bug of this project and is thrown on (exit 70).
  */
-export function failureExit(e: unknown, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
-  if (e instanceof UsageError || e instanceof ConfigError) return usageProblem(e.message, argv, io);
+export function failureExit(error: unknown, argv: readonly string[], io: Pick<Io, 'out' | 'err'>): number {
+  if (error instanceof UsageError || error instanceof ConfigError) return usageProblem(error.message, argv, io);
   // A full disk by its error code too (ENOSPC, EDQUOT), not only as a DiskFull.
-  if (isDiskFull(e)) {
-    io.err(`mmb: ${oneLine(diskFullMessage(e))}\n`);
+  if (isDiskFull(error)) {
+    io.err(`mmb: ${oneLine(diskFullMessage(error))}\n`);
     return DISK_FULL_EXIT;
   }
-  const known = knownFailure(e);
-  if (!known) throw e;
+  const known = knownFailure(error);
+  if (!known) throw error;
   io.err(`mmb: ${known.line}\n`);
   return known.status;
 }

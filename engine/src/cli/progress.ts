@@ -143,12 +143,12 @@ function phaseNumber(line: Line, state: RunState): number {
 }
 
 /** Phases entered so far: the first, plus each `next_phase` that moved on. */
-function countPhases(s: RunState): number {
-  return 1 + s.persona.filter((m) => m.role === 'tool' && m.content.startsWith('[Phase ')).length;
+function countPhases(state: RunState): number {
+  return 1 + state.persona.filter((m) => m.role === 'tool' && m.content.startsWith('[Phase ')).length;
 }
 
-function formatTokens(n: number): string {
-  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+function formatTokens(tokens: number): string {
+  return tokens >= 1_000_000 ? `${(tokens / 1_000_000).toFixed(1)}M` : tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
 }
 
 /** `retrying (2/7) in 4 s: 503 from http://…`: which retry, how long until it, and why. */

@@ -243,13 +243,13 @@ function exitStatus(outcomes: readonly RunOutcome[]): number {
 }
 
 /** What went wrong with a run, as one bounded line naming it; undefined when nothing did. */
-function problemLine(o: RunOutcome): string | undefined {
-  if (o.diskFull) return o.problem;
+function problemLine(outcome: RunOutcome): string | undefined {
+  if (outcome.diskFull) return outcome.problem;
   // One line without control characters (`oneLine`), so that a model's or an agent's text cannot pass for lines of the CLI's own.
-  if (o.summary) return o.summary.error ? `run "${o.run}" crashed: ${oneLine(o.summary.error)}` : undefined;
-  const problem = oneLine(o.problem ?? 'did not run');
+  if (outcome.summary) return outcome.summary.error ? `run "${outcome.run}" crashed: ${oneLine(outcome.summary.error)}` : undefined;
+  const problem = oneLine(outcome.problem ?? 'did not run');
   // The launcher's own messages name the run already.
-  return problem.startsWith(`run "${o.run}"`) ? problem : `run "${o.run}": ${problem}`;
+  return problem.startsWith(`run "${outcome.run}"`) ? problem : `run "${outcome.run}": ${problem}`;
 }
 
 /** Timing knobs for slow providers, or for tests that want failures fast. */
@@ -268,8 +268,9 @@ function timingFromEnv(env: NodeJS.ProcessEnv): RunTiming {
   return out;
 }
 
-function resultLine(run: string, s: Summary): string {
-  const avg = s.average === null ? '—' : s.average.toFixed(2);
-  const runTime = s.runTimeSeconds < 60 ? `${s.runTimeSeconds} s` : `${s.runTimeMinutes} min`;
-  return `${run.padEnd(24)} ${s.status.padEnd(9)} average ${avg}/10  coverage ${s.coverage.graded}/${s.coverage.planned}  ${runTime}`;
+function resultLine(run: string, summary: Summary): string {
+  const avg = summary.average === null ? '—' : summary.average.toFixed(2);
+  const runTime = summary.runTimeSeconds < 60 ? `${summary.runTimeSeconds} s` : `${summary.runTimeMinutes} min`;
+  const coverage = `${summary.coverage.graded}/${summary.coverage.planned}`;
+  return `${run.padEnd(24)} ${summary.status.padEnd(9)} average ${avg}/10  coverage ${coverage}  ${runTime}`;
 }
