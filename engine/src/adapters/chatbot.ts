@@ -22,11 +22,16 @@ const SYSTEM_MESSAGE: ChatMessage = {
 /** Each entry's message, one object per entry, so that a request encodes only its new messages (`models/requestBody.ts`). */
 const messages = new WeakMap<Entry, ChatMessage[]>();
 
-function messageOf(e: Entry): ChatMessage[] {
-  let m = messages.get(e);
+function messageOf(entry: Entry): ChatMessage[] {
+  let m = messages.get(entry);
   if (m === undefined) {
-    m = e.kind === 'user' ? [{ role: 'user', content: e.text }] : e.kind === 'reply' ? [{ role: 'assistant', content: e.text }] : [];
-    messages.set(e, m);
+    m =
+      entry.kind === 'user'
+        ? [{ role: 'user', content: entry.text }]
+        : entry.kind === 'reply'
+          ? [{ role: 'assistant', content: entry.text }]
+          : [];
+    messages.set(entry, m);
   }
   return m;
 }

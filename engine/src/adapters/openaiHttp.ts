@@ -71,7 +71,7 @@ export class OpenAiHttpAdapter extends JournaledAgent<Entry> implements AgentAda
 
   constructor(
     dir: string,
-    private readonly o: OpenAiHttpOptions,
+    private readonly options: OpenAiHttpOptions,
     now?: () => Date,
   ) {
     super(dir, now);
@@ -100,7 +100,9 @@ export class OpenAiHttpAdapter extends JournaledAgent<Entry> implements AgentAda
         },
         (e: unknown) =>
           this.failure.set(
-            new Error(maskSecrets(`the agent at ${this.o.baseUrl} failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 600)),
+            new Error(
+              maskSecrets(`the agent at ${this.options.baseUrl} failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 600),
+            ),
           ),
       )
       .finally(() => {
@@ -127,7 +129,7 @@ export class OpenAiHttpAdapter extends JournaledAgent<Entry> implements AgentAda
   /** A new name forgets the context; the agent's long-term memory goes only with `http_reset_command`. */
   async destroySession(): Promise<void> {
     await this.dropJournal();
-    if (this.o.resetCommand) await runReset(this.o.resetCommand);
+    if (this.options.resetCommand) await runReset(this.options.resetCommand);
   }
 
   private conversationName(): string | undefined {
@@ -151,22 +153,22 @@ export class OpenAiHttpAdapter extends JournaledAgent<Entry> implements AgentAda
   private async exchange(text: string): Promise<{ text: string; responseId?: string }> {
     const name = this.conversationName() ?? 'mmb';
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.o.apiKey) headers.authorization = `Bearer ${this.o.apiKey}`;
-    if (this.o.style === 'header') headers[this.o.field] = name;
-    const responses = this.o.style === 'conversation' || this.o.style === 'previous_response_id';
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (this.options.style === 'header') headers[this.options.field] = name;
+    const responses = this.options.style === 'conversation' || this.options.style === 'previous_response_id';
     const body: Record<string, unknown> = responses
-      ? { model: this.o.model, input: text }
-      : { model: this.o.model, messages: [{ role: 'user', content: text }] };
-    if (this.o.style === 'body') body[this.o.field] = name;
-    if (this.o.style === 'conversation') body.conversation = name;
+      ? { model: this.options.model, input: text }
+      : { model: this.options.model, messages: [{ role: 'user', content: text }] };
+    if (this.options.style === 'body') body[this.options.field] = name;
+    if (this.options.style === 'conversation') body.conversation = name;
     const previous = this.previousResponseId();
-    if (this.o.style === 'previous_response_id' && previous) body.previous_response_id = previous;
-    const url = `${this.o.baseUrl}/${responses ? 'responses' : 'chat/completions'}`;
+    if (this.options.style === 'previous_response_id' && previous) body.previous_response_id = previous;
+    const url = `${this.options.baseUrl}/${responses ? 'responses' : 'chat/completions'}`;
     const response = await fetch(url, {
       method: 'POST',
       headers,
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(this.o.timeoutMs),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
     });
     const raw = await boundedText(response);
     if (!response.ok)

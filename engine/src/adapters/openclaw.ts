@@ -54,7 +54,7 @@ export class OpenClawAdapter implements AgentAdapter {
 
   constructor(
     private readonly dir: string,
-    private readonly o: OpenClawOptions,
+    private readonly options: OpenClawOptions,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -71,8 +71,8 @@ export class OpenClawAdapter implements AgentAdapter {
     if (existsSync(this.file)) this.saved = JSON.parse(readFileSync(this.file, 'utf8')) as Saved;
     let url: string;
     let token: string;
-    if (this.o.attach) {
-      ({ url, token } = this.o.attach);
+    if (this.options.attach) {
+      ({ url, token } = this.options.attach);
     } else {
       if (this.saved.gatewayPid) {
         try {
@@ -94,13 +94,13 @@ export class OpenClawAdapter implements AgentAdapter {
               mode: 'merge',
               providers: {
                 mmb: {
-                  baseUrl: this.o.model.baseUrl,
-                  apiKey: this.o.model.apiKey,
+                  baseUrl: this.options.model.baseUrl,
+                  apiKey: this.options.model.apiKey,
                   api: 'openai-completions',
                   models: [
                     {
-                      id: this.o.model.id,
-                      name: this.o.model.id,
+                      id: this.options.model.id,
+                      name: this.options.model.id,
                       reasoning: false,
                       input: ['text'],
                       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
@@ -113,9 +113,9 @@ export class OpenClawAdapter implements AgentAdapter {
             },
             agents: {
               defaults: {
-                model: { primary: `mmb/${this.o.model.id}` },
+                model: { primary: `mmb/${this.options.model.id}` },
                 workspace: this.workspace,
-                compaction: { notifyUser: false, ...this.o.compaction },
+                compaction: { notifyUser: false, ...this.options.compaction },
                 heartbeat: { every: '0m' },
               },
             },
@@ -129,11 +129,11 @@ export class OpenClawAdapter implements AgentAdapter {
       );
       mkdirSync(join(this.dir, 'home'), { recursive: true });
       this.gateway = startGatewayProcess({
-        bin: this.o.bin,
+        bin: this.options.bin,
         port,
         logFile: join(this.dir, 'gateway.log'),
-        ...(this.o.nodeBin ? { nodeBin: this.o.nodeBin } : {}),
-        ...(this.o.personaKeyEnv ? { personaKeyEnv: this.o.personaKeyEnv } : {}),
+        ...(this.options.nodeBin ? { nodeBin: this.options.nodeBin } : {}),
+        ...(this.options.personaKeyEnv ? { personaKeyEnv: this.options.personaKeyEnv } : {}),
         env: { HOME: join(this.dir, 'home'), OPENCLAW_STATE_DIR: join(this.dir, 'state'), OPENCLAW_CONFIG_PATH: config },
       });
       if (this.gateway.pid) this.saved.gatewayPid = this.gateway.pid;
@@ -152,7 +152,7 @@ export class OpenClawAdapter implements AgentAdapter {
     this.inFlight.add(o.idempotencyKey);
     this.save();
     // Sent again after a crash, the same key is dropped by the gateway if the first one arrived.
-    await this.rpc('chat.send', { sessionKey: this.o.sessionKey, message: text, idempotencyKey: o.idempotencyKey });
+    await this.rpc('chat.send', { sessionKey: this.options.sessionKey, message: text, idempotencyKey: o.idempotencyKey });
   }
 
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
@@ -163,7 +163,7 @@ export class OpenClawAdapter implements AgentAdapter {
   async getStatus(): Promise<AgentStatus> {
     let contextTokens: number | null = null;
     try {
-      const d = await this.rpc('sessions.describe', { key: this.o.sessionKey });
+      const d = await this.rpc('sessions.describe', { key: this.options.sessionKey });
       const session = d.session as { contextBudgetStatus?: { estimatedPromptTokens?: number }; totalTokens?: number } | undefined;
       contextTokens = session?.contextBudgetStatus?.estimatedPromptTokens ?? session?.totalTokens ?? null;
     } catch {
@@ -173,7 +173,7 @@ export class OpenClawAdapter implements AgentAdapter {
   }
 
   async startNewConversation(): Promise<void> {
-    await this.rpc('sessions.reset', { key: this.o.sessionKey });
+    await this.rpc('sessions.reset', { key: this.options.sessionKey });
   }
 
   async destroySession(): Promise<void> {
@@ -217,7 +217,7 @@ export class OpenClawAdapter implements AgentAdapter {
    * before the reply is kept, and a history that cannot be read leaves the reply without them.
    */
   private async answerWithHistory(key: string, text: string): Promise<void> {
-    const history = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({}) as Record<string, unknown>);
+    const history = await this.rpc('chat.history', { sessionKey: this.options.sessionKey }).catch(() => ({}) as Record<string, unknown>);
     this.answer(key, text, openclawToolCalls(historyRows(history), key));
   }
 
@@ -232,7 +232,7 @@ export class OpenClawAdapter implements AgentAdapter {
 
   /** After a restart: replies to keys sent before it, read from the history; compactions too. */
   private async collectMissed(): Promise<void> {
-    const h = await this.rpc('chat.history', { sessionKey: this.o.sessionKey }).catch(() => ({}) as Record<string, unknown>);
+    const h = await this.rpc('chat.history', { sessionKey: this.options.sessionKey }).catch(() => ({}) as Record<string, unknown>);
     const rows = historyRows(h) as {
       role: string;
       content: unknown;

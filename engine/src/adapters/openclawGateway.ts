@@ -22,17 +22,17 @@ export interface GatewayProcessOptions {
   personaKeyEnv?: string;
 }
 
-export function startGatewayProcess(o: GatewayProcessOptions): ChildProcess {
-  const log = openSync(o.logFile, 'a');
-  return spawn(o.bin, ['gateway', 'run', '--port', String(o.port), '--bind', 'loopback'], {
+export function startGatewayProcess(options: GatewayProcessOptions): ChildProcess {
+  const log = openSync(options.logFile, 'a');
+  return spawn(options.bin, ['gateway', 'run', '--port', String(options.port), '--bind', 'loopback'], {
     env: {
-      ...environmentWithoutPersonaKey(process.env, o.personaKeyEnv),
-      ...(o.nodeBin ? { PATH: `${o.nodeBin}:${process.env.PATH ?? ''}` } : {}),
+      ...environmentWithoutPersonaKey(process.env, options.personaKeyEnv),
+      ...(options.nodeBin ? { PATH: `${options.nodeBin}:${process.env.PATH ?? ''}` } : {}),
       OPENCLAW_DISABLE_BONJOUR: '1',
       OPENCLAW_SKIP_CHANNELS: '1',
       OPENCLAW_NO_RESPAWN: '1',
       OPENCLAW_EXEC_SHELL_SNAPSHOT: '0',
-      ...o.env,
+      ...options.env,
     },
     detached: true,
     stdio: ['ignore', log, log],

@@ -26,24 +26,24 @@ export interface PassDeps {
   toolLoop: (messages: ChatMessage[], onStep: (m: ChatMessage) => void) => Promise<string>;
 }
 
-/** Consolidates the notes against conversation `n`'s transcript `text`, resuming a pass begun before a stop. */
-export async function consolidate(deps: PassDeps, n: number, text: string): Promise<void> {
+/** Consolidates the notes against the transcript `text` of conversation number `conversation`, resuming a pass begun before a stop. */
+export async function consolidate(deps: PassDeps, conversation: number, text: string): Promise<void> {
   const { journal } = deps;
   const begun =
-    journal.find('pass-begin', (e) => e.conversation === n) ??
-    journal.append({ kind: 'pass-begin', conversation: n, conflictsBefore: deps.conflicts().length });
+    journal.find('pass-begin', (e) => e.conversation === conversation) ??
+    journal.append({ kind: 'pass-begin', conversation, conflictsBefore: deps.conflicts().length });
   const parts = splitLines(text, Math.floor(deps.contextTokens / 2));
   const replies: string[] = [];
-  for (const [i, part] of parts.entries()) replies.push(await consolidatePart(deps, n, i, parts.length, part));
+  for (const [i, part] of parts.entries()) replies.push(await consolidatePart(deps, conversation, i, parts.length, part));
   const end =
-    journal.find('pass-end', (e) => e.conversation === n) ??
-    journal.append({ kind: 'pass-end', conversation: n, at: deps.time().toISOString() });
-  const message = `consolidation after conversation ${n}`;
+    journal.find('pass-end', (e) => e.conversation === conversation) ??
+    journal.append({ kind: 'pass-end', conversation, at: deps.time().toISOString() });
+  const message = `consolidation after conversation ${conversation}`;
   // Made before a stop, the commit leaves nothing to commit: it is known by its message.
   const changed = (await deps.history.commit(message, new Date(end.at))) || (await deps.history.lastMessage()) === message;
   const record = {
     at: end.at,
-    conversation: n,
+    conversation,
     parts: parts.length,
     reply: replies.join(' '),
     changed,
@@ -52,32 +52,34 @@ export async function consolidate(deps: PassDeps, n: number, text: string): Prom
   };
   const file = join(deps.dir, 'consolidations.jsonl');
   const records = loadJsonLinesForAppend<{ conversation?: unknown }>(file);
-  if (records.some((r) => r.conversation === n)) return;
+  if (records.some((r) => r.conversation === conversation)) return;
   mkdirSync(deps.dir, { recursive: true });
   appendLine(file, record);
 }
 
 /** One part of the pass: its reply, from the journal when it was given before a stop. */
-async function consolidatePart(deps: PassDeps, n: number, i: number, count: number, part: string): Promise<string> {
+async function consolidatePart(deps: PassDeps, conversation: number, partIndex: number, count: number, part: string): Promise<string> {
   const { journal } = deps;
-  const replied = journal.find('pass-reply', (e) => e.conversation === n && e.part === i);
+  const replied = journal.find('pass-reply', (e) => e.conversation === conversation && e.part === partIndex);
   if (replied) return replied.text;
-  const messages = journal.entries.flatMap((e) => (e.kind === 'pass' && e.conversation === n && e.part === i ? e.messages : []));
+  const messages = journal.entries.flatMap((e) =>
+    e.kind === 'pass' && e.conversation === conversation && e.part === partIndex ? e.messages : [],
+  );
   if (messages.length === 0) {
     const guard = describeConflicts(deps.conflicts()) || 'The duplicate guard found no fact stored with two values.';
-    const of = count > 1 ? ` (part ${i + 1} of ${count})` : '';
+    const of = count > 1 ? ` (part ${partIndex + 1} of ${count})` : '';
     const opening: ChatMessage[] = [
       deps.system(notebookPrompt('consolidation')),
       {
         role: 'user',
-        content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${n}${of}\n\n${part}`,
+        content: `${CONSOLIDATION_MARKER}\n\n# Duplicate guard\n\n${guard}\n\n# Transcript of conversation ${conversation}${of}\n\n${part}`,
       },
     ];
-    journal.append({ kind: 'pass', conversation: n, part: i, messages: opening });
+    journal.append({ kind: 'pass', conversation, part: partIndex, messages: opening });
     messages.push(...opening);
   }
-  const reply = await deps.toolLoop(messages, (m) => journal.append({ kind: 'pass', conversation: n, part: i, messages: [m] }));
-  journal.append({ kind: 'pass-reply', conversation: n, part: i, text: reply });
+  const reply = await deps.toolLoop(messages, (m) => journal.append({ kind: 'pass', conversation, part: partIndex, messages: [m] }));
+  journal.append({ kind: 'pass-reply', conversation, part: partIndex, text: reply });
   return reply;
 }
 

@@ -177,14 +177,14 @@ export class Journal {
  */
 const messageOf = new WeakMap<Entry, ChatMessage>();
 
-function entryMessage(e: Entry & { kind: 'user' | 'reply' | 'compaction' }): ChatMessage {
-  let message = messageOf.get(e);
+function entryMessage(entry: Entry & { kind: 'user' | 'reply' | 'compaction' }): ChatMessage {
+  let message = messageOf.get(entry);
   if (!message) {
-    const shown = (content: string) => (e.kind !== 'reply' && e.state ? withState(content, e.state) : content);
-    if (e.kind === 'user') message = { role: 'user', content: shown(stampMessage(e.text, new Date(e.at))) };
-    else if (e.kind === 'reply') message = { role: 'assistant', content: e.text };
-    else message = { role: 'user', content: shown(`${SUMMARY_HEADER}\n\n${e.summary}`) };
-    messageOf.set(e, message);
+    const shown = (content: string) => (entry.kind !== 'reply' && entry.state ? withState(content, entry.state) : content);
+    if (entry.kind === 'user') message = { role: 'user', content: shown(stampMessage(entry.text, new Date(entry.at))) };
+    else if (entry.kind === 'reply') message = { role: 'assistant', content: entry.text };
+    else message = { role: 'user', content: shown(`${SUMMARY_HEADER}\n\n${entry.summary}`) };
+    messageOf.set(entry, message);
   }
   return message;
 }

@@ -37,8 +37,8 @@ export async function toolLoop(deps: LoopDeps, messages: ChatMessage[], onStep: 
   );
 }
 
-function isStep(m: ChatMessage): boolean {
-  return m.role === 'assistant' && !!m.tool_calls?.length;
+function isStep(message: ChatMessage): boolean {
+  return message.role === 'assistant' && !!message.tool_calls?.length;
 }
 
 /**

@@ -241,8 +241,8 @@ export interface Conflict {
   places: FactPlace[];
 }
 
-function norm(s: string): string {
-  return s
+function norm(text: string): string {
+  return text
     .toLowerCase()
     .replace(/[*_`]/g, '')
     .replace(/\s+/g, ' ')
