@@ -150,15 +150,15 @@ export function rate(key: string, passed: number, graded: number): Rate {
 }
 
 /**
- * The Wilson score interval of `passed` successes in `n` trials at 95 % (z = 1.96): unlike the
- * normal approximation it never leaves 0–1 and does not collapse to a point at 0 or n.
+ * The Wilson score interval of `passed` successes in `trials` trials at 95 % (z = 1.96): unlike the
+ * normal approximation it never leaves 0–1 and does not collapse to a point at 0 or 1.
  */
-export function wilson(passed: number, n: number, z = 1.96): [number, number] | null {
-  if (n <= 0) return null;
-  const p = passed / n;
-  const denominator = 1 + (z * z) / n;
-  const centre = (p + (z * z) / (2 * n)) / denominator;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denominator;
+export function wilson(passed: number, trials: number, z = 1.96): [number, number] | null {
+  if (trials <= 0) return null;
+  const p = passed / trials;
+  const denominator = 1 + (z * z) / trials;
+  const centre = (p + (z * z) / (2 * trials)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / denominator;
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
