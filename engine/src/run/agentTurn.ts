@@ -28,9 +28,15 @@ export function repliesToLastSend(state: RunState): string[] {
  * Sends a message (unless the journal shows it was already sent: the adapter dedupes by key) and
  * collects the replies. Returns them, or an empty list when the agent did not answer in time.
  */
-export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: string, text: string, o: TurnOptions): Promise<string[]> {
+export async function agentTurn(
+  state: RunState,
+  adapter: AgentAdapter,
+  callId: string,
+  text: string,
+  options: TurnOptions,
+): Promise<string[]> {
   const key = state.sends[callId]?.key ?? sendKey(state);
-  if (!state.sends[callId]) o.record({ type: 'sent', at: o.now(), callId, key, text });
+  if (!state.sends[callId]) options.record({ type: 'sent', at: options.now(), callId, key, text });
   await adapter.sendMessage(text, { idempotencyKey: key });
   const awaitsLaterSend = laterSendOf(state);
   const started = Date.now();
@@ -45,9 +51,9 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     for (const m of messages) {
       const toolCalls = boundedToolCalls(m.toolCalls);
       const leftOut = leftOutToolCalls(m.toolCalls);
-      o.record({
+      options.record({
         type: 'reply',
-        at: o.now(),
+        at: options.now(),
         seq: m.seq,
         text: boundedReply(m.text),
         ...(toolCalls ? { toolCalls } : {}),
@@ -57,18 +63,18 @@ export async function agentTurn(state: RunState, adapter: AgentAdapter, callId: 
     }
     const replies = repliesToLastSend(state);
     const status = adapter.getStatus ? await adapter.getStatus() : undefined;
-    if (status && changed(state.agentStatus, status)) o.record({ type: 'observe', at: o.now(), status });
+    if (status && changed(state.agentStatus, status)) options.record({ type: 'observe', at: options.now(), status });
     if (replies.length > 0) {
       if (status?.state === 'idle' && messages.length === 0) return replies;
       if ((!status || status.state === 'unknown') && Date.now() - lastNew >= adapter.quietPeriodMs) return replies;
     }
-    if (Date.now() - started > o.replyTimeoutMs) {
-      if (replies.length === 0) o.record({ type: 'unanswered', at: o.now(), callId, waitedMs: Date.now() - started });
+    if (Date.now() - started > options.replyTimeoutMs) {
+      if (replies.length === 0) options.record({ type: 'unanswered', at: options.now(), callId, waitedMs: Date.now() - started });
       return replies;
     }
     if (awaitSettled && (messages.length > 0 || !settledOnce)) {
       settledOnce = true;
-      await settledOrTimeout(adapter, o.replyTimeoutMs - (Date.now() - started));
+      await settledOrTimeout(adapter, options.replyTimeoutMs - (Date.now() - started));
       continue;
     }
     awaitSettled = false;
@@ -146,12 +152,12 @@ function boundedReply(text: string): string {
   return text.length > MAX_REPLY_CHARS ? `${text.slice(0, MAX_REPLY_CHARS)} […${text.length - MAX_REPLY_CHARS} more characters cut]` : text;
 }
 
-function changed(a: AgentStatus | undefined, b: AgentStatus): boolean {
+function changed(before: AgentStatus | undefined, after: AgentStatus): boolean {
   const requests = (s: AgentStatus) => Object.values(s.usage ?? {}).reduce((n, u) => n + u.requests, 0);
   return (
-    !a ||
-    a.contextTokens !== b.contextTokens ||
-    (a.compactions?.length ?? -1) !== (b.compactions?.length ?? -1) ||
-    requests(a) !== requests(b)
+    !before ||
+    before.contextTokens !== after.contextTokens ||
+    (before.compactions?.length ?? -1) !== (after.compactions?.length ?? -1) ||
+    requests(before) !== requests(after)
   );
 }

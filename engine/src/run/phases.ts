@@ -18,8 +18,8 @@ export interface PlayPhase {
   position: Position;
 }
 
-export function playOrder(b: Benchmark): PlayPhase[] {
-  return b.chapters.flatMap((chapter, chapterIndex) =>
+export function playOrder(benchmark: Benchmark): PlayPhase[] {
+  return benchmark.chapters.flatMap((chapter, chapterIndex) =>
     chapter.phases.map((phase) => ({
       chapter,
       chapterIndex,
@@ -30,8 +30,8 @@ export function playOrder(b: Benchmark): PlayPhase[] {
 }
 
 /** Where a saved position is in the benchmark as it is now (chapters may have been appended). */
-export function indexOf(order: readonly PlayPhase[], p: Position): number {
-  return order.findIndex((x) => x.chapter.file === p.chapter && x.phase.index === p.phase);
+export function indexOf(order: readonly PlayPhase[], position: Position): number {
+  return order.findIndex((x) => x.chapter.file === position.chapter && x.phase.index === position.phase);
 }
 
 /**
@@ -75,8 +75,8 @@ export function expandTemplates(
 }
 
 /** The phase's text for the persona, templates expanded. */
-export function phaseText(p: PlayPhase, templates: Record<string, string>): string {
-  let text = phaseInstructions(p.chapter, p.phase);
+export function phaseText(phase: PlayPhase, templates: Record<string, string>): string {
+  let text = phaseInstructions(phase.chapter, phase.phase);
   for (const [raw, value] of Object.entries(templates)) text = text.split(raw).join(value);
   return text;
 }

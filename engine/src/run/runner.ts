@@ -58,20 +58,20 @@ async function startAndPlay(run: RunContext, loaded: boolean): Promise<RunState>
 }
 
 /** Journals the run's crash; a stop on request and a full disk are not crashes, and are thrown on. */
-function crashed(run: RunContext, e: unknown): void {
-  if (e instanceof RunStopped || isDiskFull(e)) {
+function crashed(run: RunContext, error: unknown): void {
+  if (error instanceof RunStopped || isDiskFull(error)) {
     // The snapshot is a saving, not a need (the journal holds every event): on a full disk it
     // fails too, and the first file that failed is the one to name.
     flushUnlessDiskFull(run);
-    throw e;
+    throw error;
   }
   // A failure once a stop was asked for is most likely the stop itself (Ctrl-C reaches the
   // agent's child processes too): the run is paused, not crashed.
   if (run.options.signal?.aborted) {
     flushUnlessDiskFull(run);
-    throw new RunStopped('stopped on request', { cause: e });
+    throw new RunStopped('stopped on request', { cause: error });
   }
-  run.record({ type: 'finish', at: run.now(), status: 'crashed', error: e instanceof Error ? e.message : String(e) });
+  run.record({ type: 'finish', at: run.now(), status: 'crashed', error: error instanceof Error ? error.message : String(error) });
 }
 
 /** Writes the snapshot of a run that is stopping anyway; a full disk leaves the journal to hold it. */

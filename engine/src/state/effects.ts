@@ -1,7 +1,7 @@
 /**
  * How the effects of tool calls and phase entries, the model's notices and the agent's observed
- * status change the run state (`applyEvent` in runState.ts calls these; nothing else does), and
- * the one lookup of a sheet by name.
+ * status, the persona's compactions and the clock's jumps change the run state (`applyEvent` in
+ * runState.ts calls these; nothing else does), and the one lookup of a sheet by name.
  */
 import { isDeletionMarker } from '../../../scenario/src';
 import type { Misbehaviour } from '../protocol/chaos';
@@ -13,94 +13,119 @@ const MAX_FACT_EDITS = 2000;
 const MAX_EDIT_CHARS = 2000;
 
 /** Counts a misbehaviour; a `next_phase` refused for ungraded checks also counts towards the phase's refusals. */
-export function countMisbehaviour(s: RunState, kind: Misbehaviour): void {
-  s.misbehaviours ??= {};
-  s.misbehaviours[kind] = (s.misbehaviours[kind] ?? 0) + 1;
-  if (kind === 'early-next-phase') s.earlyNextPhase = (s.earlyNextPhase ?? 0) + 1;
+export function countMisbehaviour(state: RunState, kind: Misbehaviour): void {
+  state.misbehaviours ??= {};
+  state.misbehaviours[kind] = (state.misbehaviours[kind] ?? 0) + 1;
+  if (kind === 'early-next-phase') state.earlyNextPhase = (state.earlyNextPhase ?? 0) + 1;
 }
 
 /** A sheet by name, own properties only: a model's `toString` or `__proto__` names no sheet. */
-export function sheetNamed(s: RunState, name: string): LiveSheet | undefined {
-  return Object.hasOwn(s.sheets, name) ? s.sheets[name] : undefined;
+export function sheetNamed(state: RunState, name: string): LiveSheet | undefined {
+  return Object.hasOwn(state.sheets, name) ? state.sheets[name] : undefined;
 }
 
-export function applyEffect(s: RunState, effect: Effect, at: string): void {
+export function applyEffect(state: RunState, effect: Effect, at: string): void {
   switch (effect.kind) {
     case 'told': {
-      const sheet = sheetNamed(s, effect.sheet);
+      const sheet = sheetNamed(state, effect.sheet);
       for (const f of sheet?.facts ?? []) if (effect.ids.includes(f.id)) f.told = true;
       break;
     }
     case 'fact-edit': {
-      const sheet = sheetNamed(s, effect.sheet);
+      const sheet = sheetNamed(state, effect.sheet);
       if (!sheet) break;
       const fact = sheet.facts.find((f) => f.id === effect.id);
-      if (fact) rememberEdit(s, effect, fact.text);
+      if (fact) rememberEdit(state, effect, fact.text);
       if (isDeletionMarker(effect.text)) sheet.facts = sheet.facts.filter((f) => f.id !== effect.id);
       else if (fact) fact.text = effect.text;
       break;
     }
     case 'fact-add': {
-      const sheet = sheetNamed(s, effect.sheet);
+      const sheet = sheetNamed(state, effect.sheet);
       if (!sheet) break;
       if (!sheet.categories.some((c) => c.number === effect.category)) sheet.categories.push({ number: effect.category, title: '' });
       sheet.facts.push({ id: effect.id, category: effect.category, text: effect.text, told: false });
       break;
     }
     case 'grade':
-      (s.grades[effect.checkId] ??= []).push(effect.grade);
+      (state.grades[effect.checkId] ??= []).push(effect.grade);
       break;
     case 'vars':
-      s.vars = effect.vars;
+      state.vars = effect.vars;
       break;
     case 'log':
-      s.log.push({ at, text: effect.text });
-      s.transcript.push({ from: 'engine', text: effect.text, at, position: s.position });
+      state.log.push({ at, text: effect.text });
+      state.transcript.push({ from: 'engine', text: effect.text, at, position: state.position });
       break;
     case 'session-switch':
-      s.sessionSwitches.push({ at, position: s.position, ignored: effect.ignored });
-      s.transcript.push({
+      state.sessionSwitches.push({ at, position: state.position, ignored: effect.ignored });
+      state.transcript.push({
         from: 'engine',
         text: effect.ignored ? 'session switch ignored (ignore_session_break)' : 'the agent switches to a new conversation',
         at,
-        position: s.position,
+        position: state.position,
       });
       break;
   }
 }
 
 /** The edit with the text it replaced, where the run is now: what a trap write made stale. */
-function rememberEdit(s: RunState, effect: Extract<Effect, { kind: 'fact-edit' }>, before: string): void {
-  const edits = (s.factEdits ??= []);
+function rememberEdit(state: RunState, effect: Extract<Effect, { kind: 'fact-edit' }>, before: string): void {
+  const edits = (state.factEdits ??= []);
   if (edits.length >= MAX_FACT_EDITS) return;
   edits.push({
     sheet: effect.sheet,
     id: effect.id,
     before: before.slice(0, MAX_EDIT_CHARS),
     after: effect.text.slice(0, MAX_EDIT_CHARS),
-    position: { ...s.position },
+    position: { ...state.position },
+  });
+}
+
+/** The persona's context compacted: its note replaces the older messages, and the compaction is logged. */
+export function compactPersona(state: RunState, event: Extract<RunEvent, { type: 'compaction' }>): void {
+  state.persona = [{ role: 'user', content: event.note }, ...state.persona.slice(event.keepFrom)];
+  (state.compactions ??= []).push({
+    at: event.at,
+    position: state.position,
+    tokensBefore: event.tokensBefore,
+    tokensAfter: event.tokensAfter,
+  });
+  state.log.push({ at: event.at, text: `persona context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens` });
+}
+
+/** The virtual clock jumped: the skipped time is added up and the jump remembered at the phase it happened in. */
+export function jumpClock(state: RunState, event: Extract<RunEvent, { type: 'clock' }>): void {
+  state.virtualTime = event.virtualTime;
+  state.virtualTimeAt = event.at;
+  state.skippedMs = (state.skippedMs ?? 0) + event.skippedMs;
+  (state.clockJumps ??= []).push({
+    at: event.at,
+    virtualTime: event.virtualTime,
+    skippedMs: event.skippedMs,
+    position: state.position,
   });
 }
 
 /** A hook that fired or a misbehaviour seen outside a call: counted and logged. */
-export function applyModelNotice(s: RunState, e: Extract<RunEvent, { type: 'hook' | 'misbehaviour' }>): void {
-  if (e.type === 'misbehaviour') {
-    countMisbehaviour(s, e.kind);
-    s.log.push({ at: e.at, text: `${e.kind}: ${e.text.slice(0, 200)}` });
+export function applyModelNotice(state: RunState, event: Extract<RunEvent, { type: 'hook' | 'misbehaviour' }>): void {
+  if (event.type === 'misbehaviour') {
+    countMisbehaviour(state, event.kind);
+    state.log.push({ at: event.at, text: `${event.kind}: ${event.text.slice(0, 200)}` });
     return;
   }
-  s.hooks ??= {};
-  s.hooks[e.hook] = (s.hooks[e.hook] ?? 0) + 1;
-  s.log.push({ at: e.at, text: `hook ${e.hook}: ${e.text.slice(0, 200)}` });
-  if (e.misbehaviour) countMisbehaviour(s, e.misbehaviour);
+  state.hooks ??= {};
+  state.hooks[event.hook] = (state.hooks[event.hook] ?? 0) + 1;
+  state.log.push({ at: event.at, text: `hook ${event.hook}: ${event.text.slice(0, 200)}` });
+  if (event.misbehaviour) countMisbehaviour(state, event.misbehaviour);
 }
 
 /** The agent's status as observed, each compaction not seen before placed at the phase the run is in now. */
-export function observe(s: RunState, status: AgentStatus, seenAt: string): void {
-  s.agentStatus = status;
-  const places = (s.agentCompactions ??= []);
+export function observe(state: RunState, status: AgentStatus, seenAt: string): void {
+  state.agentStatus = status;
+  const places = (state.agentCompactions ??= []);
   for (const c of (status.compactions ?? []).slice(0, 1000)) {
     const same = places.some((p) => p.at === c.at && p.tokensBefore === c.tokensBefore && p.tokensAfter === c.tokensAfter);
-    if (!same && places.length < 1000) places.push({ ...c, seenAt, position: { ...s.position } });
+    if (!same && places.length < 1000) places.push({ ...c, seenAt, position: { ...state.position } });
   }
 }

@@ -7,7 +7,7 @@ import type { AgentStatus, AgentToolCall } from '../protocol/agent';
 import type { ChatMessage, Usage } from '../protocol/chat';
 import { addUsage } from '../models/usage';
 import type { Misbehaviour } from '../protocol/chaos';
-import { applyEffect, applyModelNotice, countMisbehaviour, observe } from './effects';
+import { applyEffect, applyModelNotice, compactPersona, countMisbehaviour, jumpClock, observe } from './effects';
 import type { HookName, RunEvent } from './runEvents';
 
 export { sheetNamed } from './effects';
@@ -183,106 +183,105 @@ export function emptyState(): RunState {
 }
 
 /** Applies one event to the state, in place. */
-export function applyEvent(s: RunState, e: RunEvent): void {
-  s.events++;
-  if (e.type !== 'resume' && e.type !== 'start') s.activeMs += Math.max(0, Date.parse(e.at) - Date.parse(s.lastEventAt));
-  s.lastEventAt = e.at;
-  switch (e.type) {
+export function applyEvent(state: RunState, event: RunEvent): void {
+  state.events++;
+  if (event.type !== 'resume' && event.type !== 'start')
+    state.activeMs += Math.max(0, Date.parse(event.at) - Date.parse(state.lastEventAt));
+  state.lastEventAt = event.at;
+  switch (event.type) {
     case 'start':
-      begin(s, e);
+      begin(state, event);
       break;
     case 'resume':
-      if (e.virtualTime) {
-        s.virtualTime = e.virtualTime;
-        s.virtualTimeAt = e.at;
+      if (event.virtualTime) {
+        state.virtualTime = event.virtualTime;
+        state.virtualTimeAt = event.at;
       }
-      if (s.status === 'crashed' || s.status === 'finished') reopen(s);
+      if (state.status === 'crashed' || state.status === 'finished') reopen(state);
       break;
     case 'persona':
-      s.persona.push(e.message);
-      if (e.message.role === 'assistant') s.lastAssistantEvent = s.events;
+      state.persona.push(event.message);
+      if (event.message.role === 'assistant') state.lastAssistantEvent = state.events;
       break;
     case 'tool-done':
-      s.persona.push({ role: 'tool', tool_call_id: e.callId, content: e.content });
-      for (const effect of e.effects) applyEffect(s, effect, e.at);
-      if (e.misbehaviour) countMisbehaviour(s, e.misbehaviour);
+      state.persona.push({ role: 'tool', tool_call_id: event.callId, content: event.content });
+      for (const effect of event.effects) applyEffect(state, effect, event.at);
+      if (event.misbehaviour) countMisbehaviour(state, event.misbehaviour);
       break;
     case 'phase':
-      s.earlyNextPhase = 0;
-      s.position = { ...e.position };
-      s.phaseCallId = e.callId;
-      if (e.templates) Object.assign(s.templates, e.templates);
-      for (const effect of e.effects) applyEffect(s, effect, e.at);
+      state.earlyNextPhase = 0;
+      state.position = { ...event.position };
+      state.phaseCallId = event.callId;
+      if (event.templates) Object.assign(state.templates, event.templates);
+      for (const effect of event.effects) applyEffect(state, effect, event.at);
       break;
     case 'sent':
-      s.sends[e.callId] = { key: e.key, text: e.text };
-      s.transcript.push({ from: 'persona', text: e.text, at: e.at, position: s.position });
+      state.sends[event.callId] = { key: event.key, text: event.text };
+      state.transcript.push({ from: 'persona', text: event.text, at: event.at, position: state.position });
       break;
     case 'reply':
-      appendReply(s, e);
+      appendReply(state, event);
       break;
     case 'unanswered':
-      s.unanswered++;
+      state.unanswered++;
       break;
     case 'usage':
-      addUsage(s.usage, e.model, e);
+      addUsage(state.usage, event.model, event);
       break;
     case 'retry':
-      s.retries++;
-      s.retryLog = [...(s.retryLog ?? []), { at: e.at, model: e.model, error: e.error, ...(e.by ? { by: e.by } : {}) }].slice(-20);
+      state.retries++;
+      state.retryLog = [
+        ...(state.retryLog ?? []),
+        { at: event.at, model: event.model, error: event.error, ...(event.by ? { by: event.by } : {}) },
+      ].slice(-20);
       break;
     case 'observe':
-      observe(s, e.status, e.at);
+      observe(state, event.status, event.at);
       break;
     case 'compaction':
-      s.persona = [{ role: 'user', content: e.note }, ...s.persona.slice(e.keepFrom)];
-      (s.compactions ??= []).push({ at: e.at, position: s.position, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter });
-      s.log.push({ at: e.at, text: `persona context compacted: ${e.tokensBefore} → ${e.tokensAfter} tokens` });
+      compactPersona(state, event);
       break;
     case 'hook':
     case 'misbehaviour':
-      applyModelNotice(s, e);
+      applyModelNotice(state, event);
       break;
     case 'clock':
-      s.virtualTime = e.virtualTime;
-      s.virtualTimeAt = e.at;
-      s.skippedMs = (s.skippedMs ?? 0) + e.skippedMs;
-      (s.clockJumps ??= []).push({ at: e.at, virtualTime: e.virtualTime, skippedMs: e.skippedMs, position: s.position });
+      jumpClock(state, event);
       break;
     case 'finish':
-      s.status = e.status;
-      s.finishedAt = e.at;
-      if (e.error) s.error = e.error;
+      state.status = event.status;
+      state.finishedAt = event.at;
+      if (event.error) state.error = event.error;
       break;
   }
 }
 
 /** A run starts: what it plays and where, taken from its first event. */
-function begin(s: RunState, e: Extract<RunEvent, { type: 'start' }>): void {
-  const { run, benchmark, agent, startTime, position, sheets, templates } = e;
-  Object.assign(s, structuredClone({ run, benchmark, agent, startTime, position, sheets, templates }));
-  Object.assign(s, e.phases ? { phases: structuredClone(e.phases) } : {}, e.filter ? { filter: e.filter } : {});
-  s.startedAt = e.at;
-  s.status = 'running';
+function begin(state: RunState, event: Extract<RunEvent, { type: 'start' }>): void {
+  const { run, benchmark, agent, startTime, position, sheets, templates } = event;
+  Object.assign(state, structuredClone({ run, benchmark, agent, startTime, position, sheets, templates }));
+  Object.assign(state, event.phases ? { phases: structuredClone(event.phases) } : {}, event.filter ? { filter: event.filter } : {});
+  state.startedAt = event.at;
+  state.status = 'running';
 }
 
 /** The agent's reply joins the transcript at the persona's position; polling goes on after its number. */
-function appendReply(s: RunState, e: Extract<RunEvent, { type: 'reply' }>): void {
-  s.agentCursor = Math.max(s.agentCursor, e.seq);
-  s.transcript.push({
+function appendReply(state: RunState, event: Extract<RunEvent, { type: 'reply' }>): void {
+  state.agentCursor = Math.max(state.agentCursor, event.seq);
+  state.transcript.push({
     from: 'agent',
-    text: e.text,
-    at: e.at,
-    position: s.position,
-    seq: e.seq,
-    ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
-    ...(e.toolCallsLeftOut ? { toolCallsLeftOut: e.toolCallsLeftOut } : {}),
+    text: event.text,
+    at: event.at,
+    position: state.position,
+    seq: event.seq,
+    ...(event.toolCalls?.length ? { toolCalls: event.toolCalls } : {}),
+    ...(event.toolCallsLeftOut ? { toolCallsLeftOut: event.toolCallsLeftOut } : {}),
   });
 }
 
 /** A resumed run that had ended is running again: its end is forgotten. */
-function reopen(s: RunState): void {
-  s.status = 'running';
-  delete s.error;
-  delete s.finishedAt;
+function reopen(state: RunState): void {
+  state.status = 'running';
+  delete state.error;
+  delete state.finishedAt;
 }
