@@ -142,8 +142,8 @@ function kindOf(info: Stats): string {
   return 'something other than a file';
 }
 
-function fsReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return 'it is gone';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ELOOP') return 'a loop of links';

@@ -136,16 +136,21 @@ export function loadBenchmark(source: BenchmarkFiles, cache?: ParseCache): Bench
 }
 
 /** benchmark.json, parsed (or reused from the cache); its absence is an error unless the reader refused it. */
-function loadManifest(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>, cache?: ParseCache): void {
+function loadManifest(
+  benchmark: Benchmark,
+  files: ReadonlyMap<string, string>,
+  refused: ReadonlyMap<string, string>,
+  cache?: ParseCache,
+): void {
   const manifestText = files.get(MANIFEST_FILE);
   if (manifestText === undefined) {
     if (!refused.has(MANIFEST_FILE)) {
-      b.diagnostics.push(
+      benchmark.diagnostics.push(
         diagnostic(
           'invalid-manifest',
           MANIFEST_FILE,
           lineRange(0, 0, 0),
-          `The folder \`${b.name}\` has no ${MANIFEST_FILE}: ` +
+          `The folder \`${benchmark.name}\` has no ${MANIFEST_FILE}: ` +
             `create one that lists the chapters, as in { "chapters": ["chapter1.md"] }.`,
         ),
       );
@@ -154,59 +159,61 @@ function loadManifest(b: Benchmark, files: ReadonlyMap<string, string>, refused:
     const hit = cache?.get(MANIFEST_FILE);
     const parsed = hit?.text === manifestText && hit.manifest ? hit.manifest : parseManifest(manifestText);
     cache?.set(MANIFEST_FILE, { text: manifestText, manifest: parsed });
-    b.lines.set(MANIFEST_FILE, parsed.lines);
-    for (const d of parsed.diagnostics) b.diagnostics.push(d);
-    if (parsed.manifest) b.manifest = parsed.manifest;
+    benchmark.lines.set(MANIFEST_FILE, parsed.lines);
+    for (const d of parsed.diagnostics) benchmark.diagnostics.push(d);
+    if (parsed.manifest) benchmark.manifest = parsed.manifest;
   }
 }
 
 /** A file benchmark.json lists that the folder lacks, with near names of the files it has. */
 function listedButMissing(
-  b: Benchmark,
+  benchmark: Benchmark,
   code: 'missing-chapter' | 'missing-sheet',
   listed: { file: string; range: Range },
   suggestions: string[],
 ): Diagnostic {
   const what = code === 'missing-chapter' ? 'Chapter' : 'Sheet';
   const message =
-    `${what} \`${listed.file}\` is listed but there is no such file in \`${b.name}\`: ` +
+    `${what} \`${listed.file}\` is listed but there is no such file in \`${benchmark.name}\`: ` +
     `create it or fix the name.${didYouMean(suggestions)}`;
   return diagnostic(code, MANIFEST_FILE, listed.range, message, { suggestions });
 }
 
 /** The chapters benchmark.json lists, in its order; a listed file that is missing gets near names of the unlisted ones. */
 function loadChapters(
-  b: Benchmark,
+  benchmark: Benchmark,
   files: ReadonlyMap<string, string>,
   refused: ReadonlyMap<string, string>,
   unlistedMarkdown: readonly string[],
   budget: SuggestionBudget,
   cache?: ParseCache,
 ): void {
-  for (const listed of b.manifest?.chapters ?? []) {
+  for (const listed of benchmark.manifest?.chapters ?? []) {
     const text = files.get(listed.file);
     if (text === undefined) {
       if (refused.has(listed.file)) continue;
-      b.diagnostics.push(listedButMissing(b, 'missing-chapter', listed, nearNames(listed.file, unlistedMarkdown, 3, budget)));
+      benchmark.diagnostics.push(
+        listedButMissing(benchmark, 'missing-chapter', listed, nearNames(listed.file, unlistedMarkdown, 3, budget)),
+      );
       continue;
     }
     const hit = cache?.get(listed.file);
     const chapter = hit?.text === text && hit.chapter ? hit.chapter : parseChapter(text, listed.file);
     cache?.set(listed.file, { text, chapter });
-    b.chapters.push(chapter);
-    b.lines.set(listed.file, chapter.lines);
+    benchmark.chapters.push(chapter);
+    benchmark.lines.set(listed.file, chapter.lines);
   }
 }
 
 function loadSheets(
-  b: Benchmark,
+  benchmark: Benchmark,
   files: ReadonlyMap<string, string>,
   refused: ReadonlyMap<string, string>,
   unlisted: ReadonlySet<string>,
   budget: SuggestionBudget,
   cache?: ParseCache,
 ): void {
-  const manifest = b.manifest;
+  const manifest = benchmark.manifest;
   const markdown = [...files.keys()].filter((f) => /\.md$/i.test(f)).sort();
   const listedChapters = new Set(manifest?.chapters.map((c) => c.file) ?? []);
   let sheetFiles: string[];
@@ -215,7 +222,7 @@ function loadSheets(
     for (const listed of manifest.sheets) {
       if (files.has(listed.file)) sheetFiles.push(listed.file);
       else if (!refused.has(listed.file)) {
-        b.diagnostics.push(listedButMissing(b, 'missing-sheet', listed, nearNames(listed.file, markdown, 3, budget)));
+        benchmark.diagnostics.push(listedButMissing(benchmark, 'missing-sheet', listed, nearNames(listed.file, markdown, 3, budget)));
       }
     }
   } else {
@@ -226,45 +233,45 @@ function loadSheets(
     const hit = cache?.get(f);
     const sheet = hit?.text === text && hit.sheet ? hit.sheet : parseSheet(text, f);
     cache?.set(f, { text, sheet });
-    b.sheets.set(sheetName(f), sheet);
-    b.lines.set(f, sheet.lines);
+    benchmark.sheets.set(sheetName(f), sheet);
+    benchmark.lines.set(f, sheet.lines);
   }
 }
 
-function loadPersonaTexts(b: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>): void {
+function loadPersonaTexts(benchmark: Benchmark, files: ReadonlyMap<string, string>, refused: ReadonlyMap<string, string>): void {
   const instructions = files.get('instructions.md');
-  if (instructions !== undefined) b.instructions = instructions;
-  else if (b.manifest && !refused.has('instructions.md')) {
-    b.diagnostics.push(
+  if (instructions !== undefined) benchmark.instructions = instructions;
+  else if (benchmark.manifest && !refused.has('instructions.md')) {
+    benchmark.diagnostics.push(
       diagnostic(
         'missing-instructions',
         MANIFEST_FILE,
         lineRange(0, 0, 0),
-        `\`${b.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`,
+        `\`${benchmark.name}\` has no instructions.md: write who the persona is there; it goes into the persona's system prompt.`,
       ),
     );
   }
   const profile = files.get('profile.md');
-  if (profile !== undefined) b.profile = profile;
+  if (profile !== undefined) benchmark.profile = profile;
 }
 
-function indexPlay(b: Benchmark): void {
-  b.chapters.forEach((chapter, ci) => {
+function indexPlay(benchmark: Benchmark): void {
+  benchmark.chapters.forEach((chapter, ci) => {
     for (const phase of chapter.phases) {
-      for (const check of phase.checks) b.checks.push({ check, file: chapter.file, chapter: ci, phase: phase.index });
-      for (const trap of phase.traps) b.traps.push({ trap, file: chapter.file, chapter: ci, phase: phase.index });
-      if (phase.js?.newSession) b.sessionSwitches.push({ chapter: ci, phase: phase.index });
+      for (const check of phase.checks) benchmark.checks.push({ check, file: chapter.file, chapter: ci, phase: phase.index });
+      for (const trap of phase.traps) benchmark.traps.push({ trap, file: chapter.file, chapter: ci, phase: phase.index });
+      if (phase.js?.newSession) benchmark.sessionSwitches.push({ chapter: ci, phase: phase.index });
     }
   });
 }
 
-export function comparePlay(a: PlayPosition, b: PlayPosition): number {
-  return a.chapter - b.chapter || a.phase - b.phase;
+export function comparePlay(left: PlayPosition, right: PlayPosition): number {
+  return left.chapter - right.chapter || left.phase - right.phase;
 }
 
 /** Every phase of the benchmark with its chapter, in play order. */
-export function* allPhases(b: Benchmark): Generator<{ chapter: Chapter; chapterIndex: number; phase: Phase }> {
-  for (const [chapterIndex, chapter] of b.chapters.entries()) {
+export function* allPhases(benchmark: Benchmark): Generator<{ chapter: Chapter; chapterIndex: number; phase: Phase }> {
+  for (const [chapterIndex, chapter] of benchmark.chapters.entries()) {
     for (const phase of chapter.phases) yield { chapter, chapterIndex, phase };
   }
 }
@@ -273,16 +280,16 @@ export function* allPhases(b: Benchmark): Generator<{ chapter: Chapter; chapterI
  * How far a check lies from a trap write: chapters apart, and whether the agent switches to a
  * new conversation in between (which makes the check a test of memory rather than of context).
  */
-export function distance(b: Benchmark, from: PlayPosition, to: PlayPosition): { chapters: number; sessionSwitch: boolean } {
+export function distance(benchmark: Benchmark, from: PlayPosition, to: PlayPosition): { chapters: number; sessionSwitch: boolean } {
   // The switches are in play order: the first one after `from` decides, found by bisection.
   let low = 0;
-  let high = b.sessionSwitches.length;
+  let high = benchmark.sessionSwitches.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (comparePlay(b.sessionSwitches[middle]!, from) > 0) high = middle;
+    if (comparePlay(benchmark.sessionSwitches[middle]!, from) > 0) high = middle;
     else low = middle + 1;
   }
-  const next = b.sessionSwitches[low];
+  const next = benchmark.sessionSwitches[low];
   const sessionSwitch = next !== undefined && comparePlay(next, to) <= 0;
   return { chapters: to.chapter - from.chapter, sessionSwitch };
 }

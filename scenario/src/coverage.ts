@@ -28,14 +28,14 @@ export interface Coverage {
   };
 }
 
-export function coverage(b: Benchmark): Coverage {
+export function coverage(benchmark: Benchmark): Coverage {
   const told = new Map<string, PhaseLocation[]>();
   const seen = new Set<string>();
   let phases = 0;
-  for (const { chapter, phase } of allPhases(b)) {
+  for (const { chapter, phase } of allPhases(benchmark)) {
     phases++;
     for (const ref of phase.sheetRefs) {
-      if (!b.sheets.has(ref.sheet)) continue;
+      if (!benchmark.sheets.has(ref.sheet)) continue;
       const at = { file: chapter.file, line: phase.headingRange.start.line + 1, phase: phase.title };
       const key = JSON.stringify([ref.sheet, at.file, at.line]);
       if (seen.has(key)) continue;
@@ -49,10 +49,10 @@ export function coverage(b: Benchmark): Coverage {
     CheckType | 'untyped',
     number
   >;
-  for (const c of b.checks) checkTypes[c.check.type ?? 'untyped']++;
+  for (const c of benchmark.checks) checkTypes[c.check.type ?? 'untyped']++;
   const trapTypes = Object.fromEntries(Object.keys(TRAP_TYPES).map((t) => [t, 0])) as Record<TrapType, number>;
-  const checks = new Map(b.checks.map((c) => [c.check.id, c]));
-  const list = b.traps.map((t) => {
+  const checks = new Map(benchmark.checks.map((c) => [c.check.id, c]));
+  const list = benchmark.traps.map((t) => {
     trapTypes[t.trap.type]++;
     return {
       type: t.trap.type,
@@ -61,16 +61,16 @@ export function coverage(b: Benchmark): Coverage {
       facts: t.trap.facts.map((f) => `${f.sheet}#${f.id}`),
       checks: t.trap.targets.map((target) => {
         const check = checks.get(target.name);
-        return check ? { id: target.name, found: true, ...distance(b, t, check) } : { id: target.name, found: false };
+        return check ? { id: target.name, found: true, ...distance(benchmark, t, check) } : { id: target.name, found: false };
       }),
     };
   });
   return {
-    benchmark: b.name,
-    chapters: b.chapters.length,
+    benchmark: benchmark.name,
+    chapters: benchmark.chapters.length,
     phases,
-    sheets: [...b.sheets.values()].map((s) => ({ name: s.name, facts: liveFacts(s).length, toldIn: told.get(s.name) ?? [] })),
-    checks: { total: b.checks.length, byType: checkTypes },
-    traps: { total: b.traps.length, byType: trapTypes, list },
+    sheets: [...benchmark.sheets.values()].map((s) => ({ name: s.name, facts: liveFacts(s).length, toldIn: told.get(s.name) ?? [] })),
+    checks: { total: benchmark.checks.length, byType: checkTypes },
+    traps: { total: benchmark.traps.length, byType: trapTypes, list },
   };
 }

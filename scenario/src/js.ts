@@ -151,6 +151,6 @@ function walkBlock(
   });
 }
 
-function sheetRef(name: string, r: Range): SheetRef {
-  return { sheet: name, range: r, via: 'require_all_facts', sheetWordFollows: true };
+function sheetRef(name: string, range: Range): SheetRef {
+  return { sheet: name, range: range, via: 'require_all_facts', sheetWordFollows: true };
 }

@@ -99,8 +99,8 @@ export function parseManifest(text: string, file = MANIFEST_FILE): ManifestParse
   return { manifest, diagnostics: doc.diagnostics, lines: doc.lines };
 }
 
-function isStartTime(s: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2})$/.exec(s);
+function isStartTime(text: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2})$/.exec(text);
   return !!m && dayNumber(m[1] ?? '') !== undefined && Number(m[2]) < 24 && Number(m[3]) < 60;
 }
 

@@ -41,53 +41,53 @@ export function updateBenchmark(
 }
 
 /** The model with one file's new text, or undefined when that file is not simply a chapter or a sheet. */
-function reviseFile(b: Benchmark, source: BenchmarkFiles, file: string, cache: ParseCache): Benchmark | undefined {
+function reviseFile(benchmark: Benchmark, source: BenchmarkFiles, file: string, cache: ParseCache): Benchmark | undefined {
   const raw = source.files.get(file);
   if (raw === undefined || source.refused?.has(file) || !/\.md$/i.test(file) || isPrototypeName(sheetName(file))) return undefined;
   const text = stripBom(raw);
   const chapterIndexes: number[] = [];
-  b.chapters.forEach((chapter, index) => {
+  benchmark.chapters.forEach((chapter, index) => {
     if (chapter.file === file) chapterIndexes.push(index);
   });
-  const isSheet = b.sheets.get(sheetName(file))?.file === file;
+  const isSheet = benchmark.sheets.get(sheetName(file))?.file === file;
   const [chapterIndex] = chapterIndexes;
-  if (chapterIndexes.length === 1 && !isSheet && chapterIndex !== undefined) return withChapter(b, chapterIndex, text, cache);
-  if (chapterIndexes.length === 0 && isSheet) return withSheet(b, file, text, cache);
+  if (chapterIndexes.length === 1 && !isSheet && chapterIndex !== undefined) return withChapter(benchmark, chapterIndex, text, cache);
+  if (chapterIndexes.length === 0 && isSheet) return withSheet(benchmark, file, text, cache);
   return undefined;
 }
 
-function withChapter(b: Benchmark, chapterIndex: number, text: string, cache: ParseCache): Benchmark {
-  const old = b.chapters[chapterIndex];
-  if (!old) return b;
+function withChapter(benchmark: Benchmark, chapterIndex: number, text: string, cache: ParseCache): Benchmark {
+  const old = benchmark.chapters[chapterIndex];
+  if (!old) return benchmark;
   const hit = cache.get(old.file);
   const chapter = hit?.text === text && hit.chapter ? hit.chapter : parseChapter(text, old.file);
   cache.set(old.file, { text, chapter });
-  if (chapter === old) return b;
-  const chapters = [...b.chapters];
+  if (chapter === old) return benchmark;
+  const chapters = [...benchmark.chapters];
   chapters[chapterIndex] = chapter;
-  const lines = new Map(b.lines);
+  const lines = new Map(benchmark.lines);
   lines.set(chapter.file, chapter.lines);
   const own = playIndexes(chapter, chapterIndex);
   return {
-    ...b,
+    ...benchmark,
     chapters,
     lines,
-    checks: splice(b.checks, chapterIndex, own.checks),
-    traps: splice(b.traps, chapterIndex, own.traps),
-    sessionSwitches: splice(b.sessionSwitches, chapterIndex, own.sessionSwitches),
+    checks: splice(benchmark.checks, chapterIndex, own.checks),
+    traps: splice(benchmark.traps, chapterIndex, own.traps),
+    sessionSwitches: splice(benchmark.sessionSwitches, chapterIndex, own.sessionSwitches),
   };
 }
 
-function withSheet(b: Benchmark, file: string, text: string, cache: ParseCache): Benchmark {
+function withSheet(benchmark: Benchmark, file: string, text: string, cache: ParseCache): Benchmark {
   const hit = cache.get(file);
   const sheet = hit?.text === text && hit.sheet ? hit.sheet : parseSheet(text, file);
   cache.set(file, { text, sheet });
-  if (b.sheets.get(sheet.name) === sheet) return b;
-  const sheets = new Map(b.sheets);
+  if (benchmark.sheets.get(sheet.name) === sheet) return benchmark;
+  const sheets = new Map(benchmark.sheets);
   sheets.set(sheet.name, sheet);
-  const lines = new Map(b.lines);
+  const lines = new Map(benchmark.lines);
   lines.set(file, sheet.lines);
-  return { ...b, sheets, lines };
+  return { ...benchmark, sheets, lines };
 }
 
 /** One chapter's entries of the play indexes, as `loadBenchmark` makes them. */

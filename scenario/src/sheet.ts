@@ -80,21 +80,21 @@ function malformed(reading: SheetReading, line: number, message: string): void {
   );
 }
 
-function readHeading(reading: SheetReading, l: number, heading: Heading): void {
+function readHeading(reading: SheetReading, line: number, heading: Heading): void {
   const { sheet, lines } = reading;
   reading.lastFact = undefined;
   const title = headingText(lines.text, heading);
   if (heading.depth === 1) {
     if (sheet.title === undefined && sheet.categories.length === 0) {
       sheet.title = title;
-      sheet.titleRange = lineRange(l, 0, lines.lineText(l).length);
-    } else malformed(reading, l, 'A sheet has one `#` title, at the top; make this a category: `## N. Title`.');
+      sheet.titleRange = lineRange(line, 0, lines.lineText(line).length);
+    } else malformed(reading, line, 'A sheet has one `#` title, at the top; make this a category: `## N. Title`.');
   } else if (heading.depth === 2) {
     const m = /^(\d+)\.\s+(.*\S)$/.exec(title);
     if (!m) {
       malformed(
         reading,
-        l,
+        line,
         `\`## ${title}\` is not a category heading: number it, as in \`## ${sheet.categories.length + 1}. ${title || 'Title'}\`.`,
       );
       reading.category = undefined;
@@ -102,40 +102,40 @@ function readHeading(reading: SheetReading, l: number, heading: Heading): void {
     }
     const number = Number(m[1]);
     const twin = reading.categoryLines.get(number);
-    if (twin !== undefined) malformed(reading, l, `Category ${number} already opens at line ${twin + 1}: give this one another number.`);
-    else reading.categoryLines.set(number, l);
-    reading.category = { number, title: m[2] ?? '', range: makeRange(l, 0, heading.endLine, lines.lineText(heading.endLine).length) };
+    if (twin !== undefined) malformed(reading, line, `Category ${number} already opens at line ${twin + 1}: give this one another number.`);
+    else reading.categoryLines.set(number, line);
+    reading.category = { number, title: m[2] ?? '', range: makeRange(line, 0, heading.endLine, lines.lineText(heading.endLine).length) };
     sheet.categories.push(reading.category);
   } else {
     malformed(
       reading,
-      l,
+      line,
       'A sheet holds only a `#` title, `## N. Title` categories and `N.M text` facts; remove this heading or make it a category.',
     );
   }
 }
 
-function readLine(reading: SheetReading, l: number): void {
+function readLine(reading: SheetReading, line: number): void {
   const { sheet, category, lastFact } = reading;
-  const text = reading.lines.lineText(l);
+  const text = reading.lines.lineText(line);
   if (text.trim() === '') {
     reading.lastFact = undefined;
     return;
   }
   if (/^[ \t]/.test(text) && lastFact) {
     lastFact.text = `${lastFact.text} ${text.trim()}`;
-    lastFact.range = makeRange(lastFact.range.start.line, lastFact.range.start.character, l, text.trimEnd().length);
+    lastFact.range = makeRange(lastFact.range.start.line, lastFact.range.start.character, line, text.trimEnd().length);
     return;
   }
   const m = FACT_LINE.exec(text.trim());
   if (!category) {
-    if (m) malformed(reading, l, `Fact ${m[1]}.${m[2]} sits outside any category: put a \`## ${m[1]}. Title\` heading above it.`);
+    if (m) malformed(reading, line, `Fact ${m[1]}.${m[2]} sits outside any category: put a \`## ${m[1]}. Title\` heading above it.`);
     return;
   }
   if (!m) {
     malformed(
       reading,
-      l,
+      line,
       `Expected a fact line \`${category.number}.M text\` under \`## ${category.number}. ${category.title}\`; ` +
         `notes belong above the first category.`,
     );
@@ -147,14 +147,14 @@ function readLine(reading: SheetReading, l: number): void {
   if (Number(m[1]) !== category.number) {
     malformed(
       reading,
-      l,
+      line,
       `Fact ${id} sits under category ${category.number} (\`## ${category.number}. ${category.title}\`): ` +
         `renumber it ${category.number}.${m[2]} or move it under \`## ${m[1]}.\`.`,
     );
     return;
   }
   if (!body) {
-    malformed(reading, l, `Fact ${id} has no text: write the fact after the id, or \`—\` to delete it.`);
+    malformed(reading, line, `Fact ${id} has no text: write the fact after the id, or \`—\` to delete it.`);
     return;
   }
   const fact: Fact = {
@@ -162,8 +162,8 @@ function readLine(reading: SheetReading, l: number): void {
     category: category.number,
     text: body,
     deleted: isDeletionMarker(body),
-    range: lineRange(l, indent, text.trimEnd().length),
-    idRange: lineRange(l, indent, indent + id.length),
+    range: lineRange(line, indent, text.trimEnd().length),
+    idRange: lineRange(line, indent, indent + id.length),
   };
   const twin = reading.live.get(id);
   reading.live.set(id, fact.deleted ? undefined : fact);

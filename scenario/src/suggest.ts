@@ -2,9 +2,9 @@
  * Edit distance between two short strings, case-insensitive, where swapping two neighbouring
  * letters counts as one edit (optimal string alignment), since that is the commonest typo.
  */
-export function editDistance(a: string, b: string): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
+export function editDistance(left: string, right: string): number {
+  const s = left.toLowerCase();
+  const t = right.toLowerCase();
   const rows: number[][] = [Array.from({ length: t.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= s.length; i++) {
     const row = [i];

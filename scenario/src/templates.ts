@@ -61,11 +61,11 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
  * The moment a template stands for, given the run's start. Dates are wall-clock values carried
  * in a `Date`'s UTC fields, so the result does not depend on the machine's time zone.
  */
-export function templateMoment(t: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): Date {
-  const sign = t.keyword === 'PAST' ? -1 : 1;
-  const n = sign * t.amount;
+export function templateMoment(template: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): Date {
+  const sign = template.keyword === 'PAST' ? -1 : 1;
+  const n = sign * template.amount;
   const d = new Date(start.getTime());
-  switch (t.unit) {
+  switch (template.unit) {
     case 'minutes':
       d.setUTCMinutes(d.getUTCMinutes() + n);
       break;
@@ -89,17 +89,17 @@ export function templateMoment(t: Pick<Template, 'keyword' | 'amount' | 'unit'>,
 }
 
 /** What a template expands to: `19 August 2026`, with the time for minute and hour offsets. */
-export function expandTemplate(t: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): string {
-  const d = templateMoment(t, start);
+export function expandTemplate(template: Pick<Template, 'keyword' | 'amount' | 'unit'>, start: Date): string {
+  const d = templateMoment(template, start);
   const date = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-  if (t.keyword !== 'TODAY' && (t.unit === 'minutes' || t.unit === 'hours')) {
+  if (template.keyword !== 'TODAY' && (template.unit === 'minutes' || template.unit === 'hours')) {
     return `${date}, ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
   }
   return date;
 }
 
-export function pad2(n: number): string {
-  return String(n).padStart(2, '0');
+export function pad2(value: number): string {
+  return String(value).padStart(2, '0');
 }
 
 /** A template as written, bounded: nothing longer can be one, so the scan stays linear. */

@@ -85,10 +85,10 @@ export function lineRange(line: number, start: number, end: number): Range {
   return range(line, start, line, end);
 }
 
-export function comparePositions(a: Position, b: Position): number {
-  return a.line - b.line || a.character - b.character;
+export function comparePositions(left: Position, right: Position): number {
+  return left.line - right.line || left.character - right.character;
 }
 
-export function containsPosition(r: Range, p: Position): boolean {
-  return comparePositions(r.start, p) <= 0 && comparePositions(p, r.end) <= 0;
+export function containsPosition(range: Range, position: Position): boolean {
+  return comparePositions(range.start, position) <= 0 && comparePositions(position, range.end) <= 0;
 }

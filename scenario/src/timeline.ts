@@ -17,8 +17,8 @@ export interface TimelineState {
 }
 
 /** The state before the first chapter: the manifest's `start_time`, if it has one. */
-export function timelineStart(b: Benchmark): TimelineState {
-  const start = b.manifest?.start_time;
+export function timelineStart(benchmark: Benchmark): TimelineState {
+  const start = benchmark.manifest?.start_time;
   const day = start ? dayNumber(start.slice(0, 10)) : undefined;
   const last =
     start && day !== undefined

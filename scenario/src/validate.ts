@@ -17,11 +17,11 @@ import { comparePositions, type LineIndex } from './text';
 import { walkChapter } from './timeline';
 
 /** Every diagnostic of the benchmark, sorted by file and position. */
-export function validateBenchmark(b: Benchmark): Diagnostic[] {
-  const index = new CrossIndex(b);
+export function validateBenchmark(benchmark: Benchmark): Diagnostic[] {
+  const index = new CrossIndex(benchmark);
   const budget = suggestionBudget();
   const byFile = new Map<string, readonly Diagnostic[]>();
-  for (const unit of fileUnits(b)) byFile.set(unit.file, validateFile(new Reads(index), unit, budget));
+  for (const unit of fileUnits(benchmark)) byFile.set(unit.file, validateFile(new Reads(index), unit, budget));
   return flattenDiagnostics(byFile);
 }
 
@@ -33,8 +33,8 @@ export function flattenDiagnostics(byFile: ReadonlyMap<string, readonly Diagnost
 }
 
 /** File names in the order diagnostics are listed; names equal to `localeCompare` fall back to code units. */
-function compareFiles(x: string, y: string): number {
-  return x.localeCompare(y) || (x < y ? -1 : x > y ? 1 : 0);
+function compareFiles(left: string, right: string): number {
+  return left.localeCompare(right) || (left < right ? -1 : left > right ? 1 : 0);
 }
 
 /** What one file is to the benchmark: the folder's own diagnostics on it, and the sheet and chapter it holds. */
@@ -51,32 +51,32 @@ const NONE: readonly Diagnostic[] = [];
 const folderByFile = new WeakMap<readonly Diagnostic[], Map<string, Diagnostic[]>>();
 
 /** Every file the benchmark says anything about: those it read, and those its folder diagnostics name. */
-export function fileUnits(b: Benchmark): FileUnit[] {
-  let folder = folderByFile.get(b.diagnostics);
+export function fileUnits(benchmark: Benchmark): FileUnit[] {
+  let folder = folderByFile.get(benchmark.diagnostics);
   if (!folder) {
     folder = new Map();
-    for (const d of b.diagnostics) {
+    for (const d of benchmark.diagnostics) {
       const list = folder.get(d.file) ?? [];
       list.push(d);
       folder.set(d.file, list);
     }
-    folderByFile.set(b.diagnostics, folder);
+    folderByFile.set(benchmark.diagnostics, folder);
   }
   const units = new Map<string, FileUnit>();
   const unit = (file: string): FileUnit => {
     let found = units.get(file);
     if (!found) {
       found = { file, folder: folder.get(file) ?? NONE };
-      const lines = b.lines.get(file);
+      const lines = benchmark.lines.get(file);
       if (lines) found.lines = lines;
       units.set(file, found);
     }
     return found;
   };
-  for (const file of b.lines.keys()) unit(file);
+  for (const file of benchmark.lines.keys()) unit(file);
   for (const file of folder.keys()) unit(file);
-  for (const sheet of b.sheets.values()) unit(sheet.file).sheet = sheet;
-  b.chapters.forEach((chapter, index) => {
+  for (const sheet of benchmark.sheets.values()) unit(sheet.file).sheet = sheet;
+  benchmark.chapters.forEach((chapter, index) => {
     unit(chapter.file).chapter = { chapter, index };
   });
   return [...units.values()];
@@ -102,10 +102,10 @@ export function validateFile(reads: Reads, unit: FileUnit, budget: SuggestionBud
 }
 
 /** The next unused id in the same `N.` series as `id`. */
-export function nextFreeCheckId(b: Benchmark, id: string): string {
+export function nextFreeCheckId(benchmark: Benchmark, id: string): string {
   const series = id.split('.')[0] ?? '1';
   let highest = 0;
-  for (const c of b.checks) {
+  for (const c of benchmark.checks) {
     const [s, n] = c.check.id.split('.');
     if (s === series) highest = Math.max(highest, Number(n));
   }
