@@ -29,11 +29,11 @@ export class Clock {
 }
 
 /** The local wall clock of a real moment, carried in a Date's UTC fields (as templates expect). */
-export function wallClock(d: Date): Date {
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000);
+export function wallClock(date: Date): Date {
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
 }
 
 /** `YYYY-MM-DD HH:MM` of a wall-clock Date. */
-export function formatWallClock(d: Date): string {
-  return d.toISOString().slice(0, 16).replace('T', ' ');
+export function formatWallClock(date: Date): string {
+  return date.toISOString().slice(0, 16).replace('T', ' ');
 }

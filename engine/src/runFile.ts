@@ -100,11 +100,11 @@ export function parseRunJson<T>(text: string, shape: Shape<T>, path: string, whe
 }
 
 /** A damaged run's problem with what to do about it, one line: `damaged: <file>: <what>; …`. */
-export function damagedLine(e: RunDamaged): string {
-  const id = basename(dirname(e.path));
+export function damagedLine(damaged: RunDamaged): string {
+  const id = basename(dirname(damaged.path));
   const remedy =
-    e.file === PARTIAL_FILE
+    damaged.file === PARTIAL_FILE
       ? `start the phase run again (\`mmb run --from <chapter.md>:<phase>\` or the editor), or delete results/${id}`
       : `start it over with \`mmb run ${id} --restart\` (its results are deleted), or delete results/${id}`;
-  return `${e.message}; ${remedy}.`;
+  return `${damaged.message}; ${remedy}.`;
 }

@@ -38,20 +38,20 @@ export interface TrapMark {
 }
 
 /** Where a saved position is in the benchmark as it is now, by its chapter's file (chapters may have moved). */
-function playPosition(b: Benchmark, position: Position): PlayPosition {
-  const index = b.chapters.findIndex((c) => c.file === position.chapter);
+function playPosition(benchmark: Benchmark, position: Position): PlayPosition {
+  const index = benchmark.chapters.findIndex((c) => c.file === position.chapter);
   return { chapter: index >= 0 ? index : position.chapterIndex, phase: position.phase };
 }
 
 /** Whether the run a grade came from played a trap write before it graded the check. */
-export function playedBefore(b: Benchmark, trap: LocatedTrap, grade: LatestGrade): boolean {
-  if (comparePlay(trap, playPosition(b, grade.grade.position)) > 0) return false;
-  return !grade.phases || comparePlay(trap, playPosition(b, grade.phases.from)) >= 0;
+export function playedBefore(benchmark: Benchmark, trap: LocatedTrap, grade: LatestGrade): boolean {
+  if (comparePlay(trap, playPosition(benchmark, grade.grade.position)) > 0) return false;
+  return !grade.phases || comparePlay(trap, playPosition(benchmark, grade.phases.from)) >= 0;
 }
 
 /** The trap writes aimed at a check, in play order. */
-export function trapsAimedAt(b: Benchmark, checkId: string): LocatedTrap[] {
-  return b.traps.filter((t) => t.trap.targets.some((x) => x.name === checkId));
+export function trapsAimedAt(benchmark: Benchmark, checkId: string): LocatedTrap[] {
+  return benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === checkId));
 }
 
 /**
@@ -59,9 +59,9 @@ export function trapsAimedAt(b: Benchmark, checkId: string): LocatedTrap[] {
  * aimed at the check; a partial run is blamed only when there were trap writes and it played them
  * all, since it may have skipped the phases that told the facts too.
  */
-export function checkMark(b: Benchmark, located: LocatedCheck, grade: LatestGrade, passScore: number): CheckMark {
-  const traps = trapsAimedAt(b, located.check.id);
-  const unplayed = traps.filter((t) => !playedBefore(b, t, grade));
+export function checkMark(benchmark: Benchmark, located: LocatedCheck, grade: LatestGrade, passScore: number): CheckMark {
+  const traps = trapsAimedAt(benchmark, located.check.id);
+  const unplayed = traps.filter((t) => !playedBefore(benchmark, t, grade));
   const passed = passes(grade.grade.effective, passScore);
   const playedAll = unplayed.length === 0 && (!grade.phases || traps.length > 0);
   const blamed = !passed && playedAll;
@@ -84,27 +84,27 @@ export function notCountedReason(mark: CheckMark): string | undefined {
 
 /** The marks of one chapter file: its graded checks, and its trap lines that caught a check (each once). */
 export function chapterMarks(
-  b: Benchmark,
+  benchmark: Benchmark,
   file: string,
   latest: ReadonlyMap<string, LatestGrade>,
   passScore: number,
 ): { checks: CheckMark[]; traps: TrapMark[] } {
   const checks: CheckMark[] = [];
-  for (const located of b.checks) {
+  for (const located of benchmark.checks) {
     if (located.file !== file) continue;
     const grade = latest.get(located.check.id);
-    if (grade) checks.push(checkMark(b, located, grade, passScore));
+    if (grade) checks.push(checkMark(benchmark, located, grade, passScore));
   }
   const traps: TrapMark[] = [];
-  for (const located of b.traps) {
+  for (const located of benchmark.traps) {
     if (located.file !== file) continue;
     const caught: CheckMark[] = [];
     for (const target of new Set(located.trap.targets.map((t) => t.name))) {
-      const c = b.checks.find((x) => x.check.id === target);
+      const c = benchmark.checks.find((x) => x.check.id === target);
       const grade = latest.get(target);
       if (!c || !grade) continue;
-      const mark = checkMark(b, c, grade, passScore);
-      if (mark.blamed && playedBefore(b, located, grade)) caught.push(mark);
+      const mark = checkMark(benchmark, c, grade, passScore);
+      if (mark.blamed && playedBefore(benchmark, located, grade)) caught.push(mark);
     }
     if (caught.length) traps.push({ located, caught });
   }
@@ -131,9 +131,9 @@ export function playedRange(grade: Pick<LatestGrade, 'phases'>): string | undefi
  * lenses sit on the lines the author sees, never on the lines of the saved file (a lens would
  * jump onto the line being typed). Checks are matched to grades by id, trap lines by their place.
  */
-export function withChapterText(b: Benchmark, file: string, text: string): Benchmark {
-  const chapterIndex = b.chapters.findIndex((c) => c.file === file);
-  if (chapterIndex < 0) return b;
+export function withChapterText(benchmark: Benchmark, file: string, text: string): Benchmark {
+  const chapterIndex = benchmark.chapters.findIndex((c) => c.file === file);
+  if (chapterIndex < 0) return benchmark;
   const chapter = parseChapter(text, file);
   const checks = chapter.phases.flatMap((phase) =>
     phase.checks.map((check) => ({ check, file, chapter: chapterIndex, phase: phase.index })),
@@ -144,13 +144,13 @@ export function withChapterText(b: Benchmark, file: string, text: string): Bench
     const after = others.filter((x) => x.file !== file && x.chapter > chapterIndex);
     return [...before, ...own, ...after];
   };
-  const lines = new Map(b.lines);
+  const lines = new Map(benchmark.lines);
   lines.set(file, chapter.lines);
   return {
-    ...b,
+    ...benchmark,
     lines,
-    chapters: b.chapters.map((c, i) => (i === chapterIndex ? chapter : c)),
-    checks: inPlayOrder(b.checks, checks),
-    traps: inPlayOrder(b.traps, traps),
+    chapters: benchmark.chapters.map((c, i) => (i === chapterIndex ? chapter : c)),
+    checks: inPlayOrder(benchmark.checks, checks),
+    traps: inPlayOrder(benchmark.traps, traps),
   };
 }

@@ -34,16 +34,16 @@ export interface CheckCause {
  * with the templates expanded as in that run (notes hold "19 August", never `{{FUTURE:3:weeks}}`).
  * Without a grade, every trap write counts and templates stay as written.
  */
-export function checkCause(b: Benchmark, checkId: string, snapshot: string | undefined, grade?: LatestGrade): CheckCause {
-  const located = b.checks.find((c) => c.check.id === checkId);
-  const aimed = trapsAimedAt(b, checkId);
-  const traps = grade ? aimed.filter((t) => playedBefore(b, t, grade)) : aimed;
+export function checkCause(benchmark: Benchmark, checkId: string, snapshot: string | undefined, grade?: LatestGrade): CheckCause {
+  const located = benchmark.checks.find((c) => c.check.id === checkId);
+  const aimed = trapsAimedAt(benchmark, checkId);
+  const traps = grade ? aimed.filter((t) => playedBefore(benchmark, t, grade)) : aimed;
   const read = (text: string) => (grade ? asInRun(text, grade) : text);
   const place = (t: LocatedTrap) => ({
     file: t.file,
     line: t.trap.range.start.line,
     type: t.trap.type,
-    text: read(b.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
+    text: read(benchmark.lines.get(t.file)?.lineText(t.trap.range.start.line).trim() ?? ''),
     ...(t.trap.note ? { note: read(t.trap.note) } : {}),
   });
   const cause: CheckCause = { traps: traps.map(place), unplayed: aimed.filter((t) => !traps.includes(t)).map(place), memory: [] };
@@ -61,7 +61,7 @@ export function checkCause(b: Benchmark, checkId: string, snapshot: string | und
   const stale = new Set<string>();
   for (const t of traps) {
     for (const ref of t.trap.facts) {
-      const fact = b.sheets.get(ref.sheet)?.facts.find((f) => f.id === ref.id);
+      const fact = benchmark.sheets.get(ref.sheet)?.facts.find((f) => f.id === ref.id);
       for (const v of distinctive(read(fact?.text ?? ''))) if (!expected.includes(v)) stale.add(v);
     }
     for (const v of distinctive(read(t.trap.note ?? ''))) if (!expected.includes(v)) stale.add(v);
@@ -134,10 +134,10 @@ function snapshotTextFiles(snapshot: string): { name: string; text: string }[] {
  * Where a rerun of some checks starts: the earliest trap write aimed at any of them, in play
  * order; undefined (a whole run) when one of them has no trap write to start from.
  */
-export function rerunStart(b: Benchmark, ids: readonly string[]): { chapter: string; phase: number } | undefined {
+export function rerunStart(benchmark: Benchmark, ids: readonly string[]): { chapter: string; phase: number } | undefined {
   let best: { chapter: number; phase: number; file: string } | undefined;
   for (const id of ids) {
-    const traps = trapsAimedAt(b, id);
+    const traps = trapsAimedAt(benchmark, id);
     if (traps.length === 0) return undefined;
     for (const t of traps)
       if (!best || t.chapter < best.chapter || (t.chapter === best.chapter && t.phase < best.phase))

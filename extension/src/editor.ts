@@ -59,9 +59,9 @@ class ChapterCache {
 }
 
 /** `3/10 · notes`, with the attempt and whether the run played some phases only. */
-export function scoreLabel(g: LatestGrade): string {
-  const s = g.grade;
-  return `${s.effective}/10${s.attempt === 2 ? ' (2nd attempt)' : ''} · ${g.run}${g.phases ? ' (partial)' : ''}`;
+export function scoreLabel(grade: LatestGrade): string {
+  const s = grade.grade;
+  return `${s.effective}/10${s.attempt === 2 ? ' (2nd attempt)' : ''} · ${grade.run}${grade.phases ? ' (partial)' : ''}`;
 }
 
 function lensTitle(mark: CheckMark): string {

@@ -20,12 +20,12 @@ function count(text: string): number {
 const counted = new WeakMap<ChatMessage, number>();
 
 /** Tokens of one message: its text and tool calls, plus a few for the message's framing. */
-export function messageTokens(m: ChatMessage): number {
-  let n = counted.get(m);
+export function messageTokens(message: ChatMessage): number {
+  let n = counted.get(message);
   if (n === undefined) {
-    const calls = m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
-    n = countTextTokens(`${m.content ?? ''}${calls}`) + 4;
-    counted.set(m, n);
+    const calls = message.role === 'assistant' && message.tool_calls ? JSON.stringify(message.tool_calls) : '';
+    n = countTextTokens(`${message.content ?? ''}${calls}`) + 4;
+    counted.set(message, n);
   }
   return n;
 }

@@ -45,10 +45,10 @@ export function containedShare(part: ReadonlySet<string>, whole: ReadonlySet<str
 }
 
 /** The Jaccard index of two word sets: shared words over all words. */
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
   let shared = 0;
-  for (const word of a) if (b.has(word)) shared++;
-  const union = a.size + b.size - shared;
+  for (const word of left) if (right.has(word)) shared++;
+  const union = left.size + right.size - shared;
   return union === 0 ? 0 : shared / union;
 }
 

@@ -28,8 +28,9 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** `Wednesday 11 March 2026, 07:30`: the agent's wall clock (a Date's UTC fields, as the engine's clock keeps it). */
-export function formatAgentTime(d: Date): string {
-  return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${d.toISOString().slice(11, 16)}`;
+export function formatAgentTime(date: Date): string {
+  const day = `${DAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  return `${day}, ${date.toISOString().slice(11, 16)}`;
 }
 
 /** The stamp before each user message as the model sees it: `[Wednesday 11 March 2026, 07:30] `. */

@@ -29,6 +29,6 @@ export function gradeByRule(type: string | undefined, expected: string, reply: s
   };
 }
 
-function round(x: number): number {
-  return Math.round(x * 10) / 10;
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
 }

@@ -35,9 +35,9 @@ export interface ViewServerOptions extends ViewContext {
   host: (typeof LOOPBACK_HOSTS)[number];
 }
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
+function sameText(given: string, expected: string): boolean {
+  const left = Buffer.from(given);
+  const right = Buffer.from(expected);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 

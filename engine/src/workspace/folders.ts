@@ -137,8 +137,8 @@ export function shownPath(path: string, max = 160): string {
   return `${path.slice(0, half)}…${path.slice(-half)}`;
 }
 
-export function describeFsError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return 'no such file or folder';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   // Node's own text repeats the path, which the caller has named already.
@@ -146,5 +146,5 @@ export function describeFsError(e: unknown): string {
   if (code === 'ENOTDIR') return 'a file stands where a folder should be';
   if (code === 'ELOOP') return 'too many symbolic links';
   if (code) return code;
-  return e instanceof Error ? e.message : String(e);
+  return error instanceof Error ? error.message : String(error);
 }

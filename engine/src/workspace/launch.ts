@@ -80,14 +80,14 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
   return b;
 }
 
-export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
-  registerRunSecrets({ persona: o.config.persona, runs: o.runs }, o.env);
+export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> {
+  registerRunSecrets({ persona: options.config.persona, runs: options.runs }, options.env);
   // A memory snapshot is masked with these too: an agent may have read any variable of the user's.
-  registerCredentialEnvironment(o.env);
+  registerCredentialEnvironment(options.env);
   const benchmarks = new Map<string, Benchmark>();
-  for (const run of o.runs) {
+  for (const run of options.runs) {
     if (benchmarks.has(benchmarkKey(run))) continue;
-    const dir = join(o.benchmarksDir, run.benchmark);
+    const dir = join(options.benchmarksDir, run.benchmark);
     if (!isBenchmarkFolder(dir))
       throw new UsageError(
         `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: ` +
@@ -98,17 +98,17 @@ export async function launchRuns(o: LaunchOptions): Promise<RunOutcome[]> {
     // A filtered run plays, and is summed up over, the benchmark its filter leaves.
     if (run.filter) benchmarks.set(benchmarkKey(run), filterBenchmark(whole, parseFilter(run.filter)));
   }
-  const needsStandIn = usesStandIn(o.config.persona) || o.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
-  const standIn: StandIn | undefined = needsStandIn ? await startStandIn(o.standIn) : undefined;
+  const needsStandIn = usesStandIn(options.config.persona) || options.runs.some((r) => adapterUsesStandIn(r.agent, r.options));
+  const standIn: StandIn | undefined = needsStandIn ? await startStandIn(options.standIn) : undefined;
   try {
-    const queue = [...o.runs];
+    const queue = [...options.runs];
     const outcomes: RunOutcome[] = [];
     const worker = async () => {
       for (let run = queue.shift(); run; run = queue.shift())
-        outcomes.push(await launchOne(o, run, benchmarks.get(benchmarkKey(run))!, standIn));
+        outcomes.push(await launchOne(options, run, benchmarks.get(benchmarkKey(run))!, standIn));
     };
-    await Promise.all(Array.from({ length: Math.min(o.config.parallel, o.runs.length) }, worker));
-    return o.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
+    await Promise.all(Array.from({ length: Math.min(options.config.parallel, options.runs.length) }, worker));
+    return options.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
   } finally {
     await standIn?.close();
   }
@@ -119,8 +119,8 @@ function benchmarkKey(run: LaunchRun): string {
   return run.filter ? `${run.benchmark}\n${run.filter}` : run.benchmark;
 }
 
-async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
-  const dir = join(resultsDir(o.root), run.name);
+async function launchOne(options: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
+  const dir = join(resultsDir(options.root), run.name);
   const lock = acquireLock(dir);
   if (!lock.ok)
     return {
@@ -128,7 +128,7 @@ async function launchOne(o: LaunchOptions, run: LaunchRun, benchmark: Benchmark,
       problem: `run "${run.name}" is already running (process ${lock.holder.pid}, since ${lock.holder.since}); stop it first.`,
     };
   try {
-    return await launchLocked(o, run, benchmark, standIn, dir);
+    return await launchLocked(options, run, benchmark, standIn, dir);
   } finally {
     releaseUnlessReadOnly(lock.release);
   }
@@ -147,7 +147,7 @@ function releaseUnlessReadOnly(release: () => void): void {
 }
 
 async function launchLocked(
-  o: LaunchOptions,
+  options: LaunchOptions,
   run: LaunchRun,
   benchmark: Benchmark,
   standIn: StandIn | undefined,
@@ -165,23 +165,23 @@ async function launchLocked(
   const clock = new Clock(0);
   const agentRetries = new AgentRetries();
   const models: ModelContext = {
-    env: o.env,
-    ...(o.config.persona.api_key_env ? { personaKeyEnv: o.config.persona.api_key_env } : {}),
+    env: options.env,
+    ...(options.config.persona.api_key_env ? { personaKeyEnv: options.config.persona.api_key_env } : {}),
     onRetry: agentRetries.notify,
     ...(standIn ? { standInUrl: standIn.url } : {}),
-    ...(o.timing?.modelTimeoutMs ? { timeoutMs: o.timing.modelTimeoutMs } : {}),
-    ...(o.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: o.timing.backoffBaseMs } : {}),
+    ...(options.timing?.modelTimeoutMs ? { timeoutMs: options.timing.modelTimeoutMs } : {}),
+    ...(options.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: options.timing.backoffBaseMs } : {}),
   };
   let adapter;
   let persona;
   try {
-    persona = createModel(o.config.persona, models, 'persona');
-    adapter = createAdapter(run.agent, { runDir: dir, options: run.options, models, clock, workspace: o.root });
+    persona = createModel(options.config.persona, models, 'persona');
+    adapter = createAdapter(run.agent, { runDir: dir, options: run.options, models, clock, workspace: options.root });
   } catch (e) {
     if (e instanceof ConfigError) return { run: run.name, problem: `run "${run.name}": ${e.message}` };
     throw e;
   }
-  o.onStart?.(run.name, benchmark, before);
+  options.onStart?.(run.name, benchmark, before);
   const eventsBefore = before?.events ?? 0;
   try {
     const state = await runBenchmark({
@@ -195,24 +195,27 @@ async function launchLocked(
       clock,
       ignoreSessionBreak: run.ignore_session_break,
       snapshotDir: memorySnapshotsDir(dir),
-      compaction: { maxTokens: o.config.compaction.max_tokens, trimToTokens: o.config.compaction.trim_to_tokens },
-      hooks: { requireSendMessage: o.config.hooks.require_send_message, dropEchoedUserMessages: o.config.hooks.drop_echoed_user_messages },
-      timeMaster: {
-        minSleepToSkipMs: o.config.time_master.min_sleep_to_skip * 1000,
-        preWakeDelayMs: preWakeDelayMs(run.agent, o.config.time_master.pre_wake_delay * 1000),
-        pollIntervalMs: o.config.time_master.poll_interval * 1000,
+      compaction: { maxTokens: options.config.compaction.max_tokens, trimToTokens: options.config.compaction.trim_to_tokens },
+      hooks: {
+        requireSendMessage: options.config.hooks.require_send_message,
+        dropEchoedUserMessages: options.config.hooks.drop_echoed_user_messages,
       },
-      ...(o.timing?.replyTimeoutMs ? { replyTimeoutMs: o.timing.replyTimeoutMs } : {}),
-      ...(o.timing?.maxTurnsPerPhase ? { maxTurnsPerPhase: o.timing.maxTurnsPerPhase } : {}),
-      ...(o.signal ? { signal: o.signal } : {}),
+      timeMaster: {
+        minSleepToSkipMs: options.config.time_master.min_sleep_to_skip * 1000,
+        preWakeDelayMs: preWakeDelayMs(run.agent, options.config.time_master.pre_wake_delay * 1000),
+        pollIntervalMs: options.config.time_master.poll_interval * 1000,
+      },
+      ...(options.timing?.replyTimeoutMs ? { replyTimeoutMs: options.timing.replyTimeoutMs } : {}),
+      ...(options.timing?.maxTurnsPerPhase ? { maxTurnsPerPhase: options.timing.maxTurnsPerPhase } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(run.phases ? { phases: run.phases } : {}),
       ...(run.filter ? { filter: run.filter } : {}),
-      onEvent: (state, event) => o.onEvent?.(run.name, state, event),
+      onEvent: (state, event) => options.onEvent?.(run.name, state, event),
       agentRetries,
     });
     const summary = summarize(state, benchmark);
     // Also when a full disk kept the last attempt from writing them: the run's entry is never lost.
-    if (state.events > eventsBefore || !summaryIsWhole(join(dir, SUMMARY_FILE))) writeResults(o.root, summary, dir);
+    if (state.events > eventsBefore || !summaryIsWhole(join(dir, SUMMARY_FILE))) writeResults(options.root, summary, dir);
     return { run: run.name, state, summary };
   } catch (e) {
     if (e instanceof RunStopped) return { run: run.name, stopped: true, problem: 'stopped; run it again to resume' };

@@ -137,10 +137,10 @@ function checkTree(path: string, runDir: string, budget: { bytes: number; entrie
 }
 
 /** Whether two run folders hold the same run: the same state and journal, byte for byte. */
-function sameState(a: string, b: string): boolean {
+function sameState(left: string, right: string): boolean {
   // The run reader's own check: a FIFO or a folder in a file's place is damage, never opened.
   const read = (dir: string, name: string) => readRunBytes(join(dir, name)) ?? Buffer.alloc(0);
-  return [STATE_FILE, JOURNAL_FILE].every((name) => read(a, name).equals(read(b, name)));
+  return [STATE_FILE, JOURNAL_FILE].every((name) => read(left, name).equals(read(right, name)));
 }
 
 /** The state of an incoming run, read where it is (reading never writes); a damaged one, or one of another run, is refused. */

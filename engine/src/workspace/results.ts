@@ -29,9 +29,9 @@ export function knownRuns(root: string): string[] {
     : [];
 }
 
-function byRepeat(a: string, b: string): number {
-  const [baseA, indexA] = [repeatOf(a)?.base ?? a, repeatOf(a)?.index ?? 0];
-  const [baseB, indexB] = [repeatOf(b)?.base ?? b, repeatOf(b)?.index ?? 0];
+function byRepeat(left: string, right: string): number {
+  const [baseA, indexA] = [repeatOf(left)?.base ?? left, repeatOf(left)?.index ?? 0];
+  const [baseB, indexB] = [repeatOf(right)?.base ?? right, repeatOf(right)?.index ?? 0];
   if (baseA !== baseB) return baseA < baseB ? -1 : 1;
   return indexA - indexB;
 }

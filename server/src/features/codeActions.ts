@@ -4,9 +4,9 @@ import { DIAGNOSTIC_CODES, liveFacts, type Benchmark, type Fact, type Sheet } fr
 import type { UriOf } from './navigation';
 import { shorten } from '../../../scenario/src/plainText';
 
-export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly Diagnostic[], uriOf: UriOf): CodeAction[] {
+export function getCodeActions(benchmark: Benchmark, file: string, diagnostics: readonly Diagnostic[], uriOf: UriOf): CodeAction[] {
   const uri = uriOf(file);
-  const lines = b.lines.get(file);
+  const lines = benchmark.lines.get(file);
   const actions: CodeAction[] = [];
   const fix = (title: string, d: Diagnostic, edits: TextEdit[], preferred = false): CodeAction => ({
     title,
@@ -20,7 +20,7 @@ export function getCodeActions(b: Benchmark, file: string, diagnostics: readonly
     const code = String(d.code);
     const suggestions = (d.data as { suggestions?: string[] } | undefined)?.suggestions ?? [];
     if (code === 'unknown-fact' && lines) {
-      const sheet = b.sheets.get(
+      const sheet = benchmark.sheets.get(
         /([A-Za-z0-9_][\w-]*)#$/.exec(lines.lineText(d.range.start.line).slice(0, d.range.start.character))?.[1] ?? '',
       );
       const wrong = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);

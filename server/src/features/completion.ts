@@ -13,18 +13,18 @@ import {
 } from '../../../scenario/src';
 import { chapterOf, phaseAt } from '../locate';
 
-export function getCompletion(b: Benchmark, file: string, p: Position): CompletionItem[] {
-  const chapter = chapterOf(b, file);
-  const lines = b.lines.get(file);
+export function getCompletion(benchmark: Benchmark, file: string, position: Position): CompletionItem[] {
+  const chapter = chapterOf(benchmark, file);
+  const lines = benchmark.lines.get(file);
   if (!chapter || !lines) return [];
-  const before = lines.lineText(p.line).slice(0, p.character);
-  const phase = phaseAt(chapter, p);
+  const before = lines.lineText(position.line).slice(0, position.character);
+  const phase = phaseAt(chapter, position);
 
-  if (phase?.js && containsPosition(phase.js.range, p)) return scriptItems(b, before);
+  if (phase?.js && containsPosition(phase.js.range, position)) return scriptItems(benchmark, before);
 
   const fact = /([A-Za-z0-9_][\w-]*)#(\d*\.?\d*)$/.exec(before);
   if (fact) {
-    const sheet = b.sheets.get(fact[1] ?? '');
+    const sheet = benchmark.sheets.get(fact[1] ?? '');
     return sheet
       ? liveFacts(sheet).map((f, i) => ({
           label: f.id,
@@ -36,7 +36,7 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
         }))
       : [];
   }
-  if (/`[\w-]*$/.test(before)) return sheetItems(b);
+  if (/`[\w-]*$/.test(before)) return sheetItems(benchmark);
   const template = /\{\{([A-Z]*)(?::(\d*)(?::(\w*))?)?$/.exec(before);
   if (template) return templateItems(template);
   const trimmed = before.trimStart();
@@ -44,8 +44,8 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
     return Object.entries(TRAP_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc }));
   }
   // After the type come the facts the trap rewrites: the sheet first, then its fact ids.
-  if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) return sheetItems(b, '#');
-  if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) return checkIdItems(b, file, p);
+  if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) return sheetItems(benchmark, '#');
+  if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) return checkIdItems(benchmark, file, position);
   if (/^❓\uFE0F?\s*\d+\.\d+\s*\[[A-Z]*$/.test(trimmed)) {
     return Object.entries(CHECK_TYPES).map(([type, doc]) => ({
       label: type,
@@ -55,14 +55,14 @@ export function getCompletion(b: Benchmark, file: string, p: Position): Completi
     }));
   }
   if (/^❓\uFE0F?\s*$/.test(trimmed)) {
-    const id = nextCheckId(b, file);
+    const id = nextCheckId(benchmark, file);
     return [{ label: id, kind: CompletionItemKind.Value, detail: 'the next free check id', insertText: `${id} ` }];
   }
   return [];
 }
 
 /** Inside a phase's script: the `bench.` API, the `vars.` the engine reads, and sheet names for require_all_facts. */
-function scriptItems(b: Benchmark, before: string): CompletionItem[] {
+function scriptItems(benchmark: Benchmark, before: string): CompletionItem[] {
   if (/\bbench\.\w*$/.test(before)) {
     return Object.entries(BENCH_API).map(([name, doc]) => ({
       label: name,
@@ -81,7 +81,7 @@ function scriptItems(b: Benchmark, before: string): CompletionItem[] {
       },
     ];
   }
-  if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(b);
+  if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(benchmark);
   return [];
 }
 
@@ -109,8 +109,8 @@ function templateItems(template: RegExpExecArray): CompletionItem[] {
 }
 
 /** The sheets; `then` is typed after the name (`#` on a trap line), and the fact ids are offered next. */
-function sheetItems(b: Benchmark, then = ''): CompletionItem[] {
-  return [...b.sheets.values()].map((s) => ({
+function sheetItems(benchmark: Benchmark, then = ''): CompletionItem[] {
+  return [...benchmark.sheets.values()].map((s) => ({
     label: s.name,
     kind: CompletionItemKind.File,
     detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`,
@@ -123,12 +123,14 @@ function sheetItems(b: Benchmark, then = ''): CompletionItem[] {
  * The checks a trap write can aim at: the ones after it in play order first, nearest first, since
  * only a later check can catch it; then the earlier ones.
  */
-function checkIdItems(b: Benchmark, file: string, p: Position): CompletionItem[] {
-  const chapter = b.chapters.findIndex((c) => c.file === file);
-  const phase = b.chapters[chapter]?.phases.find((ph) => containsPosition(ph.range, p))?.index ?? 0;
+function checkIdItems(benchmark: Benchmark, file: string, position: Position): CompletionItem[] {
+  const chapter = benchmark.chapters.findIndex((c) => c.file === file);
+  const phase = benchmark.chapters[chapter]?.phases.find((ph) => containsPosition(ph.range, position))?.index ?? 0;
   const here = { chapter, phase };
-  const after = b.checks.filter((c) => comparePlay(c, here) > 0 || (comparePlay(c, here) === 0 && c.check.range.start.line > p.line));
-  const before = b.checks.filter((c) => !after.includes(c));
+  const after = benchmark.checks.filter(
+    (c) => comparePlay(c, here) > 0 || (comparePlay(c, here) === 0 && c.check.range.start.line > position.line),
+  );
+  const before = benchmark.checks.filter((c) => !after.includes(c));
   return [...after, ...before].map((c, i) => ({
     label: c.check.id,
     kind: CompletionItemKind.Reference,
@@ -140,11 +142,11 @@ function checkIdItems(b: Benchmark, file: string, p: Position): CompletionItem[]
 }
 
 /** The next id of the series this chapter uses (or the chapter's number when it has no check yet). */
-export function nextCheckId(b: Benchmark, file: string): string {
-  const own = b.checks.filter((c) => c.file === file).map((c) => c.check.id.split('.')[0]);
-  const index = b.chapters.findIndex((c) => c.file === file);
+export function nextCheckId(benchmark: Benchmark, file: string): string {
+  const own = benchmark.checks.filter((c) => c.file === file).map((c) => c.check.id.split('.')[0]);
+  const index = benchmark.chapters.findIndex((c) => c.file === file);
   const series = own.at(-1) ?? /(\d+)/.exec(file)?.[1] ?? String(index + 1);
-  const used = b.checks
+  const used = benchmark.checks
     .map((c) => c.check.id.split('.'))
     .filter(([s]) => s === series)
     .map(([, n]) => Number(n));

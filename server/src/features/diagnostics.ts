@@ -6,16 +6,16 @@ import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from 'vscode-lan
 import type { Diagnostic } from '../../../scenario/src';
 import type { UriOf } from './navigation';
 
-export function toLsp(d: Diagnostic, uriOf: UriOf): LspDiagnostic {
+export function toLsp(diagnostic: Diagnostic, uriOf: UriOf): LspDiagnostic {
   const out: LspDiagnostic = {
-    range: d.range,
-    severity: d.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
-    code: d.code,
+    range: diagnostic.range,
+    severity: diagnostic.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    code: diagnostic.code,
     source: 'mmb',
-    message: d.message,
+    message: diagnostic.message,
   };
-  if (d.related?.length)
-    out.relatedInformation = d.related.map((r) => ({ location: { uri: uriOf(r.file), range: r.range }, message: r.message }));
-  if (d.suggestions?.length) out.data = { suggestions: d.suggestions };
+  if (diagnostic.related?.length)
+    out.relatedInformation = diagnostic.related.map((r) => ({ location: { uri: uriOf(r.file), range: r.range }, message: r.message }));
+  if (diagnostic.suggestions?.length) out.data = { suggestions: diagnostic.suggestions };
   return out;
 }

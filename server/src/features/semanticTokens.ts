@@ -15,18 +15,18 @@ export const SEMANTIC_TOKENS_LEGEND: SemanticTokensLegend = { tokenTypes: [...TO
 
 const ANSWER_LABEL = /correct answer:/i;
 
-export function getSemanticTokens(b: Benchmark, file: string): SemanticTokens {
+export function getSemanticTokens(benchmark: Benchmark, file: string): SemanticTokens {
   const builder = new SemanticTokensBuilder();
   const push = (line: number, from: number, to: number, type: TokenType) => {
     if (to > from) builder.push(line, from, to - from, TOKEN_TYPES.indexOf(type), 0);
   };
-  const sheet = sheetOfFile(b, file);
+  const sheet = sheetOfFile(benchmark, file);
   if (sheet) {
     for (const f of sheet.facts) push(f.idRange.start.line, f.idRange.start.character, f.idRange.end.character, 'mmbFactId');
     return builder.build();
   }
-  const chapter = chapterOf(b, file);
-  const lines = b.lines.get(file);
+  const chapter = chapterOf(benchmark, file);
+  const lines = benchmark.lines.get(file);
   if (!chapter || !lines) return builder.build();
   for (const phase of chapter.phases) {
     for (const check of phase.checks) continuationTokens(check, phase, (l) => lines.lineText(l), push);

@@ -3,8 +3,8 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } 
 import type { Benchmark } from '../../../scenario/src';
 import { chapterOf, sheetOfFile } from '../locate';
 
-export function getDocumentSymbols(b: Benchmark, file: string): DocumentSymbol[] {
-  const chapter = chapterOf(b, file);
+export function getDocumentSymbols(benchmark: Benchmark, file: string): DocumentSymbol[] {
+  const chapter = chapterOf(benchmark, file);
   if (chapter) {
     return chapter.phases.map((phase) => ({
       name: phase.title || `Phase ${phase.index + 1}`,
@@ -20,7 +20,7 @@ export function getDocumentSymbols(b: Benchmark, file: string): DocumentSymbol[]
       })),
     }));
   }
-  const sheet = sheetOfFile(b, file);
+  const sheet = sheetOfFile(benchmark, file);
   if (!sheet) return [];
   return sheet.categories.map((category, i) => {
     const next = sheet.categories[i + 1];
@@ -36,14 +36,14 @@ export function getDocumentSymbols(b: Benchmark, file: string): DocumentSymbol[]
   });
 }
 
-export function getFoldingRanges(b: Benchmark, file: string): FoldingRange[] {
-  const chapter = chapterOf(b, file);
+export function getFoldingRanges(benchmark: Benchmark, file: string): FoldingRange[] {
+  const chapter = chapterOf(benchmark, file);
   if (chapter) {
     return chapter.phases
       .filter((p) => p.range.end.line > p.headingRange.start.line)
       .map((p) => ({ startLine: p.headingRange.start.line, endLine: p.range.end.line, kind: FoldingRangeKind.Region }));
   }
-  return getDocumentSymbols(b, file)
+  return getDocumentSymbols(benchmark, file)
     .filter((s) => s.range.end.line > s.range.start.line)
     .map((s) => ({ startLine: s.range.start.line, endLine: s.range.end.line, kind: FoldingRangeKind.Region }));
 }
