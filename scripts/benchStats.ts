@@ -22,13 +22,13 @@ export function summary(values: readonly number[], unit = 'ms', digits = 1): str
  */
 export async function interleaved(
   rounds: number,
-  a: () => Promise<number> | number,
-  b: () => Promise<number> | number,
+  runA: () => Promise<number> | number,
+  runB: () => Promise<number> | number,
 ): Promise<{ a: number[]; b: number[]; ratios: number[] }> {
   const out = { a: [] as number[], b: [] as number[], ratios: [] as number[] };
   for (let i = 0; i < rounds; i++) {
-    const timeA = await a();
-    const timeB = await b();
+    const timeA = await runA();
+    const timeB = await runB();
     out.a.push(timeA);
     out.b.push(timeB);
     out.ratios.push(timeA / timeB);

@@ -14,7 +14,7 @@ import type { RunsHub } from './runsHub';
 export function reportChecks(
   wb: RunsHub,
   test: vscode.TestRun,
-  b: Benchmark,
+  benchmark: Benchmark,
   state: RunState | undefined,
   items: readonly vscode.TestItem[],
   run: string,
@@ -30,7 +30,7 @@ export function reportChecks(
         : undefined;
   for (const item of items) {
     const id = item.id.split('/')[1]!;
-    const located = b.checks.find((c) => c.check.id === id);
+    const located = benchmark.checks.find((c) => c.check.id === id);
     const grades = state?.grades[id];
     const g = grades?.[grades.length - 1];
     if (!located) continue;
@@ -47,9 +47,9 @@ export function reportChecks(
     // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it,
     // and says why, as the lens does.
     const latest = wb.results.grade(run, id);
-    const why = latest ? notCountedReason(checkMark(b, located, latest, pass)) : undefined;
+    const why = latest ? notCountedReason(checkMark(benchmark, located, latest, pass)) : undefined;
     const messages = failureMessages(
-      b,
+      benchmark,
       located,
       latest,
       g.answer,
@@ -66,15 +66,15 @@ export function reportChecks(
  * are the one mark of a check line and of a trap line (a located message adds an inline badge).
  */
 function failureMessages(
-  b: Benchmark,
+  benchmark: Benchmark,
   located: LocatedCheck,
   grade: LatestGrade | undefined,
   actual: string,
   summary: string,
 ): vscode.TestMessage[] {
   const first = vscode.TestMessage.diff(summary, grade ? asInRun(located.check.answer, grade) : located.check.answer, actual);
-  const traps = trapsAimedAt(b, located.check.id)
-    .filter((t) => !grade || playedBefore(b, t, grade))
+  const traps = trapsAimedAt(benchmark, located.check.id)
+    .filter((t) => !grade || playedBefore(benchmark, t, grade))
     .map((t) => {
       const note = t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : '';
       return new vscode.TestMessage(`🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${note}`);

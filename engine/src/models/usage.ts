@@ -5,7 +5,7 @@ import type { Usage } from '../protocol/chat';
 export function addUsage(
   tally: Record<string, Usage>,
   model: string,
-  u: { promptTokens: number; completionTokens: number },
+  added: { promptTokens: number; completionTokens: number },
 ): Record<string, Usage> {
   // The name comes from config.jsonc or a server: `__proto__` or `constructor` must be a model like any other.
   if (!Object.hasOwn(tally, model))
@@ -17,8 +17,8 @@ export function addUsage(
     });
   const entry = tally[model]!;
   entry.requests++;
-  entry.promptTokens += u.promptTokens;
-  entry.completionTokens += u.completionTokens;
+  entry.promptTokens += added.promptTokens;
+  entry.completionTokens += added.completionTokens;
   return tally;
 }
 

@@ -43,7 +43,7 @@ export async function sleepUntil(
   target: Date,
   clock: Clock,
   adapter: AgentAdapter,
-  t: TimeMasterSettings,
+  settings: TimeMasterSettings,
   onJump: (to: Date, skippedMs: number, realMs: number) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -51,15 +51,17 @@ export async function sleepUntil(
     if (signal?.aborted) return;
     const remaining = target.getTime() - clock.now().getTime();
     if (remaining <= 0) return;
-    if (t.enabled && remaining > t.minSleepToSkipMs && remaining > t.preWakeDelayMs && (await idle(adapter))) {
-      const to = new Date(target.getTime() - t.preWakeDelayMs);
+    if (settings.enabled && remaining > settings.minSleepToSkipMs && remaining > settings.preWakeDelayMs && (await idle(adapter))) {
+      const to = new Date(target.getTime() - settings.preWakeDelayMs);
       const real = Date.now();
       const skipped = to.getTime() - clock.now().getTime();
       clock.set(to, real);
       await onJump(to, skipped, real);
       continue;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(remaining, t.enabled ? t.pollIntervalMs : remaining))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(1, Math.min(remaining, settings.enabled ? settings.pollIntervalMs : remaining))),
+    );
   }
 }
 
