@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HANDLED_COMMANDS } from '../src/cli/main';
 import { COMMANDS } from '../src/cli/options';
 import { parseArguments } from '../src/cli/parseArguments';
 import { CLI, ROOT, STARTER, tempDir, workspace, mmb } from './helpers';
@@ -256,4 +257,8 @@ test('`mmb --help` and `mmb check` load no heavy chunk (tokenizer, openai, ws); 
     `a stand-in run over HTTP counts tokens and calls a model: ${demo.join(', ')}`,
   );
   assert.ok(!readFileSync(CLI, 'utf8').includes('node_modules/gpt-tokenizer'), 'the tokenizer is not inside cli.js');
+});
+
+test('every command of the table has its handler in main, and every handler its row in the table', () => {
+  assert.deepEqual([...HANDLED_COMMANDS].sort(), COMMANDS.map((command) => command.name).sort());
 });

@@ -147,6 +147,9 @@ const HANDLERS: Record<string, Handler> = {
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
 };
 
+/** The commands main dispatches, held equal to the table `COMMANDS` by `engine/test/cli-help.test.ts`. */
+export const HANDLED_COMMANDS: readonly string[] = Object.keys(HANDLERS);
+
 export async function main(argv: string[], cwd: string, io: Io): Promise<number> {
   const command = argv[0];
   if (command === undefined) {
