@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { DidChangeWatchedFilesNotification } from 'vscode-languageserver-protocol/node';
 import { loadBenchmark, parseConfig, validateBenchmark } from '../../scenario/src';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
+import { FAMILY_SHEET } from './sample';
 
 const WORKSPACE = '/ws';
 const PLANTED = `${WORKSPACE}/benchmarks/planted`;
@@ -96,20 +97,7 @@ test("a file changed on disk re-validates its folder; an open file keeps the edi
   await withServer([], async (server) => {
     await server.open(planted('chapter3.md'));
     await server.until(() => server.codes(planted('family.md')).length === 2);
-    await server.writeOnDisk(
-      planted('family.md'),
-      [
-        '# Family',
-        '',
-        '## 1. Lena',
-        '1.1 Lena is 31, a UX designer',
-        "1.2 Lena's birthday — March 14",
-        '',
-        '## 2. Anna',
-        '2.1 Sister, 37, a doctor in Hamburg',
-        '',
-      ].join('\n'),
-    );
+    await server.writeOnDisk(planted('family.md'), FAMILY_SHEET);
     await server.until(() => server.codes(planted('family.md')).length === 0);
     assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap']);
     const before = server.published.get(uriOf(planted('chapter3.md')));

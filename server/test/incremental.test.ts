@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { loadBenchmark, validateBenchmark } from '../../scenario/src';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
+import { FAMILY_SHEET } from './sample';
 
 const PLANTED = '/ws/benchmarks/planted';
 const planted = (file: string) => `${PLANTED}/${file}`;
@@ -46,20 +47,7 @@ test('keystrokes read nothing from disk; a file-watch event reads only the file 
     assert.ok(server.codes(planted('chapter2.md')).includes('9 trap-target-missing'), 'the edit re-validated the other chapters');
 
     // Behind the editor's back: the sheet is fixed on disk and the watcher says so.
-    server.fileSystem.write(
-      planted('family.md'),
-      [
-        '# Family',
-        '',
-        '## 1. Lena',
-        '1.1 Lena is 31, a UX designer',
-        "1.2 Lena's birthday — March 14",
-        '',
-        '## 2. Anna',
-        '2.1 Sister, 37, a doctor in Hamburg',
-        '',
-      ].join('\n'),
-    );
+    server.fileSystem.write(planted('family.md'), FAMILY_SHEET);
     const before = server.fileSystem.reads;
     await server.client.sendNotification(DidChangeWatchedFilesNotification.type, {
       changes: [{ uri: uriOf(planted('family.md')), type: FileChangeType.Changed }],

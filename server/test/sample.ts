@@ -5,20 +5,23 @@ export const SAMPLE_DIR = '/b';
 export const inSample = (file: string) => `${SAMPLE_DIR}/${file}`;
 export const pos = (line: number, character: number) => ({ line, character });
 
+/** The sample's family sheet, whole and valid: tests that break it on disk write it back from here. */
+export const FAMILY_SHEET = [
+  '# Family',
+  '',
+  '## 1. Lena',
+  '1.1 Lena is 31, a UX designer',
+  "1.2 Lena's birthday — March 14",
+  '',
+  '## 2. Anna',
+  '2.1 Sister, 37, a doctor in Hamburg',
+  '',
+].join('\n');
+
 export const SAMPLE_FILES: Record<string, string> = folder(SAMPLE_DIR, {
   'benchmark.json': '{ "chapters": ["chapter1.md", "chapter2.md"], "start_time": "2026-07-29 16:10" }',
   'instructions.md': 'You are Max.',
-  'family.md': [
-    '# Family',
-    '',
-    '## 1. Lena',
-    '1.1 Lena is 31, a UX designer',
-    "1.2 Lena's birthday — March 14",
-    '',
-    '## 2. Anna',
-    '2.1 Sister, 37, a doctor in Hamburg',
-    '',
-  ].join('\n'),
+  'family.md': FAMILY_SHEET,
   'car.md': '# Car\n\n## 1. Costs\n1.1 Insurance $400 a year\n',
   'chapter1.md': [
     '# Chapter 1', //                                           0
