@@ -18,6 +18,7 @@ import { initCommand } from './init';
 import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
 import { conformanceCommand } from './conformance';
+import { doctorCommand } from './doctor';
 import { printHelpOrVersion } from './help';
 import { usageText } from './helpText';
 import { COMMANDS, commandNamed } from './options';
@@ -145,6 +146,11 @@ const HANDLERS: Record<string, Handler> = {
   conformance: (args, cwd, io) =>
     conformanceCommand({ runId: args.words[0], configPath: configPathOf(args, cwd), memory: args.option('--memory') }, io),
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),
+  doctor: (args, cwd, io) =>
+    doctorCommand(
+      { name: args.words[0], configPath: configPathOf(args, cwd), json: args.flags.includes('--json'), benchmarksDir: bundledBenchmarks() },
+      io,
+    ),
 };
 
 /** The commands main dispatches, held equal to the table `COMMANDS` by `engine/test/cli-help.test.ts`. */

@@ -239,6 +239,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     exits: [{ code: 0, meaning: 'every requirement holds' }, { code: 1, meaning: 'a requirement failed' }, EXIT.usage],
   },
   {
+    name: 'doctor',
+    synopsis: '<model> [--config <file>] [--json]',
+    help:
+      'can this model play the persona? tool calls, send_message, a short phase to next_phase, a grading sample, ' +
+      "usage, prefix caching, a Max run's cost; <model>: persona, stand-in, or a key of config.jsonc's judges",
+    options: [CONFIG, { name: '--json', help: 'the lines as one JSON document' }],
+    exits: [{ code: 0, meaning: 'every capability passes' }, { code: 1, meaning: 'a capability failed' }, EXIT.usage],
+  },
+  {
     name: 'stand-in',
     synopsis: '[--port N]',
     help: 'serve the stand-in model (OpenAI-compatible) until Ctrl-C',

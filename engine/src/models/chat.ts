@@ -21,7 +21,8 @@ export interface ChatRequest {
 
 export interface ChatResponse {
   message: { content: string | null; tool_calls?: ToolCall[] };
-  usage: { promptTokens: number; completionTokens: number };
+  /** `cachedTokens`: the prompt tokens the provider served from its prefix cache, when it says so. */
+  usage: { promptTokens: number; completionTokens: number; cachedTokens?: number };
 }
 
 /** A failed attempt that will be retried, as the progress line and the journal show it. */
@@ -142,7 +143,11 @@ export class OpenAIChatModel implements ChatModel {
       }));
     return {
       message: { content: choice.message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) },
-      usage: { promptTokens: r.usage?.prompt_tokens ?? 0, completionTokens: r.usage?.completion_tokens ?? 0 },
+      usage: {
+        promptTokens: r.usage?.prompt_tokens ?? 0,
+        completionTokens: r.usage?.completion_tokens ?? 0,
+        ...cachedOf(r.usage),
+      },
     };
   }
 
@@ -155,12 +160,10 @@ export class OpenAIChatModel implements ChatModel {
     let content = '';
     let sawChoice = false;
     const calls: ToolCall[] = [];
-    const usage = { promptTokens: 0, completionTokens: 0 };
+    let usage: ChatResponse['usage'] = { promptTokens: 0, completionTokens: 0 };
     for await (const chunk of stream) {
-      if (chunk.usage) {
-        usage.promptTokens = chunk.usage.prompt_tokens;
-        usage.completionTokens = chunk.usage.completion_tokens;
-      }
+      if (chunk.usage)
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, ...cachedOf(chunk.usage) };
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       sawChoice = true;
@@ -181,6 +184,12 @@ export class OpenAIChatModel implements ChatModel {
   private describe(e: unknown): string {
     return maskSecrets(describeModelError(e, this.endpoint, this.options.timeoutMs ?? 120_000));
   }
+}
+
+/** The cached prompt tokens a response's usage reports (`prompt_tokens_details.cached_tokens`), when it reports them. */
+function cachedOf(usage: OpenAI.CompletionUsage | undefined): { cachedTokens?: number } {
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  return typeof cached === 'number' && Number.isFinite(cached) && cached >= 0 ? { cachedTokens: cached } : {};
 }
 
 /** A reply with every key blanked out: a server that echoes one must not put it in the agent's memory. */

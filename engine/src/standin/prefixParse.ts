@@ -29,6 +29,8 @@ export interface ParsedBody {
   body: unknown;
   /** The length of that text in UTF-16 characters, as `String.length` counts it. */
   chars: number;
+  /** Characters at its start that a recent body had too (whole messages): the prefix a provider's cache would serve. */
+  cachedChars: number;
 }
 
 export class PrefixParser {
@@ -41,7 +43,7 @@ export class PrefixParser {
     const head = HEAD.exec(raw.toString('latin1', 0, 512))?.[0];
     if (head === undefined) {
       const text = raw.toString('utf8');
-      return { body: JSON.parse(text), chars: text.length };
+      return { body: JSON.parse(text), chars: text.length, cachedChars: 0 };
     }
     const known = this.longestPrefix(raw, head.length);
     if (!known) return this.parseWhole(raw, head.length);
@@ -61,7 +63,7 @@ export class PrefixParser {
       addEnds(rest, ends, { byteEnds, charEnds }, fromByte, fromChar);
       this.keep({ bytes: raw, head: known.parsed.head, messages, byteEnds, charEnds });
     }
-    return { body: { ...known.parsed.head, ...tail, messages }, chars: fromChar + rest.length };
+    return { body: { ...known.parsed.head, ...tail, messages }, chars: fromChar + rest.length, cachedChars: fromChar };
   }
 
   private parseWhole(raw: Buffer, headBytes: number): ParsedBody {
@@ -87,7 +89,7 @@ export class PrefixParser {
       );
       this.keep(parsed);
     }
-    return { body, chars: text.length };
+    return { body, chars: text.length, cachedChars: 0 };
   }
 
   /** The recent body sharing the most whole messages with `raw` (byte for byte), and how many. */

@@ -8,6 +8,7 @@ import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { parseChaosModel } from '../protocol/chaos';
 import { chaoticAgentReply, chaoticPersonaReply, drawChaos } from './chaos';
 import { agentReply } from './notetaker';
+import { instructedCalls } from './toolProbe';
 import { nextPersonaStep } from './persona';
 
 /** The parts of a chat request the stand-in reads. */
@@ -43,7 +44,10 @@ export function standInReply(request: StandInRequest): StandInResponse {
 }
 
 function scriptedReply(request: StandInRequest): StandInResponse {
-  if (!isPersonaRequest(request)) return agentReply(request.messages, request.toolNames);
+  if (!isPersonaRequest(request)) {
+    const calls = instructedCalls(request.messages, request.toolNames);
+    return calls ? { content: null, calls } : agentReply(request.messages, request.toolNames);
+  }
   const step = nextPersonaStep(request.messages);
   if ('say' in step) return { content: step.say, calls: [] };
   const call: ToolCall = {

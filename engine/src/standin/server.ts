@@ -114,6 +114,7 @@ async function complete(context: StandInContext, request: IncomingMessage, respo
     id: `chatcmpl-standin-${context.requests}`,
     model: chat.model ?? STAND_IN,
     promptChars: parsed.chars,
+    cachedChars: parsed.cachedChars,
     ...(inflate && chat.messages.length >= inflate.fromMessages ? { promptTokensAtLeast: inflate.atLeast } : {}),
   };
   if (!chat.stream) return send(response, 200, completionJson(frame, reply));

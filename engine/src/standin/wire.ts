@@ -21,12 +21,16 @@ export interface CompletionFrame {
   promptChars: number;
   /** Reported prompt tokens are at least this many (StandInOptions.promptTokens). */
   promptTokensAtLeast?: number;
+  /** Characters of the body a recent request shared (`PrefixParser`): reported as cached prompt tokens. */
+  cachedChars?: number;
 }
 
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Present when part of the prompt repeated a recent request's, as OpenAI reports its prefix cache. */
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 /** Content is streamed in pieces of this many characters, as real providers stream tokens. */
@@ -73,7 +77,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function usageOf(frame: CompletionFrame, reply: StandInResponse): Usage {
   const prompt = Math.max(Math.ceil(frame.promptChars / 4), frame.promptTokensAtLeast ?? 0);
   const completion = estimateTokens((reply.content ?? '') + reply.calls.map((call) => call.function.arguments).join(''));
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const cached = Math.min(prompt, Math.floor((frame.cachedChars ?? 0) / 4));
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+  };
 }
 
 function finishReason(reply: StandInResponse): string {

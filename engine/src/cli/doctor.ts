@@ -1,0 +1,81 @@
+/**
+ * `mmb doctor <model>`: can this endpoint play the persona? One line per capability of
+ * `doctor/lines.ts`, ✓ or ✗ with what was seen and, on a ✗, what to do; `--json` for programs.
+ * Exit 0 when every capability passes, 1 otherwise. The model is named as `--judge` names one.
+ */
+import { existsSync } from 'node:fs';
+import { DEFAULT_CONFIG, type Config, type ModelConfig } from '../../../scenario/src';
+import { UsageError } from '../errors';
+import { createModel, isStandInModel } from '../models/resolve';
+import { registerRunSecrets } from '../secrets';
+import { startStandIn } from '../standin/server';
+import { runDoctor } from '../doctor/doctor';
+import { doctorLine, type DoctorResult } from '../doctor/lines';
+import { clip } from './options';
+import { loadConfig, type Io } from './run';
+
+export interface DoctorCommandInput {
+  name: string | undefined;
+  configPath: string;
+  json: boolean;
+  /** The bundled benchmarks (Max, the grading sets). */
+  benchmarksDir: string;
+}
+
+const MARKS: Record<DoctorResult['status'], string> = { pass: '✓', fail: '✗', info: 'ℹ' };
+
+/** The model a name stands for: `persona` is config.jsonc's persona model, a stand-in name is itself. */
+function doctorModel(name: string, config: Config): ModelConfig {
+  if (name === 'persona') return config.persona;
+  if (isStandInModel(name)) return { model: name };
+  throw new UsageError(`mmb doctor ${clip(name)}: no such model; name one as persona, stand-in or "stand-in:chaos?…".`);
+}
+
+export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<number> {
+  if (!input.name) throw new UsageError("mmb doctor needs a model: mmb doctor persona (config.jsonc's), or mmb doctor stand-in");
+  // The stand-in needs no config: `mmb doctor stand-in` works in any folder.
+  const config: Config =
+    isStandInModel(input.name) && !existsSync(input.configPath) ? { ...DEFAULT_CONFIG, runs: [] } : loadConfig(input.configPath);
+  const modelConfig = doctorModel(input.name, config);
+  registerRunSecrets({ persona: modelConfig, runs: [] }, io.env);
+  const standIn = isStandInModel(modelConfig.model) ? await startStandIn() : undefined;
+  try {
+    const context = { env: io.env, ...(standIn ? { standInUrl: standIn.url } : {}) };
+    const model = createModel(modelConfig, context, `mmb doctor ${clip(input.name)}`);
+    if (!input.json) io.out(`Checking ${clip(input.name)} (model ${clip(modelConfig.model)}) as the persona:\n`);
+    const results = await runDoctor({ model, priceName: modelConfig.model, config, benchmarksDir: input.benchmarksDir });
+    const failed = results.filter((result) => result.status === 'fail');
+    io.out(input.json ? `${JSON.stringify(doctorJson(input.name, modelConfig.model, results), null, 2)}\n` : doctorText(results));
+    return failed.length ? 1 : 0;
+  } finally {
+    await standIn?.close();
+  }
+}
+
+/** The lines as the terminal shows them, and the verdict. */
+export function doctorText(results: readonly DoctorResult[]): string {
+  const lines = results.map((result) => {
+    const line = doctorLine(result.id);
+    const fix = result.status === 'fail' ? `\n    → ${line.fix}` : '';
+    return `  ${MARKS[result.status]} ${line.capability}: ${result.detail}${fix}\n`;
+  });
+  const checked = results.filter((result) => result.status !== 'info');
+  const failed = checked.filter((result) => result.status === 'fail');
+  const verdict = failed.length
+    ? `${failed.length} of ${checked.length} capabilities failed: ${failed.map((result) => result.id).join(', ')}.\n`
+    : `Every capability passes (${checked.length}): the model can play the persona.\n`;
+  return `${lines.join('')}${verdict}`;
+}
+
+/** `--json`: the model, each line with its capability, status, detail and (failed) fix, and the verdict. */
+export function doctorJson(name: string, model: string, results: readonly DoctorResult[]): Record<string, unknown> {
+  return {
+    name,
+    model,
+    passed: results.every((result) => result.status !== 'fail'),
+    lines: results.map((result) => {
+      const line = doctorLine(result.id);
+      return { ...result, capability: line.capability, ...(result.status === 'fail' ? { fix: line.fix } : {}) };
+    }),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * `mmb doctor` over real HTTP to the stand-in: the stand-in passes every line, and each chaos
+ * behaviour at rate 1 fails exactly the lines whose `brokenBy` names it in `doctor/lines.ts`.
+ * The lines no behaviour breaks (usage, prefix caching) fail on a model that reports neither.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEFAULT_CONFIG, validateBenchmark, type Config } from '../../scenario/src';
+import { doctorCommand } from '../src/cli/doctor';
+import { main } from '../src/cli/main';
+import { runDoctor } from '../src/doctor/doctor';
+import { DOCTOR_LINES, type DoctorResult } from '../src/doctor/lines';
+import { measureMaxRun, maxRunResult } from '../src/doctor/maxRun';
+import { probeBenchmark } from '../src/doctor/phaseRun';
+import { OpenAIChatModel } from '../src/models/chat';
+import { MISBEHAVIOUR_NAMES } from '../src/protocol/chaos';
+import { InProcessStandIn } from '../src/standin/inProcess';
+import { startStandIn } from '../src/standin/server';
+import { ROOT, tempDir } from './helpers';
+
+const BENCHMARKS = join(ROOT, 'benchmarks');
+const CONFIG: Config = { ...DEFAULT_CONFIG, runs: [] };
+
+interface DoctorJson {
+  passed: boolean;
+  lines: (DoctorResult & { capability: string; fix?: string })[];
+}
+
+/** `mmb doctor <name> --json` in a folder without config.jsonc: its exit status and its document. */
+async function doctor(name: string): Promise<{ code: number; report: DoctorJson; text: string }> {
+  let text = '';
+  const io = { out: (s: string) => void (text += s), err: (s: string) => void (text += s), tty: false, env: {} };
+  const configPath = join(tempDir('mmb-doctor-'), 'config.jsonc');
+  const code = await doctorCommand({ name, configPath, json: true, benchmarksDir: BENCHMARKS }, io);
+  return { code, report: JSON.parse(text) as DoctorJson, text };
+}
+
+const failing = (report: DoctorJson): string[] => report.lines.filter((line) => line.status === 'fail').map((line) => line.id);
+
+test('mmb doctor stand-in: every line, in the order of DOCTOR_LINES, and every capability passes', async () => {
+  const { code, report } = await doctor('stand-in');
+  assert.deepEqual(
+    report.lines.map((line) => line.id),
+    DOCTOR_LINES.map((line) => line.id),
+  );
+  assert.deepEqual(failing(report), [], JSON.stringify(report.lines, null, 1));
+  assert.equal(code, 0);
+  assert.equal(report.passed, true);
+});
+
+test('each chaos behaviour at rate 1 fails exactly the lines whose brokenBy names it', async () => {
+  for (const behaviour of MISBEHAVIOUR_NAMES) {
+    const { code, report } = await doctor(`stand-in:chaos?rate=1&behaviours=${behaviour}`);
+    const expected = DOCTOR_LINES.filter((line) => line.brokenBy.includes(behaviour)).map((line) => line.id);
+    assert.deepEqual(failing(report), expected, `${behaviour}: ${JSON.stringify(report.lines, null, 1)}`);
+    assert.equal(code, expected.length ? 1 : 0, behaviour);
+    for (const line of report.lines.filter((l) => l.status === 'fail'))
+      assert.equal(line.fix, DOCTOR_LINES.find((l) => l.id === line.id)!.fix, `${behaviour}: a failed line says what to do`);
+  }
+});
+
+test('a model that reports no usage fails the usage and prefix-cache lines, and only those', async () => {
+  const results = await runDoctor({ model: new InProcessStandIn(), priceName: 'stand-in', config: CONFIG, benchmarksDir: BENCHMARKS });
+  assert.deepEqual(
+    results.filter((result) => result.status === 'fail').map((result) => result.id),
+    ['usage', 'prefix-cache'],
+  );
+});
+
+test('the stand-in reports cached tokens for a prefix it has seen, and the client reads them, streamed or not', async () => {
+  const server = await startStandIn();
+  try {
+    for (const stream of [false, true]) {
+      const messages = [
+        { role: 'system' as const, content: `A long and constant system prompt, streamed: ${stream}. `.repeat(200) },
+        { role: 'user' as const, content: 'My boat is called Wren.' },
+      ];
+      const model = new OpenAIChatModel({ model: 'stand-in', baseURL: server.url, apiKey: 'stand-in', secretKey: false, stream });
+      const first = await model.complete({ messages: [...messages, { role: 'user', content: `first ${stream}` }] });
+      assert.equal(first.usage.cachedTokens, undefined, 'a prefix never seen: nothing cached');
+      const again = await model.complete({ messages: [...messages, { role: 'user', content: `again ${stream}` }] });
+      assert.ok((again.usage.cachedTokens ?? 0) > 1000, `the system prompt came from the cache: ${JSON.stringify(again.usage)}`);
+      assert.ok(again.usage.cachedTokens! < again.usage.promptTokens);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test("the Max estimate: measured once, priced from config.jsonc's prices, or 'price unknown'", async () => {
+  const figures = await measureMaxRun(join(BENCHMARKS, 'max'), CONFIG.compaction);
+  assert.ok(figures.requests > 100 && figures.promptTokens > figures.completionTokens, JSON.stringify(figures));
+  const unknown = await maxRunResult('a-model-nobody-prices', BENCHMARKS, CONFIG);
+  assert.equal(unknown.status, 'info');
+  assert.match(unknown.detail, /price unknown/);
+  const prices = { 'a-model-nobody-prices': { input: 1, output: 10 } };
+  const priced = await maxRunResult('a-model-nobody-prices', BENCHMARKS, { ...CONFIG, prices });
+  const cost = (figures.promptTokens * 1 + figures.completionTokens * 10) / 1e6;
+  assert.ok(priced.detail.includes(`about $${cost.toFixed(2)}`), priced.detail);
+  assert.ok(priced.detail.includes(figures.requests.toLocaleString('en-US')), priced.detail);
+});
+
+test('the probe benchmark is valid as mmb check sees it', () => {
+  assert.deepEqual(
+    validateBenchmark(probeBenchmark()).map((d) => `${d.severity} ${d.code}`),
+    [],
+  );
+});
+
+test('the terminal: ✗ with the capability and what to do; an unknown model is a usage error', async () => {
+  let out = '';
+  let err = '';
+  const io = { out: (s: string) => void (out += s), err: (s: string) => void (err += s), tty: false, env: {} };
+  const cwd = tempDir('mmb-doctor-cli-');
+  writeFileSync(join(cwd, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, runs: {} }));
+  assert.equal(await main(['doctor', 'stand-in:chaos?rate=1&behaviours=plain-text'], cwd, io), 1);
+  const line = DOCTOR_LINES.find((l) => l.id === 'send-message')!;
+  assert.ok(out.includes(`✗ ${line.capability}`) && out.includes(`→ ${line.fix}`), out);
+  assert.match(out, /2 of 5 capabilities failed: send-message, next-phase/);
+  assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
+  assert.match(err, /no-such-model/);
+});
