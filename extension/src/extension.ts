@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { registerCheckModel } from './checkModel';
 import { Commands } from './commands';
 import { editorMarks } from './editor';
 import { RunPanel } from './panel';
@@ -49,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     index,
     new RunTree(wb),
     ...commands.register(),
+    ...registerCheckModel(wb, context),
     ...views.register(),
     ...index.register(),
     vscode.commands.registerCommand('marathonMemBench.openPanel', (run?: unknown) => panel.show(runArgument(run))),
