@@ -118,7 +118,7 @@ test('the terminal: ✗ with the capability and what to do; an unknown model is 
   assert.equal(await main(['doctor', 'stand-in:chaos?rate=1&behaviours=plain-text'], cwd, io), 1);
   const line = DOCTOR_LINES.find((l) => l.id === 'send-message')!;
   assert.ok(out.includes(`✗ ${line.capability}`) && out.includes(`→ ${line.fix}`), out);
-  assert.match(out, /2 of 5 capabilities failed: send-message, next-phase/);
+  assert.match(out, /2 of 5 capabilities failed in [\d.]+ s: send-message, next-phase\.\n$/);
   assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
   assert.match(err, /no-such-model/);
 });

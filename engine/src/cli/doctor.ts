@@ -42,18 +42,21 @@ export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<
   try {
     const context = { env: io.env, ...(standIn ? { standInUrl: standIn.url } : {}) };
     const model = createModel(modelConfig, context, `mmb doctor ${clip(input.name)}`);
-    if (!input.json) io.out(`Checking ${clip(input.name)} (model ${clip(modelConfig.model)}) as the persona:\n`);
+    if (!input.json) io.out(`Checking ${clip(input.name)} (model ${clip(modelConfig.model)}) as the persona, about a minute:\n`);
+    const started = performance.now();
     const results = await runDoctor({ model, priceName: modelConfig.model, config, benchmarksDir: input.benchmarksDir });
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
     const failed = results.filter((result) => result.status === 'fail');
-    io.out(input.json ? `${JSON.stringify(doctorJson(input.name, modelConfig.model, results), null, 2)}\n` : doctorText(results));
+    const json = { ...doctorJson(input.name, modelConfig.model, results), seconds };
+    io.out(input.json ? `${JSON.stringify(json, null, 2)}\n` : doctorText(results, seconds));
     return failed.length ? 1 : 0;
   } finally {
     await standIn?.close();
   }
 }
 
-/** The lines as the terminal shows them, and the verdict. */
-export function doctorText(results: readonly DoctorResult[]): string {
+/** The lines as the terminal shows them, and the verdict with the seconds the check took. */
+export function doctorText(results: readonly DoctorResult[], seconds: number): string {
   const lines = results.map((result) => {
     const line = doctorLine(result.id);
     const fix = result.status === 'fail' ? `\n    → ${line.fix}` : '';
@@ -61,9 +64,10 @@ export function doctorText(results: readonly DoctorResult[]): string {
   });
   const checked = results.filter((result) => result.status !== 'info');
   const failed = checked.filter((result) => result.status === 'fail');
+  const took = `in ${seconds} s`;
   const verdict = failed.length
-    ? `${failed.length} of ${checked.length} capabilities failed: ${failed.map((result) => result.id).join(', ')}.\n`
-    : `Every capability passes (${checked.length}): the model can play the persona.\n`;
+    ? `${failed.length} of ${checked.length} capabilities failed ${took}: ${failed.map((result) => result.id).join(', ')}.\n`
+    : `Every capability passes (${checked.length}, ${took}): the model can play the persona.\n`;
   return `${lines.join('')}${verdict}`;
 }
 
