@@ -5,7 +5,8 @@
  * persona tools' files the module listing them (engine/src/run/tools/toolsModule.ts), the system
  * prompt's list of tools (promptSection.ts) and the table of persona tools in docs/format.md
  * (referenceTable.ts); from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md
- * (engine/src/diagnosticCodesTable.ts); from scripts/importRules.mjs the table of what each part may
+ * (engine/src/diagnosticCodesTable.ts); from engine/src/judge/rules.ts the grading rules of the system
+ * prompt and docs/grading.md; from scripts/importRules.mjs the table of what each part may
  * import in ARCHITECTURE.md. Run it after changing an agent's entry, a persona tool, a diagnostic's row
  * or an import rule: `npm run schemas`; a test fails while any committed file differs.
  */
@@ -19,6 +20,7 @@ import { SYSTEM_PROMPT_PATH, withPromptToolsList } from '../engine/src/run/tools
 import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } from '../engine/src/run/tools/toolsModule';
 import { withGeneratedBlock } from '../engine/src/generatedBlock';
+import { GRADING_RULES_END, GRADING_RULES_START, gradingRulesBlock } from '../engine/src/judge/rules';
 import { IMPORT_RULES_END, IMPORT_RULES_START, importRulesTable } from './importRules.mjs';
 
 const root = join(__dirname, '..');
@@ -40,6 +42,13 @@ const withList = withPromptToolsList(readFileSync(promptFile, 'utf8'), tools);
 if (withList === undefined) stopWith(`${promptFile} has lost its generated:persona-tools markers; put them back under "# Your tools".`);
 writeFileSync(promptFile, withList);
 process.stdout.write(`wrote the list of tools of ${promptFile}\n`);
+
+for (const file of [promptFile, join(root, 'docs', 'grading.md')]) {
+  const withRules = withGeneratedBlock(readFileSync(file, 'utf8'), GRADING_RULES_START, GRADING_RULES_END, gradingRulesBlock());
+  if (withRules === undefined) stopWith(`${file} has lost its generated:grading-rules markers; put them back.`);
+  writeFileSync(file, withRules);
+  process.stdout.write(`wrote the grading rules of ${file}\n`);
+}
 
 const schema = join(root, 'schemas', 'config.schema.json');
 writeFileSync(schema, configSchemaText());

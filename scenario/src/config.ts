@@ -36,6 +36,8 @@ export interface Config {
   parallel: number;
   /** USD per million tokens by model name, for the report's cost estimate; adds to or overrides the built-in table. */
   prices: Record<string, { input: number; output: number }>;
+  /** Named models `mmb judge audit`, `mmb regrade` and `mmb doctor` can be pointed at (`--judge <name>`). */
+  judges: Record<string, ModelConfig>;
   runs: RunConfig[];
 }
 
@@ -48,9 +50,10 @@ export const DEFAULT_CONFIG: Omit<Config, 'runs'> = {
   hooks: { require_send_message: true, drop_echoed_user_messages: true },
   parallel: 1,
   prices: {},
+  judges: {},
 };
 
-const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'runs', '$schema'];
+const TOP_KEYS = ['persona', 'compaction', 'time_master', 'hooks', 'parallel', 'prices', 'judges', 'runs', '$schema'];
 const MODEL_KEYS = ['model', 'base_url', 'api_key_env'];
 /** Longer names make paths that file systems refuse (a partial run adds its phase to the name). */
 export const MAX_NAME_LENGTH = 100;
@@ -75,6 +78,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
     hooks: parseFlags(doc, 'hooks', DEFAULT_CONFIG.hooks, top.get('hooks')?.value),
     parallel: DEFAULT_CONFIG.parallel,
     prices: {},
+    judges: {},
     runs: [],
   };
   if (config.compaction.trim_to_tokens >= config.compaction.max_tokens) {
@@ -88,6 +92,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): { config: Config;
   }
 
   parsePrices(doc, top.get('prices')?.value, config.prices);
+  parseJudges(doc, top.get('judges')?.value, config.judges);
 
   const runsNode = top.get('runs')?.value;
   if (runsNode && runsNode.type !== 'object')
@@ -163,6 +168,19 @@ function parsePrices(doc: JsoncDocument, pricesNode: Node | undefined, prices: C
         writable: true,
         configurable: true,
       });
+  }
+}
+
+/** `judges` by name, each a model like `persona`; own properties, as for `prices`. */
+function parseJudges(doc: JsoncDocument, judgesNode: Node | undefined, judges: Config['judges']): void {
+  if (judgesNode && judgesNode.type !== 'object')
+    doc.report(
+      doc.rangeOf(judgesNode),
+      '`judges` must be an object by name: "judges": { "mini": { "model": "gpt-4o-mini", "base_url": "…" } }.',
+    );
+  for (const [name, { value }] of JsoncDocument.properties(judgesNode)) {
+    const model = parseModel(doc, value, `judges.${name}`);
+    if (model) Object.defineProperty(judges, name, { value: model, enumerable: true, writable: true, configurable: true });
   }
 }
 

@@ -172,6 +172,11 @@ export function configSchema(): JsonSchema {
           },
         },
       },
+      judges: {
+        type: 'object',
+        description: 'Named models to grade with: `mmb judge audit --judge <name>`, `mmb regrade`, `mmb doctor`.',
+        additionalProperties: { $ref: '#/definitions/model' },
+      },
       runs: {
         type: 'object',
         description: 'Named runs; the name becomes the folder results/<name>.',

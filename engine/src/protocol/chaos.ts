@@ -28,13 +28,30 @@ export const MISBEHAVIOUR_NAMES = Object.keys(MISBEHAVIOURS) as Misbehaviour[];
 
 export const isMisbehaviour = (name: string): name is Misbehaviour => Object.hasOwn(MISBEHAVIOURS, name);
 
+/**
+ * Graders that are wrong on purpose, for the tests of the judge audit: they act on a judge's grades
+ * and the stand-in persona's own `log_evaluation`, and the engine cannot see them (a lenient grade is
+ * a valid call): only `mmb judge audit` and `mmb regrade` can.
+ */
+export const GRADING_BEHAVIOURS = {
+  'lenient-judge': 'passes any answer on the topic, right or wrong: its κ falls and its vague-wrong pass rate rises',
+  'harsh-judge': 'fails any answer that does not hold the correct answer word for word: its bias turns negative',
+} as const;
+
+export type GradingBehaviour = keyof typeof GRADING_BEHAVIOURS;
+/** What the chaos stand-in can be told to play: a misbehaviour the engine answers, or a wrong grader. */
+export type ChaosBehaviour = Misbehaviour | GradingBehaviour;
+export const isGradingBehaviour = (name: string): name is GradingBehaviour => Object.hasOwn(GRADING_BEHAVIOURS, name);
+const BEHAVIOUR_NAMES: readonly string[] = [...MISBEHAVIOUR_NAMES, ...Object.keys(GRADING_BEHAVIOURS)];
+const isChaosBehaviour = (name: string): name is ChaosBehaviour => isMisbehaviour(name) || isGradingBehaviour(name);
+
 /** The model name of the chaos stand-in, before its settings. */
 export const CHAOS_MODEL = 'stand-in:chaos';
 
 export interface ChaosSettings {
   /** The share of requests that misbehave, from 0 to 1. */
   rate: number;
-  behaviours: Misbehaviour[];
+  behaviours: ChaosBehaviour[];
   seed: number;
 }
 
@@ -62,12 +79,12 @@ export function parseChaosModel(model: string): ChaosSettings | { error: string 
       settings.seed = Number(value);
     } else if (key === 'behaviours') {
       const names = value.split(',').filter(Boolean);
-      const unknown = names.filter((name) => !isMisbehaviour(name));
+      const unknown = names.filter((name) => !isChaosBehaviour(name));
       if (unknown.length || names.length === 0) {
         const given = unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ') || '(none given)';
-        return { error: `unknown behaviour ${given}; the behaviours are ${MISBEHAVIOUR_NAMES.join(', ')}` };
+        return { error: `unknown behaviour ${given}; the behaviours are ${BEHAVIOUR_NAMES.join(', ')}` };
       }
-      settings.behaviours = names as Misbehaviour[];
+      settings.behaviours = names as ChaosBehaviour[];
     } else {
       return { error: `unknown setting "${key.slice(0, 40)}": the settings are rate, behaviours, seed` };
     }

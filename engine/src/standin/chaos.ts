@@ -7,8 +7,9 @@
  * own chaotic calls as steps: each differs from every step it would take.
  */
 import type { ChatMessage, ToolCall } from '../protocol/chat';
-import type { ChaosSettings, Misbehaviour } from '../protocol/chaos';
+import type { ChaosBehaviour, ChaosSettings } from '../protocol/chaos';
 import { phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
+import { bentGrade } from './judge';
 import type { StandInRequest, StandInResponse } from './reply';
 
 /** FNV-1a over a text: a hash that is the same on every machine. */
@@ -27,7 +28,7 @@ function fingerprint(messages: readonly ChatMessage[]): string {
 }
 
 /** The misbehaviour this request gets, if any. */
-export function drawChaos(settings: ChaosSettings, messages: readonly ChatMessage[]): Misbehaviour | undefined {
+export function drawChaos(settings: ChaosSettings, messages: readonly ChatMessage[]): ChaosBehaviour | undefined {
   if (settings.behaviours.length === 0) return undefined;
   const h = hash(`${settings.seed}|${fingerprint(messages)}`);
   if (h / 4294967296 >= settings.rate) return undefined;
@@ -46,7 +47,7 @@ export const CHAOS_REFUSAL = "I'm sorry, but I can't continue with this role-pla
 const LONG_TEXT = 'and so on '.repeat(2001);
 
 /** The persona's answer under `kind`: a misbehaving reply, or the normal one where the kind does not apply now. */
-export function chaoticPersonaReply(kind: Misbehaviour, request: StandInRequest, normal: StandInResponse): StandInResponse {
+export function chaoticPersonaReply(kind: ChaosBehaviour, request: StandInRequest, normal: StandInResponse): StandInResponse {
   const step = normal.calls[0]?.function;
   const stepArgs = parseArgs(step?.arguments);
   const phase = currentPhase(request.messages);
@@ -89,11 +90,31 @@ export function chaoticPersonaReply(kind: Misbehaviour, request: StandInRequest,
       return say('');
     case 'refusal':
       return say(CHAOS_REFUSAL);
+    case 'lenient-judge':
+    case 'harsh-judge':
+      return bentEvaluation(kind, request.messages, stepArgs) ?? normal;
   }
 }
 
+/** Her `log_evaluation` with the grade a wrong grader would give, from the check's line in the phase. */
+function bentEvaluation(
+  kind: 'lenient-judge' | 'harsh-judge',
+  messages: readonly ChatMessage[],
+  args: Record<string, unknown> | undefined,
+): StandInResponse | undefined {
+  if (typeof args?.check_id !== 'string' || typeof args.score !== 'number' || typeof args.answer !== 'string') return undefined;
+  const id = args.check_id.replace(/[^\d.]/g, '').replace(/\./g, '\\.');
+  const line = new RegExp(`❓\\uFE0F?\\s*${id}\\s*(?:\\[[A-Z]+\\])?\\s*([^❓]*?)\\s*correct answer:\\s*([^\\n]*)`, 'i').exec(
+    currentPhase(messages).text,
+  );
+  if (!line) return undefined;
+  const check = { question: line[1] ?? '', answer: line[2] ?? '' };
+  const bent = bentGrade(kind, check, args.answer, { score: args.score, comment: String(args.comment ?? '') });
+  return calling('log_evaluation', { ...args, score: bent.score, comment: bent.comment });
+}
+
 /** An agent model's answer under `kind`: the words of a misbehaving reply, or bad calls of the tools it is offered. */
-export function chaoticAgentReply(kind: Misbehaviour, request: StandInRequest, normal: StandInResponse): StandInResponse {
+export function chaoticAgentReply(kind: ChaosBehaviour, request: StandInRequest, normal: StandInResponse): StandInResponse {
   const tool = request.toolNames[0];
   switch (kind) {
     case 'empty-reply':
@@ -124,7 +145,7 @@ function parseArgs(raw: string | undefined): Record<string, unknown> | undefined
 }
 
 /** The current phase's checks, and those not graded yet (from the results "Recorded <id>: …" since it began). */
-function currentPhase(messages: readonly ChatMessage[]): { checks: string[]; ungraded: string[] } {
+function currentPhase(messages: readonly ChatMessage[]): { text: string; checks: string[]; ungraded: string[] } {
   let start = messages.length;
   let text: string | undefined;
   while (text === undefined && start > 0) {
@@ -137,7 +158,7 @@ function currentPhase(messages: readonly ChatMessage[]): { checks: string[]; ung
       .slice(start + 1)
       .flatMap((m) => (m.role === 'tool' ? [...m.content.matchAll(/^Recorded (\d+\.\d+):/gm)].map((r) => r[1] ?? '') : [])),
   );
-  return { checks, ungraded: checks.filter((id) => !graded.has(id)) };
+  return { text: text ?? '', checks, ungraded: checks.filter((id) => !graded.has(id)) };
 }
 
 /** The agent's last reply said back as hers: a paraphrase when it is long enough to be one, else an imitation. */

@@ -6,7 +6,13 @@ export interface RuleGrade {
   comment: string;
 }
 
-export function gradeByRule(type: string | undefined, expected: string, reply: string): RuleGrade {
+/** What else the grader knows of the check: the values that were true once and are out of date now. */
+export interface GradingContext {
+  stale?: readonly string[];
+}
+
+export function gradeByRule(type: string | undefined, expected: string, reply: string, context: GradingContext = {}): RuleGrade {
+  void context.stale;
   if (type === 'VOID') {
     return saysDontKnow(reply)
       ? { score: 10, comment: 'said it was never told' }

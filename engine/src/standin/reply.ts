@@ -1,12 +1,15 @@
 /**
  * What the stand-in answers, without any transport: the HTTP server and the in-process model both
  * call `standInReply`, so the two can never answer the same request differently. A request that
- * offers the persona's `send_message` is answered by the persona script; any other by the agent
- * side (the notebook's note-taker when its tools are offered, else the plain recall).
+ * offers the persona's `send_message` is answered by the persona script, one that offers
+ * `record_grade` by the judge; any other by the agent side (the notebook's note-taker when its
+ * tools are offered, else the plain recall).
  */
 import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { parseChaosModel } from '../protocol/chaos';
+import { JUDGE_TOOL } from '../protocol/judgeWire';
 import { chaoticAgentReply, chaoticPersonaReply, drawChaos } from './chaos';
+import { chaoticJudgeReply, judgeReply } from './judge';
 import { agentReply } from './notetaker';
 import { instructedCalls } from './toolProbe';
 import { nextPersonaStep } from './persona';
@@ -40,10 +43,17 @@ export function standInReply(request: StandInRequest): StandInResponse {
   const chaos = parseChaosModel(request.model ?? '');
   const kind = chaos && !('error' in chaos) ? drawChaos(chaos, request.messages) : undefined;
   if (kind === undefined) return normal;
+  if (isJudgeRequest(request)) return chaoticJudgeReply(kind, request.messages, normal);
   return isPersonaRequest(request) ? chaoticPersonaReply(kind, request, normal) : chaoticAgentReply(kind, request, normal);
 }
 
+/** Whether the request asks for a judge's grade: it offers the judge's one tool. */
+export function isJudgeRequest(request: StandInRequest): boolean {
+  return request.toolNames.includes(JUDGE_TOOL);
+}
+
 function scriptedReply(request: StandInRequest): StandInResponse {
+  if (isJudgeRequest(request)) return judgeReply(request.messages);
   if (!isPersonaRequest(request)) {
     const calls = instructedCalls(request.messages, request.toolNames);
     return calls ? { content: null, calls } : agentReply(request.messages, request.toolNames);

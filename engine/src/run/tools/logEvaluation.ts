@@ -1,4 +1,5 @@
 /** `log_evaluation`: the persona's grade of the agent's answer to a check. */
+import { effectiveScore } from '../../judge/rules';
 import type { Position, RunState } from '../../state/runState';
 import { fail, MAX_MESSAGE_CHARS, MAX_NAME_CHARS, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 
@@ -22,7 +23,7 @@ export function logEvaluation(state: RunState, args: ToolArgs, checkAt: (id: str
   if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 10) return fail(SCORE_INVALID, 'bad-score');
   const attempt = args.attempt === undefined ? 1 : args.attempt;
   if (attempt !== 1 && attempt !== 2) return fail(ATTEMPT_INVALID, 'mistyped-argument');
-  const effective = attempt === 2 ? score * 0.5 : score;
+  const effective = effectiveScore(score, attempt);
   const grade = {
     score,
     effective,
