@@ -26,6 +26,7 @@ import { parseArguments, type ParsedArguments } from './parseArguments';
 import { demoCommand, runCommand, type Io, type RunCommandInput } from './run';
 import { reportViews } from './reportHtml';
 import { viewCommand } from './view';
+import { regradeCommand } from './regrade';
 import { shorten } from '../../../scenario/src/plainText';
 
 /** The bundled benchmarks: beside the bundle in a package, or at the repository's top. */
@@ -120,6 +121,11 @@ const HANDLERS: Record<string, Handler> = {
   report: (args, cwd, io) => {
     const configPath = configPathOf(args, cwd);
     return reportViews(args.words, args.flags, args.option, { root: dirname(configPath), configPath, bundled: bundledBenchmarks() }, io);
+  },
+  regrade: (args, cwd, io) => {
+    const configPath = configPathOf(args, cwd);
+    const ws = { root: dirname(configPath), configPath, bundled: bundledBenchmarks() };
+    return regradeCommand({ ids: args.words, judges: args.values('--judge'), repeat: args.option('--repeat'), ws }, io);
   },
   view: (args, cwd, io) => {
     if (args.words.length)

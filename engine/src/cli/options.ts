@@ -20,6 +20,8 @@ export interface OptionSpec {
   example?: string;
   /** What follows a flag in the usage when it takes words rather than a value (`--compare <a> <b> ...`). */
   words?: string;
+  /** An option with a value that may be given more than once (`--judge a --judge b`): `ParsedArguments.values` has them all. */
+  repeatable?: true;
   help: string;
 }
 
@@ -175,6 +177,31 @@ export const COMMANDS: readonly CommandSpec[] = [
       FAIL_UNDER,
     ],
     exits: [EXIT.done, { code: 1, meaning: 'a --fail-under threshold was missed' }, EXIT.usage],
+  },
+  {
+    name: 'regrade',
+    synopsis: '<run-id> [--judge <model>]... [--repeat N] [--config <file>]',
+    help:
+      "a run's graded checks graded again, blind, by other judges: their grades go beside the persona's " +
+      '(results/<run-id>/regrades/), shown side by side, the disagreements first',
+    options: [
+      CONFIG,
+      {
+        name: '--judge',
+        value: '<model>',
+        example: 'stand-in',
+        repeatable: true,
+        help: 'a judge, once per judge: persona (the default), stand-in, stand-in:chaos?…, or a key of config.jsonc\'s "judges"',
+      },
+      { name: '--repeat', value: 'N', example: '3', help: 'each judge grades each check N times, for test–retest (default 1)' },
+    ],
+    exits: [
+      EXIT.done,
+      { code: 1, meaning: "a judge's endpoint failed: what it graded is kept, run again to resume" },
+      EXIT.usage,
+      EXIT.diskFull,
+      EXIT.stopped,
+    ],
   },
   {
     name: 'view',

@@ -17,6 +17,8 @@ export interface ParsedArguments {
   option(name: string): string | undefined;
   /** The value of an option as given, unchecked, for options that check their value themselves. */
   valueAfter(name: string): string | undefined;
+  /** Every value of a repeatable option (`--judge a --judge b`), in order; none without it. */
+  values(name: string): string[];
 }
 
 /** An argument that names an option: `-x`, `--name`, `--name=value`; a lone `-` is a word. */
@@ -27,7 +29,7 @@ function isOption(argument: string): boolean {
 /**
  * Splits a command line by its command's options: `--opt value` and `--opt=value` alike. Throws
  * `UsageError` for an option the command does not know (with the near names), a value given to a
- * flag, and an option that takes a value given twice.
+ * flag, and an option that takes a value given twice, unless it is `repeatable`.
  */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
   const [command, ...rest] = argv;
@@ -35,6 +37,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const words: string[] = [];
   const flags: string[] = [];
   const values = new Map<string, string | undefined>();
+  const repeated = new Map<string, string[]>();
   for (let at = 0; at < rest.length; at++) {
     const argument = rest[at]!;
     if (!isOption(argument)) {
@@ -50,11 +53,12 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       if (equals >= 0) throw new UsageError(`${name} takes no value: write ${name} alone (got ${clip(argument)}).`);
       continue;
     }
-    if (values.has(name)) throw new UsageError(`${name} is given twice: give it once.`);
+    if (values.has(name) && !option.repeatable) throw new UsageError(`${name} is given twice: give it once.`);
     const next = rest[at + 1];
-    if (equals >= 0) values.set(name, argument.slice(equals + 1));
-    else if (next !== undefined && !isOption(next)) values.set(name, rest[++at]);
-    else values.set(name, undefined);
+    const value = equals >= 0 ? argument.slice(equals + 1) : next !== undefined && !isOption(next) ? rest[++at] : undefined;
+    values.set(name, value);
+    if (option.repeatable && !value) throw new UsageError(`${name} needs a value, as in ${name} ${option.example ?? '<value>'}.`);
+    if (option.repeatable) repeated.set(name, [...(repeated.get(name) ?? []), value!]);
   }
   const option = (name: string): string | undefined => {
     if (!flags.includes(name)) return undefined;
@@ -63,7 +67,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     if (!value) throw new UsageError(`${name} needs a value${example ? `, as in ${name} ${example} or ${name}=${example}` : ''}.`);
     return value;
   };
-  return { command, words, flags, option, valueAfter: (name) => values.get(name) };
+  return { command, words, flags, option, valueAfter: (name) => values.get(name), values: (name) => repeated.get(name) ?? [] };
 }
 
 /** The command's option of that name, or a usage error that suggests the near ones. */

@@ -11,10 +11,12 @@
  *   <run>/summary.json    the figures of a finished run
  *   <run>/memory/<n>/     the agent's memory after conversation n, for agents with a memory folder
  *   <run>/report.html     `mmb report <run> --html`
+ *   <run>/regrades/<judge>.jsonl   `mmb regrade`: a judge's grades of the run's checks, one a line (`judgeSlug`)
  *   .logs/<run>.log       the output of an engine the editor started
  *   report.md             every finished run's report entry
  * ```
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 export const RESULTS_DIR = 'results';
@@ -27,6 +29,8 @@ export const MEMORY_DIR = 'memory';
 export const REPORT_HTML_FILE = 'report.html';
 export const REPORT_FILE = 'report.md';
 export const LOGS_DIR = '.logs';
+export const REGRADES_DIR = 'regrades';
+export const REGRADE_EXTENSION = '.jsonl';
 
 /** `<root>/results`: `root` is the folder of config.jsonc. */
 export function resultsDir(root: string): string {
@@ -46,4 +50,36 @@ export function engineLogFile(root: string, run: string): string {
 /** The memory snapshots of a run: `<run dir>/memory`, one numbered folder per conversation. */
 export function memorySnapshotsDir(dirOfRun: string): string {
   return join(dirOfRun, MEMORY_DIR);
+}
+
+/** The judges' grades of a run, beside the persona's: `<run dir>/regrades`. */
+export function regradesDir(dirOfRun: string): string {
+  return join(dirOfRun, REGRADES_DIR);
+}
+
+/** One judge's grades of a run: `<run dir>/regrades/<judge slug>.jsonl`. */
+export function regradeFile(dirOfRun: string, judgeName: string): string {
+  return join(regradesDir(dirOfRun), `${judgeSlug(judgeName)}${REGRADE_EXTENSION}`);
+}
+
+/** A name that is its own file name: lower case letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
+const PLAIN_SLUG = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * A judge's name as a file name. Names are the user's text (`stand-in:chaos?rate=1`, a key of
+ * config.jsonc, anything typed after `--judge`): a plain one is kept; any other is cut to the safe
+ * characters and given a digest of the whole name, so that `../x`, control characters or two names
+ * that differ only in what was cut never meet in one file.
+ */
+export function judgeSlug(name: string): string {
+  if (PLAIN_SLUG.test(name) && !name.endsWith('.')) return name;
+  const kept = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[-._]+|[-._]+$/g, '')
+    .slice(0, 48)
+    .replace(/[-._]+$/, '');
+  const digest = createHash('sha256').update(name).digest('hex').slice(0, 10);
+  return kept ? `${kept}-${digest}` : `judge-${digest}`;
 }

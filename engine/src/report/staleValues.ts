@@ -29,6 +29,27 @@ export function staleTokens(state: RunState, benchmark: Benchmark, checkId: stri
   return [...stale].slice(0, 20);
 }
 
+/** The most stale values a judge is shown, and the characters kept of each. */
+const MAX_STALE_VALUES = 10;
+const MAX_STALE_CHARS = 300;
+
+/**
+ * The texts a check's trap writes replaced, as the run read them (a fact's text before its edit, a
+ * note's old value), less those equal to the correct answer: what a judge is told is out of date.
+ */
+export function staleValues(state: RunState, benchmark: Benchmark, checkId: string, expected: string): string[] {
+  const values = new Set<string>();
+  for (const trap of benchmark.traps) {
+    if (!trap.trap.targets.some((target) => target.name === checkId)) continue;
+    const changes = [...trapChanges(state, benchmark, trap), noteChange(trap.trap.note ?? '')];
+    for (const change of changes) {
+      const before = change ? textInRun(state, change.before).trim() : '';
+      if (before && before !== '—' && before !== expected.trim()) values.add(before.slice(0, MAX_STALE_CHARS));
+    }
+  }
+  return [...values].slice(0, MAX_STALE_VALUES);
+}
+
 /**
  * What a trap changed: its facts' edits in its phase as the run journaled them; without any (a
  * state from before edits were kept), each fact it names as the benchmark wrote it against its

@@ -50,6 +50,11 @@ export interface Grade {
   comment: string;
   at: string;
   position: Position;
+  /**
+   * How many transcript entries there were when she gave it: the answer it grades is among the last
+   * of them (`mmb regrade` finds it there). Absent in older states.
+   */
+  turn?: number;
 }
 
 export interface TranscriptEntry {

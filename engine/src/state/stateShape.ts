@@ -62,6 +62,7 @@ const GRADE = object({
   comment: string(),
   at: time(),
   position: POSITION,
+  turn: optional(count()),
 }) satisfies Shape<Grade>;
 
 const TRANSCRIPT_ENTRY = object({

@@ -32,6 +32,7 @@ export function logEvaluation(state: RunState, args: ToolArgs, checkAt: (id: str
     comment: typeof args.comment === 'string' ? args.comment : '',
     at: now,
     position: at,
+    turn: state.transcript.length,
   };
   const again = Object.hasOwn(state.grades, id) && state.grades[id]?.length ? ' (this grade replaces the earlier one)' : '';
   const assumed =
