@@ -13,9 +13,13 @@ import { gradeItems } from '../src/cli/regradeRun';
 import type { Judge, JudgeOutcome } from '../src/judge/judge';
 import { judgeSlug, regradeFile, regradesDir } from '../src/protocol/layout';
 import { readRegrades, REGRADE_LINE } from '../src/report/regradeFiles';
-import { regradeItems, type RegradeItem } from '../src/report/regradeItems';
-import { regradeText } from '../src/report/regradeText';
-import { regradeView, DISAGREEMENT_POINTS } from '../src/report/regradeView';
+import { exchangeOf, regradeItems, type RegradeItem } from '../src/report/regradeItems';
+import { regradeMarkdown, regradeText } from '../src/report/regradeText';
+import { regradeView, runRegrades, DISAGREEMENT_POINTS } from '../src/report/regradeView';
+import { runView } from '../src/report/runView';
+import { renderRunReport } from '../src/report/html/runPage';
+import { renderComparison } from '../src/report/html/comparePage';
+import { compareRuns, comparisonText, withRegrades } from '../src/report/compare';
 import { gradeByRule } from '../src/standin/grading';
 import type { RunState } from '../src/state/runState';
 import { problemOf } from '../src/protocol/shape';
@@ -204,3 +208,63 @@ test('a line of the shape is what the grading writes', async () => {
 function tempCopy(): string {
   return tempDir('mmb-regrade-');
 }
+
+test('her question is found among several asked before the grades, and a second attempt answers her follow-up', () => {
+  const position = { chapter: 'c.md', chapterIndex: 0, phase: 0 };
+  const entry = (from: 'persona' | 'agent', text: string, second: number) => ({
+    from,
+    text,
+    at: `2026-03-01T09:00:${String(second).padStart(2, '0')}.000Z`,
+    position,
+  });
+  const transcript = [
+    entry('persona', 'How far is the lake from the house?', 1),
+    entry('agent', 'About 8 km.', 2),
+    entry('persona', "What is my sister's name?", 3),
+    entry('agent', 'I do not know.', 4),
+    entry('persona', "Could you search your notes? What is my sister's name?", 5),
+    entry('agent', 'Anna.', 6),
+    entry('persona', 'What is the weather like?', 8),
+  ];
+  const grade = (attempt: 1 | 2, second: number, turn?: number) => ({
+    score: 10,
+    effective: attempt === 2 ? 5 : 10,
+    attempt,
+    answer: 'quoted',
+    comment: '',
+    at: `2026-03-01T09:00:0${second}.000Z`,
+    position,
+    ...(turn !== undefined ? { turn } : {}),
+  });
+  assert.deepEqual(exchangeOf(transcript, grade(1, 7, 6), 'How far is the lake?'), {
+    question: 'How far is the lake from the house?',
+    answer: 'About 8 km.',
+  });
+  assert.deepEqual(exchangeOf(transcript, grade(2, 7, 6), "What's my sister called? (her name)"), {
+    question: "What is my sister's name?",
+    answer: 'Anna.',
+  });
+  // An older state without `turn`: the transcript up to the grade's time.
+  assert.deepEqual(exchangeOf(transcript, grade(2, 7), 'sister name'), { question: "What is my sister's name?", answer: 'Anna.' });
+  assert.equal(exchangeOf(transcript.slice(1, 2), grade(1, 7), 'lake'), undefined, 'she asked nothing');
+});
+
+test('the regrades reach report.md, the HTML report and the comparison', async () => {
+  const items = regradeItems(run.state, run.benchmark);
+  const dir = tempCopy();
+  await gradeItems(dir, items, [ruleJudge(), lenientJudge()], 1);
+  const view = runRegrades(dir, run.state, run.benchmark)!;
+  const markdown = regradeMarkdown(view);
+  assert.match(markdown, /^\| judge \| name \| graded \| no grade \| average \| exact \| MAE \| bias \| κ \|$/m);
+  assert.match(markdown, /^\| J2 \| stand-in \| \d+ \| 0 \| [\d.]+ \| 1\.00 \| 0\.00 \| \+0\.00 \|/m);
+  const first = view.checks[0]!;
+  assert.ok(first.disagrees);
+  assert.ok(markdown.includes(`| ${first.id} | ${first.type} |`));
+  const html = renderRunReport(runView(run.state, run.benchmark, { regrades: view }));
+  assert.match(html, /<h2 id="regrades">/);
+  assert.equal(html.match(/<tr class="differs" data-check=/g)?.length, view.disagreements);
+  assert.ok(!renderRunReport(runView(run.state, run.benchmark)).includes('id="regrades"'), 'no section without regrades');
+  const comparison = withRegrades(compareRuns([run.state, run.state], run.benchmark), (index) => (index === 0 ? view : null));
+  assert.match(comparisonText(comparison), /^judge +[\d.]+ +— +lenient$/m);
+  assert.match(renderComparison(comparison), /Averages under the judges/);
+});

@@ -13,7 +13,8 @@ import { damagedLine } from '../runFile';
 import { junitDocument, type JunitRun } from '../report/junit';
 import { summarize, type Summary } from '../report/summary';
 import { DEFAULT_PASS_SCORE } from '../protocol/scores';
-import { resultsDir } from '../protocol/layout';
+import { resultsDir, runDir } from '../protocol/layout';
+import { runRegrades, type RegradeView } from '../report/regradeView';
 import type { RunState } from '../state/runState';
 import type { RunOutcome } from '../workspace/launch';
 import { loadValidBenchmark } from '../workspace/launch';
@@ -89,13 +90,26 @@ export function ciReportCommand(
   }
   // A state that says `running` with no live engine was stopped: the JSON says so, as `mmb report` does.
   const summaries = played.map((run) => summarize(run.state, run.benchmark, trueStatus(ws.root, run.id, run.state)));
-  if (ci.json) io.out(`${JSON.stringify({ runs: summaries, damaged: damaged.map(damagedEntry) }, null, 2)}\n`);
+  if (ci.json) io.out(`${JSON.stringify({ runs: withRegrades(summaries, played, ws), damaged: damaged.map(damagedEntry) }, null, 2)}\n`);
   else textReport();
   // The text report said each damaged run already.
   if (ci.json) for (const e of damaged) io.err(`mmb: ${damagedLine(e)}\n`);
   // With --json, stdout holds the document alone: the file's line goes to stderr.
   if (ci.junit) writeJunit(ci, [...played, ...damaged.map(damagedJunitRun)], ci.json ? io.err : io.out);
   return missedThreshold(ci, summaries, io.err) ? 1 : 0;
+}
+
+/** Each summary with its run's regrades (`mmb regrade`), for the runs that have any. */
+function withRegrades(
+  summaries: readonly Summary[],
+  played: readonly { id: string; state: RunState; benchmark: Benchmark }[],
+  ws: ReportWorkspace,
+): (Summary & { regrades?: RegradeView })[] {
+  return summaries.map((summary, index) => {
+    const run = played[index]!;
+    const regrades = runRegrades(runDir(ws.root, run.id), run.state, run.benchmark);
+    return regrades ? { ...summary, regrades } : summary;
+  });
 }
 
 /** A damaged run in `--json`'s `damaged` list: its id, the file and what is wrong with it. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeWholeFile } from '../diskFull';
 import { dirname, join, relative, resolve } from 'node:path';
-import { compareRuns, comparisonText, withTrueStatus } from '../report/compare';
+import { compareRuns, comparisonText, withRegrades, withTrueStatus } from '../report/compare';
 import type { Price } from '../report/cost';
 import { renderComparison } from '../report/html/comparePage';
 import { renderRunReport } from '../report/html/runPage';
@@ -11,6 +11,7 @@ import { renderTrends } from '../report/html/trendsPage';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
 import { readMemorySnapshots } from '../report/memory';
 import { runView } from '../report/runView';
+import { runRegrades } from '../report/regradeView';
 import { RunDamaged, UsageError } from '../errors';
 import { damagedLine } from '../runFile';
 import type { RunState } from '../state/runState';
@@ -88,7 +89,9 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
       prices: prices(ws),
       memory: readMemorySnapshots(runDir(ws.root, id)),
       status: trueStatus(ws.root, id, state),
+      regrades: runRegrades(runDir(ws.root, id), state, benchmark),
     });
+    for (const problem of view.regrades?.problems ?? []) io.err(`mmb: ${problem}\n`);
     write(ws, out ? resolve(out) : join(resultsDir(ws.root), id, REPORT_HTML_FILE), (linkBase) => renderRunReport(view, { linkBase }), io);
   }
   return 0;
@@ -111,9 +114,10 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
     throw new UsageError(`runs of different benchmarks cannot be compared check by check (${each}): compare runs of one benchmark.`);
   }
   const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
-  const comparison = withTrueStatus(compareRuns(states, benchmark, path), (index) =>
+  const statuses = withTrueStatus(compareRuns(states, benchmark, path), (index) =>
     trueStatus(ws.root, readable[index]!.id, states[index]!),
   );
+  const comparison = withRegrades(statuses, (index) => runRegrades(runDir(ws.root, readable[index]!.id), states[index]!, benchmark));
   io.out(comparisonText(comparison));
   write(
     ws,

@@ -11,7 +11,9 @@ import { describeRun } from '../report/compare';
 import { summarize } from '../report/summary';
 import { stats } from '../report/trends';
 import { repeatOf } from '../protocol/runRequest';
-import { resultsDir } from '../protocol/layout';
+import { resultsDir, runDir } from '../protocol/layout';
+import { runRegrades } from '../report/regradeView';
+import { regradeMarkdown } from '../report/regradeText';
 import type { RunState } from '../state/runState';
 import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 import { cutToWidth, printable, textWidth } from './textWidth';
@@ -42,6 +44,9 @@ export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): numbe
     const state = loadRun(ws.root, id);
     const { benchmark } = runBenchmark(ws, state.benchmark);
     io.out(reportEntry(summarize(state, benchmark, trueStatus(ws.root, id, state)), new Date(state.finishedAt ?? state.lastEventAt)));
+    const regrades = runRegrades(runDir(ws.root, id), state, benchmark);
+    for (const problem of regrades?.problems ?? []) io.err(`mmb: ${problem}\n`);
+    if (regrades) io.out(`\n${regradeMarkdown(regrades)}\n`);
   }
   return 0;
 }

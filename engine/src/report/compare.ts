@@ -7,6 +7,8 @@ import type { RunState, TrueStatus } from '../state/runState';
 import { runStory, type TrapResult } from './trapStory';
 import { plannedChecks } from './summary';
 import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './runView';
+import type { RegradeView } from './regradeView';
+import { oneLine } from '../runFile';
 
 export interface ComparedRun {
   run: string;
@@ -20,6 +22,8 @@ export interface ComparedRun {
   sessionBreaksIgnored: boolean;
   /** True for a run of some phases only (`--from`, `--only`, a rehearsal): checks outside them were never played. */
   partial: boolean;
+  /** The run's average under each judge that regraded it (`mmb regrade`), when the caller read them (`withRegrades`). */
+  judges?: { judge: string; average: number | null; kappa: number | null }[];
 }
 
 export interface CompareRow {
@@ -74,6 +78,24 @@ export function describeRun(state: RunState): ComparedRun {
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
     partial: state.phases !== undefined || state.filter !== undefined,
   };
+}
+
+/** The comparison with each run's averages under the judges that regraded it (`runRegrades`). */
+export function withRegrades(comparison: Comparison, regradesOf: (index: number) => RegradeView | null): Comparison {
+  const runs = comparison.runs.map((run, index) => {
+    const judges = regradesOf(index)?.judges.map((judge) => ({ judge: judge.judge, average: judge.average, kappa: judge.agreement.kappa }));
+    return judges?.length ? { ...run, judges } : run;
+  });
+  return { ...comparison, runs };
+}
+
+/** Every judge that regraded one of the runs, and each run's average under it (null where it did not regrade that run). */
+export function judgeAverages(comparison: Comparison): { judge: string; averages: (number | null)[] }[] {
+  const names = [...new Set(comparison.runs.flatMap((run) => (run.judges ?? []).map((judge) => judge.judge)))];
+  return names.map((name) => ({
+    judge: name,
+    averages: comparison.runs.map((run) => run.judges?.find((judge) => judge.judge === name)?.average ?? null),
+  }));
 }
 
 /** The comparison with each run's true status (a state that says `running` may have been stopped). */
@@ -162,6 +184,10 @@ export function comparisonText(comparison: Comparison): string {
   const lines = [
     `${'check'.padEnd(8)}${comparison.runs.map((r) => r.run.padEnd(width)).join('')}`,
     `${'average'.padEnd(8)}${comparison.runs.map((r) => (r.average === null ? '—' : r.average.toFixed(2)).padEnd(width)).join('')}`,
+    ...judgeAverages(comparison).map(
+      (row) =>
+        `${'judge'.padEnd(8)}${row.averages.map((a) => (a === null ? '—' : a.toFixed(2)).padEnd(width)).join('')}${oneLine(row.judge, 60)}`,
+    ),
     ...comparison.rows
       .filter((r) => r.differs)
       .map((r) => `${r.id.padEnd(8)}${r.cells.map((g) => cell(g).padEnd(width)).join('')}${r.question.slice(0, 60)}`),

@@ -4,6 +4,7 @@
  * check with the persona's grade and each judge's side by side, the disagreements first.
  */
 import { oneLine } from '../runFile';
+import { inlineText } from './markdown';
 import type { RegradedCheck, RegradeView, JudgeSummary } from './regradeView';
 import { DISAGREEMENT_POINTS } from './regradeView';
 
@@ -91,4 +92,22 @@ export function regradeText(view: RegradeView): string {
     '(* = her grade of a 2nd attempt, ~ = the judge graded it differently over its repeats)',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Rows as a markdown table, the first row its head; every cell one escaped line. */
+function markdownTable(rows: readonly (readonly string[])[]): string {
+  const cell = (text: string) => inlineText(text, 300).replace(/\|/g, '\\|');
+  const line = (row: readonly string[]) => `| ${row.map(cell).join(' | ')} |`;
+  return [line(rows[0]!), `|${rows[0]!.map(() => ' --- ').join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+
+/** The regrades as a block of `mmb report <run>`'s markdown entry. */
+export function regradeMarkdown(view: RegradeView): string {
+  const notes = regradeNotes(view).map((note) => `- ${inlineText(note)}`);
+  return [
+    "Regrades (each judge's grades beside the persona's, `mmb regrade`):",
+    markdownTable(judgeRows(view)),
+    notes.join('\n'),
+    markdownTable(checkRows(view)),
+  ].join('\n\n');
 }

@@ -8,7 +8,7 @@ import type { Benchmark } from '../../../scenario/src';
 import { agreementOf, retestOf, type Agreement, type Retest } from '../judge/agreement';
 import { effectiveScore } from '../judge/rules';
 import type { RunState } from '../state/runState';
-import type { JudgeFile, RegradeLine } from './regradeFiles';
+import { readRegrades, type JudgeFile, type RegradeLine } from './regradeFiles';
 import { regradeItems, type RegradeItem } from './regradeItems';
 
 /** A judge's grade and the persona's differ by more than this, and the check is listed first. */
@@ -156,4 +156,9 @@ function judgeSummary(file: JudgeFile, lines: readonly RegradeLine[], checks: re
       completion: lines.reduce((sum, line) => sum + line.completionTokens, 0),
     },
   };
+}
+
+/** The regrades of the run in `dirOfRun` (its `regrades/` folder read as untrusted); null when it has none. */
+export function runRegrades(dirOfRun: string, state: RunState, benchmark: Benchmark): RegradeView | null {
+  return regradeView(state, benchmark, readRegrades(dirOfRun));
 }

@@ -14,6 +14,7 @@ import type { Usage } from '../protocol/chat';
 import type { MemorySnapshot } from './memory';
 import { runStory, type RunStory } from './trapStory';
 import { summarize, textInRun, type Summary } from './summary';
+import type { RegradeView } from './regradeView';
 
 /** A place in a benchmark: `file` relative to the workspace root (`benchmarks/<name>/<file>`), `line` 1-based. */
 export interface SourceRef {
@@ -73,6 +74,8 @@ export interface RunView {
   story: RunStory;
   /** The agent's memory snapshots, by conversation, as given in the options (none by default). */
   memory: MemorySnapshot[];
+  /** The judges' grades beside the persona's (`mmb regrade`), as given in the options; null when none. */
+  regrades: RegradeView | null;
 }
 
 export interface ViewOptions {
@@ -86,6 +89,8 @@ export interface ViewOptions {
   memory?: MemorySnapshot[];
   /** The run's true status (`trueStatus`): a state that says `running` may have been stopped. */
   status?: TrueStatus;
+  /** The run's regrades (`runRegrades`), shown beside its grades. */
+  regrades?: RegradeView | null;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -167,6 +172,7 @@ export function runView(state: RunState, benchmark: Benchmark, options: ViewOpti
     conversation: conversation(state, benchmark, path, checks),
     story: runStory(state, benchmark, checks, path, options.passScore),
     memory: options.memory ?? [],
+    regrades: options.regrades ?? null,
     // The persona's model, then the agent's own (for adapters that call their model themselves).
     costs: [
       ...estimateCosts(withFailedModels(state.usage, state, 'persona'), options.prices),

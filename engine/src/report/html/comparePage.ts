@@ -15,6 +15,7 @@ import {
 } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
+import { compareJudgesTable } from './regradeSection';
 
 export function renderComparison(comparison: Comparison, options: RenderOptions = {}): string {
   const differing = comparison.rows.filter((row) => row.differs);
@@ -38,6 +39,7 @@ ${chartBox('chart-averages', 'Average per run')}
 ${differing.length ? chartBox('chart-differing', 'Checks graded differently', 'wide') : ''}
 </div>
 ${pairwise(comparison)}
+${compareJudgesTable(comparison, options)}
 <h2>Check by check</h2>
 ${tableOf(head, rows, 'compare')}
 ${noteParagraph(gradesNote)}

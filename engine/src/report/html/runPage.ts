@@ -7,6 +7,7 @@ import type { ConversationChapter, ConversationItem } from '../conversation';
 import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './trapStory';
+import { regradeSection } from './regradeSection';
 import { chartBox, escapeHtml, gradeBars, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
@@ -33,6 +34,7 @@ ${graded ? gradeChartBoxes() : noteParagraph('No check was graded, so there are 
 <div>${groupTable('Check type', view.byType, options.passScore)}</div>
 <div>${groupTable('Chapter', view.byChapter, options.passScore)}</div>
 </div>
+${regradeSection(view.regrades, options)}
 <h2 id="imperfect">Imperfect answers (${view.imperfect.length})</h2>
 ${imperfect}
 ${missing.length ? noteParagraph(`Not graded: ${missing.map(escapeHtml).join(', ')}`) : ''}
