@@ -3,7 +3,8 @@
  * of a stand-in run of Max and of multiday on the chatbot (config.jsonc's defaults: `mmb run` on
  * a workspace whose persona and agent are the stand-in), Max on the notebook against Max on the
  * chatbot (interleaved), the share of the notebook's prompt tokens a provider's prefix cache can
- * reuse, and `mmb --help` from a cold process. Medians with min–max; prints figures, asserts nothing.
+ * reuse, `mmb regrade` of a Max run on the stand-in judge, and `mmb --help` from a cold process.
+ * Medians with min–max; prints figures, asserts nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,12 +23,15 @@ import { startStandIn } from '../engine/src/standin/server';
 import { launchRuns } from '../engine/src/workspace/launch';
 import { readBenchmarkFolder } from '../engine/src/workspace/folders';
 import { interleaved, summary, timed } from './benchStats';
+import { benchRegrade } from './bench-regrade';
 
 const ROOT = join(__dirname, '..');
 const BENCHMARKS = join(ROOT, 'benchmarks');
 const scratch = mkdtempSync(join(tmpdir(), 'mmb-bench-runs-'));
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 let runs = 0;
+/** The last run of Max on the chatbot, for the regrade's figure. */
+let lastMaxRun: string | undefined;
 /** What the agent's own model was asked in the last run of each agent: requests and prompt tokens. */
 const agentUsage = new Map<string, { requests: number; promptTokens: number; runRequests: number }>();
 
@@ -41,6 +45,7 @@ async function shippedRun(benchmark: string, agent: string): Promise<number> {
     const usage = Object.values(outcome?.state?.agentStatus?.usage ?? {});
     const requests = usage.reduce((n, u) => n + u.requests, 0);
     const persona = Object.values(outcome?.state?.usage ?? {}).reduce((n, u) => n + u.requests, 0);
+    if (benchmark === 'max' && agent === 'chatbot' && outcome?.state?.status === 'finished') lastMaxRun = run.name;
     if (benchmark === 'max')
       agentUsage.set(agent, { requests, promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0), runRequests: requests + persona });
   });
@@ -151,6 +156,7 @@ void (async () => {
       2,
     )}`,
   );
+  if (lastMaxRun) await benchRegrade(scratch, BENCHMARKS, lastMaxRun);
   const pair = await interleaved(
     5,
     () => shippedRun('max', 'notebook'),
