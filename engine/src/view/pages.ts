@@ -15,6 +15,7 @@ import { readMemorySnapshots } from '../report/memory';
 import { indexFilterOf, runsIndex } from '../report/runsIndex';
 import { computeTrends, DEFAULT_FLAKY_THRESHOLD } from '../report/trends';
 import { runView } from '../report/runView';
+import { runRegrades } from '../report/regradeView';
 import { MAX_SELECTED_RUNS } from '../protocol/messages';
 import type { ReportWorkspace } from '../workspace/results';
 import { benchmarkCache, indexRows, servedIds, servedRun } from './runs';
@@ -90,6 +91,7 @@ function runPage(context: ViewContext, id: string, options: RenderOptions): Page
     prices: context.prices(),
     memory: readMemorySnapshots(run.dir),
     status: run.status,
+    regrades: runRegrades(run.dir, run.state, found.benchmark),
   });
   const live = run.status === 'running';
   return {
