@@ -268,3 +268,24 @@ test('the regrades reach report.md, the HTML report and the comparison', async (
   assert.match(comparisonText(comparison), /^judge +[\d.]+ +— +lenient$/m);
   assert.match(renderComparison(comparison), /Averages under the judges/);
 });
+
+test("blind: a judge gets the item alone, never the persona's grade or her comment", async () => {
+  const items = regradeItems(run.state, run.benchmark);
+  const seen: unknown[] = [];
+  const recording: Judge = {
+    name: 'recording',
+    grade: async (item) => {
+      seen.push(item);
+      return { kind: 'graded', score: 1, comment: '', raw: '', usage: USAGE };
+    },
+  };
+  await gradeItems(tempCopy(), items, [recording], 1);
+  assert.equal(seen.length, items.length);
+  for (const item of seen) {
+    assert.deepEqual(Object.keys(item as object).sort(), ['answer', 'attempt', 'check', 'key']);
+    assert.deepEqual(
+      Object.keys((item as RegradeItem).check).filter((key) => !['id', 'type', 'question', 'answer', 'stale'].includes(key)),
+      [],
+    );
+  }
+});

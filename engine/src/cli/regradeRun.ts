@@ -79,7 +79,8 @@ async function gradeWithJudge(
       const [item, index] = left[next++]!;
       const started = Date.now();
       try {
-        const outcome = await judge.grade(item);
+        // Blind: the judge gets the item alone, never the persona's grade beside it.
+        const outcome = await judge.grade({ key: item.key, check: item.check, answer: item.answer, attempt: item.attempt });
         appendLine(file, regradeLine(judge.name, item, index, outcome, (Date.now() - started) / 1000));
         tally.asked++;
         if (outcome.kind === 'no-grade') tally.noGrade++;

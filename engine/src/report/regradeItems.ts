@@ -27,12 +27,15 @@ const QUESTIONS_SEARCHED = 12;
 
 /** Every check with a standing grade, in the benchmark's order, as an item for a judge. */
 export function regradeItems(state: RunState, benchmark: Benchmark): RegradeItem[] {
+  // A grade of a check the benchmark no longer has has no correct answer to grade against.
+  const known = new Set(benchmark.checks.map((located) => located.check.id));
   return checkResults(state, benchmark).flatMap((check): RegradeItem[] => {
     const grades = state.grades[check.id] ?? [];
     const grade = grades.at(-1);
-    if (!grade || !check.grade) return [];
+    if (!grade || !check.grade || !known.has(check.id)) return [];
     const exchange = exchangeOf(state.transcript, grade, check.question);
-    const stale = staleValues(state, benchmark, check.id, check.expected);
+    // A HIST check asks for the value before the change: what its traps replaced is its answer, not stale.
+    const stale = check.type === 'HIST' ? [] : staleValues(state, benchmark, check.id, check.expected);
     return [
       {
         key: check.id,
