@@ -1,41 +1,57 @@
 /**
- * `mmb regrade` as users run it: a rehearsal of the starter graded again by the stand-in judge and
- * the lenient chaos judge, side by side in the terminal, `mmb report`, `--json` and `--html`; the
- * persona's grades untouched; a hostile judge name and an unknown run one line each.
+ * `mmb regrade` as users run it: a run of Max on the stand-in graded again by the stand-in judge and
+ * the lenient and harsh chaos judges, side by side in the terminal, `mmb report`, `--json` and
+ * `--html`; the persona's grades untouched; a hostile judge name and an unknown run one line each.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { judgeSlug } from '../src/protocol/layout';
-import { mmb, workspace } from './helpers';
+import { mmb, ROOT, workspace } from './helpers';
+
+const MAX = join(ROOT, 'benchmarks', 'max');
 
 const LENIENT = 'stand-in:chaos?rate=1&behaviours=lenient-judge';
+const HARSH = 'stand-in:chaos?rate=1&behaviours=harsh-judge';
 let dir: string;
 
 before(() => {
-  dir = workspace({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'starter', agent: 'chatbot' } } });
+  dir = workspace({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'max', agent: 'chatbot' } } }, { max: MAX });
   const run = mmb(['run', 'rehearsal'], dir);
   assert.equal(run.code, 0, run.stderr);
 });
 
 test('mmb regrade shows each check graded by the persona and each judge side by side, hers untouched', () => {
   const state = readFileSync(join(dir, 'results', 'rehearsal', 'state.json'));
-  const r = mmb(['regrade', 'rehearsal', '--judge', 'stand-in', '--judge', LENIENT], dir);
+  const r = mmb(['regrade', 'rehearsal', '--judge', 'stand-in', '--judge', LENIENT, '--judge', HARSH], dir);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
   assert.match(r.stdout, /^stand-in: \d+ graded now$/m);
   assert.match(r.stdout, /^judge +name +graded +no grade +average +exact +MAE +bias +κ$/m);
-  assert.match(r.stdout, /^J1 +stand-in +\d+ +0 +[\d.]+ +1\.00 +0\.00 +\+0\.00/m);
-  assert.match(r.stdout, /^J2 +stand-in:chaos\?rate=1&behaviours=lenient-judge +\d+ +0 +[\d.]+ +0\.\d\d +[\d.]+ +\+[1-9]/m);
-  assert.match(r.stdout, /^Panel of 2 judges: average [\d.]+, spread [\d.]+$/m);
-  assert.match(r.stdout, /^\d+ of \d+ checks where a judge and the persona differ by more than 2 points, first$/m);
-  assert.match(r.stdout, /^check +type +persona +J1 +J2 +question$/m);
+  assert.match(r.stdout, /^J1 +stand-in +\d+ +0 +[\d.]+ +1\.00 +0\.00 +\+0\.00 +1\.00$/m);
+  assert.match(r.stdout, /^J2 +stand-in:chaos\?rate=1&behaviours=lenien… +\d+ +0 +[\d.]+ +0\.\d\d +[\d.]+ +\+0\.[1-9]/m, 'lenient');
+  assert.match(r.stdout, /^J3 +stand-in:chaos\?rate=1&behaviours=harsh-… +\d+ +0 +[\d.]+ +0\.\d\d +[\d.]+ +-0\.[1-9]/m, 'harsh');
+  assert.match(r.stdout, /^Panel of 3 judges: average [\d.]+, spread [\d.]+$/m);
+  const differing = /^(\d+) of \d+ checks where a judge and the persona differ by more than 2 points, first$/m.exec(r.stdout);
+  const disagreements = Number(differing?.[1]);
+  assert.ok(disagreements > 0, r.stdout);
+  const rows = r.stdout
+    .slice(r.stdout.search(/^check +type +persona +J1 +J2 +J3 +question$/m))
+    .split('\n')
+    .slice(1);
+  // The disagreements come first: in each, the lenient or the harsh judge is more than 2 points from her, the stand-in never.
+  for (const row of rows.slice(0, disagreements)) {
+    const [persona, rule, lenient, harsh] = row
+      .split(/ +/)
+      .slice(2, 6)
+      .map((cell) => parseFloat(cell));
+    assert.equal(rule, persona, row);
+    assert.ok(Math.abs(lenient! - persona!) > 2 || Math.abs(harsh! - persona!) > 2, row);
+  }
   assert.deepEqual(readFileSync(join(dir, 'results', 'rehearsal', 'state.json')), state);
-  assert.deepEqual(
-    readdirSync(join(dir, 'results', 'rehearsal', 'regrades')).sort(),
-    [`${judgeSlug(LENIENT)}.jsonl`, 'stand-in.jsonl'].sort(),
-  );
+  const files = ['stand-in', LENIENT, HARSH].map((judge) => `${judgeSlug(judge)}.jsonl`);
+  assert.deepEqual(readdirSync(join(dir, 'results', 'rehearsal', 'regrades')).sort(), files.sort());
   const again = mmb(['regrade', 'rehearsal', '--judge', 'stand-in'], dir);
   assert.match(again.stdout, /^stand-in: 0 graded now, \d+ done before$/m, 'nothing graded twice');
 });

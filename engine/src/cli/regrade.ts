@@ -65,7 +65,7 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
     io.err('mmb: stopped; run mmb regrade again to grade what is left.\n');
     return 130;
   }
-  const regrades = readRegrades(dir);
+  const regrades = readRegrades(dir, names);
   for (const problem of regrades.problems) io.err(`mmb: ${oneLine(problem)}\n`);
   const view = regradeView(state, benchmark, regrades);
   if (view) io.out(`\nRegrades of ${clip(state.run)} (${clip(state.benchmark)} @ ${clip(state.agent)}):\n${regradeText(view)}`);

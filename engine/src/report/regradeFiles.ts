@@ -7,7 +7,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RunDamaged } from '../errors';
 import { parseJsonLines } from '../jsonl';
-import { REGRADE_EXTENSION, regradesDir } from '../protocol/layout';
+import { judgeSlug, REGRADE_EXTENSION, regradesDir } from '../protocol/layout';
 import { count, number, numberFrom, object, oneOf, optional, problemOf, problemText, string, type Infer } from '../protocol/shape';
 import { oneLine, readRunBytes } from '../runFile';
 
@@ -52,16 +52,21 @@ export interface JudgeFile {
   lines: RegradeLine[];
 }
 
-/** Every judge's grades of a run, and one line per problem met (a damaged file, skipped lines). */
-export function readRegrades(dirOfRun: string): { files: JudgeFile[]; problems: string[] } {
+/**
+ * Every judge's grades of a run, and one line per problem met (a damaged file, skipped lines): the
+ * judges named in `first` in that order (as `--judge` gave them), then the others by file name.
+ */
+export function readRegrades(dirOfRun: string, first: readonly string[] = []): { files: JudgeFile[]; problems: string[] } {
   const dir = regradesDir(dirOfRun);
   const stat = lstatSync(dir, { throwIfNoEntry: false });
   if (!stat) return { files: [], problems: [] };
   if (!stat.isDirectory())
     return { files: [], problems: [`damaged: ${dir}: not a folder (a link is never followed); the regrades are left out.`] };
+  const rank = new Map(first.map((judge, index) => [`${judgeSlug(judge)}${REGRADE_EXTENSION}`, index]));
+  const order = (name: string) => rank.get(name) ?? first.length;
   const names = readdirSync(dir)
     .filter((name) => name.endsWith(REGRADE_EXTENSION))
-    .sort()
+    .sort((left, right) => order(left) - order(right) || (left < right ? -1 : left > right ? 1 : 0))
     .slice(0, MAX_JUDGE_FILES);
   const files: JudgeFile[] = [];
   const problems: string[] = [];
