@@ -289,3 +289,19 @@ test("blind: a judge gets the item alone, never the persona's grade or her comme
     );
   }
 });
+
+test('--repeat: each judge grades each item N times; a judge that wavers shows in its retest and its cells', async () => {
+  const items = regradeItems(run.state, run.benchmark);
+  const dir = tempCopy();
+  let calls = 0;
+  const wavering = fakeJudge('wavering', () => (calls++ % 2 === 0 ? 10 : 0));
+  const [tally] = await gradeItems(dir, items, [wavering], 3);
+  assert.equal(tally!.asked, items.length * 3);
+  const view = runRegrades(dir, run.state, run.benchmark)!;
+  const judge = view.judges[0]!;
+  assert.equal(judge.retest?.items, items.length);
+  assert.ok(judge.retest!.changed > 0);
+  assert.ok(view.checks.some((check) => check.judges[0]!.repeats === 3 && check.judges[0]!.spread > 0));
+  assert.match(regradeText(view), /^J1 over its repeats: \d+ of \d+ grades changed, mean spread [\d.]+$/m);
+  assert.match(regradeText(view), /~/);
+});
