@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseConfig, type Config } from '../../scenario/src';
+import { parseConfig, type Benchmark, type Config } from '../../scenario/src';
 import {
   BENCHMARKS_DIR,
   JOURNAL_FILE,
@@ -16,6 +16,8 @@ import {
   readMemorySnapshots,
   readRunState,
   resultsDir,
+  runRegrades,
+  type RegradeView,
   runDir,
   RunDamaged,
   STATE_FILE,
@@ -206,6 +208,11 @@ export class ResultsFolder {
   /** Every memory snapshot of a run, bounded, for its report page (as `mmb report --html` reads them). */
   memorySnapshots(run: string): MemorySnapshot[] {
     return readMemorySnapshots(runDir(this.root, run));
+  }
+
+  /** The judges' grades of a run beside its persona's (`mmb regrade`), for its report page; null when it has none. */
+  regrades(state: RunState, benchmark: Benchmark): RegradeView | null {
+    return runRegrades(runDir(this.root, state.run), state, benchmark);
   }
 
   /** A page with every key of the editor's environment and of config.jsonc masked, as `mmb view` masks its pages. */

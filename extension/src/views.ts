@@ -128,6 +128,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
       benchmarkPath: b.path,
       prices: this.wb.results.config().prices,
       memory: this.wb.results.memorySnapshots(state.run),
+      regrades: this.wb.results.regrades(state, b.benchmark),
       passScore: this.wb.passScore(),
       ...this.trueStatus(state.run),
     });

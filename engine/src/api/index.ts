@@ -27,6 +27,7 @@ export {
 } from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
 export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type MemorySnapshot } from '../report/memory';
+export { runRegrades, type RegradeView } from '../report/regradeView';
 export { workspaceMasker } from '../workspaceSecrets';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
