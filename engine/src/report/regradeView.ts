@@ -21,6 +21,8 @@ export interface JudgeCell {
   /** Highest minus lowest of its repeats (0 for one). */
   spread: number;
   repeats: number;
+  /** Each repeat's effective score, in the order they were given. */
+  scores: number[];
   /** The comment of its latest grade. */
   comment: string;
 }
@@ -89,7 +91,13 @@ export function regradeView(
   const byCheck = new Map(items.map((item) => [item.key, item]));
   const linesOf = regrades.files.map((file) => file.lines.filter((line) => current(line, byCheck.get(line.check))));
   const outdated = regrades.files.reduce((sum, file, index) => sum + file.lines.length - linesOf[index]!.length, 0);
-  const checks = items.map((item) => regradedCheck(item, linesOf));
+  const gradedByCheck = linesOf.map((lines) => {
+    const byId = new Map<string, RegradeLine[]>();
+    for (const line of lines)
+      if (line.outcome === 'graded' && line.score !== undefined) byId.set(line.check, [...(byId.get(line.check) ?? []), line]);
+    return byId;
+  });
+  const checks = items.map((item) => regradedCheck(item, gradedByCheck));
   const judges = regrades.files.map((file, index) => judgeSummary(file, linesOf[index]!, checks, index));
   const averages = judges.flatMap((judge) => (judge.average === null ? [] : [judge.average]));
   const panelAverage = mean(averages);
@@ -110,12 +118,13 @@ export function regradeView(
 }
 
 /** One check: the persona's grade and each judge's mean over its repeats. */
-function regradedCheck(item: RegradeItem, linesOf: readonly RegradeLine[][]): RegradedCheck {
-  const cells = linesOf.map((lines): JudgeCell | null => {
-    const graded = lines.filter((line) => line.check === item.key && line.outcome === 'graded' && line.score !== undefined);
+function regradedCheck(item: RegradeItem, gradedByCheck: readonly ReadonlyMap<string, RegradeLine[]>[]): RegradedCheck {
+  const cells = gradedByCheck.map((byId): JudgeCell | null => {
+    const graded = byId.get(item.key) ?? [];
     if (graded.length === 0) return null;
     const scores = graded.map((line) => effectiveScore(line.score!, line.attempt));
-    return { effective: round2(mean(scores)!), spread: round2(spreadOf(scores)), repeats: graded.length, comment: graded.at(-1)!.comment };
+    const comment = graded.at(-1)!.comment;
+    return { effective: round2(mean(scores)!), spread: round2(spreadOf(scores)), repeats: graded.length, scores, comment };
   });
   const given = cells.flatMap((cell) => (cell ? [cell.effective] : []));
   const gap = given.length ? Math.max(...given.map((score) => Math.abs(score - item.persona.effective))) : 0;
@@ -139,9 +148,7 @@ function judgeSummary(file: JudgeFile, lines: readonly RegradeLine[], checks: re
   const pairs = graded.map((line) => ({ gold: personaOf.get(line.check)!, judge: effectiveScore(line.score!, line.attempt) }));
   const cells = checks.flatMap((check) => (check.judges[index] ? [check.judges[index]] : []));
   const average = mean(cells.map((cell) => cell.effective));
-  const perCheck = checks.map((check) =>
-    graded.filter((line) => line.check === check.id).map((line) => effectiveScore(line.score!, line.attempt)),
-  );
+  const perCheck = checks.map((check) => check.judges[index]?.scores ?? []);
   const repeated = lines.some((line) => line.repeat > 1);
   return {
     judge: file.judge,
