@@ -6,8 +6,10 @@
  * prompt's list of tools (promptSection.ts) and the table of persona tools in docs/format.md
  * (referenceTable.ts); from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md
  * (engine/src/diagnosticCodesTable.ts); from engine/src/judge/rules.ts the grading rules of the system
- * prompt and docs/grading.md; from scripts/importRules.mjs the table of what each part may
- * import in ARCHITECTURE.md. Run it after changing an agent's entry, a persona tool, a diagnostic's row
+ * prompt and docs/grading.md; from a grading item's fields and `ANSWER_KINDS` the schema of a grading
+ * set's line and the table of answer kinds in docs/grading.md (engine/src/judge/gradingSetSchema.ts);
+ * from scripts/importRules.mjs the table of what each part may import in ARCHITECTURE.md. Run it after
+ * changing an agent's entry, a persona tool, a diagnostic's row, a grading item's field, an answer kind
  * or an import rule: `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { withPersonaToolsTable } from '../engine/src/run/tools/referenceTable';
 import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } from '../engine/src/run/tools/toolsModule';
 import { withGeneratedBlock } from '../engine/src/generatedBlock';
 import { GRADING_RULES_END, GRADING_RULES_START, gradingRulesBlock } from '../engine/src/judge/rules';
+import { GRADING_SET_SCHEMA_PATH, gradingSetSchemaText, withAnswerKindsTable } from '../engine/src/judge/gradingSetSchema';
 import { IMPORT_RULES_END, IMPORT_RULES_START, importRulesTable } from './importRules.mjs';
 
 const root = join(__dirname, '..');
@@ -87,3 +90,13 @@ const withImportRules = withGeneratedBlock(readFileSync(map, 'utf8'), IMPORT_RUL
 if (withImportRules === undefined) stopWith(`${map} has lost its generated:import-rules markers; put them back around the import table.`);
 writeFileSync(map, withImportRules);
 process.stdout.write(`wrote the import rules of ${map}\n`);
+
+writeFileSync(join(root, GRADING_SET_SCHEMA_PATH), gradingSetSchemaText());
+process.stdout.write(`wrote ${GRADING_SET_SCHEMA_PATH}\n`);
+
+const grading = join(root, 'docs', 'grading.md');
+const withKinds = withAnswerKindsTable(readFileSync(grading, 'utf8'));
+if (withKinds === undefined)
+  stopWith(`${grading} has lost its generated:answer-kinds markers; put them back around the table of answer kinds.`);
+writeFileSync(grading, withKinds);
+process.stdout.write(`wrote the answer kinds of ${grading}\n`);

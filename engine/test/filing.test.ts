@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_SEED, filingBenchmark, MISRECORDED, simulate } from '../src/experiments/filing';
 import { formatFilingTable, runFilingExperiment } from '../src/experiments/filingRun';
+import { GRADING_SET_FILE } from '../src/judge/gradingSet';
 import { CLI, ROOT, tempDir } from './helpers';
 
-test('the bundled benchmarks/filing is exactly what the generator writes at seed 1107', () => {
+test('the bundled benchmarks/filing is exactly what the generator writes at seed 1107, and its hand-written grading set', () => {
   const dir = join(ROOT, 'benchmarks', 'filing');
   const files = filingBenchmark(simulate(DEFAULT_SEED));
-  assert.deepEqual(readdirSync(dir).sort(), [...files.keys()].sort());
+  assert.deepEqual(readdirSync(dir).sort(), [...files.keys(), GRADING_SET_FILE].sort());
   for (const [name, text] of files)
     assert.equal(readFileSync(join(dir, name), 'utf8'), text, `${name} is stale: run scripts/generate-filing.ts`);
 });

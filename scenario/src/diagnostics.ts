@@ -69,6 +69,17 @@ export const FORMAT_CODES = {
       `or lists on a line, or indentation over ${MAX_INDENT_COLUMNS} columns: the file is not parsed`,
     ].join(' '),
   },
+  'invalid-grading-item': {
+    severity: 'error',
+    summary: [
+      "a line of the benchmark's grading.jsonl that is not a grading item: not JSON, a field missing, unknown or of the wrong",
+      'kind, a score outside 0–10, a text over its size, a key used twice, or the set itself not readable',
+    ].join(' '),
+  },
+  'grading-check-mismatch': {
+    severity: 'error',
+    summary: "a grading item's check that the benchmark lacks, or whose question, correct answer or type differ from the benchmark's",
+  },
   'audit-missing-value': {
     severity: 'error',
     summary: [

@@ -12,6 +12,7 @@ import {
   type Diagnostic,
 } from '../../../scenario/src';
 import { auditBenchmark } from '../audit/answerAudit';
+import { gradingSetDiagnostics } from '../judge/gradingSetCheck';
 import { describeFsError, findBenchmarkFolders, readBenchmarkFolder, readConfigFile, shownPath } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { formatCoverage } from './coverageText';
@@ -117,7 +118,8 @@ function workspaceTargets(cwd: string): string[] {
 function checkBenchmark(path: string, target: string, withCoverage: boolean): Checked {
   const b = loadBenchmark(readBenchmarkFolder(path, target));
   const folder = target.replace(/[\\/]+$/, '');
-  const checked: Checked = { folder, diagnostics: validateBenchmark(b), shown: folder, benchmark: b };
+  const diagnostics = [...validateBenchmark(b), ...gradingSetDiagnostics(path, b)];
+  const checked: Checked = { folder, diagnostics, shown: folder, benchmark: b };
   if (withCoverage) checked.coverage = coverage(b);
   return checked;
 }
