@@ -83,7 +83,10 @@ test('a persona model reusing one tool-call id: every message reaches the agent 
     if (compaction) assert.ok(run.state.compactions.length >= 5, `${label}: ${run.state.compactions.length} compactions`);
     assert.deepEqual(run.received, run.sent, `${label}: the agent received each send_message exactly once, in order`);
     assert.deepEqual(run.sent, clean.sent, `${label}: the same conversation as without id reuse`);
-    assert.equal(average(run.state), average(clean.state), `${label}: the same average`);
+    // The stand-in persona grades with the sheets' history she can see, and a compaction cuts it:
+    // the grades to compare are those of the same compaction without id reuse.
+    const same = compaction ? await play(new InProcessStandIn(), compaction) : clean;
+    assert.equal(average(run.state), average(same.state), `${label}: the same average`);
     assert.equal(Object.keys(run.state.sends).length, run.sent.length, `${label}: one journaled key per message`);
     assert.ok(
       [...persona.idsSeen].every((id) => /^t\d+-\d+$/.test(id)),

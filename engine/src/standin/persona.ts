@@ -8,6 +8,7 @@ import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';
 import { applySwaps, factMatching, factsOfRead, sheetEditsOf, type SheetEdit } from './sheetEdits';
+import { factChanges, staleValuesFor, type FactChange } from './sheetHistory';
 import { saysDontKnow } from './text';
 
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
@@ -109,6 +110,8 @@ interface DoneBefore {
   graded: ReadonlySet<string>;
   /** The phase's talk was said (and its waits waited) before the cut. */
   talkSaid: boolean;
+  /** The facts' edits the conversation shows: a value they took out is stale when a reply gives it. */
+  changes: readonly FactChange[];
 }
 
 function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
@@ -146,12 +149,14 @@ function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, str
   for (const check of checks) {
     if (done.graded.has(check.id)) continue;
     const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
-    let grade = gradeByRule(check.type, check.answer, first);
+    // A HIST check asks for the old value: the edits' old values are its answer, not stale.
+    const options = { stale: check.type === 'HIST' ? [] : staleValuesFor(check, done.changes) };
+    let grade = gradeByRule(check.type, check.answer, first, options);
     let answer = first;
     let attempt = 1;
     if (grade.score < 10 && check.type !== 'VOID' && saysDontKnow(first)) {
       answer = agentReply(yield { tool: 'send_message', args: { text: `Could you search your memory and notes? ${check.question}` } });
-      grade = gradeByRule(check.type, check.answer, answer);
+      grade = gradeByRule(check.type, check.answer, answer, options);
       attempt = 2;
     }
     // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
@@ -201,7 +206,7 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   }
   const opening = messages[start];
   const cutInside = opening?.role === 'user' && typeof opening.content === 'string' && opening.content.includes(INSIDE_PHASE_MARK);
-  const script = phaseScript(text, { graded: gradedBefore(opening), talkSaid: cutInside });
+  const script = phaseScript(text, { graded: gradedBefore(opening), talkSaid: cutInside, changes: factChanges(messages) });
   let step = script.next('');
   // Each step is matched with the first call not matched yet that made it. A compaction inside the
   // phase cut the first calls off: those steps find no call and are taken again, and a step
