@@ -15,7 +15,7 @@ import { DOCTOR_LINES, type DoctorResult } from '../src/doctor/lines';
 import { measureMaxRun, maxRunResult } from '../src/doctor/maxRun';
 import { probeBenchmark } from '../src/doctor/phaseRun';
 import { OpenAIChatModel } from '../src/models/chat';
-import { MISBEHAVIOUR_NAMES } from '../src/protocol/chaos';
+import { GRADING_BEHAVIOURS, MISBEHAVIOUR_NAMES } from '../src/protocol/chaos';
 import { InProcessStandIn } from '../src/standin/inProcess';
 import { startStandIn } from '../src/standin/server';
 import { ROOT, tempDir } from './helpers';
@@ -51,7 +51,7 @@ test('mmb doctor stand-in: every line, in the order of DOCTOR_LINES, and every c
 });
 
 test('each chaos behaviour at rate 1 fails exactly the lines whose brokenBy names it', async () => {
-  for (const behaviour of MISBEHAVIOUR_NAMES) {
+  for (const behaviour of [...MISBEHAVIOUR_NAMES, ...(Object.keys(GRADING_BEHAVIOURS) as (keyof typeof GRADING_BEHAVIOURS)[])]) {
     const { code, report } = await doctor(`stand-in:chaos?rate=1&behaviours=${behaviour}`);
     const expected = DOCTOR_LINES.filter((line) => line.brokenBy.includes(behaviour)).map((line) => line.id);
     assert.deepEqual(failing(report), expected, `${behaviour}: ${JSON.stringify(report.lines, null, 1)}`);
@@ -121,4 +121,14 @@ test('the terminal: ✗ with the capability and what to do; an unknown model is 
   assert.match(out, /2 of 5 capabilities failed in [\d.]+ s: send-message, next-phase\.\n$/);
   assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
   assert.match(err, /no-such-model/);
+});
+
+test("a model named by a key of config.jsonc's judges, as --judge names one", async () => {
+  let out = '';
+  const io = { out: (s: string) => void (out += s), err: (s: string) => void (out += s), tty: false, env: {} };
+  const cwd = tempDir('mmb-doctor-judges-');
+  const judges = { 'my-grader': { model: 'stand-in:chaos?rate=1&behaviours=refusal' } };
+  writeFileSync(join(cwd, 'config.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, judges, runs: {} }));
+  assert.equal(await main(['doctor', 'my-grader'], cwd, io), 1, out);
+  assert.match(out, /^Checking my-grader \(model stand-in:chaos\?rate=1&behaviours=refusal\)/);
 });

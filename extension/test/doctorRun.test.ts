@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../engine/src/cli/main';
-import { doctorArguments, doctorVerdict } from '../src/doctorRun';
+import { PERSONA_JUDGE } from '../../engine/src/judge/models';
+import { doctorArguments, doctorVerdict, PERSONA_MODEL } from '../src/doctorRun';
 
 /** `mmb <args>` in a fresh workspace whose config.jsonc's persona is `model`: its exit status and output. */
 async function inWorkspace(model: string): Promise<{ code: number; output: string }> {
@@ -23,6 +24,7 @@ async function inWorkspace(model: string): Promise<{ code: number; output: strin
 }
 
 test("Check this model runs mmb doctor on config.jsonc's persona: a stand-in persona passes, and the notice says so", async () => {
+  assert.equal(PERSONA_MODEL, PERSONA_JUDGE, "the name the CLI gives config.jsonc's persona model");
   const { code, output } = await inWorkspace('stand-in');
   assert.equal(code, 0, output);
   const verdict = doctorVerdict(code, output);

@@ -1,10 +1,11 @@
 /**
  * `mmb doctor <model>`: can this endpoint play the persona? One line per capability of
  * `doctor/lines.ts`, ✓ or ✗ with what was seen and, on a ✗, what to do; `--json` for programs.
- * Exit 0 when every capability passes, 1 otherwise. The model is named as `--judge` names one.
+ * Exit 0 when every capability passes, 1 otherwise. The model is named as `--judge` names one (`judge/models.ts`).
  */
 import { existsSync } from 'node:fs';
-import { DEFAULT_CONFIG, type Config, type ModelConfig } from '../../../scenario/src';
+import { DEFAULT_CONFIG, type Config } from '../../../scenario/src';
+import { judgeModel } from '../judge/models';
 import { UsageError } from '../errors';
 import { createModel, isStandInModel } from '../models/resolve';
 import { registerRunSecrets } from '../secrets';
@@ -24,19 +25,12 @@ export interface DoctorCommandInput {
 
 const MARKS: Record<DoctorResult['status'], string> = { pass: '✓', fail: '✗', info: 'ℹ' };
 
-/** The model a name stands for: `persona` is config.jsonc's persona model, a stand-in name is itself. */
-function doctorModel(name: string, config: Config): ModelConfig {
-  if (name === 'persona') return config.persona;
-  if (isStandInModel(name)) return { model: name };
-  throw new UsageError(`mmb doctor ${clip(name)}: no such model; name one as persona, stand-in or "stand-in:chaos?…".`);
-}
-
 export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<number> {
   if (!input.name) throw new UsageError("mmb doctor needs a model: mmb doctor persona (config.jsonc's), or mmb doctor stand-in");
   // The stand-in needs no config: `mmb doctor stand-in` works in any folder.
   const config: Config =
     isStandInModel(input.name) && !existsSync(input.configPath) ? { ...DEFAULT_CONFIG, runs: [] } : loadConfig(input.configPath);
-  const modelConfig = doctorModel(input.name, config);
+  const modelConfig = judgeModel(input.name, config);
   registerRunSecrets({ persona: modelConfig, runs: [] }, io.env);
   const standIn = isStandInModel(modelConfig.model) ? await startStandIn() : undefined;
   try {

@@ -3,7 +3,7 @@
  * behaviours of the chaos stand-in break it (at rate 1). The command prints them in this order, the
  * docs name them from here, and the tests derive from `brokenBy` which lines each behaviour must fail.
  */
-import type { Misbehaviour } from '../protocol/chaos';
+import type { ChaosBehaviour, Misbehaviour } from '../protocol/chaos';
 
 export type DoctorLineId = 'tool-calls' | 'send-message' | 'next-phase' | 'grading' | 'usage' | 'prefix-cache' | 'max-run';
 
@@ -14,7 +14,7 @@ export interface DoctorLine {
   /** What to do when the line fails. */
   fix: string;
   /** Chaos behaviours that fail this line when every request misbehaves; an informational line fails for none. */
-  brokenBy: readonly Misbehaviour[];
+  brokenBy: readonly ChaosBehaviour[];
   /** An estimate, not a capability: shown, never failed. */
   informational?: boolean;
 }

@@ -110,6 +110,8 @@ function bentEvaluation(
   if (!line) return undefined;
   const check = { question: line[1] ?? '', answer: line[2] ?? '' };
   const bent = bentGrade(kind, check, args.answer, { score: args.score, comment: String(args.comment ?? '') });
+  // The same score is her own step: a changed comment alone would be a call her script never sees as taken, again and again.
+  if (bent.score === args.score) return undefined;
   return calling('log_evaluation', { ...args, score: bent.score, comment: bent.comment });
 }
 
