@@ -19,6 +19,7 @@ import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
 import { conformanceCommand } from './conformance';
 import { doctorCommand } from './doctor';
+import { judgeAuditCommand, judgeAuditInput } from './judgeAudit';
 import { printHelpOrVersion } from './help';
 import { usageText } from './helpText';
 import { COMMANDS, commandNamed } from './options';
@@ -157,6 +158,7 @@ const HANDLERS: Record<string, Handler> = {
       { name: args.words[0], configPath: configPathOf(args, cwd), json: args.flags.includes('--json'), benchmarksDir: bundledBenchmarks() },
       io,
     ),
+  judge: (args, cwd, io) => judgeAuditCommand(judgeAuditInput(args, cwd, bundledBenchmarks()), io),
 };
 
 /** The commands main dispatches, held equal to the table `COMMANDS` by `engine/test/cli-help.test.ts`. */

@@ -6,6 +6,7 @@
  */
 import { didYouMean, nearNames } from '../../../scenario/src/suggest';
 import { CONFIG, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
+import { JUDGE_COMMAND } from './judgeOptions';
 import { UsageError } from '../errors';
 import { MAX_REPEATS, RUN_OPTIONS } from '../protocol/runRequest';
 import { shorten } from '../../../scenario/src/plainText';
@@ -211,6 +212,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [CONFIG, { name: '--json', help: 'the lines as one JSON document' }],
     exits: [{ code: 0, meaning: 'every capability passes' }, { code: 1, meaning: 'a capability failed' }, EXIT.usage],
   },
+  JUDGE_COMMAND,
   {
     name: 'stand-in',
     synopsis: '[--port N]',

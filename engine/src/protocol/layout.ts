@@ -13,6 +13,7 @@
  *   <run>/report.html     `mmb report <run> --html`
  *   <run>/regrades/<judge>.jsonl   `mmb regrade`: a judge's grades of the run's checks, one a line (`judgeSlug`)
  *   .logs/<run>.log       the output of an engine the editor started
+ *   .judge/<audit>/       `mmb judge audit`: journal.jsonl (one line per answer), run.lock, audit.html
  *   report.md             every finished run's report entry
  * ```
  */
@@ -31,6 +32,8 @@ export const REPORT_FILE = 'report.md';
 export const LOGS_DIR = '.logs';
 export const REGRADES_DIR = 'regrades';
 export const REGRADE_EXTENSION = '.jsonl';
+export const JUDGE_DIR = '.judge';
+export const AUDIT_HTML_FILE = 'audit.html';
 
 /** `<root>/results`: `root` is the folder of config.jsonc. */
 export function resultsDir(root: string): string {
@@ -82,4 +85,9 @@ export function judgeSlug(name: string): string {
     .replace(/[-._]+$/, '');
   const digest = createHash('sha256').update(name).digest('hex').slice(0, 10);
   return kept ? `${kept}-${digest}` : `judge-${digest}`;
+}
+
+/** A judge audit's folder: `<root>/results/.judge/<audit-id>`, beside the runs and never taken for one. */
+export function judgeAuditDir(root: string, audit: string): string {
+  return join(resultsDir(root), JUDGE_DIR, audit);
 }
