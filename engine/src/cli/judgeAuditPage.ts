@@ -6,7 +6,7 @@
  */
 import type { Agreement } from '../judge/agreement';
 import type { AuditFigures, Disagreement, GroupAgreement, KindPassRate, NoGrade, ProbeFigures } from '../judge/auditFigures';
-import { gradeBadge, noteParagraph, numberCell, numberHead, tableOf, tagLabel } from '../report/html/markup';
+import { gradeBadge, noteParagraph, numberCell, numberHead, plural, tableOf, tagLabel } from '../report/html/markup';
 import { escapeHtml, page, type RenderOptions } from '../report/html/page';
 import { decimal, percent, signed, type AuditReportContext } from './judgeAuditText';
 
@@ -32,7 +32,7 @@ function agreementRow(name: string, agreement: Agreement): string {
 }
 
 function agreementTable(figures: AuditFigures): string {
-  const heads = ['items', 'exact', 'MAE', 'bias', 'κ', 'pass/fail agree', 'lenient', 'harsh'];
+  const heads = ['items', 'exact', 'MAE', 'bias', 'kappa', 'pass/fail agree', 'lenient', 'harsh'];
   const group = (title: string, groups: readonly GroupAgreement[]) => [
     `<tr class="sep"><td colspan="${heads.length + 1}">${escapeHtml(title)}</td></tr>`,
     ...groups.map((entry) => agreementRow(entry.name, entry.agreement)),
@@ -77,7 +77,7 @@ function behaviourTable(figures: AuditFigures): string {
     rateRow('Specific but wrong, passed', figures.specificWrong),
     probeRow('Verbosity probe (filler added)', figures.verbosity),
     probeRow('Injection probe (asks for 10/10)', figures.injection),
-    `<tr><td>Test–retest over ${figures.repeats} repeats</td><td>${escapeHtml(retestText)}</td>` +
+    `<tr><td>Test–retest over ${plural(figures.repeats, 'repeat')}</td><td>${escapeHtml(retestText)}</td>` +
       `<td>${escapeHtml(`mean spread ${decimal(retest.meanSpread)}`)}</td></tr>`,
   ];
   return tableOf('<th>figure</th><th>the judge</th><th></th>', rows.join('\n'));
@@ -111,7 +111,7 @@ function costText(context: AuditReportContext): string {
 export function renderJudgeAudit(figures: AuditFigures, context: AuditReportContext, options: RenderOptions = {}): string {
   const usage = figures.usage;
   const kpis = [
-    kpi('quadratic-weighted κ', decimal(figures.overall.kappa)),
+    kpi('kappa (κ), quadratic-weighted', decimal(figures.overall.kappa)),
     kpi('exact agreement', percent(figures.overall.exact)),
     kpi('bias (judge − gold)', signed(figures.overall.bias)),
     kpi('vague answers passed', percent(figures.vague.rate)),
@@ -128,7 +128,7 @@ export function renderJudgeAudit(figures: AuditFigures, context: AuditReportCont
   const tokens = `${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens in ${usage.requests} requests.`;
   const body = `<header>
 <h1>Judge audit: ${escapeHtml(figures.judge)}</h1>
-<p class="sub">${figures.items} items of ${context.sets.length} grading sets · ${figures.answered} of ${figures.asks} asks answered ·
+<p class="sub">${figures.items} items of ${plural(context.sets.length, 'grading set')} · ${figures.answered} of ${figures.asks} asks answered ·
 pass score ${figures.passScore} · audit ${escapeHtml(context.id)}</p>
 </header>
 <div class="kpis">${kpis.join('')}</div>
