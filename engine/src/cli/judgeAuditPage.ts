@@ -126,10 +126,11 @@ export function renderJudgeAudit(figures: AuditFigures, context: AuditReportCont
     ? tableOf('<th>ask</th><th>why</th><th>raw reply</th>', noGradeRows)
     : noteParagraph('Every answer held a grade.');
   const tokens = `${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens in ${usage.requests} requests.`;
+  const asked = `${figures.answered} of ${figures.asks} asks answered`;
+  const subtitle = `${figures.items} items of ${plural(context.sets.length, 'grading set')} · ${asked} · pass score ${figures.passScore}`;
   const body = `<header>
 <h1>Judge audit: ${escapeHtml(figures.judge)}</h1>
-<p class="sub">${figures.items} items of ${plural(context.sets.length, 'grading set')} · ${figures.answered} of ${figures.asks} asks answered ·
-pass score ${figures.passScore} · audit ${escapeHtml(context.id)}</p>
+<p class="sub">${subtitle} · audit ${escapeHtml(context.id)}</p>
 </header>
 <div class="kpis">${kpis.join('')}</div>
 <h2>Agreement with gold</h2>
