@@ -110,3 +110,15 @@ test("a file changed on disk re-validates its folder; an open file keeps the edi
     );
   });
 });
+
+test("a benchmark's grading.jsonl, even a broken one, is not the server's: its chapters get the same diagnostics", async () => {
+  const files = { ...FILES, [`${CLEAN}/grading.jsonl`]: '{"key": \n[1, 2]\n' + 'x'.repeat(100_000) };
+  const server = await InMemoryServer.start(files, [WORKSPACE]);
+  try {
+    await server.until(() => server.published.has(uriOf(`${CLEAN}/day1.md`)));
+    assert.deepEqual(server.codes(`${CLEAN}/day1.md`), []);
+    assert.ok(!server.published.has(uriOf(`${CLEAN}/grading.jsonl`)), 'nothing is published for the grading set');
+  } finally {
+    server.close();
+  }
+});
