@@ -5,6 +5,7 @@
  * replies without a grade are counted with their raw reply; `--fail-under-kappa`; the HTML escaped.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -18,7 +19,7 @@ import type { Judge } from '../src/judge/judge';
 import { readGradingSets } from '../src/judge/gradingSet';
 import { findBenchmarkFolders } from '../src/workspace/folders';
 import { startMeddlingProxy } from './meddlingProxy';
-import { ROOT, tempDir } from './helpers';
+import { CLI, mmbAsync, ROOT, tempDir } from './helpers';
 
 const SHIPPED = readGradingSets(findBenchmarkFolders(ROOT));
 const LENIENT = 'stand-in:chaos?rate=1&behaviours=lenient-judge';
@@ -164,6 +165,32 @@ test('a stop asked for mid-audit (Ctrl-C) journals what was answered; the resume
   assert.equal(resumed.askedNow, asks.length - stopped.entries.size);
   assert.equal(asked.length, asks.length);
   assert.equal(readFileSync(journalFile, 'utf8').trim().split('\n').length, asks.length);
+});
+
+test('SIGKILL mid-audit (the built CLI): the resume asks only what the journal lacks, and no ask is journaled twice', async () => {
+  const dir = tempDir('mmb-judge-');
+  const set = smallSet(dir, 40);
+  const asks = 40 * AUDIT_PROBE_NAMES.length;
+  const args = [CLI, 'judge', 'audit', '--judge', 'stand-in', '--set', set, '--id', 'killed'];
+  const journal = join(dir, 'results', '.judge', 'killed', 'journal.jsonl');
+  const child = spawn(process.execPath, args, { cwd: dir, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  while (child.exitCode === null && !(existsSync(journal) && readFileSync(journal, 'utf8').split('\n').length > 30))
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  assert.ok(child.kill('SIGKILL'), 'the audit ended before the kill');
+  await exited;
+  const before = readAuditJournal(journal).entries.size;
+  assert.ok(before >= 30 && before < asks, `${before} answers journaled before the kill`);
+  const resumed = await mmbAsync(args.slice(1), dir);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`resumed, ${before} answered before, ${asks} asks`));
+  assert.equal(resumed.stderr.split('\n').filter((line) => / graded \d/.test(line)).length, asks - before);
+  const keys = readFileSync(journal, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { ask: string }).ask);
+  assert.equal(keys.length, asks);
+  assert.equal(new Set(keys).size, asks);
 });
 
 test('damaged journal lines are skipped, counted and asked again', async () => {
