@@ -12,6 +12,7 @@ import { comparePlay, loadBenchmark, type Benchmark } from '../../scenario/src';
 import { findBenchmarkFolders, readBenchmarkFolder } from '../src/workspace/folders';
 import {
   GRADING_SET_FILE,
+  MAX_GRADING_ITEMS,
   MAX_GRADING_LINE_CHARS,
   parseGradingSet,
   readGradingSet,
@@ -199,4 +200,13 @@ test("`mmb check` lists a set's errors with the benchmark's own, each at its fil
   );
   assert.match(lines[1]!, /check "3\.2"'s `answer` is not the benchmark's \(chapter3\.md:\d+ has "Leeds Lift, £340\."\): copy it/);
   assert.match(lines[3]!, /check "9\.9" is not in this benchmark/);
+});
+
+test('a set past the item cap: one error at the first line over it, and nothing after it is read', () => {
+  const lines = Array.from({ length: MAX_GRADING_ITEMS + 2 }, (_, index) => good(0, (item) => (item.key = `k${index}`)));
+  const read = parseGradingSet(lines.join('\n'), 'big.jsonl', 'starter');
+  assert.equal(read.items.length, MAX_GRADING_ITEMS);
+  assert.deepEqual(read.errors.map(gradingSetErrorText), [
+    `big.jsonl:${MAX_GRADING_ITEMS + 1}: the set has more than 5,000 items: the lines from here on are not read; split it`,
+  ]);
 });
