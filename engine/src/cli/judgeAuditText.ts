@@ -65,7 +65,8 @@ function agreementTable(figures: AuditFigures): string[] {
     ...figures.byKind.map((group) => agreementRow(`  ${group.name}`, group.agreement)),
     "exact: the same grade as gold; MAE and bias: of judge − gold; κ: quadratic-weighted Cohen's κ;",
     'pass=: on the same side of the pass score as gold; lenient: gold fails, the judge passes;',
-    'harsh: gold passes, the judge fails.',
+    "harsh: gold passes, the judge fails. κ is — where no grade varies, and 0 where only the judge's do",
+    '(within most answer kinds gold is one grade: read exact and MAE there).',
   ];
 }
 
