@@ -82,7 +82,7 @@ test('dates and times written differently are the same date and time', () => {
       10,
     ],
     ['RECALL', 'on the 14th at 11:00, at the letting agent’s office.', 'On 14 March at 11 am, at the letting agent’s office.', 10],
-    ['RECALL', 'on the 14th at 11:00, at the letting agent’s office.', 'On the 14th at 10 am, at the letting agent’s office.', 5],
+    ['RECALL', 'on the 14th at 11:00, at the letting agent’s office.', 'On the 14th at 10 am, at the letting agent’s office.', 7],
     ['SERIES', 'Saturday 7 and Saturday 14 March; best 25:40.', 'March 7th and March 14th; best time 25:40.', 10],
   ]);
 });
@@ -142,18 +142,19 @@ test('"you never told me": 0 on a told check, 10 on a VOID one; a VOID check giv
   ]);
 });
 
-test('several facts in proportion; an aggregate by its total, else by its right parts', () => {
+test('several facts in proportion; an aggregate by its total, else by its right parts (a wrong total is no part)', () => {
   expectScores([
     ['RECALL', 'Toyota RAV4, Honda CR-V, Mazda CX-5.', 'The RAV4, the CR-V and the CX-5.', 10],
-    ['RECALL', 'Toyota RAV4, Honda CR-V, Mazda CX-5.', 'Toyota and Honda.', 6.7],
+    ['RECALL', 'Toyota RAV4, Honda CR-V, Mazda CX-5.', 'Toyota and Honda.', 7],
     ['AGG', '£1,290 (£950 rent + £340 movers).', 'It comes to £1,290.', 10],
-    ['AGG', '£1,290 (£950 rent + £340 movers).', 'Rent £950 and movers £340.', 6.7],
-    ['AGG', '£1,290 (£950 rent + £340 movers).', 'Rent 950.', 3.3],
+    ['AGG', '£1,290 (£950 rent + £340 movers).', 'Rent £950 and movers £340.', 10],
+    ['AGG', '£1,290 (£950 rent + £340 movers).', 'Rent 950.', 5],
+    ['AGG', '£1,290 (£950 rent + £340 movers).', '£950 rent + £380 movers = £1,330.', 5, ['£380 for the movers', '£1,330']],
     [
       'AGG',
       '$1,350 (flights $560, Göreme 5 × $110 = $550, Istanbul 2 × $120 = $240)',
       'Flights $560, Göreme $550, Istanbul $240: $1,300.',
-      7.5,
+      10,
     ],
     [
       'NEG',
@@ -165,7 +166,7 @@ test('several facts in proportion; an aggregate by its total, else by its right 
       'NEG',
       'appliances $2,350, under-cabinet LED $120, extractor hood $320; no wine fridge.',
       'Appliances $2,350, LED $120, hood $320, wine fridge $900.',
-      7.5,
+      8,
     ],
     ['SERIES', '142/95, 135/88, 130/86, 128/84, 126/82.', '142/95, 135/88, 130/86, 126/82.', 8],
   ]);

@@ -6,7 +6,7 @@
  */
 import { STOP_WORDS } from '../../../scenario/src/plainText';
 import { digitsForWords } from './numberWords';
-import { quantities, type Quantity } from './quantities';
+import { quantities, sameQuantity, type Quantity } from './quantities';
 
 export interface Fact {
   text: string;
@@ -36,12 +36,35 @@ export interface Term {
   index: number;
 }
 
+/** Weekdays as agents shorten them ("Tue & Thu"). */
+const WEEKDAYS: Record<string, string> = {
+  mon: 'monday',
+  tue: 'tuesday',
+  tues: 'tuesday',
+  wed: 'wednesday',
+  thu: 'thursday',
+  thur: 'thursday',
+  thurs: 'thursday',
+  fri: 'friday',
+  sat: 'saturday',
+  sun: 'sunday',
+};
+
 /** Significant words with their positions, lower case, roughly stemmed; letters and digits together ("rav4", "cx-5") are words. */
 export function termsOf(text: string): Term[] {
   return [...text.toLowerCase().matchAll(/\p{L}[\p{L}\d'’-]*/gu)]
     .map((match) => ({ term: (match[0] ?? '').replace(/['’]s$/, '').replace(/[-'’]+$/, ''), index: match.index ?? 0 }))
+    .map(({ term, index }) => ({ term: WEEKDAYS[term.replace(/\.$/, '')] ?? term, index }))
     .filter(({ term }) => term.length > 2 && !STOP.has(term))
     .map(({ term, index }) => ({ term: term.replace(/(?<=[a-z]{3})(ing|ed|es|e|s)$/, ''), index }));
+}
+
+/** Two stemmed words are one when equal or when they share most of a long beginning ("agent", "agency"). */
+export function sameTerm(a: string, b: string): boolean {
+  if (a === b) return true;
+  let common = 0;
+  while (common < a.length && a[common] === b[common]) common++;
+  return common >= 4 && common >= 0.8 * Math.min(a.length, b.length);
 }
 
 function factOf(text: string): Fact {
@@ -55,12 +78,39 @@ function factOf(text: string): Fact {
 }
 
 const FACT_SEPARATOR = /;\s*|,\s+|\s+\+\s+|\s+and\s+|\s+&\s+/;
+/** Inside a single fact that is no aggregate, a time after a day is a fact of its own: "on the 14th at 11:00". */
+const AT_A_VALUE = /\s+at\s+(?=[$£€\d])/;
+const CALENDAR_WORDS = /^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
-function splitFacts(text: string): Fact[] {
+function splitFacts(text: string, separator: RegExp = FACT_SEPARATOR): Fact[] {
   return text
-    .split(FACT_SEPARATOR)
+    .split(separator)
     .map(factOf)
     .filter((fact) => fact.values.length > 0 || fact.words.length > 0);
+}
+
+/** "Toyota RAV4 $24,000" is two facts, the car and its price: a name (capitalised, no weekday or month) before a value. */
+function namesAndValues(fact: Fact): Fact[] {
+  const firstValue = fact.values[0];
+  if (!firstValue) return [fact];
+  const before = fact.text.slice(0, firstValue.start);
+  const named = [...before.matchAll(/[\p{Lu}][\p{L}\d-]*/gu)].some((match) => !CALENDAR_WORDS.test(match[0]));
+  return named ? [factOf(before), factOf(fact.text.slice(firstValue.start))] : [fact];
+}
+
+/**
+ * The parts of an aggregate's working. Parts split by semicolons when each gives values of its own
+ * ("the living room …, $936; the bedroom 10.4 m², $468"); a segment that repeats another's value
+ * is a note ("the $500 deposit is part of the 24,000") and no part; else at commas and "+".
+ */
+function partsOf(inner: string): Fact[] {
+  const segments = inner.split(/;\s*/).map(factOf);
+  const notes = segments.filter((segment) =>
+    segments.some((other) => other !== segment && segment.values.some((value) => other.values.some((its) => sameQuantity(value, its)))),
+  );
+  const kept = segments.filter((segment) => !notes.includes(segment) || segment === segments[0]);
+  if (kept.length > 1 && kept.every((segment) => segment.values.length > 1)) return kept;
+  return kept.flatMap((segment) => splitFacts(segment.text));
 }
 
 /** The facts of a correct answer. Number words count only in an answer without digits ("five nights", not "the two of us"). */
@@ -69,14 +119,13 @@ export function answerFacts(type: string | undefined, answer: string): AnswerFac
   const bracketed = [...text.matchAll(/\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].map((match) => match[1] ?? '');
   const outside = text.replace(/\([^()]*(?:\([^()]*\)[^()]*)*\)/g, ' ');
   // What follows a dash explains the answer ("$55 per m² — the same tile as in the bathroom").
-  const main = splitFacts(outside.split(/\s[—–-]\s/)[0] ?? '');
-  const parts = bracketed.flatMap((inner) => splitFacts(inner.replace(/\([^()]*\)/g, ' ')));
-  const first = main[0];
-  const startsWithValue = first !== undefined && first.values[0]?.start === 0;
-  return {
-    main,
-    parts,
-    values: quantities(text),
-    ...(startsWithValue && (type === 'AGG' || type === 'NEG') ? { total: first } : {}),
-  };
+  const said = outside.split(/\s[—–-]\s/)[0] ?? '';
+  const parts = bracketed.flatMap((inner) => partsOf(inner.replace(/\([^()]*\)/g, ' ')));
+  const saidFacts = splitFacts(said);
+  const first = saidFacts[0];
+  const aggregate = type === 'AGG' || type === 'NEG';
+  if (first !== undefined && first.values[0]?.start === 0 && aggregate)
+    return { main: saidFacts, parts, values: quantities(text), total: first };
+  const main = aggregate ? saidFacts : saidFacts.flatMap((fact) => splitFacts(fact.text, AT_A_VALUE)).flatMap(namesAndValues);
+  return { main, parts, values: quantities(text) };
 }

@@ -5,10 +5,12 @@
  * holds makes that fact wrong; words addressed to the grader are left out; a VOID check passes on
  * "you never told me" alone. The kinds it cannot decide are listed in docs/grading.md.
  */
-import { answerFacts, termsOf, type AnswerFacts, type Fact, type Term } from './answerFacts';
+import { answerFacts, sameTerm, termsOf, type AnswerFacts, type Fact, type Term } from './answerFacts';
 import { digitsForWords } from './numberWords';
 import { quantities, sameQuantity, type Quantity } from './quantities';
-import { clauseAround, negates, offersAsChoice, saysNeverTold, saysWhichHolds, withoutGraderInstructions } from './replyText';
+import { clauseAround, negates, offersAsChoice, saysWhichHolds, withoutGraderInstructions } from './replyText';
+import { staleOf, type Stale } from './staleValues';
+import { gradeVoid } from './voidGrade';
 
 export interface RuleGrade {
   score: number;
@@ -30,13 +32,6 @@ interface Reply {
   terms: Term[];
 }
 
-/** What the stale values of a check are: those of its `stale` strings the correct answer does not give. */
-interface Stale {
-  /** Each stale value with the value of the answer it stands in for: the closest one measuring the same thing. */
-  values: { old: Quantity; replaces: Quantity | undefined }[];
-  words: Set<string>;
-}
-
 const MISSING = 'missing ';
 
 type Verdict = { right: true } | { right: false; why: string };
@@ -44,32 +39,28 @@ type Verdict = { right: true } | { right: false; why: string };
 export function gradeByRule(type: string | undefined, expected: string, reply: string, options: GradingContext = {}): RuleGrade {
   const text = digitsForWords(withoutGraderInstructions(reply.slice(0, MAX_REPLY_CHARS)));
   const read: Reply = { text, values: quantities(text), terms: termsOf(text) };
-  if (type === 'VOID') return gradeVoid(read);
+  if (type === 'VOID') return gradeVoid(text);
   if (!text) return { score: 0, comment: 'no answer' };
   const facts = answerFacts(type, expected.slice(0, MAX_REPLY_CHARS));
   if (facts.main.length === 0) return { score: 0, comment: 'nothing to compare' };
   const stale = staleOf(options.stale ?? [], facts);
   const judge = (fact: Fact) => verdict(fact, read, facts, stale);
+  const negated = facts.main.filter((fact) => fact.negated);
   if (facts.total) {
-    const total = judge(facts.total);
-    const others = facts.main.filter((fact) => fact !== facts.total && fact.negated).map(judge);
-    if (total.right && others.every((other) => other.right)) return { score: 10, comment: 'the total is right' };
-    if (!total.right) return proportion([facts.total, ...facts.parts, ...facts.main.slice(1).filter((fact) => fact.negated)], judge);
+    // A right total is a right answer, unless the reply counts a cancelled part in it.
+    const counted = negated.filter((fact) => mentionedAsIn(fact, read));
+    if (judge(facts.total).right) return counted.length ? proportion(facts.main, judge) : { score: 10, comment: 'the total is right' };
+    // Without the right total, an aggregate scores in proportion to its right parts (and cancelled ones left out).
+    return proportion(facts.parts.length ? [...facts.parts, ...negated] : [facts.total, ...negated], judge);
   }
   return proportion(facts.main, judge);
-}
-
-function gradeVoid(reply: Reply): RuleGrade {
-  if (reply.values.length > 0) return { score: 0, comment: `gave a value (${reply.values[0]?.text}) for something never said` };
-  return saysNeverTold(reply.text)
-    ? { score: 10, comment: 'said it was never told' }
-    : { score: 0, comment: 'did not say it was never told' };
 }
 
 function proportion(facts: readonly Fact[], judge: (fact: Fact) => Verdict): RuleGrade {
   const verdicts = facts.map((fact) => ({ fact, verdict: judge(fact) }));
   const wrong = verdicts.filter(({ verdict }) => !verdict.right);
-  const score = Math.round((100 * (facts.length - wrong.length)) / facts.length) / 10;
+  // A proportion is a whole score, as the grading set's gold gives it (2 facts of 3 → 7).
+  const score = Math.round((10 * (facts.length - wrong.length)) / facts.length);
   if (wrong.length === 0) {
     if (facts.every((fact) => fact.values.length > 0)) return { score, comment: 'all numbers right' };
     return { score, comment: facts.some((fact) => fact.values.length > 0) ? 'all facts right' : 'all key words present' };
@@ -80,47 +71,41 @@ function proportion(facts: readonly Fact[], judge: (fact: Fact) => Verdict): Rul
   return { score, comment: [...(missing.length ? [`${MISSING}${missing.join(', ')}`] : []), ...others].join('; ') };
 }
 
-function staleOf(strings: readonly string[], facts: AnswerFacts): Stale {
-  const expectedWords = new Set([...facts.main, ...facts.parts].flatMap((fact) => fact.words));
-  const values = strings
-    .flatMap((value) => quantities(digitsForWords(value)))
-    .filter((value) => !facts.values.some((wanted) => sameQuantity(wanted, value)))
-    .map((old) => ({ old, replaces: closestOf(old, facts.values) }));
-  // A stale word counts only from a short value ("locked"), not from a whole sentence of an old fact.
-  const words = strings.filter((value) => termsOf(value).length <= 3).flatMap((value) => termsOf(value).map((term) => term.term));
-  return { values, words: new Set(words.filter((word) => !expectedWords.has(word))) };
-}
-
 const roleOf = (quantity: Quantity) => quantity.readings[0]?.dimension ?? '';
-const amountOf = (quantity: Quantity) => Math.abs(quantity.readings[0]?.amount ?? 0) + 1e-9;
-
-/** The answer's value a stale one stands in for: of those measuring the same thing, the closest in size ($1,000 for $1,100). */
-function closestOf(old: Quantity, values: readonly Quantity[]): Quantity | undefined {
-  const sameKind = values.filter((value) => roleOf(value) === roleOf(old));
-  const distance = (value: Quantity) => Math.abs(Math.log(amountOf(value) / amountOf(old)));
-  return [...(sameKind.length ? sameKind : values)].sort((a, b) => distance(a) - distance(b))[0];
-}
 const sameRole = (a: Quantity, b: Quantity) => roleOf(a) === roleOf(b) || roleOf(a) === '' || roleOf(b) === '';
 
 function verdict(fact: Fact, reply: Reply, facts: AnswerFacts, stale: Stale): Verdict {
   if (fact.values.length > 0) return valuesVerdict(fact, reply, facts, stale);
-  const found = reply.terms.filter((term) => fact.words.includes(term.term));
-  const share = new Set(found.map((term) => term.term)).size / fact.words.length;
   if (fact.negated) {
-    const words = fact.words.filter((word) => !/^(?:no|not|without)$/.test(word));
-    const mentions = reply.terms.filter((term) => words.includes(term.term));
-    const contradicted = mentions.length > 0 && !mentions.some((term) => negates(clauseAround(reply.text, term.index)));
-    return contradicted ? { right: false, why: `counts ${fact.text.replace(/^(?:no|not|without)\s+/i, '')}` } : { right: true };
+    const name = fact.text.replace(/^(?:no|not|without)\s+/i, '');
+    if (mentionedAsIn(fact, reply)) return { right: false, why: `counts ${name}` };
+    return mentionsOf(fact, reply).length ? { right: true } : { right: false, why: `says nothing of ${name}` };
   }
+  const found = reply.terms.filter((term) => fact.words.some((word) => sameTerm(word, term.term)));
+  const share = fact.words.filter((word) => found.some((term) => sameTerm(word, term.term))).length / fact.words.length;
   if (share < 0.5) return { right: false, why: `${MISSING}${fact.text}` };
   const right = found[0];
-  const staleWord = reply.terms.find((term) => stale.words.has(term.term));
-  if (right && staleWord && !saysWhichHolds(reply.text, staleWord.index, right.index))
+  const staleWords = reply.terms.filter((term) => stale.words.has(term.term));
+  const span = (term: Term) => ({ start: term.index, end: term.index + wordAt(reply.text, term.index).length });
+  const marked = staleWords.some((old) => found.some((term) => saysWhichHolds(reply.text, span(old), span(term))));
+  if (right && staleWords.length && !marked)
     return {
       right: false,
-      why: `gives "${wordAt(reply.text, staleWord.index)}" beside "${wordAt(reply.text, right.index)}" without saying which holds`,
+      why: `gives "${wordAt(reply.text, staleWords[0]!.index)}" beside "${wordAt(reply.text, right.index)}" without saying which holds`,
     };
   return { right: true };
+}
+
+/** Where the reply names what a negated fact names ("wine fridge" of "no wine fridge"). */
+function mentionsOf(fact: Fact, reply: Reply): Term[] {
+  const words = fact.words.filter((word) => !/^(?:no|not|without)$/.test(word));
+  return reply.terms.filter((term) => words.some((word) => sameTerm(word, term.term)));
+}
+
+/** Whether the reply names what a negated fact rules out without ruling it out: the cancelled wine fridge counted in. */
+function mentionedAsIn(fact: Fact, reply: Reply): boolean {
+  const mentions = mentionsOf(fact, reply);
+  return mentions.length > 0 && !mentions.some((term) => negates(clauseAround(reply.text, term.index)));
 }
 
 const wordAt = (text: string, index: number) => /^[\p{L}\d'’-]+/u.exec(text.slice(index))?.[0] ?? '';
@@ -154,7 +139,7 @@ function rivalOf(value: Quantity, right: Quantity, reply: Reply, facts: AnswerFa
   // A stale value said to be out of date anywhere in the reply ("11:00, not 10:00") is no rival where it is quoted again.
   const olds = stale.values.filter(({ replaces }) => replaces && sameQuantity(replaces, value)).map(({ old }) => old);
   const given = reply.values.filter((other) => olds.some((old) => sameQuantity(old, other)));
-  if (given.length > 0 && !given.some((other) => saysWhichHolds(reply.text, other.start, right.start))) return given[0];
+  if (given.length > 0 && !given.some((other) => saysWhichHolds(reply.text, other, right))) return given[0];
   return reply.values.find((other) => {
     if (other === right || !sameRole(value, other) || facts.values.some((named) => sameQuantity(named, other))) return false;
     if (stale.values.some(({ old }) => sameQuantity(old, other))) return false;

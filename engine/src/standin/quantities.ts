@@ -75,6 +75,8 @@ function dates(text: string, found: Quantity[], taken: Taken): void {
   // "03.05" or "3.5.2026" is day and month, as Europe writes them; "8.4" and "12.10" alone are decimals.
   for (const m of text.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(?:\d{4}|\d{2})\b|\b(0[1-9])\.(0[1-9]|1[0-2])\b(?!\.\d)/g))
     date(m, Number(m[2] ?? m[4]), Number(m[1] ?? m[3]));
+  // "7/3" is 7 March, as Europe writes it; "142/95" is no date (a blood pressure).
+  for (const m of text.matchAll(/(?<![\d/.])(\d{1,2})\/(\d{1,2})(?![\d/])/g)) date(m, Number(m[2]), Number(m[1]));
   const dayMonth = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}\b`, 'gi');
   for (const m of text.matchAll(dayMonth)) date(m, monthNumber(m[2] ?? ''), Number(m[1]));
   const monthDay = new RegExp(String.raw`\b${MONTH}\.?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)`, 'gi');

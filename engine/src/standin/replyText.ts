@@ -38,8 +38,8 @@ const wordsPattern = (phrases: string): RegExp => new RegExp(String.raw`\b(?:${p
 const PAST = wordsPattern(String.raw`
   not used\s+to before previously originally initially at\s+first earlier old older formerly changed no\s+longer not\s+any\s*more
   replaced superseded instead\s+of rather\s+than down\s+from up\s+from cancel+ed dropped outdated out\s+of\s+date
-  first\s+(?:quote|estimate|plan|note)`);
-/** "was" says a value is past only beside a value said in the present ("it was $1,000, it's $1,100"). */
+  first ['’]d switched shrank grew rebooked`);
+/** "was" says a value is past beside a value said in the present or in another sentence ("Locked. It was guarded in round 1."). */
 const WAS = /\b(?:was|were|had\s+been)\b/i;
 const PRESENT = /\b(?:is|are|it['’]s|that['’]s|we['’]re|now)\b/i;
 /** Words that say a value is the one that holds. */
@@ -74,17 +74,30 @@ export function sentenceAround(text: string, position: number): string {
   return text.slice(start, rest ? position + rest.index : text.length);
 }
 
+/** Where a value is in a text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
 /**
  * Whether the reply says which of a stale value and the current one holds: the stale value's clause
  * calls it past, or the current one's calls it current, and the sentence does not hedge between them.
  */
-export function saysWhichHolds(text: string, stalePosition: number, currentPosition: number): boolean {
-  const staleClause = clauseAround(text, stalePosition);
-  const currentClause = clauseAround(text, currentPosition);
-  const calledPast = PAST.test(staleClause) || (WAS.test(staleClause) && PRESENT.test(currentClause) && !WAS.test(currentClause));
-  const sentence = sentenceAround(text, stalePosition);
-  const sameSentence = sentence === sentenceAround(text, currentPosition);
-  const hedged = sameSentence && HEDGE.test(sentence.replace(/\bor\s+so\b/gi, '')) && !PAST.test(staleClause);
+export function saysWhichHolds(text: string, stale: Span, current: Span): boolean {
+  const staleClause = clauseAround(text, stale.start);
+  const currentClause = clauseAround(text, current.start);
+  // "(it was 4.8 × 4.0)" and "from 12 to 10.4 m²" say it as plainly as "it used to be".
+  const aside = /\(\s*(?:it\s+)?(?:was|were)\b[^()]*$/i.test(text.slice(Math.max(0, stale.start - 40), stale.start));
+  const fromTo =
+    stale.end <= current.start &&
+    /\bfrom\s*$/i.test(text.slice(0, stale.start)) &&
+    /^\s*to\s*$/i.test(text.slice(stale.end, current.start));
+  const apart = sentenceAround(text, stale.start) !== sentenceAround(text, current.start);
+  const was = WAS.test(staleClause) && (apart || PRESENT.test(currentClause)) && !WAS.test(currentClause);
+  const calledPast = PAST.test(staleClause) || aside || fromTo || was;
+  const sentence = sentenceAround(text, stale.start);
+  const hedged = !apart && HEDGE.test(sentence.replace(/\bor\s+so\b/gi, '')) && !PAST.test(staleClause);
   return (calledPast || CURRENT.test(currentClause)) && !hedged;
 }
 
@@ -104,7 +117,8 @@ export function offersAsChoice(text: string, otherStart: number, otherEnd: numbe
 }
 
 const NEGATION = wordsPattern(String.raw`
-  no not never without cancel+ed dropped removed deleted skipped none isn['’]t aren['’]t won['’]t don['’]t didn['’]t decided\s+against`);
+  no not never without cancel+ed dropped removed deleted skipped none isn['’]t aren['’]t won['’]t don['’]t didn['’]t decided\s+against
+  struck crossed scrapped scratched out gone`);
 
 /** Whether a clause negates what it names: "no wine fridge", "we dropped the TV wall". */
 export function negates(clause: string): boolean {
@@ -140,6 +154,17 @@ const NEVER_TOLD_PHRASES = [
   "wasn[’']t told",
   'was not told',
   'i have no (?:idea|record|information|note)',
+  'no idea',
+  "(?:don[’']t|do not) have (?:a|an)\\b",
+  'but not (?:the|a|an|any)\\b',
+  'never (?:came up|given|a|an|the|any|once)\\b',
+  'nothing (?:about|on|of)\\b',
+  "(?:isn[’']t|is not|wasn[’']t|was not) in (?:anything|my|the)\\b",
+  'not in my\\b',
+  'no [\\w-]+(?: [\\w-]+)? (?:on record|recorded|logged|data|numbers?|at all)\\b',
+  "(?:haven[’']t|have not|didn[’']t|did not) (?:\\w+ )?(?:shared|given|mentioned|recorded)\\b",
+  "not something (?:you[’']ve|you have|you)\\b",
+  'no (?:tariff|deposit|number|record|mention|data)\\b',
   "(?:never|didn[’']t|did not|haven[’']t|have not|wasn[’']t|was not)\\s+(?:\\w+\\s+)?(?:recorded|noted|saved|logged|written|given|stored)",
 ];
 const NEVER_TOLD = new RegExp(NEVER_TOLD_PHRASES.join('|'), 'i');
