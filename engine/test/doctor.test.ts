@@ -4,13 +4,17 @@
  * The lines no behaviour breaks (usage, prefix caching) fail on a model that reports neither.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_CONFIG, validateBenchmark, type Config } from '../../scenario/src';
 import { doctorCommand } from '../src/cli/doctor';
 import { main } from '../src/cli/main';
 import { runDoctor } from '../src/doctor/doctor';
+import { gradingResult, gradingSample, MAX_NO_GRADES, SAMPLE_SIZE } from '../src/doctor/grading';
+import { readGradingSets } from '../src/judge/gradingSet';
+import { ANSWER_KIND_NAMES, type GradingItem } from '../src/judge/item';
+import type { JudgeOutcome } from '../src/judge/judge';
 import { DOCTOR_LINES, type DoctorResult } from '../src/doctor/lines';
 import { measureMaxRun, maxRunResult } from '../src/doctor/maxRun';
 import { probeBenchmark } from '../src/doctor/phaseRun';
@@ -51,13 +55,19 @@ test('mmb doctor stand-in: every line, in the order of DOCTOR_LINES, and every c
 });
 
 test('each chaos behaviour at rate 1 fails exactly the lines whose brokenBy names it', async () => {
-  for (const behaviour of [...MISBEHAVIOUR_NAMES, ...(Object.keys(GRADING_BEHAVIOURS) as (keyof typeof GRADING_BEHAVIOURS)[])]) {
-    const { code, report } = await doctor(`stand-in:chaos?rate=1&behaviours=${behaviour}`);
-    const expected = DOCTOR_LINES.filter((line) => line.brokenBy.includes(behaviour)).map((line) => line.id);
-    assert.deepEqual(failing(report), expected, `${behaviour}: ${JSON.stringify(report.lines, null, 1)}`);
-    assert.equal(code, expected.length ? 1 : 0, behaviour);
-    for (const line of report.lines.filter((l) => l.status === 'fail'))
-      assert.equal(line.fix, DOCTOR_LINES.find((l) => l.id === line.id)!.fix, `${behaviour}: a failed line says what to do`);
+  const behaviours = [...MISBEHAVIOUR_NAMES, ...(Object.keys(GRADING_BEHAVIOURS) as (keyof typeof GRADING_BEHAVIOURS)[])];
+  // Three at a time: each is a stand-in of its own, and most of a check is waiting on it.
+  for (let start = 0; start < behaviours.length; start += 3) {
+    const batch = behaviours.slice(start, start + 3);
+    const outcomes = await Promise.all(batch.map((behaviour) => doctor(`stand-in:chaos?rate=1&behaviours=${behaviour}`)));
+    batch.forEach((behaviour, index) => {
+      const { code, report } = outcomes[index]!;
+      const expected = DOCTOR_LINES.filter((line) => line.brokenBy.includes(behaviour)).map((line) => line.id);
+      assert.deepEqual(failing(report), expected, `${behaviour}: ${JSON.stringify(report.lines, null, 1)}`);
+      assert.equal(code, expected.length ? 1 : 0, behaviour);
+      for (const line of report.lines.filter((l) => l.status === 'fail'))
+        assert.equal(line.fix, DOCTOR_LINES.find((l) => l.id === line.id)!.fix, `${behaviour}: a failed line says what to do`);
+    });
   }
 });
 
@@ -102,6 +112,38 @@ test("the Max estimate: measured once, priced from config.jsonc's prices, or 'pr
   assert.ok(priced.detail.includes(figures.requests.toLocaleString('en-US')), priced.detail);
 });
 
+test('the grading sample: 20 items, every answer kind, several benchmarks, the same every time; no grade counted, never skipped', () => {
+  const sets = readGradingSets(['max', 'multiday', 'starter', 'filing'].map((name) => join(BENCHMARKS, name)));
+  const sample = gradingSample(sets.items);
+  assert.equal(sample.length, SAMPLE_SIZE);
+  assert.deepEqual(new Set(sample.map((item) => item.kind)), new Set(ANSWER_KIND_NAMES));
+  assert.ok(new Set(sample.map((item) => item.benchmark)).size >= 3, 'the kinds are not all drawn from one set');
+  assert.deepEqual(
+    gradingSample(sets.items).map((item) => item.key),
+    sample.map((item) => item.key),
+  );
+  const usage = { promptTokens: 1, completionTokens: 1 };
+  const gold = (item: GradingItem): JudgeOutcome => ({ kind: 'graded', score: item.gold, comment: 'as the gold', raw: '', usage });
+  const none: JudgeOutcome = { kind: 'no-grade', reason: 'no record_grade call', raw: 'I would say 7', usage };
+  const allowed = sample.map((item, index) => (index < MAX_NO_GRADES ? none : gold(item)));
+  assert.equal(gradingResult(sample, allowed).status, 'pass', gradingResult(sample, allowed).detail);
+  const tooMany = sample.map((item, index) => (index <= MAX_NO_GRADES ? none : gold(item)));
+  assert.match(
+    gradingResult(sample, tooMany).detail,
+    new RegExp(`^${MAX_NO_GRADES + 1} of 20 items without a grade: no record_grade call`),
+  );
+  assert.equal(gradingResult(sample, tooMany).status, 'fail');
+});
+
+test("docs/grading.md's table of the lines names each line of DOCTOR_LINES, in order", () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'grading.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('## Checking a model before a run: `mmb doctor`'));
+  assert.deepEqual(
+    [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1]),
+    DOCTOR_LINES.map((line) => line.id),
+  );
+});
+
 test('the probe benchmark is valid as mmb check sees it', () => {
   assert.deepEqual(
     validateBenchmark(probeBenchmark()).map((d) => `${d.severity} ${d.code}`),
@@ -118,7 +160,7 @@ test('the terminal: ✗ with the capability and what to do; an unknown model is 
   assert.equal(await main(['doctor', 'stand-in:chaos?rate=1&behaviours=plain-text'], cwd, io), 1);
   const line = DOCTOR_LINES.find((l) => l.id === 'send-message')!;
   assert.ok(out.includes(`✗ ${line.capability}`) && out.includes(`→ ${line.fix}`), out);
-  assert.match(out, /2 of 5 capabilities failed in [\d.]+ s: send-message, next-phase\.\n$/);
+  assert.match(out, /3 of 6 capabilities failed in [\d.]+ s: send-message, next-phase, grading\.\n$/);
   assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
   assert.match(err, /no-such-model/);
 });

@@ -37,7 +37,7 @@ test('a persona that writes plain text: a warning naming the capabilities that f
   assert.equal(code, 1, output);
   const verdict = doctorVerdict(code, output);
   assert.equal(verdict.severity, 'warning');
-  assert.match(verdict.text, /failed a check: 2 of \d+ capabilities failed in [\d.]+ s: send-message, next-phase\.$/);
+  assert.match(verdict.text, /failed a check: 3 of \d+ capabilities failed in [\d.]+ s: send-message, next-phase, grading\.$/);
 });
 
 test('a config problem or a killed check is an error with the last line, without the mmb: prefix', () => {

@@ -7,6 +7,7 @@ import type { Config } from '../../../scenario/src';
 import type { ChatModel } from '../models/chat';
 import { shorten } from '../../../scenario/src/plainText';
 import { DOCTOR_LINES, type DoctorLineId, type DoctorResult } from './lines';
+import { probeGrading } from './grading';
 import { maxRunResult } from './maxRun';
 import { MeteredModel, prefixCacheResult, usageResult } from './meter';
 import { probePhases } from './phaseRun';
@@ -17,7 +18,7 @@ export interface DoctorInput {
   /** The model's name as config.jsonc gives it (`"model"`), which its price is looked up by. */
   priceName: string;
   config: Config;
-  /** The bundled benchmarks: Max for the estimate. */
+  /** The bundled benchmarks: Max for the estimate, their grading sets for the sample. */
   benchmarksDir: string;
 }
 
@@ -27,6 +28,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorResult[]> {
   const probes: Promise<DoctorResult[]>[] = [
     guarded(['tool-calls'], async () => [await probeToolCalls(metered)]),
     guarded(['send-message', 'next-phase'], () => probePhases(metered)),
+    guarded(['grading'], async () => [await probeGrading(metered, input.benchmarksDir)]),
   ];
   const estimate = maxRunResult(input.priceName, input.benchmarksDir, input.config);
   const results = (await Promise.all(probes)).flat();

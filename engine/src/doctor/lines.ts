@@ -59,6 +59,15 @@ export const DOCTOR_LINES: readonly DoctorLine[] = [
     ],
   },
   {
+    id: 'grading',
+    capability: 'grades a 20-item sample of the grading set as the gold does',
+    fix:
+      "the run's grades would not be trustworthy: audit the model on the whole set (mmb judge audit --judge <model>), " +
+      'or grade its runs again with another judge (mmb regrade <run-id> --judge <model>)',
+    // A judge's request is answered by the chaos judge: these behaviours leave it without a grade, or bend the grade.
+    brokenBy: ['lenient-judge', 'harsh-judge', 'plain-text', 'bad-score', 'unknown-check', 'invalid-json', 'empty-reply'],
+  },
+  {
     id: 'usage',
     capability: 'reports usage (tokens per response)',
     fix: "without usage the report's tokens and cost read 0: use an endpoint that returns `usage`",
