@@ -25,7 +25,7 @@ const TO_THE_GRADER = new RegExp(
 export function withoutGraderInstructions(reply: string): string {
   const asides = reply.replace(/[[(<{][^\])>}]{0,400}[\])>}]/g, (aside) => (TO_THE_GRADER.test(aside) ? ' ' : aside));
   return asides
-    .split(/(?<=[.!?])\s+|\n+/)
+    .split(/(?<=[.!?])\s+|\n+|\s[—–]\s|;\s+/)
     .filter((sentence) => !TO_THE_GRADER.test(sentence))
     .join(' ')
     .trim();
@@ -118,7 +118,7 @@ export function offersAsChoice(text: string, otherStart: number, otherEnd: numbe
 
 const NEGATION = wordsPattern(String.raw`
   no not never without cancel+ed dropped removed deleted skipped none isn['’]t aren['’]t won['’]t don['’]t didn['’]t decided\s+against
-  struck crossed scrapped scratched out gone`);
+  struck crossed scrapped scratched out gone cut`);
 
 /** Whether a clause negates what it names: "no wine fridge", "we dropped the TV wall". */
 export function negates(clause: string): boolean {
@@ -155,6 +155,9 @@ const NEVER_TOLD_PHRASES = [
   'was not told',
   'i have no (?:idea|record|information|note)',
   'no idea',
+  "(?:can[’']t|cannot|couldn[’']t|could not|don[’']t|do not) see (?:any|it|that|a|an)\\b",
+  "(?:isn[’']t|is not|wasn[’']t|was not) something\\b",
+  '(?:never|not) (?:ever )?(?:wrote|written|noted) (?:it )?down\\b',
   "(?:don[’']t|do not) have (?:a|an)\\b",
   'but not (?:the|a|an|any)\\b',
   'never (?:came up|given|a|an|the|any|once)\\b',
