@@ -4,7 +4,7 @@
  * `--html`; the persona's grades untouched; a hostile judge name and an unknown run one line each.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { judgeSlug } from '../src/protocol/layout';
@@ -77,4 +77,13 @@ test('a hostile judge name or an unknown run is one line, exit 2', () => {
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /^mmb: no results for run "nope"/);
   assert.equal(mmb(['regrade', 'rehearsal', '--repeat', '0'], dir).code, 2);
+});
+
+test("a judge's endpoint that fails is one line, exit 1; what was graded is kept", () => {
+  const dead = { model: 'x', base_url: 'http://127.0.0.1:9/v1' };
+  writeFileSync(join(dir, 'dead.jsonc'), JSON.stringify({ persona: { model: 'stand-in' }, judges: { dead }, runs: {} }));
+  const r = mmb(['regrade', 'rehearsal', '--judge', 'stand-in', '--judge', 'dead', '--config', 'dead.jsonc'], dir);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^mmb: a judge failed: .*ECONNREFUSED.*; run mmb regrade again to resume\.\n$/);
+  assert.match(r.stdout, /^stand-in: 0 graded now, \d+ done before$/m);
 });

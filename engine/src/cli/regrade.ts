@@ -49,9 +49,11 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
   const names = [...new Set(request.judges)];
   const dir = runDir(request.ws.root, id);
   const opened = await openJudges(names, config, io.env);
-  let tallies: RegradeTally[];
   try {
-    tallies = await gradeItems(dir, items, opened.judges, repeat, io.signal);
+    await gradeItems(dir, items, opened.judges, repeat, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      done: (tally) => io.out(`${tallyLine(tally, repeat)}\n`),
+    });
   } catch (error) {
     if (knownFailure(error) || isDiskFull(error) || error instanceof UsageError) throw error;
     // A judge's endpoint failed after its retries: what it graded is kept, and the next regrade goes on from there.
@@ -60,7 +62,6 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
   } finally {
     await opened.close();
   }
-  for (const tally of tallies) io.out(`${tallyLine(tally, repeat)}\n`);
   if (io.signal?.aborted) {
     io.err('mmb: stopped; run mmb regrade again to grade what is left.\n');
     return 130;

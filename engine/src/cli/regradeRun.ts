@@ -26,18 +26,23 @@ export interface RegradeTally {
   before: number;
 }
 
-/** What was done, judge by judge; stops early (the tallies so far) when `signal` aborts; throws what a judge's endpoint threw. */
+/**
+ * What was done, judge by judge, each tally also given to `done` as its judge finishes; stops early
+ * (the tallies so far) when `signal` aborts; throws what a judge's endpoint threw.
+ */
 export async function gradeItems(
   dirOfRun: string,
   items: readonly RegradeItem[],
   judges: readonly Judge[],
   repeat: number,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; done?: (tally: RegradeTally) => void } = {},
 ): Promise<RegradeTally[]> {
   const tallies: RegradeTally[] = [];
   for (const judge of judges) {
-    if (signal?.aborted) break;
-    tallies.push(await gradeWithJudge(dirOfRun, items, judge, repeat, signal));
+    if (options.signal?.aborted) break;
+    const tally = await gradeWithJudge(dirOfRun, items, judge, repeat, options.signal);
+    tallies.push(tally);
+    options.done?.(tally);
   }
   return tallies;
 }
