@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, validateBenchmark, type Config } from '../../scenario/s
 import { doctorCommand } from '../src/cli/doctor';
 import { main } from '../src/cli/main';
 import { runDoctor } from '../src/doctor/doctor';
-import { gradingResult, gradingSample, MAX_NO_GRADES, SAMPLE_SIZE } from '../src/doctor/grading';
+import { gradingResult, gradingSample, MAX_NO_GRADES, probeGrading, SAMPLE_SIZE } from '../src/doctor/grading';
 import { readGradingSets } from '../src/judge/gradingSet';
 import { ANSWER_KIND_NAMES, type GradingItem } from '../src/judge/item';
 import type { JudgeOutcome } from '../src/judge/judge';
@@ -133,6 +133,24 @@ test('the grading sample: 20 items, every answer kind, several benchmarks, the s
     new RegExp(`^${MAX_NO_GRADES + 1} of 20 items without a grade: no record_grade call`),
   );
   assert.equal(gradingResult(sample, tooMany).status, 'fail');
+});
+
+test("the κ docs/grading.md quotes for the stand-in's grader and the lenient and harsh judges are what they reach", async () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'grading.md'), 'utf8');
+  const server = await startStandIn();
+  try {
+    const judges = { "the stand-in's grader": 'stand-in', 'lenient judge': 'lenient-judge', 'harsh judge': 'harsh-judge' };
+    for (const [named, behaviour] of Object.entries(judges)) {
+      const model = behaviour === 'stand-in' ? 'stand-in' : `stand-in:chaos?rate=1&behaviours=${behaviour}`;
+      const judge = new OpenAIChatModel({ model, baseURL: server.url, apiKey: 'stand-in', secretKey: false });
+      const line = await probeGrading(judge, BENCHMARKS);
+      const kappa = /κ (\d\.\d\d)/.exec(line.detail)?.[1];
+      assert.ok(docs.includes(`${named} reaches κ ${kappa}`) || docs.includes(`${named} κ ${kappa}`), `${named}: κ ${kappa}`);
+      assert.equal(line.status, behaviour === 'stand-in' ? 'pass' : 'fail', line.detail);
+    }
+  } finally {
+    await server.close();
+  }
 });
 
 test("docs/grading.md's table of the lines names each line of DOCTOR_LINES, in order", () => {

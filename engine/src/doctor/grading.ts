@@ -18,11 +18,10 @@ import type { DoctorResult } from './lines';
 export const SAMPLE_SIZE = 20;
 /**
  * The quadratic-weighted κ a judge must reach on the sample. 0.8 is "almost perfect" agreement
- * (Landis and Koch), but on these 20 items one item graded the other way moves κ by about 0.11, so
- * the line asks for 0.7: one item's margin below it. The stand-in's grader reaches 0.89 here; the
- * chaos stand-in's lenient judge 0.22 and its harsh judge 0.31 (`engine/test/doctor.test.ts`
- * holds the first above the line and the other two below it). How good a judge is to the second
- * decimal is `mmb judge audit`'s job, on 300+ items.
+ * (Landis and Koch), but on 20 items one item graded the other way moves κ by about 0.12, so the
+ * line asks for 0.7: one item's margin below it. What the stand-in's grader and the chaos
+ * stand-in's lenient and harsh judges reach is in docs/grading.md, held to the measure by
+ * `engine/test/doctor.test.ts`. A judge's figures to the second decimal are `mmb judge audit`'s job, on 300+ items.
  */
 export const MIN_KAPPA = 0.7;
 /** Items the model may leave without a grade (no call, a score out of range, another item's key). */
