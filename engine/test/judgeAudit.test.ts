@@ -71,7 +71,17 @@ test('mmb judge audit --judge stand-in prints every figure on the shipped sets',
   const expected = [
     ...['overall', 'by check type', 'by answer kind', 'exact', 'MAE', 'bias', 'κ', 'lenient', 'harsh'],
     ...['Pass/fail at 8', 'gold pass', 'gold fail', 'Vague but on topic:', 'Specific but wrong:'],
-    ...['Verbosity probe', 'Injection probe', 'Test–retest over 2 repeats:', 'No grade:', 'Tokens:', 'Cost:', '$0.0000'],
+    ...[
+      'Verbosity probe',
+      'Injection probe',
+      'Test–retest over 2 repeats:',
+      'No grade:',
+      'Tokens:',
+      ' cached)',
+      'Requests:',
+      'Cost:',
+      '$0.0000',
+    ],
     ...kinds.map((kind) => `  ${kind} `),
     ...types.map((type) => `  ${type} `),
   ];

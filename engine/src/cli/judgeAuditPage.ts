@@ -125,7 +125,8 @@ export function renderJudgeAudit(figures: AuditFigures, context: AuditReportCont
   const noGrades = noGradeRows
     ? tableOf('<th>ask</th><th>why</th><th>raw reply</th>', noGradeRows)
     : noteParagraph('Every answer held a grade.');
-  const tokens = `${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens in ${usage.requests} requests.`;
+  const cached = usage.cachedTokens === null ? 'no cache reported' : `${usage.cachedTokens} from the provider's cache`;
+  const tokens = `${usage.promptTokens} prompt (${cached}) and ${usage.completionTokens} completion tokens in ${usage.requests} requests.`;
   const asked = `${figures.answered} of ${figures.asks} asks answered`;
   const subtitle = `${figures.items} items of ${plural(context.sets.length, 'grading set')} · ${asked} · pass score ${figures.passScore}`;
   const body = `<header>

@@ -90,6 +90,9 @@ function probeLine(label: string, probe: ProbeFigures): string {
   return `${pad(label, 34)}${moved}; mean move ${signed(probe.meanMove)}, mean |move| ${decimal(probe.meanAbsoluteMove)}`;
 }
 
+/** The share of the prompt the provider's cache served, or that it never said. */
+const cachedText = (cached: number | null): string => (cached === null ? ' (no cache reported)' : ` (${count(cached)} cached)`);
+
 function figureLines(figures: AuditFigures, context: AuditReportContext): string[] {
   const retest = figures.retest;
   const noGrade = figures.noGrade.length;
@@ -98,6 +101,7 @@ function figureLines(figures: AuditFigures, context: AuditReportContext): string
   const cost =
     context.cost === null ? `price of ${printable(context.model)} unknown (add it under "prices")` : `$${context.cost.toFixed(4)}`;
   const seconds = (usage.ms / 1000 / Math.max(1, usage.requests)).toFixed(2);
+  const tokens = `${count(usage.promptTokens)} prompt${cachedText(usage.cachedTokens)} + ${count(usage.completionTokens)} completion`;
   return [
     kindRateLine('Vague but on topic:', figures.vague),
     kindRateLine('Specific but wrong:', figures.specificWrong),
@@ -109,8 +113,8 @@ function figureLines(figures: AuditFigures, context: AuditReportContext): string
       : `${pad('Test–retest:', 34)}one repeat: run with --repeat 3 to measure it`,
     `${pad('No grade:', 34)}${count(noGrade)} of ${count(figures.answered)} answers` +
       `${figures.ungradedItems ? `, ${count(figures.ungradedItems)} items never graded` : ''}${noGrade ? ` (${reasons})` : ''}`,
-    `${pad('Tokens:', 34)}${count(usage.promptTokens)} prompt + ${count(usage.completionTokens)} completion ` +
-      `in ${count(usage.requests)} requests, ${seconds} s each`,
+    `${pad('Tokens:', 34)}${tokens}`,
+    `${pad('Requests:', 34)}${count(usage.requests)}, ${seconds} s each`,
     `${pad('Cost:', 34)}${cost}`,
   ];
 }

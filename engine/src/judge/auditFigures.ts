@@ -87,7 +87,8 @@ export interface AuditFigures {
   /** Items with no grade as given in any repeat: they count in no agreement figure. */
   ungradedItems: number;
   noGrade: NoGrade[];
-  usage: { requests: number; promptTokens: number; completionTokens: number; ms: number };
+  /** `cachedTokens`: prompt tokens served from the provider's prefix cache; null when the provider never said. */
+  usage: { requests: number; promptTokens: number; completionTokens: number; cachedTokens: number | null; ms: number };
   /** Largest difference first. */
   disagreements: Disagreement[];
 }
@@ -187,10 +188,11 @@ export function auditFigures(
   const graded = gradedOf(items, entries, options.repeats);
   const withGrade = graded.filter((entry) => entry.plain.length);
   const answered = options.asks.flatMap((ask) => entries.get(ask) ?? []);
-  const usage = { requests: answered.length, promptTokens: 0, completionTokens: 0, ms: 0 };
+  const usage = { requests: answered.length, promptTokens: 0, completionTokens: 0, cachedTokens: null as number | null, ms: 0 };
   for (const entry of answered) {
     usage.promptTokens += entry.promptTokens;
     usage.completionTokens += entry.completionTokens;
+    if (entry.cachedTokens !== undefined) usage.cachedTokens = (usage.cachedTokens ?? 0) + entry.cachedTokens;
     usage.ms += entry.ms;
   }
   const disagreements = withGrade.filter((entry) => pairOf(entry).gold !== pairOf(entry).judge).map(disagreementOf);

@@ -27,6 +27,8 @@ export interface AuditEntry {
   raw: string;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens served from the provider's prefix cache, when it said so. */
+  cachedTokens?: number;
   /** How long the judge took, in milliseconds. */
   ms: number;
 }
@@ -67,7 +69,8 @@ export function auditEntryOf(value: unknown): AuditEntry | undefined {
     isText(line.raw) &&
     isCount(line.promptTokens) &&
     isCount(line.completionTokens) &&
-    isCount(line.ms);
+    isCount(line.ms) &&
+    (line.cachedTokens === undefined || isCount(line.cachedTokens));
   if (!shaped) return undefined;
   if (line.outcome === 'graded') {
     const scored = isCount(line.score) && line.score <= 10 && isText(line.comment);

@@ -38,7 +38,8 @@ export interface AuditRun {
 /** The one entry of a judge's answer to an ask. */
 function entryOf(ask: AuditAsk, outcome: Awaited<ReturnType<Judge['grade']>>, ms: number): AuditEntry {
   const base = { ask: ask.key, item: ask.item.key, repeat: ask.repeat, probe: ask.probe };
-  const usage = { promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens, ms };
+  const { promptTokens, completionTokens, cachedTokens } = outcome.usage;
+  const usage = { promptTokens, completionTokens, ...(cachedTokens !== undefined ? { cachedTokens } : {}), ms };
   return outcome.kind === 'graded'
     ? { ...base, outcome: 'graded', score: outcome.score, comment: outcome.comment, raw: outcome.raw, ...usage }
     : { ...base, outcome: 'no-grade', reason: outcome.reason, raw: outcome.raw, ...usage };

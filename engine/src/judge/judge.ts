@@ -15,6 +15,8 @@ const MAX_RAW_CHARS = 4000;
 export interface JudgeUsage {
   promptTokens: number;
   completionTokens: number;
+  /** The prompt tokens the provider served from its prefix cache, when it says so (the rules are a prefix every item shares). */
+  cachedTokens?: number;
 }
 
 export type JudgeOutcome =
@@ -70,7 +72,8 @@ export function modelJudge(model: ChatModel, name: string = model.name): Judge {
     name,
     async grade(item) {
       const response = await model.complete({ messages: judgeMessages(item), tools: [JUDGE_TOOL_SPEC] });
-      const usage = { promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens };
+      const { promptTokens, completionTokens, cachedTokens } = response.usage;
+      const usage: JudgeUsage = { promptTokens, completionTokens, ...(cachedTokens !== undefined ? { cachedTokens } : {}) };
       const raw = JSON.stringify(response.message).slice(0, MAX_RAW_CHARS);
       const calls = (response.message.tool_calls ?? []).filter((call) => call.function.name === JUDGE_TOOL);
       if (calls.length === 0) return { kind: 'no-grade', reason: `no ${JUDGE_TOOL} call`, raw, usage };
