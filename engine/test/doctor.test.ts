@@ -180,7 +180,7 @@ test('the terminal: ✗ with the capability and what to do; an unknown model is 
   assert.ok(out.includes(`✗ ${line.capability}`) && out.includes(`→ ${line.fix}`), out);
   assert.match(out, /3 of 6 capabilities failed in [\d.]+ s: send-message, next-phase, grading\.\n$/);
   assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
-  assert.match(err, /no-such-model/);
+  assert.match(err, /^mmb: mmb doctor "no-such-model": no such judge; the judges are persona, stand-in \(add one under "judges"/);
 });
 
 test("a model named by a key of config.jsonc's judges, as --judge names one", async () => {

@@ -30,7 +30,7 @@ export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<
   // The stand-in needs no config: `mmb doctor stand-in` works in any folder.
   const config: Config =
     isStandInModel(input.name) && !existsSync(input.configPath) ? { ...DEFAULT_CONFIG, runs: [] } : loadConfig(input.configPath);
-  const modelConfig = judgeModel(input.name, config);
+  const modelConfig = judgeModel(input.name, config, 'mmb doctor');
   registerRunSecrets({ persona: modelConfig, runs: [] }, io.env);
   const standIn = isStandInModel(modelConfig.model) ? await startStandIn() : undefined;
   try {

@@ -18,14 +18,17 @@ export interface OpenJudges {
   close(): Promise<void>;
 }
 
-/** The model a judge's name stands for; a name that stands for none is one line, with the names there are. */
-export function judgeModel(name: string, config: Config): ModelConfig {
+/**
+ * The model a judge's name stands for; a name that stands for none is one line, with the names there
+ * are, opening with how it was asked for (`--judge`, or `mmb doctor`, which names models the same way).
+ */
+export function judgeModel(name: string, config: Config, askedBy = '--judge'): ModelConfig {
   if (name === PERSONA_JUDGE) return config.persona;
   if (isStandInModel(name)) return { model: name };
   if (Object.hasOwn(config.judges, name)) return config.judges[name]!;
   const names = [PERSONA_JUDGE, 'stand-in', ...Object.keys(config.judges)];
   throw new ConfigError(
-    `--judge ${JSON.stringify(name.slice(0, 120))}: no such judge; the judges are ${names.join(', ')} ` +
+    `${askedBy} ${JSON.stringify(name.slice(0, 120))}: no such judge; the judges are ${names.join(', ')} ` +
       `(add one under "judges" in config.jsonc).${didYouMean(nearNames(name.slice(0, 120), names))}`,
   );
 }
