@@ -6,11 +6,11 @@
  * the figure docs/grading.md quotes; the kinds no rule decides are printed too, never asserted.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { agreementOf, type Agreement, type ScorePair } from '../src/judge/agreement';
-import { readGradingSets } from '../src/judge/gradingSet';
+import { parseGradingSet, readGradingSets } from '../src/judge/gradingSet';
 import { ANSWER_KIND_NAMES, ANSWER_KINDS, type AnswerKind, type GradingItem } from '../src/judge/item';
 import { judgeMessages } from '../src/judge/judge';
 import { effectiveScore } from '../src/judge/rules';
@@ -19,6 +19,7 @@ import { ROOT } from './helpers';
 
 /** The κ the stand-in grader must reach on the rule-decidable kinds (issue #30). */
 const MIN_KAPPA = 0.9;
+const HELD_OUT = join(__dirname, 'fixtures', 'grading-heldout.jsonl');
 
 const benchmarkDirs = readdirSync(join(ROOT, 'benchmarks'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'benchmarks', entry.name, 'benchmark.json')))
@@ -65,4 +66,18 @@ test(`the stand-in grader agrees with the gold: κ ≥ ${MIN_KAPPA} on the rule-
   console.log(`The stand-in grader against the shipped grading sets' gold (effective scores):\n${lines.join('\n')}`);
   const kappa = over(decidable).kappa;
   assert.ok(kappa !== null && kappa >= MIN_KAPPA, `κ on the rule-decidable kinds is ${kappa}`);
+});
+
+test('the stand-in grader on answers written after its tuning, by another hand: every grade as the gold', () => {
+  // 44 answers the grader's author never saw (engine/test/fixtures/grading-heldout.jsonl); docs/grading.md quotes the figure.
+  const { items, errors } = parseGradingSet(readFileSync(HELD_OUT, 'utf8'), HELD_OUT);
+  assert.deepEqual(errors, []);
+  assert.equal(items.length, 44);
+  const pairs = items.map((item) => ({
+    gold: effectiveScore(item.gold, item.attempt),
+    judge: effectiveScore(standInScore(item), item.attempt),
+  }));
+  const missed = items.filter((_, index) => pairs[index]!.gold !== pairs[index]!.judge).map((item) => item.key);
+  assert.deepEqual(missed, []);
+  assert.ok((agreementOf(pairs).kappa ?? 0) >= MIN_KAPPA);
 });
