@@ -179,6 +179,11 @@ test('the terminal: ✗ with the capability and what to do; an unknown model is 
   const line = DOCTOR_LINES.find((l) => l.id === 'send-message')!;
   assert.ok(out.includes(`✗ ${line.capability}`) && out.includes(`→ ${line.fix}`), out);
   assert.match(out, /3 of 6 capabilities failed in [\d.]+ s: send-message, next-phase, grading\.\n$/);
+  const stopped = new AbortController();
+  stopped.abort();
+  assert.equal(await main(['doctor', 'stand-in'], cwd, { ...io, signal: stopped.signal }), 130, 'Ctrl-C ends a check at once');
+  assert.match(err, /mmb doctor stopped: it keeps nothing/);
+  err = '';
   assert.equal(await main(['doctor', 'no-such-model'], cwd, io), 2);
   assert.match(err, /^mmb: mmb doctor "no-such-model": no such judge; the judges are persona, stand-in \(add one under "judges"/);
 });

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_CONFIG, type Config } from '../../../scenario/src';
 import { judgeModel } from '../judge/models';
-import { UsageError } from '../errors';
+import { RunStopped, UsageError } from '../errors';
 import { createModel, isStandInModel } from '../models/resolve';
 import { registerRunSecrets } from '../secrets';
 import { startStandIn } from '../standin/server';
@@ -38,7 +38,10 @@ export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<
     const model = createModel(modelConfig, context, `mmb doctor ${clip(input.name)}`);
     if (!input.json) io.out(`Checking ${clip(input.name)} (model ${clip(modelConfig.model)}) as the persona, about a minute:\n`);
     const started = performance.now();
-    const results = await runDoctor({ model, priceName: modelConfig.model, config, benchmarksDir: input.benchmarksDir });
+    const results = await Promise.race([
+      runDoctor({ model, priceName: modelConfig.model, config, benchmarksDir: input.benchmarksDir }),
+      stoppedBy(io.signal),
+    ]);
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     const failed = results.filter((result) => result.status === 'fail');
     const json = { ...doctorJson(input.name, modelConfig.model, results), seconds };
@@ -47,6 +50,15 @@ export async function doctorCommand(input: DoctorCommandInput, io: Io): Promise<
   } finally {
     await standIn?.close();
   }
+}
+
+/** Rejects when the signal aborts (Ctrl-C): a check keeps nothing, so it ends at once rather than after a step. */
+function stoppedBy(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    const stop = () => reject(new RunStopped('mmb doctor stopped: it keeps nothing, run it again to check the model'));
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** The lines as the terminal shows them, and the verdict with the seconds the check took. */

@@ -223,8 +223,8 @@ function usageProblem(message: string, argv: readonly string[], io: Pick<Io, 'ou
 /** The process's `mmb`: Ctrl-C, the masked terminal, the exit status. `entry.ts` calls it once this file has loaded. */
 export function startCli(): void {
   const controller = new AbortController();
-  // A server's Ctrl-C is its normal end: there is no step to finish and no run to resume.
-  const serving = ['view', 'stand-in'].includes(process.argv[2] ?? '');
+  // A server's Ctrl-C is its normal end, and a doctor's check keeps nothing: there is no step to finish and no run to resume.
+  const serving = ['view', 'stand-in', 'doctor'].includes(process.argv[2] ?? '');
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
     if (!serving)
