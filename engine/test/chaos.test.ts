@@ -212,3 +212,21 @@ test('over HTTP: the chaos name reaches the stand-in server in each request, for
     await standIn.close();
   }
 });
+
+test('a wrong grader as the persona at rate 1: the run finishes, the lenient one scores higher and the harsh one lower', async () => {
+  const average = async (persona: string) => {
+    // In context, the agent answers: there is something on the topic for a grader to be wrong about.
+    const state = await runBenchmark(options(starter(), persona, new MemoryRunStore(), 'stand-in', { ignoreSessionBreak: true }));
+    assert.equal(state.status, 'finished', `${persona}: ${state.error}`);
+    const summary = summarize(state, starter());
+    assert.deepEqual(summary.coverage.missing, [], persona);
+    return summary.average ?? -1;
+  };
+  const fair = await average('stand-in');
+  const lenient = await average(chaos(['lenient-judge'], 1));
+  const harsh = await average(chaos(['harsh-judge'], 1));
+  assert.ok(lenient > fair, `lenient ${lenient} > fair ${fair}`);
+  assert.ok(harsh < fair, `harsh ${harsh} < fair ${fair}`);
+  // A grade recorded without its attempt is her step done (taken as attempt 1): it is not graded again for ever.
+  assert.equal((await runBenchmark(options(starter(), chaos(['no-attempt'], 1)))).status, 'finished');
+});

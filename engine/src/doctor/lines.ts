@@ -45,14 +45,12 @@ export const DOCTOR_LINES: readonly DoctorLine[] = [
     id: 'next-phase',
     capability: 'follows a short phase to next_phase',
     fix: 'the persona must do what a phase says, grade its checks and call next_phase: try a larger model',
-    // `no-attempt` too: at rate 1 the stand-in's script never sees its own changed call as its step, so it grades forever.
     brokenBy: [
       ...PLAIN_TURNS,
       ...NEVER_TALKS,
       'hallucinated-user',
       'invalid-json',
       'missing-argument',
-      'no-attempt',
       'early-next-phase',
       'never-next-phase',
       'long-message',

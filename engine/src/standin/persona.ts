@@ -186,6 +186,22 @@ function gradedBefore(message: ChatMessage | undefined): Set<string> {
   return new Set(list ? list.split(', ') : []);
 }
 
+/**
+ * Whether a call made this step: the same call, or a grade of the same check that was recorded with
+ * other figures (a chaos grader bent her score, or left out the attempt): a recorded grade is done,
+ * and grading it again would only be bent again.
+ */
+function madeStep(call: ToolCall, wanted: { tool: string; args: Record<string, unknown> }, result: string | undefined): boolean {
+  if (call.function.name !== wanted.tool) return false;
+  if (call.function.arguments === JSON.stringify(wanted.args)) return true;
+  if (wanted.tool !== 'log_evaluation' || !result?.startsWith('Recorded ')) return false;
+  try {
+    return (JSON.parse(call.function.arguments) as { check_id?: unknown }).check_id === wanted.args.check_id;
+  } catch {
+    return false;
+  }
+}
+
 /** The persona's next step, given the whole conversation so far. */
 export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   let start = -1;
@@ -214,9 +230,7 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   const used = new Set<number>();
   while (!step.done && 'tool' in step.value) {
     const wanted = step.value;
-    const found = calls.findIndex(
-      (call, index) => !used.has(index) && call.function.name === wanted.tool && call.function.arguments === JSON.stringify(wanted.args),
-    );
+    const found = calls.findIndex((call, index) => !used.has(index) && madeStep(call, wanted, results.get(call.id)));
     if (found < 0) break;
     used.add(found);
     step = script.next(results.get(calls[found]!.id) ?? '');
