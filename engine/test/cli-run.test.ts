@@ -32,7 +32,7 @@ test('mmb demo: no config, no key; every bundled benchmark runs to the end, and 
     joinedPattern(
       [
         /^\| 0\/10, 2nd attempt \| 3\.2 \| Which movers did we book, and for how much\? \| /,
-        /Leeds Lift, £340\. \| You never told me that\. \| missing 340 \|$/,
+        /Leeds Lift, £340\. \| You never told me that\. \| missing Leeds Lift, 340 \|$/,
       ],
       'm',
     ),

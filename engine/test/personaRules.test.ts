@@ -57,7 +57,9 @@ test('a profile edit reaches the system prompt of the next request and the note 
     { name: 'send_message', args: { text: 'word '.repeat(400) } },
     { name: 'send_message', args: { text: 'more '.repeat(400) } },
   ]);
-  const state = await play(starter(), persona, { compaction: { maxTokens: 2200, trimToTokens: 900 }, phases: { from: 0, to: 0 } });
+  // The limit counts the universal prompt: the same room above it, whatever the prompt's length.
+  const compaction = { maxTokens: countTextTokens(universalPrompt()) + 858, trimToTokens: 900 };
+  const state = await play(starter(), persona, { compaction, phases: { from: 0, to: 0 } });
   assert.equal(state.status, 'finished', state.error);
   assert.match(systemOf(persona.requests[0]), /1\.1 Sam Okafor, 29, teaches chemistry at a secondary school in Leeds/);
   assert.match(systemOf(persona.requests[1]), /# Your profile[\s\S]*1\.1 Sam Okafor, 29, now teaches chemistry at Globex Academy/);
@@ -98,9 +100,9 @@ test('a long phase compacts once per real overflow, between its turns, and keeps
     'boxes.md': `# Boxes\n\n## 1. The list\n${facts}\n`,
   });
   const persona = new InProcessStandIn();
-  // The budget counts the universal prompt: the same room above it, whatever the prompt's length.
+  // The limit counts the universal prompt (the same room above it, whatever its length); the trim counts the messages kept.
   const prompt = countTextTokens(universalPrompt());
-  const budget = { maxTokens: prompt + 1860, trimToTokens: prompt + 360 };
+  const budget = { maxTokens: prompt + 1860, trimToTokens: 900 };
   const state = await play(b, persona, { compaction: budget });
   assert.equal(state.status, 'finished', state.error);
   assert.ok(

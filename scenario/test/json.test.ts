@@ -219,7 +219,7 @@ test('config.jsonc is strict: each typo of issue #15 is an error with the right 
       code: 'unknown-config-key',
       message:
         'config.jsonc has no key `paralel`: ' +
-        'its keys are persona, compaction, time_master, hooks, parallel, prices, runs. Did you mean `parallel`?',
+        'its keys are persona, compaction, time_master, hooks, parallel, prices, judges, runs. Did you mean `parallel`?',
       suggestions: ['"parallel"'],
     },
   ]);

@@ -75,14 +75,17 @@ export function planCompaction(
   // After an earlier compaction its note is message 0: a cut must remove more than that.
   const floor = isCompactionNote(persona[0]) ? 2 : 1;
   const boundaries = phaseBoundaries(persona).filter((b) => b >= floor);
-  const fitting = boundaries.find((b) => boundaryHead + (tail[b] ?? 0) <= base + trimToTokens);
+  // What is kept must fit the trim, and the limit too: where the prompt leaves less room than the
+  // trim, a cut that only met the trim would leave the context over the limit.
+  const keep = Math.min(base + trimToTokens, maxTokens);
+  const fitting = boundaries.find((b) => boundaryHead + (tail[b] ?? 0) <= keep);
   if (fitting !== undefined)
     return { keepFrom: fitting, tokensBefore, tokensAfter: boundaryHead + (tail[fitting] ?? 0), note: notes.atBoundary };
   const phaseStart = Math.max(floor, boundaries.at(-1) ?? 0);
   const turns: number[] = [];
   for (let i = phaseStart + 1; i < persona.length; i++) if (startsExchange(persona[i])) turns.push(i);
   const insideHead = base + countTextTokens(notes.insidePhase);
-  const turn = turns.find((t) => insideHead + (tail[t] ?? 0) <= base + trimToTokens) ?? turns.at(-1);
+  const turn = turns.find((t) => insideHead + (tail[t] ?? 0) <= keep) ?? turns.at(-1);
   const tokensAfter = turn === undefined ? Infinity : insideHead + (tail[turn] ?? 0);
   // A cut that leaves the context over the limit would be made again on the very next turn, and
   // on every one after it: better none, until the newest turns are small enough to keep.
