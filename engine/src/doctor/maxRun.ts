@@ -10,7 +10,7 @@ import { loadBenchmark, type Config } from '../../../scenario/src';
 import { Clock } from '../clock';
 import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat';
 import { countTextTokens, countTokens } from '../models/tokens';
-import { priceOf } from '../report/cost';
+import { estimateCosts } from '../report/cost';
 import { runBenchmark } from '../run/runner';
 import { MemoryRunStore } from '../run/store';
 import { InProcessStandIn } from '../standin/inProcess';
@@ -73,11 +73,10 @@ const count = (value: number): string => value.toLocaleString('en-US');
 /** The line: the measured figures, and their cost at the model's price (config.jsonc `prices` first), or "price unknown". */
 export async function maxRunResult(model: string, benchmarksDir: string, config: Config): Promise<DoctorResult> {
   const figures = await measureMaxRun(join(benchmarksDir, 'max'), config.compaction);
-  const price = priceOf(model, config.prices);
   const tokens = `${count(figures.promptTokens)} prompt + ${count(figures.completionTokens)} completion tokens`;
-  const cost = price
-    ? `about $${((figures.promptTokens * price.input + figures.completionTokens * price.output) / 1e6).toFixed(2)}`
-    : 'price unknown (add it under "prices" in config.jsonc)';
+  const [estimate] = estimateCosts({ [model]: figures }, config.prices);
+  const cost =
+    typeof estimate?.cost === 'number' ? `about $${estimate.cost.toFixed(2)}` : 'price unknown (add it under "prices" in config.jsonc)';
   return {
     id: 'max-run',
     status: 'info',
