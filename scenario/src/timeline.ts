@@ -89,7 +89,8 @@ function walk(chapter: Chapter, entry: TimelineState): { exit: TimelineState; di
             ),
           );
         }
-        last = { key: Math.max(key, last?.key ?? key), what };
+        // The latest moment reached stays the one named: an earlier anchor does not move it back.
+        if (!last || key >= last.key) last = { key, what };
       }
     }
   }

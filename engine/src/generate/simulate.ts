@@ -1,0 +1,201 @@
+/**
+ * The simulation of one block: its items played in order against the live sheets. An edit draws a
+ * new value (never one the topic has used, so an old value cannot hide in another answer), changes
+ * or deletes the fact and writes the phase's words; a check's question and answer are computed from
+ * the facts as they are at that moment. What comes out is the block's phases, ready to render.
+ */
+import { numbers } from '../standin/text';
+import { factText, refOf, valueText, type Fact, type LiveSheet } from './facts';
+import { dayText } from './layout';
+import type { Slot } from './layout';
+import type { CheckType, TopicModel, TrapType } from './model';
+import type { Phraser } from './phrasing';
+import type { BlockPlan, CheckItem, EditItem, Item } from './plan';
+import { answerOf, type Recipe } from './answers';
+import { addLine, changeValue, targetOf } from './edits';
+import { decimalsOf as decimalsOfStep, drawValue as drawOn } from './units';
+
+export interface PhaseLine {
+  /** `HH:MM` on virtual time (multi-day). */
+  at?: string;
+  text: string;
+  /** Sheet edits in the forms the persona and the audit read. */
+  edits: string[];
+}
+
+export interface TrapOut {
+  type: TrapType;
+  /** `sheet#N.M` of the facts it changes; none for a fact it adds. */
+  facts: string[];
+  /** Its edit: the checks it aims at are `edit.checks` when the block is done. */
+  edit: EditItem;
+  note: string;
+}
+
+export interface CheckOut {
+  item: CheckItem;
+  type: CheckType;
+  question: string;
+  answer: string;
+  recipe: Recipe;
+}
+
+/** What one item of a slot became. */
+export interface Happening {
+  item: Item;
+  slot: Slot;
+  lines: PhaseLine[];
+  trap?: TrapOut;
+  check?: CheckOut;
+  /** Sheets whose every fact must be told before the phase may end. */
+  require?: string;
+}
+
+/** The world while it is simulated: the live sheets, the values each topic has used, the pools left. */
+export interface WorldState {
+  sheets: Map<string, LiveSheet>;
+  used: Map<string, Set<string>>;
+  /** Ledger labels not yet in the world, by topic sheet. */
+  freeLabels: Map<string, number[]>;
+  /** Ledger lines deleted so far, by topic sheet (a NEG answer names them). */
+  retired: Map<string, Fact[]>;
+  /** The facts the sheet files hold: only these may be named in a trap line (an added fact's id is the run's). */
+  initialFacts: Set<Fact>;
+  random: () => number;
+  phraser: Phraser;
+  topics: readonly TopicModel[];
+}
+
+/** Plays the block's items in slot order. */
+export function simulateBlock(world: WorldState, plan: BlockPlan): Happening[] {
+  const aims = new Map<CheckItem, EditItem[]>();
+  for (const fact of plan.facts)
+    for (const edit of fact.edits) for (const check of edit.checks) aims.set(check, [...(aims.get(check) ?? []), edit]);
+  const out: Happening[] = [];
+  for (const slot of plan.layout.slots)
+    for (const item of plan.items.get(slot.number) ?? []) {
+      const happening = play(world, item, slot, plan.layout.slots);
+      if (happening) out.push(happening);
+      if (happening?.check) unlinkStale(happening.check, aims.get(item as CheckItem) ?? []);
+    }
+  return out;
+}
+
+function play(world: WorldState, item: Item, slot: Slot, slots: readonly Slot[]): Happening | undefined {
+  const phraser = world.phraser;
+  switch (item.kind) {
+    case 'intro':
+      return { item, slot, lines: [{ text: phraser.tell(item.topic), edits: [] }], require: item.topic.sheet };
+    case 'filler':
+      return { item, slot, lines: [{ text: phraser.filler(item.topic), edits: [] }] };
+    case 'events':
+      return tellEvents(world, item, slots);
+    case 'edit':
+      return playEdit(world, item, slot);
+    case 'check': {
+      const computed = answerOf(world, item, slot);
+      const question = phraser.question(computed.type, { topic: subjectTopic(item), ...computed.slots });
+      return { item, slot, lines: [], check: { item, type: computed.type, question, answer: computed.answer, recipe: computed.recipe } };
+    }
+  }
+}
+
+function subjectTopic(item: CheckItem): TopicModel {
+  const subject = item.subject;
+  if (subject.on === 'fact') return subject.plan.topic;
+  if (subject.on === 'before') return subject.edit.plan.topic;
+  return subject.topic;
+}
+
+/** A value for `fact`'s range that its topic has never used, on the grid (after 40 draws, any). */
+export function freshValue(world: WorldState, topic: TopicModel, draw: () => number, unitText: (value: number) => string): number {
+  const used = world.used.get(topic.sheet) ?? new Set<string>();
+  world.used.set(topic.sheet, used);
+  let value = draw();
+  for (let tries = 0; tries < 40 && numbers(unitText(value)).some((n) => used.has(n)); tries++) value = draw();
+  for (const n of numbers(unitText(value))) used.add(n);
+  return value;
+}
+
+function sheetOf(world: WorldState, topic: TopicModel): LiveSheet {
+  const sheet = world.sheets.get(topic.sheet);
+  if (!sheet) throw new Error(`generate: no live sheet ${topic.sheet}`);
+  return sheet;
+}
+
+function tellEvents(world: WorldState, item: Extract<Item, { kind: 'events' }>, slots: readonly Slot[]): Happening {
+  const topic = item.topic;
+  const sheet = sheetOf(world, topic);
+  const happened = slots.find((slot) => slot.number === item.happened)?.day ?? slots[0]!.day;
+  const caughtUp = item.happened !== item.slot;
+  const lines: PhaseLine[] = [];
+  for (let n = 0; n < item.count; n++) {
+    const fact = addEvent(world, topic, sheet, happened, item.happened);
+    const when = caughtUp ? `yesterday, ${fact.day}` : `on ${fact.day}`;
+    lines.push({
+      text: world.phraser.event(topic, { value: valueText(fact), when }),
+      edits: [`Add to the \`${topic.sheet}\` sheet, category ${fact.category}: "${factText(fact)}".`],
+    });
+  }
+  return { item, slot: slots.find((slot) => slot.number === item.slot)!, lines };
+}
+
+/** Category numbers of a topic's sheet: the ledger, the details, the cascade, the series. */
+export const CATEGORY = { ledger: 1, details: 2, cascade: 3, series: 4 } as const;
+
+export function addEvent(world: WorldState, topic: TopicModel, sheet: LiveSheet, day: Date, slot: number): Fact {
+  const series = topic.series;
+  const decimals = decimalsOfStep(series.step);
+  const value = freshValue(
+    world,
+    topic,
+    () => drawOn(series, world.random),
+    (v) => `${v}`,
+  );
+  return sheet.add(CATEGORY.series, {
+    kind: 'event',
+    label: series.event,
+    value,
+    unit: series.unit,
+    decimals,
+    day: dayText(day),
+    slot,
+    range: series,
+  });
+}
+
+function playEdit(world: WorldState, edit: EditItem, slot: Slot): Happening {
+  const { plan } = edit;
+  const topic = plan.topic;
+  const sheet = sheetOf(world, topic);
+  const pretexts = topic.pretexts[edit.type];
+  const pretext = pretexts[Math.floor(world.random() * pretexts.length)] ?? '';
+  edit.pretext = pretext;
+  if (edit.type === 'LATE-ADD' || (edit.type === 'XREF' && edit === plan.edits[0])) return addLine(world, edit, slot, sheet, pretext);
+  const fact = targetOf(edit, sheet);
+  if (!fact) return { item: edit, slot, lines: [{ text: world.phraser.filler(topic), edits: [] }] };
+  edit.before = valueText(fact);
+  const trap: TrapOut = { type: edit.type, facts: world.initialFacts.has(fact) ? [refOf(fact)] : [], edit, note: '' };
+  if (edit.type === 'RETIRE') {
+    sheet.remove(fact);
+    world.retired.set(topic.sheet, [...(world.retired.get(topic.sheet) ?? []), fact]);
+    trap.note = `${fact.label} (${edit.before}) is cancelled`;
+    const text = world.phraser.trap('RETIRE', { topic, label: fact.label, value: edit.before, pretext });
+    return { item: edit, slot, lines: [{ text, edits: [`Delete \`${topic.sheet}\` fact ${fact.id}.`] }], trap };
+  }
+  changeValue(world, topic, fact);
+  trap.note = `${fact.label}: ${edit.before} becomes ${valueText(fact)}`;
+  const text = world.phraser.trap(edit.type, { topic, label: fact.label, value: valueText(fact), old: edit.before, pretext });
+  return { item: edit, slot, lines: [{ text, edits: [`Update \`${topic.sheet}\` fact ${fact.id} to "${factText(fact)}".`] }], trap };
+}
+
+/** Drops a trap's aim at a check whose answer holds a number the trap made stale (it would read as stale). */
+function unlinkStale(check: CheckOut, edits: readonly EditItem[]): void {
+  if (check.type === 'HIST') return;
+  const answer = new Set(numbers(check.answer));
+  for (const edit of edits) {
+    if (edit.before === undefined || edit.checks.length < 2) continue;
+    const now = new Set(numbers(edit.plan.fact ? valueText(edit.plan.fact) : ''));
+    if (numbers(edit.before).some((n) => !now.has(n) && answer.has(n))) edit.checks = edit.checks.filter((c) => c !== check.item);
+  }
+}
