@@ -9,6 +9,7 @@ import {
   EVENT_FRAMES,
   FILLER_FRAMES,
   QUESTION_FRAMES,
+  RECAP_FRAMES,
   TELL_FRAMES,
   TRAP_FRAMES,
   type QuestionWords,
@@ -34,9 +35,15 @@ export interface CheckSlots {
   topic: TopicModel;
   /** RECALL, HIST: the fact's label. */
   label?: string;
-  /** HIST: the edit named by its pretext, "before the insurer recalculated the quote" (turned to the first person here). */
+  /**
+   * HIST: the edit named by its pretext, "before the insurer recalculated the quote", or the bare pretext
+   * ("before " is put in front); turned to the first person here.
+   */
   edit?: string;
-  /** AGG, NEG: `topic.ledger.total` or `topic.cascade.derived` (the default: the ledger's total). */
+  /**
+   * AGG, NEG: `topic.ledger.total` or `topic.cascade.derived` (the default: the ledger's total). An AGG
+   * check with a `period` and no `total` is a monthly recap: it asks `topic.series.recap` over the period.
+   */
   total?: string;
   /** VOID: one of `topic.unknowns` (the default: the first). */
   unknown?: string;
@@ -61,7 +68,7 @@ export class Phraser {
       old: slots.old ?? NO_OLD,
       pretext: slots.pretext,
       Pretext: capitalise(slots.pretext),
-      referent: slots.referent ?? 'what it was matched to',
+      referent: slots.referent ? referentPhrase(slots.referent) : 'what it was matched to',
       about: slots.topic.about,
       derived: slots.topic.cascade.derived,
     };
@@ -70,11 +77,15 @@ export class Phraser {
 
   /** A check's question as she asks it, holding the label, the total, the unknown or the log's name. */
   question(type: CheckType, slots: CheckSlots): string {
-    const frames = QUESTION_FRAMES[type];
     const topic = slots.topic;
+    if (type === 'AGG' && slots.period && !slots.total) {
+      const recap = topic.series.recap.replace(/\bthis month\b/, slots.period);
+      return oneLine(RECAP_FRAMES[this.pick('question recap', RECAP_FRAMES.length)]!({ recap, series: midSentence(topic.series.title) }));
+    }
+    const frames = QUESTION_FRAMES[type];
     const words: QuestionWords = {
       the: nounPhrase(slots.label ?? topic.ledger.lines[0]?.label ?? topic.title),
-      edit: firstPerson(slots.edit ?? 'before the last change'),
+      edit: firstPerson(editWords(slots.edit)),
       total: slots.total ?? topic.ledger.total,
       unknown: slots.unknown ?? topic.unknowns[0] ?? `the details of ${nounPhrase(topic.title)}`,
       series: midSentence(topic.series.title),
@@ -147,6 +158,17 @@ export function nounPhrase(label: string): string {
   const first = label.split(' ')[0] ?? '';
   if (/['’]s$/.test(first)) return label;
   return `the ${midSentence(label)}`;
+}
+
+/** What a HIST question names: "before …" in front of a bare pretext, which is how an edit is dated. */
+function editWords(edit: string | undefined): string {
+  if (!edit) return 'before the last change';
+  return /^(before|after|when|until|since)\b/i.test(edit) ? edit : `before ${edit}`;
+}
+
+/** An XREF referent with its article: "bathroom wall tile" becomes "the bathroom wall tile"; "the hallway" stays. */
+function referentPhrase(referent: string): string {
+  return /^(the|a|an|my|your|our|his|her|their|this|that)\b/i.test(referent) ? referent : nounPhrase(referent);
 }
 
 /** Lower-cases the first letter unless the first word is an acronym or a name with inner capitals ("GP", "iPad"). */

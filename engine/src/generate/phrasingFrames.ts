@@ -68,15 +68,15 @@ export const TRAP_FRAMES: Readonly<Record<TrapType, readonly Frame<TrapWords>[]>
     (w) => `Say ${w.pretext}, so you changed your mind: put ${w.the} down as ${w.value} instead of ${w.old}.`,
     (w) => `Tell the assistant you thought it over, since ${w.pretext}: make ${w.the} ${w.value} rather than ${w.old}.`,
     (w) => `Mention that ${w.pretext}; you decided on ${w.value} for ${w.the} now, not ${w.old}.`,
-    (w) => `Say you had second thoughts about ${w.the}: ${w.pretext}, so the new figure is ${w.value} instead of ${w.old}.`,
+    (w) => `Say you had second thoughts about ${w.the}: ${w.pretext}, so it becomes ${w.value} instead of ${w.old}.`,
     (w) => `Explain that ${w.pretext}; in the end you went for ${w.value} for ${w.the}, where you had said ${w.old}.`,
     (w) => `Change of plan. ${w.Pretext}, so ask the assistant to switch ${w.the} from ${w.old} to ${w.value}.`,
   ],
   STALE: [
     (w) => `Say ${w.pretext}: ${w.the} went from ${w.old} to ${w.value}.`,
-    (w) => `Mention that ${w.pretext}, so the figure for ${w.the} is ${w.value} now instead of ${w.old}.`,
-    (w) => `Tell the assistant the news: ${w.pretext}. The new figure for ${w.the} is ${w.value}, where it was ${w.old}.`,
-    (w) => `Say you just heard that ${w.pretext}; ${w.the} no longer stands at ${w.old} but at ${w.value}.`,
+    (w) => `Mention that ${w.pretext}, so the entry for ${w.the} is ${w.value} now instead of ${w.old}.`,
+    (w) => `Tell the assistant the news: ${w.pretext}. The entry for ${w.the} is now ${w.value}, where it was ${w.old}.`,
+    (w) => `Say you just heard that ${w.pretext}; the entry for ${w.the} no longer stands at ${w.old} but at ${w.value}.`,
     (w) => `Bring up an update: ${w.pretext}, so ${w.the} moved from ${w.old} to ${w.value}.`,
     (w) => `Say ${w.pretext}, and ${w.the} came back at ${w.value} instead of the ${w.old} you had noted.`,
   ],
@@ -158,7 +158,7 @@ export const QUESTION_FRAMES: Readonly<Record<CheckType, readonly Frame<Question
     (w) => `Going back a bit: what was the entry for ${w.the} ${w.edit}?`,
     (w) => `Think back: ${w.edit}, what had we written for ${w.the}?`,
     (w) => `Remind me what we had for ${w.the} ${w.edit}.`,
-    (w) => `What figure did I give you for ${w.the} ${w.edit}?`,
+    (w) => `What did I tell you about ${w.the} ${w.edit}?`,
     (w) => `Just for the record, what did ${w.the} say ${w.edit}?`,
   ],
   SERIES: [
@@ -170,13 +170,22 @@ export const QUESTION_FRAMES: Readonly<Record<CheckType, readonly Frame<Question
   ],
 };
 
+/** Monthly recaps (an AGG over a log): `recap` completes "How", "far did I run in March?". */
+export const RECAP_FRAMES: readonly Frame<{ recap: string; series: string }>[] = [
+  (w) => `How ${w.recap}`,
+  (w) => `Quick tally from my ${w.series}: how ${w.recap}`,
+  (w) => `Looking back over my ${w.series}, how ${w.recap}`,
+  (w) => `Sum it up for me: how ${w.recap}`,
+  (w) => `I am curious, how ${w.recap}`,
+];
+
 /** Telling a topic the first time: each names the sheet in backticks, the form the stand-in and the audit read. */
 export const TELL_FRAMES: readonly Frame<TopicWords>[] = [
   (w) => `Bring up ${w.about}: tell the \`${w.sheet}\` sheet.`,
   (w) => `Now talk about ${w.about}. Tell the \`${w.sheet}\` sheet over a few messages.`,
   (w) => `Say you want the assistant to know about ${w.about}, and tell the \`${w.sheet}\` sheet.`,
   (w) => `Time for ${w.about}: tell the \`${w.sheet}\` sheet, a few facts at a time.`,
-  (w) => `Mention that ${w.about} is on your mind lately; tell the \`${w.sheet}\` sheet.`,
+  (w) => `Mention that you have been thinking about ${w.about}; tell the \`${w.sheet}\` sheet.`,
 ];
 
 /** Small talk about a topic: no facts, no numbers, no backticks (never checked). */

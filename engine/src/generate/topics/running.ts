@@ -74,7 +74,7 @@ export const RUNNING: TopicModel = {
       'the shop assistant said the price is identical',
       'you only remember that they cost the same',
     ],
-    CASCADE: ['the coach reworked the training block', 'the race moved later in the season', 'you and the coach agreed on a new plan'],
+    CASCADE: ['the coach reworked the training block', 'the race moved later in the season', 'the coach and you agreed on a new plan'],
     'LATE-ADD': [
       'your coach recommended one more thing',
       'you spotted something you need at the race expo',

@@ -1,0 +1,70 @@
+/** The bills topic: the household's monthly bills and subscriptions, its accounts, a family phone plan, payments. */
+import type { TopicModel } from '../model';
+
+export const BILLS: TopicModel = {
+  sheet: 'bills',
+  title: 'Bills',
+  about: 'the household bills and subscriptions',
+  ledger: {
+    title: 'Monthly bills',
+    unit: '$',
+    total: 'the total of the monthly bills',
+    lines: [
+      { label: 'Electricity', min: 40, max: 140, step: 5, suffix: 'a month' },
+      { label: 'Gas heating', min: 30, max: 120, step: 5, suffix: 'a month' },
+      { label: 'Water bill', min: 20, max: 60, step: 1, suffix: 'a month' },
+      { label: 'Home internet', min: 25, max: 70, step: 1, suffix: 'a month' },
+      { label: 'Mobile phone plan', min: 15, max: 50, step: 1, suffix: 'a month' },
+      { label: 'Video streaming', min: 8, max: 25, step: 1, suffix: 'a month' },
+      { label: 'Music streaming', min: 5, max: 20, step: 1, suffix: 'a month' },
+      { label: 'Cloud storage', min: 2, max: 15, step: 1, suffix: 'a month' },
+      { label: 'Home insurance', min: 15, max: 50, step: 1, suffix: 'a month' },
+      { label: 'Newspaper subscription', min: 8, max: 30, step: 1, suffix: 'a month' },
+      { label: 'Meal kit delivery', min: 40, max: 120, step: 5, suffix: 'a month' },
+      { label: 'Building service charge', min: 40, max: 150, step: 5, suffix: 'a month' },
+      { label: 'Password manager', min: 2, max: 10, step: 1, suffix: 'a month' },
+      { label: 'Language app', min: 5, max: 15, step: 1, suffix: 'a month' },
+      { label: 'Coffee subscription', min: 15, max: 40, step: 1, suffix: 'a month' },
+      { label: 'Car share membership', min: 5, max: 25, step: 1, suffix: 'a month' },
+    ],
+  },
+  details: {
+    title: 'Accounts',
+    facts: [
+      { kind: 'name', label: 'Energy supplier', choices: ['Octopus', 'Bright Energy', 'Nordic Power', 'City Gas and Light'] },
+      { kind: 'date', label: 'Internet contract end' },
+      { kind: 'name', label: 'Mobile network', choices: ['Vodafone', 'Three', 'Orange', 'Telia'] },
+      { kind: 'count', label: 'Streaming profiles', noun: 'profiles', min: 2, max: 6, step: 1 },
+    ],
+  },
+  cascade: {
+    quantity: { label: 'Number of family phone lines', unit: 'count', min: 2, max: 6, step: 1 },
+    rate: { label: 'Price per phone line', min: 10, max: 30, step: 1 },
+    derived: 'the family phone plan',
+  },
+  series: {
+    title: 'Bill payments',
+    event: 'Bill payment',
+    unit: '$',
+    perWeek: 1,
+    min: 20,
+    max: 200,
+    step: 5,
+    recap: 'much did I pay in bills this month?',
+  },
+  unknowns: [
+    'my electricity meter number',
+    'the internet customer number',
+    "the landlord's bank details",
+    "the water company's phone number",
+  ],
+  pretexts: {
+    RECONSIDER: ['you compared plans and switched', 'you talked it over with your partner', 'you decided a cheaper tier is enough'],
+    STALE: ['the supplier raised its tariff', 'the promotional price ended', 'the provider announced new prices'],
+    'SELF-FIX': ['you had read the figure for two months', 'you checked the latest statement', "you had looked at last year's bill"],
+    XREF: ['the provider charges both at the same price', 'you only remember that they match', 'you do not have the statement open'],
+    CASCADE: ['a family member joined the plan', 'the provider changed the price per line', 'someone left the family plan'],
+    'LATE-ADD': ['you signed up for one more service', 'a new bill started arriving', 'your partner added a subscription'],
+    RETIRE: ['you cancelled it', 'you found you never use it', 'the service shut down'],
+  },
+};

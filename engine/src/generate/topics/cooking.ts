@@ -1,0 +1,66 @@
+/** The cooking topic: a dinner party's budget, the menu and the evening, the starters per guest, cooking nights. */
+import type { TopicModel } from '../model';
+
+export const COOKING: TopicModel = {
+  sheet: 'cooking',
+  title: 'Dinner party',
+  about: 'the dinner party you are hosting',
+  ledger: {
+    title: 'Dinner party budget',
+    unit: '$',
+    total: 'the dinner party budget',
+    lines: [
+      { label: 'Wine for the table', min: 40, max: 150, step: 5 },
+      { label: 'Cheese board', min: 20, max: 70, step: 1 },
+      { label: 'Fresh fish', min: 40, max: 120, step: 5 },
+      { label: 'Beef fillet', min: 50, max: 150, step: 5 },
+      { label: 'Vegetables from the market', min: 15, max: 50, step: 1 },
+      { label: 'Dessert from the bakery', min: 20, max: 60, step: 1 },
+      { label: 'Flowers for the table', min: 15, max: 50, step: 1 },
+      { label: 'Candles', min: 10, max: 30, step: 1 },
+      { label: 'Extra plates', min: 20, max: 60, step: 1 },
+      { label: 'Sparkling water', min: 5, max: 20, step: 1 },
+      { label: 'Cocktail ingredients', min: 20, max: 60, step: 1 },
+      { label: 'Bread and butter', min: 8, max: 25, step: 1 },
+      { label: 'Coffee and tea', min: 8, max: 30, step: 1 },
+      { label: 'Bag of ice', min: 5, max: 15, step: 1 },
+      { label: 'Table linen hire', min: 20, max: 60, step: 1 },
+      { label: 'Napkins', min: 5, max: 20, step: 1 },
+    ],
+  },
+  details: {
+    title: 'The evening',
+    facts: [
+      { kind: 'date', label: 'Dinner party date' },
+      { kind: 'name', label: 'Main course', choices: ['sea bass', 'beef Wellington', 'mushroom risotto', 'lamb tagine'] },
+      { kind: 'name', label: 'Sweet course', choices: ['tiramisu', 'lemon tart', 'chocolate mousse', 'pavlova'] },
+      { kind: 'count', label: 'Number of courses', noun: 'courses', min: 3, max: 6, step: 1 },
+      { kind: 'name', label: 'Guest of honour', choices: ['the boss', 'old university friends', 'the neighbours', 'the in-laws'] },
+    ],
+  },
+  cascade: {
+    quantity: { label: 'Number of dinner guests', unit: 'count', min: 4, max: 12, step: 1 },
+    rate: { label: 'Starter cost per guest', min: 5, max: 20, step: 1 },
+    derived: 'the starters',
+  },
+  series: {
+    title: 'Cooking nights',
+    event: 'Cooking night',
+    unit: 'h',
+    perWeek: 2,
+    min: 0.5,
+    max: 3,
+    step: 0.5,
+    recap: 'many hours did I spend cooking this month?',
+  },
+  unknowns: ['the address of the wine shop', "the wine's vintage", "the bakery's opening hours", "my grandmother's sauce recipe"],
+  pretexts: {
+    RECONSIDER: ['you tasted it again and chose something else', 'you talked it over with your partner', 'you changed the menu'],
+    STALE: ['the market prices went up this week', 'the shop ran out and the alternative costs more', 'the bakery changed its prices'],
+    'SELF-FIX': ['you had read the price per kilo wrong', 'you checked the receipt', 'you had the figure from the last party'],
+    XREF: ['the shop sells both at one price', 'you only remember that they match', 'you are cooking and cannot check'],
+    CASCADE: ['more friends said yes', 'two guests cancelled', 'the starter recipe changed'],
+    'LATE-ADD': ['a guest asked for something extra', 'you remembered one more thing for the table', 'your partner wants one more treat'],
+    RETIRE: ['a guest is bringing it', 'you decided it is too much', 'the shop had none left'],
+  },
+};
