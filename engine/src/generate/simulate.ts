@@ -6,7 +6,7 @@
  */
 import { numbers } from '../standin/text';
 import { factText, refOf, valueText, type Fact, type LiveSheet } from './facts';
-import { dayText } from './layout';
+import { addDays, dayText } from './layout';
 import type { Slot } from './layout';
 import type { CheckType, TopicModel, TrapType } from './model';
 import type { Phraser } from './phrasing';
@@ -61,6 +61,9 @@ export interface WorldState {
   retired: Map<string, Fact[]>;
   /** The facts the sheet files hold: only these may be named in a trap line (an added fact's id is the run's). */
   initialFacts: Set<Fact>;
+  /** Single-day: the last day a topic's event fell on; the next one falls after it, one event a day. */
+  lastEventDay: Map<string, Date>;
+  multiDay: boolean;
   random: () => number;
   phraser: Phraser;
   topics: readonly TopicModel[];
@@ -130,7 +133,8 @@ function tellEvents(world: WorldState, item: Extract<Item, { kind: 'events' }>, 
   const caughtUp = item.happened !== item.slot;
   const lines: PhaseLine[] = [];
   for (let n = 0; n < item.count; n++) {
-    const fact = addEvent(world, topic, sheet, happened, item.happened);
+    const day = spreadDay(world, topic, happened);
+    const fact = addEvent(world, topic, sheet, day, item.happened);
     const when = caughtUp ? `yesterday, ${fact.day}` : `on ${fact.day}`;
     lines.push({
       text: world.phraser.event(topic, { value: valueText(fact), when }),
@@ -138,6 +142,19 @@ function tellEvents(world: WorldState, item: Extract<Item, { kind: 'events' }>, 
     });
   }
   return { item, slot: slots.find((slot) => slot.number === item.slot)!, lines };
+}
+
+/**
+ * The day an event falls on. On virtual time it is the day it happened; told in one sitting, a
+ * chapter's events of one topic take one day each from the chapter's day on, after the topic's
+ * last event, so that a log reads in order and a SERIES question's period names distinct days.
+ */
+function spreadDay(world: WorldState, topic: TopicModel, happened: Date): Date {
+  if (world.multiDay) return happened;
+  const last = world.lastEventDay.get(topic.sheet);
+  const day = last && last.getTime() >= happened.getTime() ? addDays(last, 1) : happened;
+  world.lastEventDay.set(topic.sheet, day);
+  return day;
 }
 
 /** Category numbers of a topic's sheet: the ledger, the details, the cascade, the series. */

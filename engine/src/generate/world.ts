@@ -42,6 +42,8 @@ export function simulateWorld(spec: WorldSpec, seed: number, blocks = blocksOf(s
     freeLabels: new Map(),
     retired: new Map(),
     initialFacts: new Set(),
+    lastEventDay: new Map(),
+    multiDay: spec.shape === 'multi-day',
     random,
     phraser: new Phraser(random),
     topics,
