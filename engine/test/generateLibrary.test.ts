@@ -243,6 +243,18 @@ test('a recap (AGG over a period, no total) asks the question of the log over th
   }
 });
 
+test('an AGG over the derived value asks for it in five frames at least, never counting lines', () => {
+  for (const topic of TOPICS) {
+    const phraser = new Phraser(seededRandom(17));
+    const texts = Array.from({ length: CALLS }, () => phraser.question('AGG', { topic, total: topic.cascade.derived }));
+    assertVaried(texts, [topic.cascade.derived], `${topic.sheet} derived`);
+    for (const text of texts) {
+      assertPhrase(text, 'derived', { backtick: false });
+      assert.ok(text.includes(topic.cascade.derived) && !/\blines?\b/.test(text), text);
+    }
+  }
+});
+
 test('a bare pretext is dated with "before", and an XREF referent gets its article', () => {
   const topic = TOPICS[0]!;
   const phraser = new Phraser(seededRandom(2));

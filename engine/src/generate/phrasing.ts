@@ -6,6 +6,7 @@
  */
 import type { CheckType, TopicModel, TrapType } from './model';
 import {
+  DERIVED_FRAMES,
   EVENT_FRAMES,
   FILLER_FRAMES,
   QUESTION_FRAMES,
@@ -41,7 +42,8 @@ export interface CheckSlots {
    */
   edit?: string;
   /**
-   * AGG, NEG: `topic.ledger.total` or `topic.cascade.derived` (the default: the ledger's total). An AGG
+   * AGG, NEG: `topic.ledger.total` or `topic.cascade.derived` (the default: the ledger's total; the derived
+   * value gets frames of its own, with no "lines" to count). An AGG
    * check with a `period` and no `total` is a monthly recap: it asks `topic.series.recap` over the period.
    */
   total?: string;
@@ -82,7 +84,8 @@ export class Phraser {
       const recap = topic.series.recap.replace(/\bthis month\b/, slots.period);
       return oneLine(RECAP_FRAMES[this.pick('question recap', RECAP_FRAMES.length)]!({ recap, series: midSentence(topic.series.title) }));
     }
-    const frames = QUESTION_FRAMES[type];
+    const derived = type === 'AGG' && slots.total === topic.cascade.derived;
+    const frames = derived ? DERIVED_FRAMES : QUESTION_FRAMES[type];
     const words: QuestionWords = {
       the: nounPhrase(slots.label ?? topic.ledger.lines[0]?.label ?? topic.title),
       edit: firstPerson(editWords(slots.edit)),
@@ -92,7 +95,7 @@ export class Phraser {
       event: midSentence(topic.series.event),
       period: slots.period ?? 'so far',
     };
-    return oneLine(frames[this.pick(`question ${type}`, frames.length)]!(words));
+    return oneLine(frames[this.pick(derived ? 'question derived' : `question ${type}`, frames.length)]!(words));
   }
 
   /** Telling a topic the first time: names the sheet in backticks ("tell the `car` sheet"). */

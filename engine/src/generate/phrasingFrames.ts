@@ -170,6 +170,15 @@ export const QUESTION_FRAMES: Readonly<Record<CheckType, readonly Frame<Question
   ],
 };
 
+/** AGG over a cascade's derived value (quantity × rate): no "lines" to count, a product to work out. */
+export const DERIVED_FRAMES: readonly Frame<QuestionWords>[] = [
+  (w) => `What does ${w.total} come to now?`,
+  (w) => `Can you work out ${w.total} with the latest numbers?`,
+  (w) => `With the figures as they stand, what is ${w.total}?`,
+  (w) => `Remind me what ${w.total} adds up to now.`,
+  (w) => `How much is ${w.total} at this point, worked out from the current figures?`,
+];
+
 /** Monthly recaps (an AGG over a log): `recap` completes "How", "far did I run in March?". */
 export const RECAP_FRAMES: readonly Frame<{ recap: string; series: string }>[] = [
   (w) => `How ${w.recap}`,
