@@ -10,7 +10,7 @@ import type { Slot } from './layout';
 import { monthName } from './layout';
 import type { CheckType, TopicModel } from './model';
 import type { CheckItem } from './plan';
-import { CATEGORY, type WorldState } from './simulate';
+import { CATEGORY, seriesValues, type WorldState } from './simulate';
 import { formatValue } from './units';
 
 /** What a second computation reads to check an answer, from the live sheets when the check is graded. */
@@ -78,7 +78,11 @@ export function answerOf(world: WorldState, item: CheckItem, slot: Slot): Comput
         const recipe: Recipe = { kind: 'recap', sheet: sheet.name, facts: all.map(refOf), total };
         return { type: 'AGG', answer, slots: { period: `in ${monthName(slot.day)}` }, recipe };
       }
-      const window = all.slice(-SERIES_WINDOW);
+      const start = subject.on === 'series' && subject.plan?.fact ? all.indexOf(subject.plan.fact) : -1;
+      // A window short enough that its events and the old values of an edited one can all differ.
+      const edits = subject.on === 'series' ? (subject.plan?.edits.length ?? 0) : 0;
+      const size = Math.max(2, Math.min(SERIES_WINDOW, seriesValues(subject.topic) - 1 - edits));
+      const window = start >= 0 ? all.slice(start, start + size) : all.slice(-size);
       const period = window.length ? `from ${window[0]!.day} to ${window[window.length - 1]!.day}` : 'lately';
       const answer = window.length ? window.map((f) => `${valueText(f)} (${f.day})`).join(', ') : 'you never told me';
       return { type: 'SERIES', answer, slots: { period }, recipe: { kind: 'series', sheet: sheet.name, facts: window.map(refOf) } };

@@ -7,7 +7,7 @@ import { factText, valueText, type Fact, type LiveSheet } from './facts';
 import { addDays, dayText } from './layout';
 import type { Slot } from './layout';
 import type { EditItem } from './plan';
-import { CATEGORY, freshValue, type Happening, type WorldState } from './simulate';
+import { CATEGORY, eventValue, freshValue, type Happening, type WorldState } from './simulate';
 import type { TopicModel } from './model';
 import { decimalsOf, drawValue, formatValue } from './units';
 
@@ -32,6 +32,11 @@ export function changeValue(world: WorldState, topic: TopicModel, fact: Fact): v
     const [day = '1', month = 'January'] = fact.value.split(' ');
     const date = new Date(Date.UTC(2026, Math.max(0, MONTHS.indexOf(month)), Number(day)));
     fact.value = dayText(addDays(date, 1 + Math.floor(world.random() * 20)));
+    return;
+  }
+  if (fact.kind === 'event' && typeof fact.value === 'number') {
+    const before = fact.value;
+    for (let tries = 0; tries < 5 && fact.value === before; tries++) fact.value = eventValue(world, topic, before);
     return;
   }
   const range = fact.range;

@@ -27,7 +27,8 @@ export type CheckSubject =
   | { on: 'before'; edit: EditItem }
   | { on: 'ledger'; topic: TopicModel }
   | { on: 'derived'; topic: TopicModel }
-  | { on: 'series'; topic: TopicModel; from: number }
+  /** The events from slot `from` on; from `plan`'s event when a trap changed it. */
+  | { on: 'series'; topic: TopicModel; from: number; plan?: FactPlan }
   | { on: 'recap'; topic: TopicModel; from: number }
   | { on: 'void'; topic: TopicModel; unknown: string };
 

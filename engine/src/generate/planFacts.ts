@@ -25,6 +25,7 @@ export function planFacts(
   const cascades = new Set<TopicModel>();
   const order = shuffled(context.topics, random);
   const plans: FactPlan[] = [];
+  const shared: SharedChecks = new Map();
   const window = layout.slots.filter((slot) => !slot.offline && !slot.exam && slot.number <= layout.lastTrapSlot);
   for (let n = 0; n < spec.checkedFacts && order.length; n++) {
     const topic = order[n % order.length]!;
@@ -38,9 +39,10 @@ export function planFacts(
       edit.slot = slots[index] ?? edit.slot;
       put(edit);
     });
-    placeFactChecks(context, layout, plan, put);
+    placeFactChecks(context, layout, plan, shared, put);
     plans.push(plan);
   }
+  for (const check of shared.values()) put(check);
   return plans;
 }
 
@@ -98,14 +100,27 @@ function planOneFact(context: PlanContext, topic: TopicModel, taken: Set<Fact>, 
 }
 
 /** The final check of a fact (after its last edit), a HIST check for some edits, and every edit's aim. */
-function placeFactChecks(context: PlanContext, layout: BlockLayout, plan: FactPlan, put: (item: Item) => void): void {
+/**
+ * Checks of a topic's whole ledger or derived value are one per block, shared by every plan that
+ * aims at them and asked after the last of their edits: the same total is not asked twice.
+ */
+type SharedChecks = Map<string, CheckItem>;
+
+function placeFactChecks(context: PlanContext, layout: BlockLayout, plan: FactPlan, shared: SharedChecks, put: (item: Item) => void): void {
   const { spec, random } = context;
   const last = plan.edits[plan.edits.length - 1]!;
   const retired = last.type === 'RETIRE';
-  const subject = finalSubject(plan, retired, spec.checksAt.includes('recaps'), random, layout);
+  const subject = finalSubject(plan, retired, random, layout);
   const type = finalType(context, plan, subject, retired);
-  const final: CheckItem = { kind: 'check', type, subject, slot: placeCheck(context, layout, last.slot), id: '' };
-  put(final);
+  const slot = placeCheck(context, layout, last.slot);
+  const key = subject.on === 'ledger' || subject.on === 'derived' ? `${subject.on}:${plan.topic.sheet}` : undefined;
+  let final = key ? shared.get(key) : undefined;
+  if (final) final.slot = Math.max(final.slot, slot);
+  else {
+    final = { kind: 'check', type, subject, slot, id: '' };
+    if (key) shared.set(key, final);
+    else put(final);
+  }
   const checkWeight = Object.values(spec.checks).reduce((sum, weight) => sum + weight, 0) || 1;
   for (const edit of plan.edits) {
     edit.checks.push(final);
@@ -123,15 +138,15 @@ function placeFactChecks(context: PlanContext, layout: BlockLayout, plan: FactPl
   }
 }
 
-function finalSubject(plan: FactPlan, retired: boolean, recaps: boolean, random: () => number, layout: BlockLayout): CheckSubject {
+/**
+ * What a fact's last check asks: its ledger's total, its derived value, its series from it on, or
+ * itself. A monthly recap is never a trap's check: it gives a sum, not the value the trap changed.
+ */
+function finalSubject(plan: FactPlan, retired: boolean, random: () => number, layout: BlockLayout): CheckSubject {
   const from = layout.slots[0]?.number ?? 1;
   if (plan.target === 'line' && (retired || random() < 0.5) && plan.first !== 'XREF') return { on: 'ledger', topic: plan.topic };
   if ((plan.target === 'quantity' || plan.target === 'rate') && random() < 0.8) return { on: 'derived', topic: plan.topic };
-  if (plan.target === 'event') {
-    const draw = random();
-    if (draw < 0.4) return { on: 'series', topic: plan.topic, from };
-    if (recaps && draw < 0.7) return { on: 'recap', topic: plan.topic, from };
-  }
+  if (plan.target === 'event' && random() < 0.5) return { on: 'series', topic: plan.topic, from, plan };
   return { on: 'fact', plan };
 }
 

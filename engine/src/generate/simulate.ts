@@ -13,7 +13,7 @@ import type { Phraser } from './phrasing';
 import type { BlockPlan, CheckItem, EditItem, Item } from './plan';
 import { answerOf, type Recipe } from './answers';
 import { addLine, changeValue, targetOf } from './edits';
-import { decimalsOf as decimalsOfStep, drawValue as drawOn } from './units';
+import { decimalsOf as decimalsOfStep, drawValue as drawOn, formatValue } from './units';
 
 export interface PhaseLine {
   /** `HH:MM` on virtual time (multi-day). */
@@ -63,6 +63,8 @@ export interface WorldState {
   initialFacts: Set<Fact>;
   /** Single-day: the last day a topic's event fell on; the next one falls after it, one event a day. */
   lastEventDay: Map<string, Date>;
+  /** The values of each topic's last events, written as told: a new event's value is none of them. */
+  recentEvents: Map<string, string[]>;
   multiDay: boolean;
   random: () => number;
   phraser: Phraser;
@@ -75,12 +77,22 @@ export function simulateBlock(world: WorldState, plan: BlockPlan): Happening[] {
   for (const fact of plan.facts)
     for (const edit of fact.edits) for (const check of edit.checks) aims.set(check, [...(aims.get(check) ?? []), edit]);
   const out: Happening[] = [];
-  for (const slot of plan.layout.slots)
-    for (const item of plan.items.get(slot.number) ?? []) {
+  for (const slot of plan.layout.slots) {
+    const items = plan.items.get(slot.number) ?? [];
+    // By index: a check added for a trap left without one is played in this slot too.
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
       const happening = play(world, item, slot, plan.layout.slots);
       if (happening) out.push(happening);
-      if (happening?.check) unlinkStale(happening.check, aims.get(item as CheckItem) ?? []);
+      if (!happening?.check) continue;
+      for (const orphan of unlinkStale(happening.check, aims.get(item as CheckItem) ?? [])) {
+        const recall: CheckItem = { kind: 'check', type: 'RECALL', subject: { on: 'fact', plan: orphan.plan }, slot: slot.number, id: '' };
+        recall.id = `${slot.number}.${items.filter((other) => other.kind === 'check').length + 1}`;
+        items.push(recall);
+        orphan.checks.push(recall);
+      }
     }
+  }
   return out;
 }
 
@@ -162,23 +174,34 @@ export const CATEGORY = { ledger: 1, details: 2, cascade: 3, series: 4 } as cons
 
 export function addEvent(world: WorldState, topic: TopicModel, sheet: LiveSheet, day: Date, slot: number): Fact {
   const series = topic.series;
+  const value = eventValue(world, topic);
+  const fact = { kind: 'event' as const, label: series.event, value, unit: series.unit, decimals: decimalsOfStep(series.step) };
+  return sheet.add(CATEGORY.series, { ...fact, day: dayText(day), slot, range: series });
+}
+
+/** Values a SERIES question may list together: an event's value differs from the last ones told or replaced. */
+const RECENT_EVENTS = 12;
+
+/** How many values a series' range holds. */
+export const seriesValues = (topic: TopicModel): number => Math.floor((topic.series.max - topic.series.min) / topic.series.step + 1e-9) + 1;
+
+/**
+ * A value for the topic's next event (or an event's correction) that none of its recent events had,
+ * so that a SERIES answer never holds an edited event's old value by chance: a series has few values
+ * (a run of 3 to 12 km in halves), so it is the recent ones that must differ, not all.
+ */
+export function eventValue(world: WorldState, topic: TopicModel, replacing?: number): number {
+  const series = topic.series;
   const decimals = decimalsOfStep(series.step);
-  const value = freshValue(
-    world,
-    topic,
-    () => drawOn(series, world.random),
-    (v) => `${v}`,
-  );
-  return sheet.add(CATEGORY.series, {
-    kind: 'event',
-    label: series.event,
-    value,
-    unit: series.unit,
-    decimals,
-    day: dayText(day),
-    slot,
-    range: series,
-  });
+  const recent = world.recentEvents.get(topic.sheet) ?? [];
+  world.recentEvents.set(topic.sheet, recent);
+  const write = (value: number) => formatValue(value, series.unit, decimals);
+  if (replacing !== undefined) recent.push(write(replacing));
+  let value = drawOn(series, world.random);
+  for (let tries = 0; tries < 40 && recent.includes(write(value)); tries++) value = drawOn(series, world.random);
+  recent.push(write(value));
+  recent.splice(0, Math.max(0, recent.length - Math.min(RECENT_EVENTS, seriesValues(topic) - 1)));
+  return value;
 }
 
 function playEdit(world: WorldState, edit: EditItem, slot: Slot): Happening {
@@ -206,13 +229,21 @@ function playEdit(world: WorldState, edit: EditItem, slot: Slot): Happening {
   return { item: edit, slot, lines: [{ text, edits: [`Update \`${topic.sheet}\` fact ${fact.id} to "${factText(fact)}".`] }], trap };
 }
 
-/** Drops a trap's aim at a check whose answer holds a number the trap made stale (it would read as stale). */
-function unlinkStale(check: CheckOut, edits: readonly EditItem[]): void {
-  if (check.type === 'HIST') return;
+/**
+ * Drops a trap's aim at a check whose answer holds a number the trap made stale by chance (another
+ * event of the same value, a sum that equals an old price): the audit would read it as stale. The
+ * traps left aiming at nothing are returned: each gets a RECALL of its fact in the same slot.
+ */
+function unlinkStale(check: CheckOut, edits: readonly EditItem[]): EditItem[] {
+  if (check.type === 'HIST') return [];
   const answer = new Set(numbers(check.answer));
+  const orphans: EditItem[] = [];
   for (const edit of edits) {
-    if (edit.before === undefined || edit.checks.length < 2) continue;
-    const now = new Set(numbers(edit.plan.fact ? valueText(edit.plan.fact) : ''));
-    if (numbers(edit.before).some((n) => !now.has(n) && answer.has(n))) edit.checks = edit.checks.filter((c) => c !== check.item);
+    if (edit.before === undefined || !edit.plan.fact) continue;
+    const now = new Set(numbers(valueText(edit.plan.fact)));
+    if (!numbers(edit.before).some((n) => !now.has(n) && answer.has(n))) continue;
+    edit.checks = edit.checks.filter((c) => c !== check.item);
+    if (edit.checks.length === 0) orphans.push(edit);
   }
+  return orphans;
 }

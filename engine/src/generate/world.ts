@@ -43,6 +43,7 @@ export function simulateWorld(spec: WorldSpec, seed: number, blocks = blocksOf(s
     retired: new Map(),
     initialFacts: new Set(),
     lastEventDay: new Map(),
+    recentEvents: new Map(),
     multiDay: spec.shape === 'multi-day',
     random,
     phraser: new Phraser(random),
