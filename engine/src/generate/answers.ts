@@ -5,6 +5,7 @@
  * from its quantity and rate, SERIES the events in order, a recap their sum, VOID "you never told
  * me". Each answer comes with its recipe: what a second computation reads to check it.
  */
+import { midSentence } from './phrasing';
 import { amountOf, factText, refOf, valueText, type Fact } from './facts';
 import type { Slot } from './layout';
 import { monthName } from './layout';
@@ -41,13 +42,13 @@ export function answerOf(world: WorldState, item: CheckItem, slot: Slot): Comput
       const fact = subject.plan.fact!;
       const live = fact.refersTo ?? fact;
       const answer = fact.refersTo ? `${valueText(fact)} (${factText(fact)})` : valueText(fact);
-      const label = fact.kind === 'event' ? `${fact.label.toLowerCase()} on ${fact.day}` : fact.label;
+      const label = fact.kind === 'event' ? `${midSentence(fact.label)} on ${fact.day}` : fact.label;
       return { type: item.type, answer, slots: { label }, recipe: { kind: 'value', fact: refOf(live) } };
     }
     case 'before': {
       const { edit } = subject;
       const fact = edit.plan.first === 'XREF' && edit !== edit.plan.edits[0] ? edit.plan.referent! : edit.plan.fact!;
-      const label = fact.kind === 'event' ? `${fact.label.toLowerCase()} on ${fact.day}` : fact.label;
+      const label = fact.kind === 'event' ? `${midSentence(fact.label)} on ${fact.day}` : fact.label;
       const before = edit.before ?? '';
       return {
         type: 'HIST',
@@ -123,7 +124,7 @@ function ledgerAnswer(world: WorldState, topic: TopicModel, type: CheckType): Co
   const total = sum(lines.map(amountOf), topic, topic.ledger.unit, decimalsOfAll(lines));
   const parts = lines.map((line) => `${line.label} ${valueText(line)}`).join(', ');
   const negative = type === 'NEG' || retired.length > 0;
-  const none = retired.length ? `; no ${retired.map((f) => f.label.toLowerCase()).join(', no ')}` : '';
+  const none = retired.length ? `; no ${retired.map((f) => midSentence(f.label)).join(', no ')}` : '';
   return {
     type: negative ? 'NEG' : 'AGG',
     answer: `${total} in all: ${parts}${none}`,

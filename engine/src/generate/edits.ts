@@ -3,6 +3,7 @@
  * never one its topic used before), and the lines a LATE-ADD or an XREF adds, with the persona's
  * words for each.
  */
+import { nounPhrase } from './phrasing';
 import { factText, valueText, type Fact, type LiveSheet } from './facts';
 import { addDays, dayText } from './layout';
 import type { Slot } from './layout';
@@ -76,11 +77,11 @@ export function addLine(world: WorldState, edit: EditItem, slot: Slot, sheet: Li
   });
   plan.fact = fact;
   const slots = referent
-    ? { topic, label: fact.label, value: valueText(referent), pretext, referent: referent.label.toLowerCase() }
+    ? { topic, label: fact.label, value: valueText(referent), pretext, referent: referent.label }
     : { topic, label: fact.label, value: valueText(fact), pretext };
   const text = world.phraser.trap(edit.type, slots);
   const note = referent
-    ? `${fact.label} is "the same as" the ${referent.label.toLowerCase()} (${valueText(referent)})`
+    ? `${fact.label} is "the same as" ${nounPhrase(referent.label)} (${valueText(referent)})`
     : `${fact.label}, ${valueText(fact)}, added late`;
   return {
     item: edit,

@@ -4,6 +4,7 @@
  * id free again), exactly as the persona's `facts_add` and `facts_edit` do. Each fact keeps the
  * value behind its text, so answers are computed from values, never parsed back from prose.
  */
+import { nounPhrase } from './phrasing';
 import type { Range, UnitName } from './model';
 import { formatValue } from './units';
 
@@ -49,7 +50,7 @@ export function amountOf(fact: Fact): number {
 
 /** The fact's line in a sheet, without its id. */
 export function factText(fact: Fact): string {
-  if (fact.refersTo) return `${fact.label}, the same as the ${fact.refersTo.label.toLowerCase()}`;
+  if (fact.refersTo) return `${fact.label}, the same as ${nounPhrase(fact.refersTo.label)}`;
   if (fact.kind === 'event') return `${fact.label}, ${fact.day ?? ''}: ${valueText(fact)}`;
   if (fact.kind === 'detail') return `${fact.label}: ${valueText(fact)}`;
   return `${fact.label}, ${valueText(fact)}`;
