@@ -8,9 +8,11 @@
  * (engine/src/diagnosticCodesTable.ts); from engine/src/judge/rules.ts the grading rules of the system
  * prompt and docs/grading.md; from a grading item's fields and `ANSWER_KINDS` the schema of a grading
  * set's line and the table of answer kinds in docs/grading.md (engine/src/judge/gradingSetSchema.ts);
- * from scripts/importRules.mjs the table of what each part may import in ARCHITECTURE.md. Run it after
- * changing an agent's entry, a persona tool, a diagnostic's row, a grading item's field, an answer kind
- * or an import rule: `npm run schemas`; a test fails while any committed file differs.
+ * from scripts/importRules.mjs the table of what each part may import in ARCHITECTURE.md; from the world
+ * spec's key table and presets (engine/src/generate/specKeys.ts, presets.ts) schemas/world.schema.json
+ * and the tables of docs/generate.md. Run it after changing an agent's entry, a persona tool, a
+ * diagnostic's row, a grading item's field, an answer kind, an import rule, a world spec key or a
+ * preset: `npm run schemas`; a test fails while any committed file differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ import { findPersonaTools, TOOLS_MODULE_PATH, toolsByName, toolsModuleText } fro
 import { withGeneratedBlock } from '../engine/src/generatedBlock';
 import { GRADING_RULES_END, GRADING_RULES_START, gradingRulesBlock } from '../engine/src/judge/rules';
 import { GRADING_SET_SCHEMA_PATH, gradingSetSchemaText, withAnswerKindsTable } from '../engine/src/judge/gradingSetSchema';
+import { WORLD_SCHEMA_PATH, withWorldTables, worldSchemaText } from '../engine/src/generate/specSchema';
 import { IMPORT_RULES_END, IMPORT_RULES_START, importRulesTable } from './importRules.mjs';
 
 const root = join(__dirname, '..');
@@ -100,3 +103,13 @@ if (withKinds === undefined)
   stopWith(`${grading} has lost its generated:answer-kinds markers; put them back around the table of answer kinds.`);
 writeFileSync(grading, withKinds);
 process.stdout.write(`wrote the answer kinds of ${grading}\n`);
+
+writeFileSync(join(root, WORLD_SCHEMA_PATH), worldSchemaText());
+process.stdout.write(`wrote ${WORLD_SCHEMA_PATH}\n`);
+
+const generateDoc = join(root, 'docs', 'generate.md');
+const withWorld = withWorldTables(readFileSync(generateDoc, 'utf8'));
+if (withWorld === undefined)
+  stopWith(`${generateDoc} has lost a pair of generated:world-keys / generated:world-presets markers; put them back.`);
+writeFileSync(generateDoc, withWorld);
+process.stdout.write(`wrote the world spec's keys and presets of ${generateDoc}\n`);

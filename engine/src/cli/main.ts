@@ -17,6 +17,7 @@ import { formatFilingTable, runFilingExperiment } from '../experiments/filingRun
 import { initCommand } from './init';
 import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
+import { generateCommand } from './generate';
 import { conformanceCommand } from './conformance';
 import { doctorCommand } from './doctor';
 import { judgeAuditCommand, judgeAuditInput } from './judgeAudit';
@@ -150,6 +151,19 @@ const HANDLERS: Record<string, Handler> = {
     if (args.flags.includes('--kind')) throw new UsageError('--kind goes with mmb new agent <name>.');
     return newCommand(args.words[0], cwd, io.out);
   },
+  generate: (args, cwd, io) =>
+    generateCommand(
+      {
+        words: args.words,
+        preset: args.option('--preset'),
+        seed: args.option('--seed'),
+        spec: args.option('--spec'),
+        extend: args.option('--extend'),
+        months: args.option('--months'),
+        cwd,
+      },
+      io.out,
+    ),
   conformance: (args, cwd, io) =>
     conformanceCommand({ runId: args.words[0], configPath: configPathOf(args, cwd), memory: args.option('--memory') }, io),
   experiment: (args, cwd, io) => experimentCommand(args, cwd, io),

@@ -66,10 +66,15 @@ const files = (name: string): Record<string, string> => ({
   ),
 });
 
-export function newCommand(name: string | undefined, cwd: string, out: (s: string) => void): number {
-  if (!name) throw new UsageError('mmb new needs a name: mmb new my-benchmark');
+/** Refuses a name that cannot name a benchmark folder: `mmb new` and `mmb generate` take the same names. */
+export function checkBenchmarkName(name: string): void {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
     throw new UsageError(`"${name}" cannot name a benchmark folder: use lower-case letters, digits and "-".`);
+}
+
+export function newCommand(name: string | undefined, cwd: string, out: (s: string) => void): number {
+  if (!name) throw new UsageError('mmb new needs a name: mmb new my-benchmark');
+  checkBenchmarkName(name);
   const dir = join(cwd, 'benchmarks', name);
   if (existsSync(dir)) throw new UsageError(`${relative(cwd, dir)} exists already; pick another name.`);
   mkdirSync(dir, { recursive: true });

@@ -7,6 +7,7 @@
 import { didYouMean, nearNames } from '../../../scenario/src/suggest';
 import { CONFIG, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
 import { JUDGE_COMMAND } from './judgeOptions';
+import { DEFAULT_SEED } from '../generate/presets';
 import { UsageError } from '../errors';
 import { MAX_REPEATS, RUN_OPTIONS } from '../protocol/runRequest';
 import { shorten } from '../../../scenario/src/plainText';
@@ -187,6 +188,41 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'with agent: a program over the agent protocol (Python), or a JavaScript module',
       },
     ],
+  },
+  {
+    name: 'generate',
+    synopsis: '<name> [--preset max-like|hard|month] [--seed N] [--spec <world.jsonc>] | --extend <folder> [--months N]',
+    help:
+      'a benchmark generated from a world spec under benchmarks/<name>/ (docs/generate.md): every answer computed, ' +
+      'the same folder for the same spec and seed; or a generated world carried on',
+    options: [
+      {
+        name: '--preset',
+        value: 'max-like|hard|month',
+        example: 'hard',
+        help: "the world to start from (default max-like: Max's counts); hard: 500+ facts, 60 chapters; month: 30 days",
+      },
+      {
+        name: '--seed',
+        value: 'N',
+        example: '7',
+        help: `the seed (default ${DEFAULT_SEED}: fixed, never random, so the same command gives the same folder, byte for byte)`,
+      },
+      { name: '--spec', value: '<world.jsonc>', example: 'world.jsonc', help: "a world spec: its keys override the preset's" },
+      {
+        name: '--extend',
+        value: '<folder>',
+        example: 'benchmarks/my-world',
+        help: 'carry a generated world on (its world.jsonc says how): new chapters, benchmark.json rewritten',
+      },
+      {
+        name: '--months',
+        value: 'N',
+        example: '1',
+        help: 'with --extend: the months to append (a single-day world: blocks of its chapters; default 1)',
+      },
+    ],
+    exits: [EXIT.done, EXIT.usage, EXIT.diskFull],
   },
   {
     name: 'conformance',
