@@ -2,12 +2,12 @@
  * The generated folder's README (what the world is, its spec and seed, its counts, how to
  * regenerate and extend it) and its `world.jsonc`, the spec `mmb generate --extend` reads back.
  */
+import { worldJsoncText } from './spec';
 import type { World } from './world';
 
+/** world.jsonc, in the one form `parseWorldSpec` reads back (spec.ts). */
 export function renderSpecFile(world: World): string {
-  const body = { seed: world.seed, blocks: world.blocks.length, ...world.spec };
-  const comment = '// The spec and seed this world was generated from (docs/generate.md); `mmb generate --extend` reads it.';
-  return `${comment}\n${JSON.stringify(body, null, 2)}\n`;
+  return worldJsoncText({ spec: world.spec, seed: world.seed, blocks: world.blocks.length });
 }
 
 export function renderReadme(world: World, files: ReadonlyMap<string, string>): string {
