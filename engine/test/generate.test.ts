@@ -16,6 +16,7 @@ const SPEC: WorldSpec = {
   factsPerTopic: 12,
   checkedFacts: 12,
   editsPerCheckedFact: 2,
+  plainChecks: 4,
   traps: { RECONSIDER: 1, STALE: 1, 'SELF-FIX': 1, XREF: 1, CASCADE: 1, 'LATE-ADD': 1, RETIRE: 1 },
   checks: { RECALL: 2, AGG: 1, NEG: 1, VOID: 1, HIST: 1, SERIES: 1 },
   distance: { chapters: 3, sessionSwitches: 0 },

@@ -104,6 +104,8 @@ export interface WorldSpec {
   /** How many facts are checked: each gets `editsPerCheckedFact` trap writes and at least one check. */
   checkedFacts: number;
   editsPerCheckedFact: number;
+  /** RECALL checks of facts no trap changes (where did I grow up?), beyond the checks the traps need. */
+  plainChecks: number;
   /** Relative weights of the trap types; a type at 0 never appears. */
   traps: Readonly<Record<TrapType, number>>;
   /** Relative weights of the check types; a type at 0 never appears. */

@@ -98,7 +98,7 @@ export function planBlock(context: PlanContext, layout: BlockLayout): BlockPlan 
   });
   const firstEvents = planEvents(context, layout, introOf, put);
   const facts = planFacts(context, layout, introOf, firstEvents, put);
-  planLooseChecks(context, layout, put);
+  planLooseChecks(context, layout, facts, put);
   const fillerPool = context.fillerTopics.length ? context.fillerTopics : topics;
   for (const slot of open) {
     const count = Math.floor(spec.filler) + (random() < spec.filler % 1 ? 1 : 0);

@@ -175,7 +175,7 @@ function placeCheck(context: PlanContext, layout: BlockLayout, after: number): n
 }
 
 /** VOID and SERIES checks no trap aims at, and the monthly recaps. */
-export function planLooseChecks(context: PlanContext, layout: BlockLayout, put: (item: Item) => void): void {
+export function planLooseChecks(context: PlanContext, layout: BlockLayout, plans: readonly FactPlan[], put: (item: Item) => void): void {
   const { spec, random, topics } = context;
   const weights = Object.values(spec.checks).reduce((sum, weight) => sum + weight, 0) || 1;
   const from = layout.slots[0]?.number ?? 1;
@@ -195,6 +195,7 @@ export function planLooseChecks(context: PlanContext, layout: BlockLayout, put: 
     const topic = order[(n + voids) % order.length]!;
     put({ kind: 'check', type: 'SERIES', subject: { on: 'series', topic, from }, slot: placeCheck(context, layout, late), id: '' });
   }
+  planPlainChecks(context, layout, plans, late, put);
   if (!spec.checksAt.includes('recaps')) return;
   const recapSlot = [...layout.slots].reverse().find((slot) => !slot.exam && !slot.offline) ?? layout.slots[layout.slots.length - 1]!;
   for (const topic of order.slice(0, 3))
@@ -202,3 +203,23 @@ export function planLooseChecks(context: PlanContext, layout: BlockLayout, put: 
 }
 
 export type { FactKind };
+
+/** RECALL checks of facts no plan of the block changes: what was told once and stayed true. */
+function planPlainChecks(
+  context: PlanContext,
+  layout: BlockLayout,
+  plans: readonly FactPlan[],
+  late: number,
+  put: (item: Item) => void,
+): void {
+  const taken = new Set<Fact>(plans.flatMap((plan) => [plan.fact, plan.referent].filter((fact): fact is Fact => fact !== undefined)));
+  const order = shuffled(context.topics, context.random);
+  for (let n = 0; n < context.spec.plainChecks && order.length; n++) {
+    const topic = order[n % order.length]!;
+    const fact = context.pickFact(topic, context.random() < 0.5 ? 'line' : 'detail', taken) ?? context.pickFact(topic, 'line', taken);
+    if (!fact) continue;
+    taken.add(fact);
+    const plan: FactPlan = { topic, target: fact.kind, first: 'RECONSIDER', edits: [], fact };
+    put({ kind: 'check', type: 'RECALL', subject: { on: 'fact', plan }, slot: placeCheck(context, layout, late), id: '' });
+  }
+}

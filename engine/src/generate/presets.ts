@@ -19,6 +19,7 @@ export const DEFAULT_SPEC: WorldSpec = {
   factsPerTopic: 17,
   checkedFacts: 12,
   editsPerCheckedFact: 2,
+  plainChecks: 14,
   traps: { RECONSIDER: 8, STALE: 4, 'SELF-FIX': 3, XREF: 2, CASCADE: 2, 'LATE-ADD': 3, RETIRE: 2 },
   checks: { RECALL: 22, AGG: 5, NEG: 2, VOID: 2, HIST: 4, SERIES: 1 },
   distance: { chapters: 3, sessionSwitches: 1 },
@@ -33,7 +34,7 @@ export const DEFAULT_SPEC: WorldSpec = {
 };
 
 /**
- * Harder than Max on every axis (issue #31): 12 topics of 22 facts make 264 facts in the sheets, and
+ * Harder than Max on every axis (issue #31): 12 topics of 34 facts make 408 facts in the sheets, and
  * the series' events and the late additions of 60 chapters bring the world past 500 facts; each of
  * 64 checked facts is edited 4 times, every check stands at least 20 chapters and 2 session switches
  * after its trap, and the conversation is switched 10 times.
@@ -41,8 +42,9 @@ export const DEFAULT_SPEC: WorldSpec = {
 const HARD: WorldSpec = {
   ...DEFAULT_SPEC,
   topics: 12,
-  factsPerTopic: 22,
+  factsPerTopic: 34,
   checkedFacts: 64,
+  plainChecks: 24,
   editsPerCheckedFact: 4,
   traps: { RECONSIDER: 3, STALE: 3, 'SELF-FIX': 2, XREF: 2, CASCADE: 3, 'LATE-ADD': 2, RETIRE: 2 },
   checks: { RECALL: 6, AGG: 4, NEG: 3, VOID: 2, HIST: 4, SERIES: 2 },
@@ -63,6 +65,7 @@ const MONTH: WorldSpec = {
   topics: 10,
   factsPerTopic: 16,
   checkedFacts: 20,
+  plainChecks: 10,
   editsPerCheckedFact: 2,
   traps: { RECONSIDER: 3, STALE: 3, 'SELF-FIX': 2, XREF: 1, CASCADE: 2, 'LATE-ADD': 2, RETIRE: 2 },
   checks: { RECALL: 6, AGG: 3, NEG: 2, VOID: 1, HIST: 3, SERIES: 3 },

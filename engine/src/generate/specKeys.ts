@@ -51,13 +51,17 @@ export const SPEC_KEYS: { readonly [Key in keyof WorldSpec]-?: KeyRow } = {
   },
   factsPerTopic: {
     rule: integer(4, 1000),
-    doc: "Facts each topic's sheet starts with: ledger lines, details and the cascade's two facts.",
+    doc: "Facts each topic's sheet starts with: ledger lines, details, the cascade's two facts, then events logged before.",
   },
   checkedFacts: {
     rule: integer(1, 100_000),
     doc: 'How many facts are checked: each gets `editsPerCheckedFact` trap writes and at least one check.',
   },
   editsPerCheckedFact: { rule: integer(1, 100), doc: 'Trap writes on each checked fact: more edits, more stale values to confuse.' },
+  plainChecks: {
+    rule: integer(0, 100_000),
+    doc: 'RECALL checks of facts no trap changes ("where did I grow up?"), besides the checks the traps need.',
+  },
   traps: {
     rule: { kind: 'weights', names: Object.keys(TRAP_TYPES), noun: 'trap type', max: WEIGHT_MAX },
     doc: "Relative weights of the trap types; a type at 0 never appears, a type not named keeps the preset's weight.",
@@ -70,7 +74,7 @@ export const SPEC_KEYS: { readonly [Key in keyof WorldSpec]-?: KeyRow } = {
     rule: {
       kind: 'counts',
       keys: {
-        chapters: { rule: integer(0, 1000), doc: 'The least chapters (weeks, multi-day) from a trap to each check aimed at it.' },
+        chapters: { rule: integer(0, 1000), doc: 'The least chapters (days, multi-day) from a trap to each check aimed at it.' },
         sessionSwitches: { rule: integer(0, 1000), doc: 'The least session switches between a trap and each check aimed at it.' },
       },
     },
