@@ -91,7 +91,7 @@ test('bad config, unknown runs, broken benchmarks and missing keys stop with exi
       joinedPattern(
         [
           /^mmb: run "a": there is no benchmark benchmarks\/strter\/benchmark\.json: /,
-          /`mmb init` copies the bundled ones \(starter, max, multiday, filing\) here, `mmb new <name>` starts one\.$/,
+          /`mmb init` copies the bundled benchmarks here, `mmb new <name>` starts one\.$/,
         ],
         'm',
       ),

@@ -6,6 +6,8 @@
  */
 import { factText, type LiveSheet } from './facts';
 import { dateLine, type Slot } from './layout';
+import type { TopicModel } from './model';
+import { midSentence } from './phrasing';
 import type { World } from './world';
 import type { Happening, PhaseLine } from './simulate';
 import { renderReadme, renderSpecFile } from './renderReadme';
@@ -114,9 +116,8 @@ function chapterPhases(slot: Slot, happenings: readonly Happening[]): RenderedPh
   const talk = happenings.filter((h) => !h.check);
   if (slot.number === 1) phases.push({ title: title('About me'), js: jsOf(slot, [], true), body: [HELLO] });
   for (const happening of talk) {
-    const item = happening.item;
-    const topic = item.kind === 'check' ? undefined : item.kind === 'edit' ? item.plan.topic : item.topic;
-    const name = item.kind === 'events' ? `${topic?.title}: ${topic?.series.title.toLowerCase()}` : (topic?.title ?? 'Talk');
+    const topic = topicOf(happening);
+    const name = happening.item.kind === 'events' ? `${topic.title}: ${midSentence(topic.series.title)}` : topic.title;
     phases.push({
       title: title(name),
       js: jsOf(slot, [happening], phases.length === 0),
@@ -164,7 +165,7 @@ function dayPhases(slot: Slot, happenings: readonly Happening[]): RenderedPhase[
       minute += step;
     }
     body.push(...trapLines(group));
-    const topic = group[0]?.trap?.edit.plan.topic.title;
+    const topic = group[0] ? topicOf(group[0]).title : '';
     return {
       title: index === 0 ? `Day ${slot.number}` : `Day ${slot.number}: ${topic} (${index})`,
       js: jsOf(slot, group, index === 0),
@@ -180,6 +181,15 @@ function dayPhases(slot: Slot, happenings: readonly Happening[]): RenderedPhase[
   }
   if (first.body.length === 1) first.body.push(`${clock(12 * 60)} — Chat briefly about your day; nothing new to tell.`);
   return phases;
+}
+
+/** The topic a happening is about (a check's, its subject's). */
+function topicOf(happening: Happening): TopicModel {
+  const item = happening.item;
+  if (item.kind === 'edit') return item.plan.topic;
+  if (item.kind !== 'check') return item.topic;
+  const subject = item.subject;
+  return subject.on === 'fact' ? subject.plan.topic : subject.on === 'before' ? subject.edit.plan.topic : subject.topic;
 }
 
 const clock = (minutes: number): string => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

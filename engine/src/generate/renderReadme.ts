@@ -21,13 +21,13 @@ export function renderReadme(world: World, files: ReadonlyMap<string, string>): 
   const chapters = world.blocks.reduce((sum, block) => sum + block.layout.slots.length, 0);
   const shape =
     spec.shape === 'multi-day'
-      ? `${chapters} days on virtual time from ${spec.start}, a phase a day`
+      ? `${chapters} days on virtual time from ${spec.start.slice(0, 10)}, a week a file`
       : `${chapters} chapters told in one sitting, topic after topic`;
   return [
     `# ${persona.name}'s world (generated, seed ${world.seed})`,
     '',
     `A generated benchmark: ${persona.name}, ${persona.age}, ${persona.job} in ${persona.city}, tells an assistant about`,
-    `${world.topics.map((topic) => topic.about).join('; ')}. ${shape}.`,
+    `the parts of a life below. ${shape}.`,
     'Every correct answer was computed from the simulated world at the moment its check is asked; no answer was',
     'written by hand.',
     '',
@@ -35,7 +35,8 @@ export function renderReadme(world: World, files: ReadonlyMap<string, string>): 
     '',
     `- ${sheetFacts} facts in the sheets, ${added} more told as the world goes on`,
     `- ${traps} trap writes, ${checks} checks, ${switches} session switches`,
-    `- ${world.topics.length} topics: ${world.topics.map((topic) => `\`${topic.sheet}\``).join(', ')}`,
+    `- ${world.topics.length} topics, a sheet each:`,
+    ...world.topics.map((topic) => `  - \`${topic.sheet}\`: ${topic.about}`),
     '',
     '## The spec and the seed',
     '',

@@ -91,7 +91,7 @@ export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> 
     if (!isBenchmarkFolder(dir))
       throw new UsageError(
         `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: ` +
-          '`mmb init` copies the bundled ones (starter, max, multiday, filing) here, `mmb new <name>` starts one.',
+          '`mmb init` copies the bundled benchmarks here, `mmb new <name>` starts one.',
       );
     const whole = benchmarks.get(run.benchmark) ?? loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
     benchmarks.set(run.benchmark, whole);
