@@ -1,15 +1,19 @@
 /**
  * Generated worlds as a whole: a world is valid and its answer audit is clean, on both shapes; the
  * same spec and seed give the same bytes; a world of two months starts with the one-month world's
- * chapters, byte for byte (what `--extend` relies on); two seeds give two worlds.
+ * chapters, byte for byte (what `--extend` relies on); two seeds give two worlds; the bundled month
+ * is what its world.jsonc generates.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { CHECK_TYPES, TRAP_TYPES } from '../../scenario/src';
 import { auditBenchmark } from '../src/audit/answerAudit';
 import { generateBenchmark } from '../src/generate';
 import type { WorldSpec } from '../src/generate/model';
-import { benchmarkFrom } from './helpers';
+import { DEFAULT_SEED, parseWorldSpec } from '../src/generate/spec';
+import { benchmarkFrom, ROOT } from './helpers';
 
 const SPEC: WorldSpec = {
   topics: 4,
@@ -79,4 +83,14 @@ test('a world of two months starts with the one-month world, byte for byte', () 
   }
   assert.ok(two.has('week9.md'), [...two.keys()].join(' '));
   assert.match(two.get('benchmark.json') ?? '', /"week9\.md"/);
+});
+
+test('benchmarks/month is what its world.jsonc generates, byte for byte', () => {
+  const folder = join(ROOT, 'benchmarks', 'month');
+  const read = parseWorldSpec(readFileSync(join(folder, 'world.jsonc'), 'utf8'), 'world.jsonc');
+  if ('error' in read) assert.fail(read.error);
+  const { files } = generateBenchmark(read.spec, read.seed ?? DEFAULT_SEED, read.blocks);
+  const fix = 'the generator changed: rm -r benchmarks/month && mmb generate month --preset month (seed 31)';
+  assert.deepEqual(readdirSync(folder).sort(), [...files.keys()].sort(), fix);
+  for (const [file, text] of files) assert.equal(readFileSync(join(folder, file), 'utf8'), text, `${file}: ${fix}`);
 });
