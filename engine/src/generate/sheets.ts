@@ -91,7 +91,7 @@ function startCascade(state: WorldState, topic: TopicModel, sheet: LiveSheet): v
     () => drawValue(rate, random),
     (v) => formatValue(v, unit, decimalsOf(rate.step)),
   );
-  const suffix = `per ${quantity.unit === 'count' ? 'piece' : quantity.unit}`;
+  const suffix = quantity.unit === 'count' ? 'each' : `per ${quantity.unit}`;
   sheet.add(CATEGORY.cascade, {
     kind: 'rate',
     label: rate.label,
