@@ -250,12 +250,22 @@ test('the schema takes what the reader takes and refuses what it refuses for its
     '{ "distance": { "chapter": 2 } }',
     '{ "topics": [] }',
     '{ "topics": ["Yacht Club"] }',
+    '{ "topics": ["yacht"] }',
+    '{ "topics": 15 }',
     '{ "start": "2026-3-2 9:00" }',
     '{ "seed": -1 }',
     '{ "preset": "hrad" }',
   ];
   for (const text of refused) {
-    assert.ok('error' in parseWorldSpec(text, 'w', []), `the reader refuses ${text}`);
+    assert.ok(
+      'error' in
+        parseWorldSpec(
+          text,
+          'w',
+          TOPICS.map((topic) => topic.sheet),
+        ),
+      `the reader refuses ${text}`,
+    );
     assert.equal(validate(JSON.parse(text)), false, `the schema refuses ${text}`);
   }
 });

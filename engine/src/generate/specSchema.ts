@@ -9,6 +9,10 @@ import type { WorldSpec } from './model';
 import { DEFAULT_SEED, DEFAULT_SPEC, PRESET_DOCS, PRESET_NAMES, PRESETS } from './presets';
 import { FILE_KEYS, SPEC_KEYS, type KeyRow, type KeyRule } from './specKeys';
 import { describeRule } from './specValues';
+import { TOPICS } from './topics';
+
+/** The library's sheet names, in its order: what a list of topics may hold and a count takes the first of. */
+const LIBRARY = TOPICS.map((topic) => topic.sheet);
 
 export const WORLD_SCHEMA_PATH = 'schemas/world.schema.json';
 
@@ -71,8 +75,8 @@ function rowSchema(row: KeyRow, fallback: unknown, knownTopics: readonly string[
   return { description: row.doc, ...ruleSchema(row.rule, knownTopics), ...(fallback !== undefined ? { default: fallback } : {}) };
 }
 
-/** The schema of world.jsonc; with the library's topic names, a list of topics is completed from them. */
-export function worldSchemaText(knownTopics: readonly string[] = []): string {
+/** The schema of world.jsonc: a list of topics is completed from the library's names. */
+export function worldSchemaText(knownTopics: readonly string[] = LIBRARY): string {
   const properties: Record<string, JsonSchema> = {};
   for (const [key, row] of Object.entries(SPEC_KEYS)) properties[key] = rowSchema(row, DEFAULT_SPEC[key as keyof WorldSpec], knownTopics);
   for (const [key, row] of Object.entries(FILE_KEYS))
@@ -101,17 +105,19 @@ function cellValue(value: unknown): string {
   return `\`${JSON.stringify(value)}\``;
 }
 
-/** The table of world.jsonc's keys: each key, what it may be, and what it means. */
-export function worldKeysTable(): string {
+/** The table of world.jsonc's keys (each key, what it may be, and what it means), then the library's topics. */
+export function worldKeysTable(knownTopics: readonly string[] = LIBRARY): string {
   const lines = ['| key | value | meaning |', '|---|---|---|'];
   const rows: [string, KeyRow][] = [...Object.entries(SPEC_KEYS), ...Object.entries(FILE_KEYS)];
   for (const [key, row] of rows) {
-    lines.push(`| \`${key}\` | ${markdownTableCell(describeRule(row.rule))} | ${markdownTableCell(row.doc)} |`);
+    lines.push(`| \`${key}\` | ${markdownTableCell(describeRule(row.rule, knownTopics))} | ${markdownTableCell(row.doc)} |`);
     if (row.rule.kind !== 'counts') continue;
     for (const [inner, innerRow] of Object.entries(row.rule.keys))
       lines.push(`| \`${key}.${inner}\` | ${markdownTableCell(describeRule(innerRow.rule))} | ${markdownTableCell(innerRow.doc)} |`);
   }
-  return `${WORLD_KEYS_TABLE_START}\n${lines.join('\n')}\n${WORLD_KEYS_TABLE_END}`;
+  const names = knownTopics.map((name) => `\`${name}\``).join(', ');
+  const library = `The library's topics, in its order (a count takes the first ones): ${names}.`;
+  return `${WORLD_KEYS_TABLE_START}\n${lines.join('\n')}\n\n${library}\n${WORLD_KEYS_TABLE_END}`;
 }
 
 /** The presets side by side, key by key, with what each is for. */
