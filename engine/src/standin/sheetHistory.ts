@@ -17,14 +17,31 @@ export interface FactChange {
   after: string;
 }
 
+/** Each call's arguments parsed once: the whole conversation is read again at every persona turn. */
+const parsedArguments = new WeakMap<object, Record<string, unknown>>();
+
 /** A string argument of a tool call's JSON, or ''. */
 function argument(call: { function: { arguments: string } }, name: string): string {
-  try {
-    const value = (JSON.parse(call.function.arguments) as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : '';
-  } catch {
-    return '';
+  let parsed = parsedArguments.get(call);
+  if (!parsed) {
+    try {
+      const value: unknown = JSON.parse(call.function.arguments);
+      parsed = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    } catch {
+      parsed = {};
+    }
+    parsedArguments.set(call, parsed);
   }
+  const value = parsed[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Each tool result's facts read once, as the calls' arguments are. */
+const readFacts = new WeakMap<object, Map<string, string>>();
+function readOf(message: { content: string }): Map<string, string> {
+  let facts = readFacts.get(message);
+  if (!facts) readFacts.set(message, (facts = factsOfRead(message.content)));
+  return facts;
 }
 
 /** The facts' changes made in a conversation, in order, where it showed the fact's text before the edit. */
@@ -46,8 +63,7 @@ export function factChanges(messages: readonly ChatMessage[]): FactChange[] {
       }
     }
     const sheet = message.role === 'tool' ? sheetOfCall.get(message.tool_call_id) : undefined;
-    if (message.role === 'tool' && sheet !== undefined)
-      for (const [id, text] of factsOfRead(message.content)) known.set(`${sheet}#${id}`, text);
+    if (message.role === 'tool' && sheet !== undefined) for (const [id, text] of readOf(message)) known.set(`${sheet}#${id}`, text);
   }
   return changes;
 }
@@ -68,21 +84,37 @@ function replacedValues(before: readonly Quantity[], after: readonly Quantity[])
   });
 }
 
+/**
+ * A fact text's quantities and terms, read once: a long run grades hundreds of checks against the
+ * same growing list of changes, and reading each text again for each check made a generated world
+ * of 400 phases take minutes. Bounded so that a long-lived process does not keep every text.
+ */
+const readings = new Map<string, { values: Quantity[]; terms: ReturnType<typeof termsOf> }>();
+function readingOf(text: string): { values: Quantity[]; terms: ReturnType<typeof termsOf> } {
+  let reading = readings.get(text);
+  if (!reading) {
+    if (readings.size >= 20_000) readings.clear();
+    reading = { values: quantities(digitsForWords(text)), terms: termsOf(text) };
+    readings.set(text, reading);
+  }
+  return reading;
+}
+
 /** The values the changes took out of the facts that concern a check, as strings for gradeByRule's `stale`. */
 export function staleValuesFor(check: { question: string; answer: string }, changes: readonly FactChange[]): string[] {
   const wantedValues = quantities(digitsForWords(check.answer));
   const wantedWords = new Set(termsOf(`${check.question} ${check.answer}`).map((term) => term.term));
   const stale: string[] = [];
   for (const { before, after } of changes) {
-    const beforeValues = quantities(digitsForWords(before));
-    const afterValues = quantities(digitsForWords(after));
-    const shared = termsOf(`${before} ${after}`).filter((term) => wantedWords.has(term.term));
+    const beforeValues = readingOf(before).values;
+    const afterValues = readingOf(after).values;
+    const shared = [...readingOf(before).terms, ...readingOf(after).terms].filter((term) => wantedWords.has(term.term));
     const namesValue = afterValues.some((value) => wantedValues.some((wanted) => sameQuantity(wanted, value)));
     if (!namesValue && new Set(shared.map((term) => term.term)).size < 2) continue;
     stale.push(...replacedValues(beforeValues, afterValues).map((old) => old.text));
     if (beforeValues.length === 0) {
-      const afterTerms = new Set(termsOf(after).map((term) => term.term));
-      const gone = termsOf(before).filter((term) => !afterTerms.has(term.term));
+      const afterTerms = new Set(readingOf(after).terms.map((term) => term.term));
+      const gone = readingOf(before).terms.filter((term) => !afterTerms.has(term.term));
       const word = (index: number) => /^[\p{L}\d'’-]+/u.exec(before.slice(index))?.[0] ?? '';
       if (gone.length > 0 && gone.length <= 3) stale.push(...gone.map((term) => word(term.index)));
     }
