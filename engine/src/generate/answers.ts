@@ -70,15 +70,19 @@ export function answerOf(world: WorldState, item: CheckItem, slot: Slot): Comput
     }
     case 'series':
     case 'recap': {
-      const all = (sheet.categories.find((c) => c.number === CATEGORY.series)?.facts ?? []).filter(
-        (f) => (f.slot ?? 0) >= subject.from && (f.slot ?? 0) <= slot.number,
-      );
+      const logged = sheet.categories.find((c) => c.number === CATEGORY.series)?.facts ?? [];
       if (subject.on === 'recap') {
+        // The question names a calendar month: every event the log holds in it, whenever it was told
+        // (a block may start mid-month, a sheet opens with events logged before the world, and a
+        // single-day world's events run on a day each past the chapters' days).
+        const month = ` ${monthName(slot.day)}`;
+        const all = logged.filter((f) => f.day?.endsWith(month) && (f.slot ?? 0) >= subject.from);
         const total = sum(all.map(amountOf), subject.topic, subject.topic.series.unit, decimalsOfAll(all));
         const answer = `${total} in all: ${all.map(valueText).join(', ') || 'nothing logged'}`;
         const recipe: Recipe = { kind: 'recap', sheet: sheet.name, facts: all.map(refOf), total };
         return { type: 'AGG', answer, slots: { period: `in ${monthName(slot.day)}` }, recipe };
       }
+      const all = logged.filter((f) => (f.slot ?? 0) >= subject.from && (f.slot ?? 0) <= slot.number);
       const start = subject.on === 'series' && subject.plan?.fact ? all.indexOf(subject.plan.fact) : -1;
       // A window short enough that its events and the old values of an edited one can all differ.
       const edits = subject.on === 'series' ? (subject.plan?.edits.length ?? 0) : 0;

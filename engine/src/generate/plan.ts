@@ -29,6 +29,7 @@ export type CheckSubject =
   | { on: 'derived'; topic: TopicModel }
   /** The events from slot `from` on; from `plan`'s event when a trap changed it. */
   | { on: 'series'; topic: TopicModel; from: number; plan?: FactPlan }
+  /** A month's sum: `from` is the first slot whose events may be of that month (the previous block's first; 0 takes the sheet's own). */
   | { on: 'recap'; topic: TopicModel; from: number }
   | { on: 'void'; topic: TopicModel; unknown: string };
 

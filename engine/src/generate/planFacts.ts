@@ -198,8 +198,11 @@ export function planLooseChecks(context: PlanContext, layout: BlockLayout, plans
   planPlainChecks(context, layout, plans, late, put);
   if (!spec.checksAt.includes('recaps')) return;
   const recapSlot = [...layout.slots].reverse().find((slot) => !slot.exam && !slot.offline) ?? layout.slots[layout.slots.length - 1]!;
+  // A month is at most 31 days and a block 30: its events were told in this block or the one before,
+  // so a March a year earlier (a world of many months) is not counted with this one.
+  const since = Math.max(0, from - layout.slots.length);
   for (const topic of order.slice(0, 3))
-    put({ kind: 'check', type: 'AGG', subject: { on: 'recap', topic, from }, slot: recapSlot.number, id: '' });
+    put({ kind: 'check', type: 'AGG', subject: { on: 'recap', topic, from: since }, slot: recapSlot.number, id: '' });
 }
 
 export type { FactKind };

@@ -94,7 +94,11 @@ function pickFact(
   random: () => number,
 ): Fact | undefined {
   const sheet = state.sheets.get(topic.sheet);
-  const facts = (sheet?.categories ?? []).flatMap((c) => c.facts).filter((f) => f.kind === kind && !taken.has(f) && !f.refersTo);
+  const all = (sheet?.categories ?? []).flatMap((c) => c.facts);
+  // A line another line is "the same as" is never picked: a RETIRE of it would leave the reference
+  // pointing at a cancelled line, and the ledger's sum with no amount for it.
+  const referents = new Set(all.flatMap((f) => (f.refersTo ? [f.refersTo] : [])));
+  const facts = all.filter((f) => f.kind === kind && !taken.has(f) && !f.refersTo && !referents.has(f));
   return facts[Math.floor(random() * facts.length)];
 }
 
