@@ -92,6 +92,8 @@ function planOneFact(context: PlanContext, topic: TopicModel, taken: Set<Fact>, 
     const values = Array.from({ length: retire ? count - 1 : count }, (_, i) =>
       i === 0 && first !== 'RETIRE' ? edit(first) : valueEdit(),
     );
+    // A logged event is corrected, not reconsidered: a run happened as it happened.
+    if (plan.target === 'event') for (const item of values) if (item.type === 'RECONSIDER') item.type = 'SELF-FIX';
     plan.edits = retire ? [...values, edit('RETIRE')] : values;
   }
   if (plan.fact) taken.add(plan.fact);

@@ -5,7 +5,7 @@
  * the facts as they are at that moment. What comes out is the block's phases, ready to render.
  */
 import { numbers } from '../standin/text';
-import { factText, refOf, valueText, type Fact, type LiveSheet } from './facts';
+import { factText, refOf, valueText, type Fact, type FactKind, type LiveSheet } from './facts';
 import { addDays, dayText } from './layout';
 import type { Slot } from './layout';
 import type { CheckType, TopicModel, TrapType } from './model';
@@ -204,16 +204,40 @@ export function eventValue(world: WorldState, topic: TopicModel, replacing?: num
   return value;
 }
 
+/**
+ * A topic's pretexts are written for its ledger and its figures ("the insurer recalculated the
+ * quote"); a logged event or a name, date or count changes for reasons of its own.
+ */
+const OWN_PRETEXTS: Readonly<Partial<Record<FactKind, Partial<Record<TrapType, readonly string[]>>>>> = {
+  event: {
+    'SELF-FIX': ['the app synced late and corrected it', 'you had read the entry of the day before', 'you had typed it in a hurry'],
+    STALE: ['the tracker recounted it overnight', 'the app synced late and corrected it', 'the log was fixed after a sync'],
+  },
+  detail: {
+    RECONSIDER: ['you talked it over at home', 'you thought it over for a day', 'you found something that suits you better'],
+    'SELF-FIX': ['you checked your notes again', 'you had it mixed up with something else', 'you had looked at the wrong page'],
+    STALE: ['plans changed on the other side', 'you got a message that it changed', 'it had to be moved'],
+  },
+};
+
+function pretextsFor(topic: TopicModel, fact: Fact, type: TrapType): readonly string[] {
+  return OWN_PRETEXTS[fact.kind]?.[type] ?? topic.pretexts[type];
+}
+
 function playEdit(world: WorldState, edit: EditItem, slot: Slot): Happening {
   const { plan } = edit;
   const topic = plan.topic;
   const sheet = sheetOf(world, topic);
-  const pretexts = topic.pretexts[edit.type];
-  const pretext = pretexts[Math.floor(world.random() * pretexts.length)] ?? '';
-  edit.pretext = pretext;
-  if (edit.type === 'LATE-ADD' || (edit.type === 'XREF' && edit === plan.edits[0])) return addLine(world, edit, slot, sheet, pretext);
+  const draw = world.random();
+  const pick = (list: readonly string[]) => list[Math.floor(draw * list.length)] ?? '';
+  if (edit.type === 'LATE-ADD' || (edit.type === 'XREF' && edit === plan.edits[0])) {
+    edit.pretext = pick(topic.pretexts[edit.type]);
+    return addLine(world, edit, slot, sheet, edit.pretext);
+  }
   const fact = targetOf(edit, sheet);
   if (!fact) return { item: edit, slot, lines: [{ text: world.phraser.filler(topic), edits: [] }] };
+  const pretext = pick(pretextsFor(topic, fact, edit.type));
+  edit.pretext = pretext;
   edit.before = valueText(fact);
   const trap: TrapOut = { type: edit.type, facts: world.initialFacts.has(fact) ? [refOf(fact)] : [], edit, note: '' };
   if (edit.type === 'RETIRE') {
