@@ -126,7 +126,8 @@ function ledgerAnswer(world: WorldState, topic: TopicModel, type: CheckType): Co
   const lines = sheet.categories.find((c) => c.number === CATEGORY.ledger)?.facts ?? [];
   const retired = world.retired.get(topic.sheet) ?? [];
   const total = sum(lines.map(amountOf), topic, topic.ledger.unit, decimalsOfAll(lines));
-  const parts = lines.map((line) => `${line.label} ${valueText(line)}`).join(', ');
+  // Every line cancelled (a small sheet): the sum is 0, and the answer says so rather than list nothing.
+  const parts = lines.map((line) => `${line.label} ${valueText(line)}`).join(', ') || 'nothing left';
   const negative = type === 'NEG' || retired.length > 0;
   const none = retired.length ? `; no ${retired.map((f) => midSentence(f.label)).join(', no ')}` : '';
   return {

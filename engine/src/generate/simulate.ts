@@ -86,14 +86,26 @@ export function simulateBlock(world: WorldState, plan: BlockPlan): Happening[] {
       if (happening) out.push(happening);
       if (!happening?.check) continue;
       for (const orphan of unlinkStale(happening.check, aims.get(item as CheckItem) ?? [])) {
-        const recall: CheckItem = { kind: 'check', type: 'RECALL', subject: { on: 'fact', plan: orphan.plan }, slot: slot.number, id: '' };
-        recall.id = `${slot.number}.${items.filter((other) => other.kind === 'check').length + 1}`;
-        items.push(recall);
-        orphan.checks.push(recall);
+        const check = ownCheck(world, orphan, slot.number);
+        check.id = `${slot.number}.${items.filter((other) => other.kind === 'check').length + 1}`;
+        items.push(check);
+        orphan.checks.push(check);
       }
     }
   }
   return out;
+}
+
+/**
+ * The check of its own a trap left aiming at nothing gets: a RECALL of its fact, or, when a later
+ * trap deleted the fact (a RETIRE), a HIST of the value it replaced, since a RECALL would ask for a
+ * line that is gone.
+ */
+function ownCheck(world: WorldState, orphan: EditItem, slot: number): CheckItem {
+  const { plan } = orphan;
+  if (plan.fact && world.sheets.get(plan.topic.sheet)?.has(plan.fact))
+    return { kind: 'check', type: 'RECALL', subject: { on: 'fact', plan }, slot, id: '' };
+  return { kind: 'check', type: 'HIST', subject: { on: 'before', edit: orphan }, slot, id: '' };
 }
 
 function play(world: WorldState, item: Item, slot: Slot, slots: readonly Slot[]): Happening | undefined {
