@@ -15,6 +15,7 @@ import { generateBenchmark } from '../src/generate';
 import type { CheckPlacement, CheckType, TrapType, WorldSpec } from '../src/generate/model';
 import type { CheckOut } from '../src/generate/simulate';
 import { seededRandom } from '../src/random';
+import { parseWorldSpec } from '../src/generate/spec';
 import { benchmarkFrom } from './helpers';
 import { recompute, type Expected } from './recomputeAnswers';
 
@@ -29,14 +30,23 @@ function weights<T extends string>(types: readonly T[], random: () => number): R
   return drawn;
 }
 
-/** A spec anywhere within the bounds the brief sets, from `random`. */
+/**
+ * A spec anywhere within the bounds the brief sets, that the spec's reader also accepts: recaps
+ * only in a multi-day world, a distance shorter than the world (in weeks, multi-day) and with no
+ * more switches than the world has.
+ */
 export function randomSpec(random: () => number): WorldSpec {
   const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
   const topics = between(1, 12);
-  const placements = PLACEMENTS.filter(() => random() < 0.5);
+  const shape = random() < 0.5 ? 'single-day' : 'multi-day';
+  const placements = PLACEMENTS.filter((placement) => random() < 0.5 && (placement !== 'recaps' || shape === 'multi-day'));
   const month = between(2, 9);
   const day = between(1, 28);
   const start = `2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} ${String(between(7, 20)).padStart(2, '0')}:00`;
+  const chapters = between(6, 30);
+  const days = between(7, 60);
+  const sessionSwitches = between(0, 6);
+  const room = shape === 'single-day' ? chapters : Math.ceil(days / 7);
   return {
     topics,
     factsPerTopic: between(4, 40),
@@ -45,13 +55,13 @@ export function randomSpec(random: () => number): WorldSpec {
     plainChecks: between(0, 10),
     traps: weights(TRAPS, random),
     checks: weights(CHECKS, random),
-    distance: { chapters: between(1, 6), sessionSwitches: between(0, 2) },
+    distance: { chapters: Math.min(between(1, 6), room - 1), sessionSwitches: Math.min(between(0, 2), sessionSwitches) },
     filler: Math.round(random() * 100) / 100,
-    shape: random() < 0.5 ? 'single-day' : 'multi-day',
-    chapters: between(6, 30),
-    days: between(7, 60),
-    checksAt: placements.length ? placements : [PLACEMENTS[between(0, 2)]!],
-    sessionSwitches: between(0, 6),
+    shape,
+    chapters,
+    days,
+    checksAt: placements.length ? placements : [PLACEMENTS[between(0, 1)]!],
+    sessionSwitches,
     offlineDays: Math.round(random() * 30) / 100,
     start,
   };
@@ -61,6 +71,8 @@ const where = (benchmark: Benchmark) => benchmark.diagnostics.map((d) => `${d.fi
 
 /** The disagreements between the written answers and the recomputed ones, one line each. */
 async function disagreements(spec: WorldSpec, seed: number): Promise<string[]> {
+  const read = parseWorldSpec(JSON.stringify(spec), 'world.jsonc');
+  assert.deepEqual('error' in read ? read.error : read.spec, spec, 'the spec reader takes the spec as it is');
   const generated = generateBenchmark(spec, seed);
   const benchmark = benchmarkFrom(Object.fromEntries(generated.files), 'generated');
   assert.deepEqual(where(benchmark), []);
@@ -91,6 +103,7 @@ async function disagreements(spec: WorldSpec, seed: number): Promise<string[]> {
       (expected.exact !== undefined && written !== expected.exact) ||
       (expected.pattern !== undefined && !expected.pattern.test(written)) ||
       (expected.contains ?? []).some((piece) => !written.includes(piece)) ||
+      (expected.mentions ?? []).some((piece) => !written.toLowerCase().includes(piece.toLowerCase())) ||
       (expected.type !== undefined && check.type !== expected.type);
     if (wrong)
       out.push(`${check.id} [${check.type}] ${generatedCheck.recipe.kind}: written "${written}", recomputed ${JSON.stringify(expected)}`);

@@ -73,7 +73,7 @@ function editsPerFact({ benchmark, rehearsal }: Played): Map<string, number> {
     const referent = /, the same as the (.+)$/.exec(text ?? '')?.[1];
     if (!referent) return undefined;
     const lines = [...(rehearsal.state.sheets[sheet]?.facts ?? [])];
-    const line = lines.find((fact) => fact.text.toLowerCase().startsWith(`${referent},`));
+    const line = lines.find((fact) => fact.text.toLowerCase().startsWith(`${referent.toLowerCase()},`));
     return line ? `${sheet}#${line.id}` : undefined;
   };
   // The phases in play order, to read a fact as the phase after a trap's found it.

@@ -91,6 +91,8 @@ export interface Expected {
   contains?: string[];
   /** A recap of an empty log: the unit of the 0 is nowhere in the sheets. */
   pattern?: RegExp;
+  /** Pieces the answer must hold, compared without case. */
+  mentions?: string[];
   /** NEG: the type the check must carry. */
   type?: string;
 }
@@ -135,7 +137,7 @@ function valueAnswer(fact: string, at: FactValues, answer: string): Expected {
   const sheet = fact.split('#')[0]!;
   const lines = categoryFacts(at, sheet, 1);
   const line = lines.find((l) => l.parts.sameAs !== undefined && `${l.parts.label}, the same as the ${l.parts.sameAs}` === reference[2]);
-  const referent = lines.find((l) => l.parts.label.toLowerCase() === reference[3]);
+  const referent = lines.find((l) => l.parts.label.toLowerCase() === reference[3]!.toLowerCase());
   if (!line || referent?.id !== fact) return { exact: `${value} (a live reference to ${fact})` };
   return { exact: `${value} (${reference[2]})` };
 }
@@ -156,7 +158,7 @@ function ledgerAnswer(sheet: string, at: FactValues, context: CheckContext): Exp
   const lines = categoryFacts(at, sheet, 1);
   const valueOf = (parts: FactParts): string => {
     if (parts.sameAs === undefined) return parts.value;
-    const referent = lines.find((line) => line.parts.label.toLowerCase() === parts.sameAs);
+    const referent = lines.find((line) => line.parts.label.toLowerCase() === parts.sameAs?.toLowerCase());
     if (!referent) throw new Error(`recompute: ${parts.label} refers to a line that is gone: ${parts.sameAs}`);
     return valueOf(referent.parts);
   };
@@ -164,12 +166,16 @@ function ledgerAnswer(sheet: string, at: FactValues, context: CheckContext): Exp
   const amounts = values.map(amountOf);
   const total = amounts.reduce((sum, amount) => sum + amount.number, 0);
   const decimals = amounts.reduce((most, amount) => Math.max(most, amount.decimals), 0);
-  const like = amounts[0] ?? { number: 0, decimals: 0 };
+  const like = amounts[0];
   const parts = lines.map((line, index) => `${line.parts.label} ${values[index]}`).join(', ');
-  const head = `${written(total, like, decimals)} in all: ${parts}`;
   const cancelled = cancelledLabels(sheet, lines, context);
+  // Every line cancelled: the live sheet no longer says the unit, and any unit after the 0 will do.
+  if (!like)
+    return { pattern: /^(?:[$€£]0|0(?: \S+)?) in all: nothing left; no /, mentions: cancelled.map((label) => `no ${label}`), type: 'NEG' };
+  const head = `${written(total, like, decimals)} in all: ${parts}`;
   if (cancelled.length === 0) return { exact: head };
-  return { contains: [head, ...cancelled.map((label) => `no ${label.toLowerCase()}`)], type: 'NEG' };
+  // A label is written mid-sentence in lower case unless its first word keeps capitals (no GPS watch).
+  return { contains: [head], mentions: cancelled.map((label) => `no ${label}`), type: 'NEG' };
 }
 
 /** Ledger labels the rehearsal saw at a phase start up to the check's phase that are not live at its grade. */
@@ -206,7 +212,7 @@ function recapAnswer(sheet: string, at: FactValues, question: string): Expected 
   // With nothing logged in the month, the sum is written in the unit of the log's other events:
   // with none at all, the sheets say nothing of the unit, and any unit after the 0 will do.
   const like = amounts[0] ?? categoryFacts(at, sheet, 4).map((e) => amountOf(e.parts.value))[0];
-  if (!like) return { pattern: /^0(?: \S+)? in all: nothing logged$/ };
+  if (!like) return { pattern: /^(?:[$€£]0|0(?: \S+)?) in all: nothing logged$/ };
   return { exact: `${written(total, like, decimals)} in all: ${values.join(', ') || 'nothing logged'}` };
 }
 
