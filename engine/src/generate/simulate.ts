@@ -85,7 +85,7 @@ export function simulateBlock(world: WorldState, plan: BlockPlan): Happening[] {
       const happening = play(world, item, slot, plan.layout.slots);
       if (happening) out.push(happening);
       if (!happening?.check) continue;
-      for (const orphan of unlinkStale(happening.check, aims.get(item as CheckItem) ?? [])) {
+      for (const orphan of unlinkStale(world, happening.check, aims.get(item as CheckItem) ?? [])) {
         const check = ownCheck(world, orphan, slot.number);
         check.id = `${slot.number}.${items.filter((other) => other.kind === 'check').length + 1}`;
         items.push(check);
@@ -270,14 +270,18 @@ function playEdit(world: WorldState, edit: EditItem, slot: Slot): Happening {
  * event of the same value, a sum that equals an old price): the audit would read it as stale. The
  * traps left aiming at nothing are returned: each gets a RECALL of its fact in the same slot.
  */
-function unlinkStale(check: CheckOut, edits: readonly EditItem[]): EditItem[] {
+function unlinkStale(world: WorldState, check: CheckOut, edits: readonly EditItem[]): EditItem[] {
   if (check.type === 'HIST') return [];
   const answer = new Set(numbers(check.answer));
   const orphans: EditItem[] = [];
   for (const edit of edits) {
-    if (edit.before === undefined || !edit.plan.fact) continue;
-    const now = new Set(numbers(valueText(edit.plan.fact)));
-    if (!numbers(edit.before).some((n) => !now.has(n) && answer.has(n))) continue;
+    const fact = edit.plan.fact;
+    if (edit.before === undefined || !fact) continue;
+    // A deleted fact's last value is stale too (a NEG answer must not hold it), and nothing of it is current.
+    const live = world.sheets.get(edit.plan.topic.sheet)?.has(fact) ?? false;
+    const now = new Set(live ? numbers(valueText(fact)) : []);
+    const stale = [...numbers(edit.before), ...(live ? [] : numbers(valueText(fact)))];
+    if (!stale.some((n) => !now.has(n) && answer.has(n))) continue;
     edit.checks = edit.checks.filter((c) => c !== check.item);
     if (edit.checks.length === 0) orphans.push(edit);
   }
