@@ -70,7 +70,10 @@ function planOneFact(context: PlanContext, topic: TopicModel, taken: Set<Fact>, 
   const count = Math.max(1, spec.editsPerCheckedFact);
   const plan: FactPlan = { topic, target: 'line', first, edits: [] };
   const edit = (type: TrapType): EditItem => ({ kind: 'edit', plan, type, slot: 0, checks: [] });
-  const valueEdit = () => edit(weighted(spec.traps, VALUE_EDITS, random) ?? first);
+  // The edits after a plan's first change its value; with every value edit weighted 0 there are
+  // none (a second RETIRE or LATE-ADD of one line cannot be played), and the plan is its first edit.
+  const valueEdit = () => edit(weighted(spec.traps, VALUE_EDITS, random)!);
+  const repeats = VALUE_EDITS.some((type) => spec.traps[type] > 0);
   if (first === 'CASCADE') {
     cascades.add(topic);
     plan.target = random() < 0.7 ? 'quantity' : 'rate';
@@ -82,14 +85,14 @@ function planOneFact(context: PlanContext, topic: TopicModel, taken: Set<Fact>, 
       plan.referent = context.pickFact(topic, 'line', taken);
       if (!plan.referent) return undefined;
     }
-    plan.edits = [edit(first), ...Array.from({ length: count - 1 }, valueEdit)];
+    plan.edits = [edit(first), ...Array.from({ length: repeats ? count - 1 : 0 }, valueEdit)];
   } else {
     const draw = random();
     plan.target = first === 'RETIRE' || draw < 0.6 ? 'line' : draw < 0.85 || first === 'RECONSIDER' ? 'detail' : 'event';
     if (plan.target !== 'event') plan.fact = context.pickFact(topic, plan.target, taken);
     if (plan.target !== 'event' && !plan.fact) return undefined;
     const retire = plan.target === 'line' && (first === 'RETIRE' || (count > 1 && weighted(spec.traps, ALL_TRAPS, random) === 'RETIRE'));
-    const values = Array.from({ length: retire ? count - 1 : count }, (_, i) =>
+    const values = Array.from({ length: !repeats && first === 'RETIRE' ? 0 : retire ? count - 1 : count }, (_, i) =>
       i === 0 && first !== 'RETIRE' ? edit(first) : valueEdit(),
     );
     // A logged event is corrected, not reconsidered: a run happened as it happened.
