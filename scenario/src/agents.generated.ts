@@ -21,6 +21,7 @@ export interface AgentRunKey {
 export const AGENT_RUN_KEYS: Readonly<Record<string, Readonly<Record<string, AgentRunKey>>>> = {
   "chatbot": {
     "agent_model": {"type":"model"},
+    "chatbot_context_tokens": {"type":"integer","minimum":500,"maximum":2000000},
   },
   "notebook": {
     "agent_model": {"type":"model"},

@@ -1,6 +1,7 @@
 /**
  * `chatbot`: an LLM with the whole conversation in context and no memory beyond it (the seed's
- * baseline). A new conversation forgets everything. Its conversation is journaled in its own
+ * baseline). A new conversation forgets everything, and with a context window (`contextTokens`) the
+ * oldest messages past it are dropped, as a real model of that window loses them. Its conversation is journaled in its own
  * folder, so it survives a crash of the engine like a real agent's state would.
  */
 import type { ChatModel } from '../models/chat';
@@ -8,6 +9,7 @@ import type { ChatMessage, Usage } from '../protocol/chat';
 import { JournaledAgent } from './journaledAgent';
 import { type AgentAdapter, type AgentMessage, type AgentStatus, type SendOptions } from '../protocol/agent';
 import { addUsage } from '../models/usage';
+import { ConfigError } from '../errors';
 
 type Entry =
   | { kind: 'user'; key: string; text: string }
@@ -18,6 +20,9 @@ const SYSTEM_MESSAGE: ChatMessage = {
   role: 'system',
   content: 'You are a helpful personal assistant. Answer briefly and accurately, using what the user told you in this conversation.',
 };
+
+/** A message's tokens as the status counts them: four characters a token. */
+const tokensOf = (message: ChatMessage): number => Math.ceil((message.content ?? '').length / 4);
 
 /** Each entry's message, one object per entry, so that a request encodes only its new messages (`models/requestBody.ts`). */
 const messages = new WeakMap<Entry, ChatMessage[]>();
@@ -43,6 +48,7 @@ export class ChatbotAdapter extends JournaledAgent<Entry> implements AgentAdapte
     dir: string,
     private readonly model: ChatModel,
     now?: () => Date,
+    private readonly contextTokens?: number,
   ) {
     super(dir, now);
   }
@@ -74,7 +80,7 @@ export class ChatbotAdapter extends JournaledAgent<Entry> implements AgentAdapte
   }
 
   async getStatus(): Promise<AgentStatus> {
-    const context = this.conversation().reduce((n, m) => n + Math.ceil((m.content ?? '').length / 4), 0);
+    const context = this.conversation().reduce((n, m) => n + tokensOf(m), 0);
     const usage: Record<string, Usage> = {};
     for (const e of this.entries) if (e.kind === 'reply' && e.usage) addUsage(usage, this.model.name, e.usage);
     return { state: this.busy ? 'thinking' : 'idle', compactions: [], contextTokens: context, usage };
@@ -94,10 +100,16 @@ export class ChatbotAdapter extends JournaledAgent<Entry> implements AgentAdapte
     await this.busy?.catch(() => undefined);
   }
 
-  /** The messages of the current conversation, as the model sees them. */
+  /** The messages of the current conversation, as the model sees them: the newest that fit its window. */
   private conversation(): ChatMessage[] {
     const start = this.entries.map((e) => e.kind).lastIndexOf('new-conversation') + 1;
-    return [SYSTEM_MESSAGE, ...this.entries.slice(start).flatMap((e) => messageOf(e))];
+    const all = this.entries.slice(start).flatMap((e) => messageOf(e));
+    if (this.contextTokens === undefined) return [SYSTEM_MESSAGE, ...all];
+    let room = this.contextTokens - tokensOf(SYSTEM_MESSAGE);
+    let first = all.length;
+    while (first > 0 && (room -= tokensOf(all[first - 1]!)) >= 0) first--;
+    // The newest message is always sent, even alone past the window: a model is never asked nothing.
+    return [SYSTEM_MESSAGE, ...all.slice(Math.min(first, all.length - 1))];
   }
 
   private startReply(): void {
@@ -128,4 +140,19 @@ export class ChatbotAdapter extends JournaledAgent<Entry> implements AgentAdapte
         this.busy = undefined;
       });
   }
+}
+
+/** The smallest context window a chatbot may be given: a few exchanges. */
+export const CHATBOT_CONTEXT_MIN = 500;
+
+/** The run key `chatbot_context_tokens`, checked: a whole number of tokens, or undefined for the whole conversation. */
+export function chatbotContextTokens(options: Record<string, unknown>): number | undefined {
+  const value = options.chatbot_context_tokens;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < CHATBOT_CONTEXT_MIN || value > 2_000_000)
+    throw new ConfigError(
+      `the run key \`chatbot_context_tokens\` must be a whole number from ${CHATBOT_CONTEXT_MIN} to 2000000 (its model's window); ` +
+        `it is ${JSON.stringify(value).slice(0, 40)}.`,
+    );
+  return value;
 }

@@ -7,7 +7,7 @@ import { didYouMean, isModuleAgent, nearNames } from '../../../scenario/src';
 import type { Clock } from '../clock';
 import { createModel, type ModelContext } from '../models/resolve';
 import { ConfigError } from '../errors';
-import { ChatbotAdapter } from './chatbot';
+import { CHATBOT_CONTEXT_MIN, ChatbotAdapter, chatbotContextTokens } from './chatbot';
 import { FilingAdapter } from './filing';
 import { HERMES_ENTRY } from './hermes/entry';
 import { NotebookAdapter } from './notebook/adapter';
@@ -115,8 +115,22 @@ export const AGENTS: Record<string, AgentEntry> = {
   chatbot: {
     summary: 'An LLM with the whole conversation in context and no memory beyond it.',
     details: 'Its model is `agent_model`, the stand-in when absent.',
-    create: (ctx) => new ChatbotAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), () => ctx.clock.now()),
-    runKeys: { agent_model: AGENT_MODEL_KEY },
+    create: (ctx) =>
+      new ChatbotAdapter(
+        agentDir(ctx),
+        createModel(agentModel(ctx), ctx.models, 'agent_model'),
+        () => ctx.clock.now(),
+        chatbotContextTokens(ctx.options),
+      ),
+    runKeys: {
+      agent_model: AGENT_MODEL_KEY,
+      chatbot_context_tokens: {
+        type: 'integer',
+        minimum: CHATBOT_CONTEXT_MIN,
+        maximum: 2_000_000,
+        doc: "Its model's context window: the oldest messages past this many tokens are dropped (unset: the whole conversation).",
+      },
+    },
     usesStandIn: agentModelIsStandIn,
     rehearsal: onStandInModel,
     clock: 'virtual',
