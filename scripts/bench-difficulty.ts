@@ -1,6 +1,7 @@
 /**
  * The difficulty curve of generated worlds (issue #31, "Measured"): on each preset, the average
- * score of the in-context chatbot (session breaks ignored), the chatbot with its session switches
+ * score of the in-context chatbot (session breaks ignored; with no window, and with the notebook's
+ * 32k window, as a real model has one), the chatbot with its session switches
  * and the notebook; then the notebook's average as edits per checked fact go 1/2/4/8 and as the
  * distance from a trap to its checks goes 1/5/20 chapters, one knob of the max-like preset at a
  * time. Every model is the stand-in, persona and agents, over HTTP as `mmb run` plays them; each
@@ -29,14 +30,27 @@ interface AgentSetting {
   label: string;
   agent: string;
   ignoreSessionBreak: boolean;
+  /** Its run keys; `name` tells its runs from another setting's of the same agent. */
+  options?: Record<string, unknown>;
+  name?: string;
 }
+
+/** The chatbot's window in the bench: the notebook's own context budget, so the two see as much at once. */
+const WINDOW = 32_000;
 
 const AGENTS: readonly AgentSetting[] = [
   { label: 'chatbot, in context', agent: 'chatbot', ignoreSessionBreak: true },
+  {
+    label: `chatbot, in a ${WINDOW / 1000}k window`,
+    agent: 'chatbot',
+    ignoreSessionBreak: true,
+    options: { chatbot_context_tokens: WINDOW },
+    name: 'window',
+  },
   { label: 'chatbot, session switches', agent: 'chatbot', ignoreSessionBreak: false },
   { label: 'notebook', agent: 'notebook', ignoreSessionBreak: false },
 ];
-const NOTEBOOK = AGENTS[2]!;
+const NOTEBOOK = AGENTS[3]!;
 
 /**
  * The curve's base: the max-like preset with 40 chapters, so that a check can stand 20 chapters
@@ -99,11 +113,16 @@ async function play(cells: readonly Cell[]): Promise<void> {
       runs.push({
         cell,
         run: {
-          name: `${benchmark}-${cell.setting.agent}${cell.setting.ignoreSessionBreak ? '-in-context' : ''}`,
+          name: [
+            benchmark,
+            cell.setting.agent,
+            ...(cell.setting.ignoreSessionBreak ? ['in-context'] : []),
+            ...(cell.setting.name ? [cell.setting.name] : []),
+          ].join('-'),
           benchmark,
           agent: cell.setting.agent,
           ignore_session_break: cell.setting.ignoreSessionBreak,
-          options: {},
+          options: cell.setting.options ?? {},
           range: ZERO,
         },
       });

@@ -12,7 +12,7 @@ import { tempDir } from './helpers';
 
 async function ask(window: number | undefined): Promise<string> {
   const bot = new ChatbotAdapter(tempDir('mmb-window-'), new InProcessStandIn(), undefined, window);
-  await bot.createSession('window');
+  await bot.createSession();
   let key = 0;
   const say = async (text: string) => {
     await bot.sendMessage(text, { idempotencyKey: `k${key++}` });
