@@ -19,6 +19,9 @@ export interface RenderedPhase {
   body: string[];
 }
 
+/** The most characters of days a multi-day chapter file holds before the week goes on in a next part. */
+export const MAX_CHAPTER_CHARS = 12_000;
+
 const EXAM_WORDS = [
   'Say you would like to check what the assistant remembers of everything you told it. ' +
     'Ask the questions below one at a time and grade each answer.',
@@ -39,14 +42,25 @@ export function renderWorld(world: World): Map<string, string> {
   for (const happening of happenings) bySlot.get(happening.slot.number)?.push(happening);
   const chapters: string[] = [];
   const chapterText = new Map<string, string[]>();
+  // A dense week is split into parts of at most MAX_CHAPTER_CHARS (whole days each): a file stays one an
+  // author reads in one sitting, and one the language server re-parses within its keystroke goal.
+  const partOf = new Map<string, { file: string; chars: number; part: number }>();
   for (const slot of slots) {
-    if (!chapterText.has(slot.file)) {
-      chapters.push(slot.file);
-      chapterText.set(slot.file, [`# ${chapterTitle(world, slot)}`, '']);
-    }
     const here = bySlot.get(slot.number) ?? [];
     const phases = world.spec.shape === 'multi-day' ? dayPhases(slot, here) : chapterPhases(slot, here);
-    for (const phase of phases) chapterText.get(slot.file)!.push(...phaseText(phase));
+    const lines = phases.flatMap(phaseText);
+    const chars = lines.reduce((n, line) => n + line.length + 1, 0);
+    let current = partOf.get(slot.file);
+    if (!current || (current.chars > 0 && current.chars + chars > MAX_CHAPTER_CHARS && world.spec.shape === 'multi-day')) {
+      const part = (current?.part ?? 0) + 1;
+      const file = part === 1 ? slot.file : slot.file.replace(/\.md$/, `-${part}.md`);
+      current = { file, chars: 0, part };
+      partOf.set(slot.file, current);
+      chapters.push(file);
+      chapterText.set(file, [`# ${chapterTitle(world, slot)}${part > 1 ? `, part ${part}` : ''}`, '']);
+    }
+    current.chars += chars;
+    chapterText.get(current.file)!.push(...lines);
   }
   files.set('benchmark.json', manifest(world, chapters));
   files.set('instructions.md', instructions(world));
