@@ -142,10 +142,16 @@ test('keys that are each in range but disagree are one line at the key the file 
     'world.jsonc:1:15: "distance.chapters" is 3 but the world has 3 chapters: ' +
       'a check stands after its trap, so give at most 2, or a longer world.',
   ]);
-  assert.deepEqual(problems('{ "preset": "month", "days": 7 }'), [
-    'world.jsonc:1:30: "distance.chapters" is 1 but the world has 1 week: ' +
-      'a check stands after its trap, so give at most 0, or a longer world.',
+  // On virtual time the distance counts days, and a trap is checked within its month.
+  assert.deepEqual(problems('{ "preset": "month", "days": 7, "distance": { "chapters": 7 } }'), [
+    'world.jsonc:1:59: "distance.chapters" is 7 but the world has 7 days a month: ' +
+      'a check stands after its trap, so give at most 6, or a longer world.',
   ]);
+  assert.deepEqual(
+    problems('{ "preset": "month", "days": 90, "distance": { "chapters": 30 } }')[0]?.replace(/:\d+:\d+:/, ':L:C:'),
+    'world.jsonc:L:C: "distance.chapters" is 30 but the world has 30 days a month: ' +
+      'a check stands after its trap, so give at most 29, or a longer world.',
+  );
   assert.deepEqual(problems('{ "sessionSwitches": 0 }'), [
     'world.jsonc:1:22: "distance.sessionSwitches" is 1 but the world switches sessions 0 times: ' +
       'give at most 0, or raise "sessionSwitches".',

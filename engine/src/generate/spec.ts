@@ -6,6 +6,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { JsoncDocument } from '../../../scenario/src/jsonc';
+import { slotsPerBlock } from './layout';
 import type { WorldSpec } from './model';
 import { DEFAULT_SPEC, PRESETS, type PresetName } from './presets';
 import { ALL_KEYS, FILE_KEYS, MAX_SPEC_CHARS, SPEC_KEYS, type FileKey } from './specKeys';
@@ -109,9 +110,12 @@ function laidOver(base: WorldSpec, given: Record<string, unknown>): WorldSpec {
   };
 }
 
-/** The number of chapters (single-day) or weeks (multi-day) the world has: where a distance in chapters must fit. */
+/**
+ * Where a distance in chapters must fit: the chapters of a single-day world, the days of a month
+ * (multi-day), since a trap is checked within its own block.
+ */
 export function chaptersOf(spec: WorldSpec): number {
-  return spec.shape === 'single-day' ? spec.chapters : Math.ceil(spec.days / 7);
+  return slotsPerBlock(spec);
 }
 
 export function topicCountOf(spec: WorldSpec): number {
@@ -140,7 +144,8 @@ function checkAgreement(reading: SpecReading, spec: WorldSpec, nodes: ReadonlyMa
   }
   const chapters = chaptersOf(spec);
   if (spec.distance.chapters >= chapters) {
-    const unit = `${spec.shape === 'single-day' ? 'chapter' : 'week'}${chapters === 1 ? '' : 's'}`;
+    const plural = chapters === 1 ? '' : 's';
+    const unit = spec.shape === 'single-day' ? `chapter${plural}` : `day${plural} a month`;
     report(
       reading,
       at('distance.chapters', 'distance', 'chapters', 'days'),

@@ -64,11 +64,15 @@ export const SPEC_KEYS: { readonly [Key in keyof WorldSpec]-?: KeyRow } = {
   },
   traps: {
     rule: { kind: 'weights', names: Object.keys(TRAP_TYPES), noun: 'trap type', max: WEIGHT_MAX },
-    doc: "Relative weights of the trap types; a type at 0 never appears, a type not named keeps the preset's weight.",
+    doc:
+      "Relative weights of the trap types; a type at 0 is never drawn (a logged event's change is a SELF-FIX whatever its weight), " +
+      "a type not named keeps the preset's weight.",
   },
   checks: {
     rule: { kind: 'weights', names: Object.keys(CHECK_TYPES), noun: 'check type', max: WEIGHT_MAX },
-    doc: "Relative weights of the check types; a type at 0 never appears, a type not named keeps the preset's weight.",
+    doc:
+      'Relative weights of the check types; a type at 0 is never drawn (a trap whose check cannot show its edit still gets a ' +
+      "RECALL or HIST of its own), a type not named keeps the preset's weight.",
   },
   distance: {
     rule: {
