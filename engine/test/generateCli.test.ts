@@ -155,6 +155,22 @@ test('--extend carries a generated world on: new chapters, benchmark.json and wo
   assert.deepEqual(folderFiles(join(dir, 'benchmarks', 'copy')), after);
 });
 
+test('--extend refuses a world an author edited, naming the files, and writes nothing', () => {
+  const dir = tempDir('mmb-generate-');
+  writeFileSync(join(dir, 'world.jsonc'), '{ "topics": 3 }');
+  assert.equal(mmb(['generate', 'arc', '--seed', '5', '--spec', 'world.jsonc'], dir).code, 0);
+  const folder = join(dir, 'benchmarks', 'arc');
+  const chapter = join(folder, 'chapter3.md');
+  writeFileSync(chapter, `${readFileSync(chapter, 'utf8')}\nSay you also bought a kettle.\n`);
+  const before = folderFiles(folder);
+  refused(
+    mmb(['generate', '--extend', 'benchmarks/arc'], dir),
+    'benchmarks/arc: chapter3.md changed since the world was generated, and --extend writes it from its spec: ' +
+      'copy your changes aside and extend, or extend a fresh copy (mmb generate <name> --spec world.jsonc).',
+  );
+  assert.deepEqual(folderFiles(folder), before);
+});
+
 test('--extend refuses a folder that is not a generated world, and options that would change the world', () => {
   const dir = tempDir('mmb-generate-');
   assert.equal(mmb(['new', 'hand'], dir).code, 0);

@@ -103,7 +103,9 @@ function extendCommand(input: GenerateInput, out: (text: string) => void): numbe
   if (read.seed === undefined) throw new UsageError(`${join(shown, WORLD_FILE)} has no "seed": a generated world's has one; put it back.`);
 
   // Block k draws from its own generator seeded by (seed, k): the blocks there are re-simulate to the same files, and more follow.
-  const extended = generateBenchmark(read.spec, read.seed, (read.blocks ?? blocksOf(read.spec)) + months);
+  const blocks = read.blocks ?? blocksOf(read.spec);
+  refuseEdited(shown, files, generateBenchmark(read.spec, read.seed, blocks).files);
+  const extended = generateBenchmark(read.spec, read.seed, blocks + months);
   const written = writeExtension(folder, files, extended.files);
   const listed = (names: readonly string[]) => (names.length ? ` (${listedNames(names)})` : '');
   out(`Extended ${shownPath(shown)} by ${months} month${months === 1 ? '' : 's'}:\n`);
@@ -165,4 +167,17 @@ function readSpecFile(path: string, shown: string, preset: PresetName | undefine
   const read = parseWorldSpec(decoded.text, shownPath(shown), LIBRARY_TOPICS, preset);
   if ('error' in read) throw new UsageError(read.error);
   return read;
+}
+
+/**
+ * An extension writes the world from its spec, so a file an author changed since it was generated
+ * would be written over: refused, one line naming the files, before anything is written.
+ */
+function refuseEdited(shown: string, files: ReadonlyMap<string, string>, generated: ReadonlyMap<string, string>): void {
+  const edited = [...generated.keys()].filter((name) => name !== WORLD_FILE && files.has(name) && files.get(name) !== generated.get(name));
+  if (edited.length === 0) return;
+  throw new UsageError(
+    `${shownPath(shown)}: ${listedNames(edited)} changed since the world was generated, and --extend writes it from its spec: ` +
+      'copy your changes aside and extend, or extend a fresh copy (mmb generate <name> --spec world.jsonc).',
+  );
 }
