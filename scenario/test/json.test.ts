@@ -205,7 +205,7 @@ test('config.jsonc is strict: each typo of issue #15 is an error with the right 
       code: 'unknown-config-key',
       message:
         'run `a` (agent chatbot) has no key `agent_modle`; ' +
-        'chatbot reads benchmark, agent, ignore_session_break, agent_model. Did you mean `agent_model`?',
+        'chatbot reads benchmark, agent, ignore_session_break, agent_model, chatbot_context_tokens. Did you mean `agent_model`?',
       suggestions: ['"agent_model"'],
     },
   ]);
@@ -252,7 +252,7 @@ test("config.jsonc is strict at every level: persona, compaction, time_master, h
     parseConfig(`{ "runs": { "a": { "benchmark": "max", ${keys} } } }`).diagnostics.map((d) => `${d.code} ${d.message}`);
   assert.deepEqual(run('"agent": "chatbot", "hermes_url": "http://h"'), [
     'unknown-config-key run `a` (agent chatbot) has no key `hermes_url`: ' +
-      'it is a run key of hermes; chatbot reads benchmark, agent, ignore_session_break, agent_model.',
+      'it is a run key of hermes; chatbot reads benchmark, agent, ignore_session_break, agent_model, chatbot_context_tokens.',
   ]);
   assert.deepEqual(run('"agent": "chatbot", "agent_model": { "modle": "stand-in" }'), [
     'invalid-config `runs.a.agent_model` needs a `model`: "stand-in" or the name your provider gives the model.',
