@@ -57,7 +57,12 @@ export const SPEC_KEYS: { readonly [Key in keyof WorldSpec]-?: KeyRow } = {
     rule: integer(1, 100_000),
     doc: 'How many facts are checked: each gets `editsPerCheckedFact` trap writes and at least one check.',
   },
-  editsPerCheckedFact: { rule: integer(1, 100), doc: 'Trap writes on each checked fact: more edits, more stale values to confuse.' },
+  editsPerCheckedFact: {
+    rule: integer(1, 100),
+    doc:
+      'Trap writes on each checked fact: more edits, more stale values to confuse ' +
+      '(only the first when RECONSIDER, STALE and SELF-FIX all weigh 0).',
+  },
   plainChecks: {
     rule: integer(0, 100_000),
     doc: 'RECALL checks of facts no trap changes ("where did I grow up?"), besides the checks the traps need.',
