@@ -9,7 +9,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
-import { DEFAULT_SPEC, parseWorldSpec, PRESET_NAMES, PRESETS, worldJsoncText, type WorldSpecRead } from '../src/generate/spec';
+import {
+  DEFAULT_SPEC,
+  parseWorldSpec,
+  PRESET_NAMES,
+  PRESETS,
+  worldJsoncText,
+  worldSizeProblem,
+  type WorldSpecRead,
+} from '../src/generate/spec';
 import { ALL_KEYS, MAX_SPEC_CHARS, SPEC_KEYS } from '../src/generate/specKeys';
 import { WORLD_KEYS_TABLE_START, WORLD_SCHEMA_PATH, withWorldTables, worldSchemaText } from '../src/generate/specSchema';
 import { TOPICS } from '../src/generate/topics';
@@ -286,4 +294,17 @@ test("docs/generate.md's example spec reads clean", () => {
   assert.equal(world.preset, 'month');
   assert.equal(world.spec.traps.XREF, 0);
   assert.equal(world.spec.traps.STALE, PRESETS.month.traps.STALE);
+});
+
+test('a world too big to hold in memory is one line before anything is planned: its trap writes, checks or days', () => {
+  const [writes] = problems('{ "topics": 12, "factsPerTopic": 1000, "checkedFacts": 12000, "editsPerCheckedFact": 100 }');
+  assert.match(
+    writes ?? '',
+    /^world\.jsonc:1:\d+: the world would plan 1,200,000 trap writes and 12,014 checks over 1 block .* past the 200,000/,
+  );
+  // Checked facts count per block: a decade of months multiplies them.
+  const month = { ...PRESETS.month, checkedFacts: 2000, editsPerCheckedFact: 1 };
+  assert.equal(worldSizeProblem(month, 1), undefined);
+  assert.match(worldSizeProblem(month, 120) ?? '', /^the world would plan 240,000 trap writes/);
+  assert.match(worldSizeProblem(PRESETS.month, 10_000) ?? '', /^the world would have 300,000 days, past the 20,000/);
 });

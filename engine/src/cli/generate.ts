@@ -13,7 +13,16 @@ import { generateBenchmark, type GenerateSummary } from '../generate';
 import { blocksOf } from '../generate/layout';
 import { TOPICS } from '../generate/topics';
 import type { WorldSpec } from '../generate/model';
-import { DEFAULT_SEED, DEFAULT_SPEC, parseWorldSpec, PRESET_NAMES, PRESETS, type PresetName, type WorldSpecRead } from '../generate/spec';
+import {
+  DEFAULT_SEED,
+  DEFAULT_SPEC,
+  parseWorldSpec,
+  PRESET_NAMES,
+  PRESETS,
+  type PresetName,
+  type WorldSpecRead,
+  worldSizeProblem,
+} from '../generate/spec';
 import { MAX_SEED } from '../generate/specKeys';
 import { describeFsError, isBenchmarkFileName, shownPath } from '../workspace/folders';
 import { checkBenchmarkName } from './new';
@@ -59,7 +68,10 @@ export function generateCommand(input: GenerateInput, out: (text: string) => voi
   if (problem) throw new UsageError(problem);
 
   // A world.jsonc read back (one that was extended) keeps its blocks: the same file regenerates the same folder.
-  const generated = generateBenchmark(spec, seed, fromFile?.blocks ?? blocksOf(spec));
+  const blocks = fromFile?.blocks ?? blocksOf(spec);
+  const tooBig = worldSizeProblem(spec, blocks);
+  if (tooBig) throw new UsageError(`${input.spec !== undefined ? `${clip(input.spec)}: ` : ''}${tooBig}`);
+  const generated = generateBenchmark(spec, seed, blocks);
   writeFolderWhole(target, generated.files);
   const base = preset ?? fromFile?.preset;
   const origin = [input.spec !== undefined ? `spec ${clip(input.spec)}` : undefined, base ? `preset ${base}` : 'preset max-like']
@@ -104,6 +116,8 @@ function extendCommand(input: GenerateInput, out: (text: string) => void): numbe
 
   // Block k draws from its own generator seeded by (seed, k): the blocks there are re-simulate to the same files, and more follow.
   const blocks = read.blocks ?? blocksOf(read.spec);
+  const tooBig = worldSizeProblem(read.spec, blocks + months);
+  if (tooBig) throw new UsageError(`${join(shown, WORLD_FILE)} with ${months} more month${months === 1 ? '' : 's'}: ${tooBig}`);
   refuseEdited(shown, files, generateBenchmark(read.spec, read.seed, blocks).files);
   const extended = generateBenchmark(read.spec, read.seed, blocks + months);
   const written = writeExtension(folder, files, extended.files);

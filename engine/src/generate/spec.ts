@@ -6,7 +6,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { JsoncDocument } from '../../../scenario/src/jsonc';
-import { slotsPerBlock } from './layout';
+import { blocksOf, slotsPerBlock } from './layout';
 import type { WorldSpec } from './model';
 import { DEFAULT_SPEC, PRESETS, type PresetName } from './presets';
 import { ALL_KEYS, FILE_KEYS, MAX_SPEC_CHARS, SPEC_KEYS, type FileKey } from './specKeys';
@@ -170,6 +170,35 @@ function checkAgreement(reading: SpecReading, spec: WorldSpec, nodes: ReadonlyMa
   }
   if (!isRealMoment(spec.start))
     report(reading, at('start'), `"start" is ${quoted(spec.start)}, which is no day of the calendar: give a real one.`);
+  const tooBig = worldSizeProblem(spec, blocksOf(spec));
+  if (tooBig) report(reading, at('checkedFacts', 'editsPerCheckedFact', 'plainChecks', 'days', 'chapters'), tooBig);
+}
+
+/** The most trap writes and checks a world may plan, over all its blocks: 100× the 12-month bench world's. */
+export const MAX_WORLD_ITEMS = 200_000;
+/** The most chapters (single-day) or days (multi-day) a world may have over all its blocks. */
+export const MAX_WORLD_SLOTS = 20_000;
+
+/**
+ * Why a world of `blocks` blocks is too big to generate, or undefined. Checked facts and plain
+ * checks count per block (a month, or `chapters` chapters), so a long world multiplies them: bounded
+ * here, before anything is planned, since the generator holds the whole world in memory.
+ */
+export function worldSizeProblem(spec: WorldSpec, blocks: number): string | undefined {
+  const writes = spec.checkedFacts * spec.editsPerCheckedFact * blocks;
+  const checks = (spec.checkedFacts + spec.plainChecks) * blocks;
+  const slots = slotsPerBlock(spec) * blocks;
+  const unit = spec.shape === 'single-day' ? 'chapters' : 'days';
+  const most = MAX_WORLD_SLOTS.toLocaleString('en-US');
+  if (slots > MAX_WORLD_SLOTS)
+    return `the world would have ${slots.toLocaleString('en-US')} ${unit}, past the ${most} a world may have: make it shorter.`;
+  if (Math.max(writes, checks) > MAX_WORLD_ITEMS)
+    return (
+      `the world would plan ${writes.toLocaleString('en-US')} trap writes and ${checks.toLocaleString('en-US')} checks over ${blocks} ` +
+      `block${blocks === 1 ? '' : 's'} ("checkedFacts" and "plainChecks" count per block), past the ` +
+      `${MAX_WORLD_ITEMS.toLocaleString('en-US')} a world may have: lower them, or "editsPerCheckedFact".`
+    );
+  return undefined;
 }
 
 /** Whether `YYYY-MM-DD HH:MM` names a moment that exists (no 31 April, no 25:00). */

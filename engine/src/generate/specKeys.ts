@@ -55,7 +55,9 @@ export const SPEC_KEYS: { readonly [Key in keyof WorldSpec]-?: KeyRow } = {
   },
   checkedFacts: {
     rule: integer(1, 100_000),
-    doc: 'How many facts are checked: each gets `editsPerCheckedFact` trap writes and at least one check.',
+    doc:
+      'How many facts are checked in each block (a month, or `chapters` chapters): ' +
+      'each gets `editsPerCheckedFact` trap writes and a check.',
   },
   editsPerCheckedFact: {
     rule: integer(1, 100),
