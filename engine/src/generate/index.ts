@@ -5,6 +5,7 @@
 import { blocksOf } from './layout';
 import type { WorldSpec } from './model';
 import { renderWorld } from './render';
+import { worldCounts } from './renderReadme';
 import { simulateWorld, type World } from './world';
 
 export interface GenerateSummary {
@@ -28,13 +29,12 @@ export function generateBenchmark(spec: WorldSpec, seed: number, blocks = blocks
 }
 
 function summarize(world: World, files: ReadonlyMap<string, string>): GenerateSummary {
-  const count = (pattern: RegExp) => [...files.values()].reduce((sum, text) => sum + (text.match(pattern)?.length ?? 0), 0);
-  const sheetFacts = world.initial.reduce((sum, sheet) => sum + sheet.categories.reduce((n, c) => n + c.facts.length, 0), 0);
+  const counts = worldCounts(world, files);
   return {
-    facts: sheetFacts + count(/^Add to the `/gm),
-    checks: count(/^❓/gmu),
-    traps: count(/^🪤/gmu),
-    chapters: new Set(world.blocks.flatMap((block) => block.layout.slots.map((slot) => slot.file))).size,
-    sessionSwitches: count(/bench\.newSession\(\)/g),
+    facts: counts.sheetFacts + counts.added,
+    checks: counts.checks,
+    traps: counts.traps,
+    chapters: counts.chapters,
+    sessionSwitches: counts.sessionSwitches,
   };
 }

@@ -10,19 +10,38 @@ export function renderSpecFile(world: World): string {
   return worldJsoncText({ spec: world.spec, seed: world.seed, blocks: world.blocks.length });
 }
 
+/** What a generated folder holds, counted in its files: the README and `mmb generate` say the same. */
+export interface WorldCounts {
+  sheetFacts: number;
+  /** Facts told as the world goes on (events, late additions). */
+  added: number;
+  checks: number;
+  traps: number;
+  /** Chapter files: chapters, or weeks and their parts. */
+  chapters: number;
+  sessionSwitches: number;
+}
+
+export function worldCounts(world: World, files: ReadonlyMap<string, string>): WorldCounts {
+  const count = (pattern: RegExp) => [...files.values()].reduce((sum, text) => sum + (text.match(pattern)?.length ?? 0), 0);
+  return {
+    sheetFacts: world.initial.reduce((sum, sheet) => sum + sheet.categories.reduce((n, c) => n + c.facts.length, 0), 0),
+    added: count(/^Add to the `/gm),
+    checks: count(/^❓/gmu),
+    traps: count(/^🪤/gmu),
+    chapters: [...files.keys()].filter((name) => /^(?:chapter|week)\d+(?:-\d+)?\.md$/.test(name)).length,
+    sessionSwitches: count(/bench\.newSession\(\)/g),
+  };
+}
+
 export function renderReadme(world: World, files: ReadonlyMap<string, string>): string {
   const { spec, persona } = world;
-  const count = (pattern: RegExp) => [...files.values()].reduce((sum, text) => sum + (text.match(pattern)?.length ?? 0), 0);
-  const checks = count(/^❓/gmu);
-  const traps = count(/^🪤/gmu);
-  const sheetFacts = world.initial.reduce((sum, sheet) => sum + sheet.categories.reduce((n, c) => n + c.facts.length, 0), 0);
-  const added = count(/^Add to the `/gm);
-  const switches = count(/bench\.newSession\(\)/g);
-  const chapters = world.blocks.reduce((sum, block) => sum + block.layout.slots.length, 0);
+  const { sheetFacts, added, checks, traps, sessionSwitches: switches } = worldCounts(world, files);
+  const slots = world.blocks.reduce((sum, block) => sum + block.layout.slots.length, 0);
   const shape =
     spec.shape === 'multi-day'
-      ? `${chapters} days on virtual time from ${spec.start.slice(0, 10)}, a week a file`
-      : `${chapters} chapters told in one sitting, topic after topic`;
+      ? `${slots} days on virtual time from ${spec.start.slice(0, 10)}, a week a file`
+      : `${slots} chapters told in one sitting, topic after topic`;
   return [
     `# ${persona.name}'s world (generated, seed ${world.seed})`,
     '',
