@@ -186,9 +186,9 @@ test('trends count only full runs as repeats, and one run says there is nothing 
     ['chatbot-1', 'chatbot-2'],
   );
   assert.deepEqual(t.skipped.map((s) => s.run).sort(), ['filter-hist', 'from-week2'], 'a --filter run is partial too');
-  assert.ok(t.skipped.every((s) => s.reason === 'a partial run (--from, --only, --filter or a rehearsal): not a repeat'));
+  assert.ok(t.skipped.every((s) => s.reason === 'a partial run (--from a later phase, --only or --filter): not a repeat'));
   const page = renderTrends(t, { nonce: 'x' });
-  assert.ok(page.includes('from-week2 (a partial run (--from, --only, --filter or a rehearsal): not a repeat)'));
+  assert.ok(page.includes('from-week2 (a partial run (--from a later phase, --only or --filter): not a repeat)'));
   const single = computeTrends([run('chatbot-1')], () => ({ benchmark: multiday() }));
   assert.ok(single.groups[0]!.checks.every((c) => c.verdict === 'single' || c.verdict === 'ungraded'));
   const html = renderTrends(single, { nonce: 'x' });

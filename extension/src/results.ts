@@ -12,6 +12,7 @@ import {
   memorySnapshotNumbers,
   memorySnapshotsDir,
   readConfigText,
+  isPartialState,
   readLock,
   readMemorySnapshots,
   readRunState,
@@ -75,13 +76,13 @@ function latestOf(run: string, state: RunState, id: string): LatestGrade | undef
     attempts: grades.length,
     templates: state.templates,
     startTime: state.startTime,
-    ...(state.phases ? { phases: state.phases } : {}),
+    ...(state.phases && isPartialState(state) ? { phases: state.phases } : {}),
   };
 }
 
-/** A run of some phases only: it may not have played the phases that tell a check's facts or trap it. */
+/** A run of some phases only: it may not have played the phases that tell a check's facts or trap it (the engine's one rule). */
 export function isPartialRun(state: RunState): boolean {
-  return state.phases !== undefined || state.filter !== undefined;
+  return isPartialState(state);
 }
 
 /** The folder holding config.jsonc (or the workspace folder itself), where `results/` goes. */

@@ -178,7 +178,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     if (states.length === 0)
       throw new Error(
         all.length
-          ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from).'
+          ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from a later phase, --filter).'
           : 'no runs with results yet.',
       );
     this.show({ kind: 'trends' }, 'Trends', (nonce) =>

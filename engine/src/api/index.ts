@@ -16,6 +16,7 @@ export * from '../protocol/messages';
 export { parseJsonLines, readJsonLines, type JsonLines } from '../jsonl';
 export type { ChatMessage, ToolCall, Usage } from '../protocol/chat';
 export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry, TrueStatus } from '../state/runState';
+export { isPartialRun, isPartialState, type PhaseSelection } from '../state/partialRule';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export {
   benchmarkFolderOf,

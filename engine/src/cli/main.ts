@@ -51,11 +51,10 @@ export function runCommandInput(args: ParsedArguments, cwd: string): RunCommandI
   const benchmark = args.option(RUN_OPTIONS.benchmark);
   const has = (flag: string) => args.flags.includes(flag);
   if (!from && has(RUN_OPTIONS.only)) throw new UsageError('--only goes with --from <chapter.md>:<phase>.');
-  if (!from && filter === undefined && (has(RUN_OPTIONS.rehearse) || benchmark))
-    throw new UsageError('--rehearse and --benchmark go with --from <chapter.md>:<phase> or --filter <terms>.');
   const ci = ciOutputsOf(args.flags, args.option, cwd);
   const selection = runSelectionOf(args.option);
-  const partial = from !== undefined || filter !== undefined;
+  // A rehearsal with no --from or --filter plays the whole benchmark: a run of its own, full (cli/partialRun.ts).
+  const partial = from !== undefined || filter !== undefined || has(RUN_OPTIONS.rehearse) || benchmark !== undefined;
   return {
     ids: args.words,
     configPath,

@@ -45,12 +45,17 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'a fresh run from this phase (named <run-id>.from-…)',
       },
       { name: RUN_OPTIONS.only, help: 'with --from: this phase only (named <run-id>.phase-…)' },
-      { name: RUN_OPTIONS.rehearse, help: 'with --from or --filter: persona and agent on the stand-in model, no key, no cost' },
+      {
+        name: RUN_OPTIONS.rehearse,
+        help:
+          'persona and agent on the stand-in model, no key, no cost: alone, the whole benchmark (named <run-id>.rehearsal, a full run); ' +
+          'with --from or --filter, those phases',
+      },
       {
         name: RUN_OPTIONS.benchmark,
         value: '<name>',
         example: 'starter',
-        help: 'with --from or --filter, and --rehearse: no run of config.jsonc needed',
+        help: 'with --rehearse: no run of config.jsonc needed (named <name>.rehearsal, or <name>.from-… with --from)',
       },
       {
         name: '--filter',

@@ -1,8 +1,9 @@
 /**
- * The partial runs of `mmb run`: `--from <chapter.md>:<phase>` (maybe `--only`) and `--filter
- * <terms>`, of a run of config.jsonc or, rehearsed, of a benchmark alone. Each is a fresh run under
- * a name of its own (`<run>.from-…`, `<run>.phase-…`, `<run>.filter-…`), its settings saved in
- * `run.json` so that `mmb run <name>` resumes it.
+ * The runs of `mmb run` made up on the command line: `--from <chapter.md>:<phase>` (maybe `--only`),
+ * `--filter <terms>` and `--rehearse` alone (the whole benchmark), of a run of config.jsonc or,
+ * rehearsed, of a benchmark alone. Each is a fresh run under a name of its own (`<run>.from-…`,
+ * `<run>.phase-…`, `<run>.filter-…`, `<run>.rehearsal`), its settings saved in `run.json` so that
+ * `mmb run <name>` resumes it. Whether one is partial is the one rule of `state/partialRule.ts`.
  */
 import { join, relative } from 'node:path';
 import { folderNameProblem, type Config, type RunConfig } from '../../../scenario/src';
@@ -35,7 +36,8 @@ export function partialRun(
   benchmarksDir: string,
   configPath: string,
 ): SavedPartial {
-  if (ids.length > 1) throw new UsageError(`${request.filter !== undefined ? '--filter' : '--from'} runs one run: give one run id.`);
+  const option = request.filter !== undefined ? '--filter' : request.from !== undefined ? '--from' : '--rehearse';
+  if (ids.length > 1) throw new UsageError(`${option} runs one run: give one run id.`);
   if (request.filter !== undefined && request.from !== undefined)
     throw new UsageError(
       '--filter and --from do not go together: --filter chapter3 plays that chapter, --from chapter3.md:1 from there to the end.',
@@ -50,6 +52,9 @@ export function partialRun(
     // Refuses, before anything is deleted, a term that names nothing in the benchmark.
     filterBenchmark(benchmark, filter);
     run = { ...base, name: filteredRunName(base.name, filter.text, mode), phases: { from: 0 }, filter: filter.text };
+  } else if (request.from === undefined) {
+    // The whole benchmark from its first phase: a full run, saved in run.json like the others so that it resumes.
+    run = { ...base, name: wholeRehearsalName(base.name), phases: { from: 0 } };
   } else {
     const { chapter, phase, index } = phaseOf(request.from ?? '', benchmark, base.benchmark);
     const name = partialRunName(base.name, { chapter, phase }, request.only ? 'phase-only' : 'to-end', mode);
@@ -68,6 +73,11 @@ export function filteredRunName(base: string, filterText: string, mode: 'real' |
   return `${base}.filter-${filterText.replace(/,/g, '_')}${mode === 'rehearsal' ? '.rehearsal' : ''}`;
 }
 
+/** `<benchmark>.rehearsal`: the run of `mmb run --benchmark <name> --rehearse`, every phase on the stand-in. */
+export function wholeRehearsalName(base: string): string {
+  return `${base}.rehearsal`;
+}
+
 /** The run a partial run takes its agent from: a run of config.jsonc, or for a rehearsal the benchmark alone. */
 function baseRun(request: PartialRequest, ids: string[], config: Config, configPath: string): RunConfig {
   if (request.benchmark) {
@@ -84,7 +94,7 @@ function baseRun(request: PartialRequest, ids: string[], config: Config, configP
       range: zero,
     };
   }
-  const option = request.filter !== undefined ? '--filter HIST' : '--from chapter1.md:1';
+  const option = request.filter !== undefined ? '--filter HIST' : request.from !== undefined ? '--from chapter1.md:1' : '--rehearse';
   const id = ids[0];
   if (!id)
     throw new UsageError(

@@ -15,6 +15,7 @@ import { resultsDir, runDir } from '../protocol/layout';
 import { runRegrades } from '../report/regradeView';
 import { regradeMarkdown } from '../report/regradeText';
 import type { RunState } from '../state/runState';
+import { isPartialState } from '../state/partialRule';
 import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
 import { cutToWidth, printable, textWidth } from './textWidth';
 import type { Io } from './run';
@@ -92,7 +93,7 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
     const benchmark = benchmarkOf(state.benchmark);
     const coverage = benchmark ? summarize(state, benchmark).coverage : undefined;
     const graded = Object.values(state.grades).filter((grades) => grades.length).length;
-    const scope = state.filter !== undefined ? 'filter' : state.phases ? 'partial' : '';
+    const scope = state.filter !== undefined ? 'filter' : isPartialState(state) ? 'partial' : '';
     return [
       id,
       state.benchmark,

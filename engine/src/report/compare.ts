@@ -4,6 +4,7 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState, TrueStatus } from '../state/runState';
+import { isPartialState } from '../state/partialRule';
 import { runStory, type TrapResult } from './trapStory';
 import { plannedChecks } from './summary';
 import { checkResults, type CheckResult, type SourceRef, type TrapLink } from './runView';
@@ -76,7 +77,7 @@ export function describeRun(state: RunState): ComparedRun {
     startedAt: state.startedAt,
     average: grades.length ? Math.round((grades.reduce((a, b) => a + b, 0) / grades.length) * 100) / 100 : null,
     sessionBreaksIgnored: state.sessionSwitches.some((s) => s.ignored),
-    partial: state.phases !== undefined || state.filter !== undefined,
+    partial: isPartialState(state),
   };
 }
 

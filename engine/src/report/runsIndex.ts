@@ -5,6 +5,7 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState, TrueStatus } from '../state/runState';
+import { isPartialState } from '../state/partialRule';
 import { describeRun } from './compare';
 import { summarize } from './summary';
 import { shorten } from '../../../scenario/src/plainText';
@@ -77,7 +78,7 @@ export function indexRow(id: string, state: RunState, status: TrueStatus, benchm
     average: describeRun(state).average,
     graded: coverage?.graded ?? Object.values(state.grades ?? {}).filter((grades) => grades.length).length,
     planned: coverage?.planned ?? null,
-    partial: state.phases !== undefined || state.filter !== undefined,
+    partial: isPartialState(state),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
+import { isPartialState } from '../state/partialRule';
 import { describeRun, type ComparedRun } from './compare';
 import { meanInterval, pooledRates, runStory, type Rate } from './trapStory';
 import { checkResults, type SourceRef } from './runView';
@@ -75,7 +76,7 @@ export interface Trends {
 export const DEFAULT_FLAKY_THRESHOLD = 3;
 
 /** Why a run of some phases only is no repeat. */
-export const PARTIAL_REASON = 'a partial run (--from, --only, --filter or a rehearsal): not a repeat';
+export const PARTIAL_REASON = 'a partial run (--from a later phase, --only or --filter): not a repeat';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -113,7 +114,7 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
   for (const s of [...states].sort((a, b) => a.startedAt.localeCompare(b.startedAt))) {
     if (s.status !== 'finished') skipped.push({ run: s.run, reason: s.status === 'crashed' ? 'crashed' : 'not finished' });
     // A partial run scores only the phases it played: beside full runs it would read as a jump.
-    else if (s.phases || s.filter !== undefined) skipped.push({ run: s.run, reason: PARTIAL_REASON });
+    else if (isPartialState(s)) skipped.push({ run: s.run, reason: PARTIAL_REASON });
     else if (!benchmarkOf(s.benchmark)) skipped.push({ run: s.run, reason: `benchmark ${s.benchmark} not found` });
     else groups.set(groupKey(s), [...(groups.get(groupKey(s)) ?? []), s]);
   }

@@ -11,6 +11,7 @@ import { AgentStartFailure, RunStopped } from '../errors';
 import { jumpClock, type RunContext } from './context';
 import { clockStart, expandTemplates, indexOf } from './phases';
 import { clockAtLastEvent } from './timeMaster';
+import { isPartialRun } from '../state/partialRule';
 import type { LiveSheet } from '../state/runState';
 
 /** How a loaded run goes on: it was resumed mid-way, it continues with appended phases, or it has nothing left to do. */
@@ -39,7 +40,10 @@ export async function startRun(run: RunContext): Promise<void> {
     position: order[from]!.position,
     sheets: liveSheets(options.benchmark),
     templates: expandTemplates(order, startTime),
-    ...(options.phases ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } } : {}),
+    // A run of every phase from the first is a full run (state/partialRule.ts): it journals no range.
+    ...(options.phases && isPartialRun(options, order.length)
+      ? { phases: { from: order[from]!.position, to: order[to ?? order.length - 1]!.position } }
+      : {}),
     ...(options.filter ? { filter: options.filter } : {}),
   });
   await startingAgent(async () => {

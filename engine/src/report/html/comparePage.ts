@@ -113,7 +113,7 @@ function checkRow(row: CompareRow, options: RenderOptions): string {
 function pairwise(comparison: Comparison): string {
   const runs = comparison.runs;
   const partial = runs.filter((run) => run.partial).map((run) => escapeHtml(run.run));
-  const partialText = 'Partial runs (some phases only: <code>--from</code>, <code>--only</code>, a rehearsal)';
+  const partialText = 'Partial runs (some phases only: <code>--from</code> a later phase, <code>--only</code>, <code>--filter</code>)';
   const note = partial.length
     ? noteParagraph(`${partialText}: ${partial.join(', ')}. The checks they did not play are not counted as differences.`)
     : '';

@@ -29,7 +29,7 @@ export function renderTrends(trends: Trends, options: RenderOptions = {}): strin
   const failing = `one that stays at ${10 - trends.threshold} or below in every run is ${failingLabel}, ${regression}`;
   const grouping = 'Repeated runs grouped by benchmark, agent and whether session breaks were kept.';
   const skipped = trends.skipped.map((skip) => `${escapeHtml(skip.run)} (${escapeHtml(skip.reason)})`).join(', ');
-  const partialRun = 'a partial run (<code>--from</code>, <code>--only</code>, a rehearsal)';
+  const partialRun = 'a partial run (<code>--from</code> a later phase, <code>--only</code>, <code>--filter</code>)';
   const fullRuns = `Only full runs count as repeats: ${partialRun} scores only the phases it played.`;
   const body = `<header>
 <h1>Trends</h1>

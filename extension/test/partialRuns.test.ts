@@ -1,0 +1,38 @@
+/**
+ * The editor says "partial" by the engine's one rule: a whole-benchmark rehearsal, played by the real
+ * engine, has no "(partial)" in its lenses' grades, and its failures are blamed (red in the Test
+ * Explorer, no "Not counted…"); a run from a later phase is partial and blames nothing it did not play.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadBenchmark } from '../../scenario/src';
+import { readBenchmarkFolder } from '../../engine/src/api';
+import { main } from '../../engine/src/cli/main';
+import { STARTER, workspace } from '../../engine/test/helpers';
+import { chapterMarks, notCountedReason, playedRange } from '../src/chapterMarks';
+import { isPartialRun, ResultsFolder } from '../src/results';
+
+const quiet = { out: () => undefined, err: () => undefined, tty: false, env: {} };
+
+test('a whole rehearsal is full in the editor; a run from chapter 2 is partial', async () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: {} });
+  assert.equal(await main(['run', '--benchmark', 'starter', '--rehearse'], dir, quiet), 0);
+  assert.equal(await main(['run', '--benchmark', 'starter', '--from', 'chapter2.md:1', '--rehearse'], dir, quiet), 0);
+  const folder = new ResultsFolder(dir);
+  const whole = folder.state('starter.rehearsal')!;
+  const later = folder.state('starter.from-chapter2-1.rehearsal')!;
+  assert.deepEqual([isPartialRun(whole), isPartialRun(later)], [false, true]);
+
+  const benchmark = loadBenchmark(readBenchmarkFolder(STARTER));
+  const wholeGrade = folder.grade('starter.rehearsal', '3.2')!;
+  assert.equal(wholeGrade.phases, undefined, 'no played range: the lens shows no "(partial)"');
+  assert.equal(playedRange(wholeGrade), undefined);
+  const marks = chapterMarks(benchmark, 'chapter3.md', new Map([['3.2', wholeGrade]]), 8).checks;
+  assert.deepEqual(
+    marks.map((m) => [m.located.check.id, m.passed || m.blamed, notCountedReason(m)]),
+    [['3.2', true, undefined]],
+    'a full run is held to every check it was graded on',
+  );
+  const laterGrade = folder.grade('starter.from-chapter2-1.rehearsal', '3.2')!;
+  assert.equal(playedRange(laterGrade), 'chapter2.md phase 1 → chapter3.md phase 1');
+});
