@@ -1,7 +1,7 @@
 /**
  * Writes what is generated from the agent registry (engine/src/adapters/configSchema.ts and
  * agentsModule.ts, agentsTables.ts): schemas/config.schema.json, the table of run keys in docs/format.md,
- * the agents module the parser validates runs with and the README's tables of agents; from the
+ * the agents module the parser validates runs with and the tables of agents in docs/agents.md; from the
  * persona tools' files the module listing them (engine/src/run/tools/toolsModule.ts), the system
  * prompt's list of tools (promptSection.ts) and the table of persona tools in docs/format.md
  * (referenceTable.ts); from `DIAGNOSTIC_CODES` the table of codes in docs/format-notes.md
@@ -81,12 +81,12 @@ const agentsModule = join(root, AGENTS_MODULE_PATH);
 writeFileSync(agentsModule, agentsModuleText());
 process.stdout.write(`wrote ${agentsModule}\n`);
 
-const readme = join(root, 'README.md');
-const withTables = withAgentsTables(readFileSync(readme, 'utf8'));
+const agentsDoc = join(root, 'docs', 'agents.md');
+const withTables = withAgentsTables(readFileSync(agentsDoc, 'utf8'));
 if (withTables === undefined)
-  stopWith(`${readme} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
-writeFileSync(readme, withTables);
-process.stdout.write(`wrote the agents tables of ${readme}\n`);
+  stopWith(`${agentsDoc} has lost a pair of generated:agents-own / generated:agents-built-in markers; put them back.`);
+writeFileSync(agentsDoc, withTables);
+process.stdout.write(`wrote the agents tables of ${agentsDoc}\n`);
 
 const map = join(root, 'ARCHITECTURE.md');
 const withImportRules = withGeneratedBlock(readFileSync(map, 'utf8'), IMPORT_RULES_START, IMPORT_RULES_END, importRulesTable());

@@ -47,7 +47,7 @@ test("at seed 1107 the three policies reproduce the seed article's figures, rati
     ['finished', 'finished', 'finished'],
   );
   assert.deepEqual([log?.files, log?.words, log?.conflicting, log?.scannedPerQuestion.toFixed(1)], [80, 240, 19, '3.3']);
-  // The seed's run gives 5/24; ours has its own random draws (see the README's filing section).
+  // The seed's run gives 5/24; ours has its own random draws (see docs/filing.md).
   assert.ok(Math.abs((log?.correct ?? 0) - 5) <= 1, `log everything: ${log?.correct}/24, the seed's 5/24`);
   assert.deepEqual(
     [

@@ -69,9 +69,9 @@ test('the run keys table of docs/format.md is the one scripts/schemas.ts generat
   }
 });
 
-test("the README's agents tables are the ones scripts/schemas.ts generates from the registry (run `npm run schemas`)", () => {
-  const readme = read('README.md');
-  assert.equal(readme, withAgentsTables(readme), 'README.md is out of date: run `npm run schemas`');
+test("docs/agents.md's agents tables are the ones scripts/schemas.ts generates from the registry (run `npm run schemas`)", () => {
+  const readme = read('docs/agents.md');
+  assert.equal(readme, withAgentsTables(readme), 'docs/agents.md is out of date: run `npm run schemas`');
   // Every registered agent is in exactly one of the two tables, and so is a module agent.
   const rows = [agentsTable('agents-own'), agentsTable('agents-built-in')]
     .join('\n')
@@ -82,7 +82,7 @@ test("the README's agents tables are the ones scripts/schemas.ts generates from 
     assert.ok(readme.includes(agentRow(name, entry)), `${name}: its row, from its summary, details, clock and run keys`);
     for (const key of Object.keys(entry.runKeys)) assert.ok(agentRow(name, entry).includes(`\`${key}\``), `${name}'s row names ${key}`);
   }
-  // Without its markers the README is refused, not written over; a cell cannot be broken out of.
+  // Without its markers the page is refused, not written over; a cell cannot be broken out of.
   assert.equal(withAgentsTables(readme.replace('<!-- /generated:agents-own -->', '')), undefined);
   assert.equal(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b\nc' }).split('\n').length, 1);
   assert.match(agentRow('x', { ...AGENTS.chatbot!, summary: 'a | b' }), /a \\\| b/);
@@ -100,15 +100,16 @@ test('the shared run keys are the ones the parser keeps out of options, document
   }
 });
 
-test('every run key is named in the README or docs/engine.md, and in docs/format.md', () => {
-  const userDocs = read('README.md') + read('docs/engine.md');
+test('every run key is named in docs/agents.md or docs/engine.md, and in docs/format.md', () => {
+  const userDocs = read('docs/agents.md') + read('docs/engine.md');
   const format = read('docs/format.md');
   const keys = [...SHARED_RUN_KEYS, ...Object.values(AGENTS).flatMap((entry) => Object.keys(entry.runKeys))];
   for (const key of keys) {
-    assert.ok(userDocs.includes(`\`${key}\``), `README.md or docs/engine.md names \`${key}\``);
+    assert.ok(userDocs.includes(`\`${key}\``), `docs/agents.md or docs/engine.md names \`${key}\``);
     assert.ok(format.includes(`\`${key}\``), `docs/format.md names \`${key}\``);
   }
-  for (const name of Object.keys(AGENTS)) assert.ok(read('README.md').includes(`\`${name}\``), `the README's agents table has ${name}`);
+  for (const name of Object.keys(AGENTS))
+    assert.ok(read('docs/agents.md').includes(`\`${name}\``), `docs/agents.md's agents table has ${name}`);
 });
 
 test('a rehearsal puts the stand-in in agent_model, keeps model-less agents, and plays the chatbot for an attached hermes', () => {

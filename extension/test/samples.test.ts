@@ -1,4 +1,4 @@
-/** The sample configs of the README and the walkthrough rehearse as they are, with no key at all. */
+/** The sample configs of docs/commands.md and the walkthrough rehearse as they are, with no key at all. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ function keylessEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/KEY|TOKEN|SECRET/i.test(name)));
 }
 
-for (const file of ['README.md', 'media/walkthrough/run.md']) {
+for (const file of ['docs/commands.md', 'media/walkthrough/run.md']) {
   test(`${file}: its sample config is valid, and its rehearsal run finishes with no key in the environment`, () => {
     const text = sampleConfig(file);
     const parsed = parseConfig(text);

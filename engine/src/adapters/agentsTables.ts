@@ -1,17 +1,17 @@
 /**
- * The README's two tables of agents (the ones users bring, the ones built in), built from the
+ * docs/agents.md's two tables of agents (the ones users bring, the ones built in), built from the
  * registry's entries: name, summary, details, clock and run keys. `scripts/schemas.ts` writes them
- * between their markers; a test fails while the committed README differs.
+ * between their markers; a test fails while the committed page differs.
  */
 import { AGENTS, MODULE_AGENT, type AgentEntry } from './registry';
 import { OWN_AGENTS } from './ownAgents';
 import type { RunKey } from './runKeys';
 import { markdownTableCell, withGeneratedBlock } from '../generatedBlock';
 
-/** How the README names every module agent: its `agent` is the module's path. */
+/** How the tables name every module agent: its `agent` is the module's path. */
 const MODULE_AGENT_EXAMPLE = './agents/my-agent.mjs';
 
-/** The generated blocks of README.md, by the name in their markers. */
+/** The generated blocks of docs/agents.md, by the name in their markers. */
 export type AgentsTableName = 'agents-own' | 'agents-built-in';
 
 export const startMarker = (name: AgentsTableName) =>
@@ -42,7 +42,7 @@ export function agentsTable(name: AgentsTableName): string {
   return [startMarker(name), '| agent | what it is |', '|---|---|', ...rows, endMarker(name)].join('\n');
 }
 
-/** README.md with both agents tables replaced by the generated ones; undefined when a pair of markers is missing. */
+/** A page (docs/agents.md) with both agents tables replaced by the generated ones; undefined when a pair of markers is missing. */
 export function withAgentsTables(text: string): string | undefined {
   let out = text;
   for (const name of ['agents-own', 'agents-built-in'] as const) {

@@ -79,7 +79,7 @@ export const PROCESS_ENTRY: AgentEntry = {
     '`"command": ["python3", "agents/my_agent.py"]`, run in the workspace; `agent_model` is handed to it as `MMB_MODEL_BASE_URL` ' +
     'and friends; `agent_sandbox` runs it in a bubblewrap sandbox, on where bwrap works; ' +
     '`env` and `env_set` are the only variables it gets ' +
-    'besides PATH, HOME, the locale and `MMB_*` ([`docs/agents.md`](docs/agents.md)). Examples in Python and Node: `examples/agents/`.',
+    'besides PATH, HOME, the locale and `MMB_*` ([`docs/agents.md`](agents.md)). Examples in Python and Node: `examples/agents/`.',
   create: (ctx) =>
     new ProcessAdapter(join(ctx.runDir, 'agent'), ctx.runDir, {
       command: processCommand(ctx.options.command),
@@ -209,5 +209,5 @@ export const MODULE_ENTRY: AgentEntry = {
   },
 };
 
-/** The named ways in (the module agent is by path, not by name): README's table of agents users bring lists these. */
+/** The named ways in (the module agent is by path, not by name): docs/agents.md's table of agents users bring lists these. */
 export const OWN_AGENTS: Record<string, AgentEntry> = { process: PROCESS_ENTRY, 'openai-http': OPENAI_HTTP_ENTRY };

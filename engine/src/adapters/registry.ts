@@ -70,7 +70,7 @@ export interface AgentEntry {
   /** One line: what the agent is (the schema's description of the name). */
   summary: string;
   /**
-   * What the README's agents table says after the summary (markdown, one paragraph, links from the repository's root): how it works,
+   * What docs/agents.md's agents table says after the summary (markdown, one paragraph, links relative to docs/): how it works,
    * what it needs, where its docs are. Its clock and its run keys are added from the entry (`scripts/schemas.ts` writes the table).
    */
   details: string;
@@ -142,7 +142,7 @@ export const AGENTS: Record<string, AgentEntry> = {
       'Its model (`agent_model`, the stand-in when absent) works a folder of notes with tools (list, read, write, edit, delete, ' +
       "search), reads each note's git history for old values, compacts its own context past `notebook_context_tokens` and, when a " +
       'conversation ends, checks its notes against the transcript. ' +
-      'See [`docs/engine.md`](docs/engine.md#the-notebook-agent).',
+      'See [`docs/engine.md`](engine.md#the-notebook-agent).',
     create: (ctx) =>
       new NotebookAdapter(agentDir(ctx), createModel(agentModel(ctx), ctx.models, 'agent_model'), notebookOptions(ctx.options), () =>
         ctx.clock.now(),
@@ -175,7 +175,7 @@ export const AGENTS: Record<string, AgentEntry> = {
       'Tested with `openclaw@2026.9.6`. Its state and workspace are `results/<id>/agent/`, its model provider points at ' +
       '`agent_model` (the stand-in when absent); `openclaw_url` and `openclaw_token_env` attach to a running gateway; ' +
       "`openclaw_node_bin` is a folder with Node 24's `node`, `openclaw_compaction` its " +
-      '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](docs/openclaw-protocol.md).',
+      '`agents.defaults.compaction`. The protocol: [`docs/openclaw-protocol.md`](openclaw-protocol.md).',
     create: gatewayAgent(OpenClawAdapter, openclawOptions),
     runKeys: {
       agent_model: AGENT_MODEL_KEY,

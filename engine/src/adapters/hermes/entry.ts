@@ -19,7 +19,7 @@ export const HERMES_ENTRY: AgentEntry = {
     'The `hermes_compression_*` keys are merged into its config.yaml; ' +
     'to attach to a gateway you run: `hermes_url`, `hermes_api_key_env`, ' +
     '`hermes_home`, `hermes_reset_command`. Run for real on 0.19.0 in `e2e/hermes.e2e.ts` (conformance suite, starter run, a forced ' +
-    'compaction, its own memory tool). See [`docs/hermes.md`](docs/hermes.md).',
+    'compaction, its own memory tool). See [`docs/hermes.md`](hermes.md).',
   create: gatewayAgent(HermesAdapter, hermesOptions),
   runKeys: {
     agent_model: AGENT_MODEL_KEY,
