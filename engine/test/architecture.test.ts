@@ -73,9 +73,10 @@ test('the folders of engine/src form no import cycle', () => {
   // The api is the editor's door, not a layer of the engine: no engine folder goes through it.
   for (const [folder, edges] of graph) assert.ok(!edges.has('api'), `${folder} imports the api (${edges.get('api')})`);
   // The layers the move of the chat and state types made: the models depend on no run, agent or stand-in.
-  // The secrets masker is a leaf too: the model client masks what it receives; so is the full-disk check every writer uses.
-  const leaves = ['errors', 'protocol', 'secrets', 'diskFull'];
-  for (const low of ['models', 'protocol', 'errors', 'jsonl', 'secrets', 'diskFull']) {
+  // The secrets masker is a leaf too: the model client masks what it receives; so is the full-disk check every writer uses,
+  // and the did-you-mean of every typed name (protocol/runFilter.ts refuses a --filter term with it).
+  const leaves = ['errors', 'protocol', 'secrets', 'diskFull', 'didYouMean'];
+  for (const low of ['models', 'protocol', 'errors', 'jsonl', 'secrets', 'diskFull', 'didYouMean']) {
     const above = [...(graph.get(low)?.keys() ?? [])].filter((folder) => !leaves.includes(folder));
     assert.deepEqual(above, [], `${low} imports ${[...graph.get(low)!.keys()]}`);
   }

@@ -90,7 +90,11 @@ test('mmb run --filter: terms that name nothing, or that go with --from or --onl
   const cases: [string[], RegExp][] = [
     [
       ['run', 'a', '--filter', 'chapter9'],
-      /^mmb: --filter: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m,
+      new RegExp(
+        String.raw`^mmb: --filter: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\. ` +
+          String.raw`Did you mean \`chapter1\.md\` or \`chapter2\.md\` or \`chapter3\.md\`\?$`,
+        'm',
+      ),
     ],
     [['run', 'a', '--filter', '3.9'], /^mmb: --filter: starter has no check 3\.9\. Did you mean/m],
     [['run', 'a', '--filter', 'NEG'], /^mmb: --filter: starter has no check of type NEG; its checks' types: RECALL, HIST, AGG, VOID\.$/m],

@@ -78,7 +78,8 @@ test('unknown runs, runs of different benchmarks and misused options: exit 2 wit
       ['report', 'chatbot-22', '--html'],
       joinedPattern([
         /^mmb: no results for run "chatbot-22" in results; the runs there: chatbot-1, chatbot-2, chatbot-3, in-context, other\. /,
-        /Did you mean `chatbot-2` or `chatbot-1` or `chatbot-3`\?$/,
+        // chatbot-2 is one edit away, chatbot-1 and chatbot-3 two: only the nearest is offered.
+        /Did you mean `chatbot-2`\?$/,
       ]),
     ],
     [

@@ -279,7 +279,11 @@ test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in 
   for (const [args, message] of [
     [
       ['run', 'a', '--from', 'chapter9.md:1'],
-      /^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\.$/m,
+      new RegExp(
+        String.raw`^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\. ` +
+          String.raw`Did you mean \`chapter1\.md\` or \`chapter2\.md\` or \`chapter3\.md\`\?$`,
+        'm',
+      ),
     ],
     [['run', 'a', '--from', 'chapter2.md:9'], /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\.$/m],
     [['run', 'a', '--from', 'chapter2'], /--from needs a chapter file and a phase number, as in --from chapter2\.md:1/],

@@ -95,9 +95,9 @@ test('a bad seed, preset or name, and an option out of place, are one line and e
   refused(mmb(['generate', 'w', '--seed', '1.5'], dir), seedLine('1.5'));
   refused(
     mmb(['generate', 'w', '--preset', 'hrad'], dir),
-    'unknown preset "hrad" — did you mean "hard"? The presets: max-like, hard, month.',
+    'unknown preset "hrad": the presets are max-like, hard, month. Did you mean `hard`?',
   );
-  refused(mmb(['generate', 'w', '--preset', 'easy'], dir), 'unknown preset "easy". The presets: max-like, hard, month.');
+  refused(mmb(['generate', 'w', '--preset', 'easy'], dir), 'unknown preset "easy": the presets are max-like, hard, month.');
   refused(mmb(['generate', 'My World'], dir), '"My World" cannot name a benchmark folder: use lower-case letters, digits and "-".');
   refused(mmb(['generate'], dir), 'mmb generate needs a name: mmb generate my-world --preset hard.');
   refused(mmb(['generate', 'a', 'b'], dir), 'mmb generate takes one name (got b too).');

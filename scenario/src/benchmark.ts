@@ -5,7 +5,7 @@ import { MANIFEST_FILE, parseManifest, type Manifest, type ManifestParse } from 
 import type { Chapter, Check, Phase, Sheet, Trap } from './model';
 import { parseSheet, sheetName } from './sheet';
 import { isPrototypeName, stripBom } from './limits';
-import { didYouMean, nearNames, suggestionBudget, type SuggestionBudget } from './suggest';
+import { didYouMeanText, nearNames, suggestionBudget, type SuggestionBudget } from './suggest';
 import { LineIndex, lineRange, type Range } from './text';
 
 /**
@@ -175,7 +175,7 @@ function listedButMissing(
   const what = code === 'missing-chapter' ? 'Chapter' : 'Sheet';
   const message =
     `${what} \`${listed.file}\` is listed but there is no such file in \`${benchmark.name}\`: ` +
-    `create it or fix the name.${didYouMean(suggestions)}`;
+    `create it or fix the name.${didYouMeanText(suggestions)}`;
   return diagnostic(code, MANIFEST_FILE, listed.range, message, { suggestions });
 }
 

@@ -3,7 +3,7 @@ import type { Node } from 'jsonc-parser';
 import { configBomProblem } from './configText';
 import { isCredentialKey, reportCredentials } from './credentials';
 import { diagnostic, type Diagnostic } from './diagnostics';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 import { JsoncDocument } from './jsonc';
 import { checkRunKeys, SHARED_RUN_KEYS } from './runKeys';
 import { comparePositions, lineRange, type Range } from './text';
@@ -286,7 +286,7 @@ export function checkRunBenchmarks(config: Config, known: readonly string[], fil
         file,
         run.benchmarkRange,
         `Run \`${run.name}\` names benchmark "${run.benchmark}", ` +
-          `but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMean(suggestions)}`,
+          `but there is no benchmarks/${run.benchmark}/benchmark.json next to ${file}.${didYouMeanText(suggestions)}`,
         { suggestions: suggestions.map((s) => JSON.stringify(s)) },
       ),
     ];

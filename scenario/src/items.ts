@@ -1,7 +1,7 @@
 /** The grammars of the two marked lines of a phase: `❓` checks and `🪤` trap writes. */
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { CHECK_TYPES, TRAP_TYPES, type Check, type CheckType, type FactRef, type Named, type Trap, type TrapType } from './model';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 import { lineRange, range as makeRange } from './text';
 
 export const CHECK_MARK = '❓';
@@ -109,7 +109,7 @@ function parseCheckType(check: Check, first: SourceLine, pos: number, file: stri
           'unknown-check-type',
           file,
           typeRange,
-          `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMean(suggestions)}`,
+          `\`${type}\` is not a check type: use one of ${Object.keys(CHECK_TYPES).join(', ')}.${didYouMeanText(suggestions)}`,
           { suggestions },
         ),
       );
@@ -179,7 +179,7 @@ export function parseTrap(text: string, line: number, refs: readonly FactRef[], 
         'unknown-trap-type',
         file,
         typeRange,
-        `\`${type}\` is not a trap type: use one of ${Object.keys(TRAP_TYPES).join(', ')}.${didYouMean(suggestions)}`,
+        `\`${type}\` is not a trap type: use one of ${Object.keys(TRAP_TYPES).join(', ')}.${didYouMeanText(suggestions)}`,
         { suggestions },
       ),
     );

@@ -4,7 +4,7 @@ import { simple } from 'acorn-walk';
 import { diagnostic, type Diagnostic } from './diagnostics';
 import { MAX_JS_CHARS } from './limits';
 import { BENCH_API, type JsBlock, type SheetRef } from './model';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 import { lineRange, range as makeRange, type LineIndex, type Range } from './text';
 
 /** Where the code of a fenced block starts in its document. */
@@ -112,7 +112,7 @@ function walkBlock(
             r,
             `\`bench.${name}\` does not exist: a JS block can call only ${Object.keys(BENCH_API)
               .map((k) => `bench.${k}`)
-              .join(' and ')}.${didYouMean(suggestions)}`,
+              .join(' and ')}.${didYouMeanText(suggestions)}`,
             { suggestions },
           ),
         );

@@ -2,7 +2,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { diagnostic, type Diagnostic, type FormatCode } from './diagnostics';
 import { jsonDepthExceeded, MAX_JSON_DEPTH, stripBom } from './limits';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 import { LineIndex, type Range } from './text';
 import { shorten } from './plainText';
 
@@ -116,7 +116,7 @@ export class JsoncDocument {
     const consequence = code === 'unknown-key' ? '; it is ignored.' : `${explain}.`;
     this.report(
       this.rangeOf(key),
-      `${lead} \`${shown}\`${consequence}${didYouMean(suggestions)}`,
+      `${lead} \`${shown}\`${consequence}${didYouMeanText(suggestions)}`,
       code,
       suggestions.map((s) => JSON.stringify(s)),
     );

@@ -7,7 +7,7 @@ import { AGENT_RUN_KEYS, MODULE_AGENT_RUN_KEYS, type AgentRunKey } from './agent
 import { isCredentialKey } from './credentials';
 import { envNameProblem, envPatternProblem, envValueProblem, MAX_ENV_ENTRIES, shownName } from './envVars';
 import { JsoncDocument } from './jsonc';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 import { shorten } from './plainText';
 
 /** Every agent name a run's `agent` may hold. */
@@ -86,7 +86,7 @@ function reportUnknownAgent(doc: JsoncDocument, where: string, agent: string, no
   doc.report(
     doc.rangeOf(node),
     `${where}: there is no agent "${shown}": use one of ${[...AGENT_NAMES].sort().join(', ')}, ` +
-      `or a module of the workspace such as "./agents/my-agent.mjs".${didYouMean(suggestions)}`,
+      `or a module of the workspace such as "./agents/my-agent.mjs".${didYouMeanText(suggestions)}`,
     'invalid-config',
     suggestions.map((s) => JSON.stringify(s)),
   );

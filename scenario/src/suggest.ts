@@ -58,7 +58,7 @@ export function nearNames(name: string, candidates: Iterable<string>, max = 3, b
 }
 
 /** `" Did you mean `x`?"`, or an empty string when nothing is near. */
-export function didYouMean(suggestions: readonly string[]): string {
+export function didYouMeanText(suggestions: readonly string[]): string {
   if (suggestions.length === 0) return '';
   return ` Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
 }

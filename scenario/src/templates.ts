@@ -1,7 +1,7 @@
 /** Date templates (`{{TODAY}}`, `{{FUTURE:N:unit}}`, `{{PAST:N:unit}}`): parsed with did-you-mean, and expanded to dates from a start. */
 import { TEMPLATE_UNITS, type Template, type TemplateUnit } from './model';
 import { MAX_TEMPLATE_AMOUNT } from './limits';
-import { didYouMean, nearNames } from './suggest';
+import { didYouMeanText, nearNames } from './suggest';
 
 export const TEMPLATE_KEYWORDS = ['TODAY', 'FUTURE', 'PAST'] as const;
 
@@ -19,7 +19,7 @@ export function parseTemplateBody(body: string): TemplateParse {
     );
     return {
       ok: false,
-      message: `\`{{${body}}}\` is not a date template: use {{TODAY}}, {{FUTURE:N:unit}} or {{PAST:N:unit}}.${didYouMean(suggestions)}`,
+      message: `\`{{${body}}}\` is not a date template: use {{TODAY}}, {{FUTURE:N:unit}} or {{PAST:N:unit}}.${didYouMeanText(suggestions)}`,
       suggestions,
     };
   }
@@ -34,7 +34,7 @@ export function parseTemplateBody(body: string): TemplateParse {
     const suggestions = nearNames(unit, TEMPLATE_UNITS).map((u) => `{{${keyword}:${amount}:${u}}}`);
     return {
       ok: false,
-      message: `Unknown unit \`${unit}\` in \`{{${body}}}\`: use ${TEMPLATE_UNITS.join(', ')}.${didYouMean(suggestions)}`,
+      message: `Unknown unit \`${unit}\` in \`{{${body}}}\`: use ${TEMPLATE_UNITS.join(', ')}.${didYouMeanText(suggestions)}`,
       suggestions,
     };
   }

@@ -3,7 +3,8 @@
  * the project knows about it. The config schema (`scripts/schemas.ts`), the check of a run's keys,
  * rehearsals, the stand-in's start and the conformance suite all read these entries.
  */
-import { didYouMean, isModuleAgent, nearNames } from '../../../scenario/src';
+import { isModuleAgent } from '../../../scenario/src';
+import { didYouMeanSentence } from '../didYouMean';
 import type { Clock } from '../clock';
 import { createModel, type ModelContext } from '../models/resolve';
 import { ConfigError } from '../errors';
@@ -222,7 +223,7 @@ export function agentEntry(name: string): AgentEntry {
     const names = Object.keys(AGENTS).sort();
     const shown = shorten(name, 80);
     const choices = `use one of ${names.join(', ')}, or a module such as "./agents/my-agent.mjs"`;
-    throw new ConfigError(`there is no agent adapter "${shown}": ${choices}.${didYouMean(nearNames(shown, names))}`);
+    throw new ConfigError(`there is no agent adapter "${shown}": ${choices}.${didYouMeanSentence(name, names)}`);
   }
   return entry;
 }

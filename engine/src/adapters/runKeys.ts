@@ -6,17 +6,16 @@
 import { isStandInModel } from '../models/resolve';
 import {
   credentialIn,
-  didYouMean,
   envNameProblem,
   envPatternProblem,
   envSecretProblem,
   envValueProblem,
   MAX_ENV_ENTRIES,
-  nearNames,
   shownName,
   SHARED_RUN_KEYS,
 } from '../../../scenario/src';
 import { ConfigError } from '../errors';
+import { didYouMeanSentence } from '../didYouMean';
 import { shorten } from '../../../scenario/src/plainText';
 
 /**
@@ -134,7 +133,7 @@ export function checkRunOptions(agent: string, options: Record<string, unknown>,
       const owned = known.length ? `its run keys are ${known.join(', ')}` : 'it takes no run keys';
       // A key name comes from the user's file: it is cut short in the message, and a long one gets no suggestion.
       const shown = shorten(name, 80);
-      const suggestion = name.length > 80 ? '' : didYouMean(nearNames(name, known));
+      const suggestion = name.length > 80 ? '' : didYouMeanSentence(name, known);
       throw new ConfigError(`the agent ${agent} does not read the run key \`${shown}\`: ${owned}.${suggestion}`);
     }
     if (!hasType(value, key.type))

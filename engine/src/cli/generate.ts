@@ -28,7 +28,7 @@ import { describeFsError, isBenchmarkFileName, shownPath } from '../workspace/fo
 import { checkBenchmarkName } from './new';
 import { clip } from './options';
 import { existingFolderProblem, fileGroups, listedNames, writeExtension, writeFolderWhole } from './generateWrite';
-import { meant } from '../generate/specValues';
+import { didYouMeanSentence } from '../didYouMean';
 
 /** The file a generated world keeps its spec, seed and blocks in. */
 export const WORLD_FILE = 'world.jsonc';
@@ -145,7 +145,7 @@ function presetOf(given: string | undefined): PresetName | undefined {
   if (given === undefined) return undefined;
   if ((PRESET_NAMES as readonly string[]).includes(given)) return given as PresetName;
   throw new UsageError(
-    `unknown preset ${JSON.stringify(clip(given))}${meant(given, PRESET_NAMES) || '.'} The presets: ${PRESET_NAMES.join(', ')}.`,
+    `unknown preset ${JSON.stringify(clip(given))}: the presets are ${PRESET_NAMES.join(', ')}.${didYouMeanSentence(given, PRESET_NAMES)}`,
   );
 }
 

@@ -4,7 +4,7 @@
  * `mmb run`'s options are the ones the editor's run requests produce (`protocol/runRequest.ts`;
  * a test round-trips them).
  */
-import { didYouMean, nearNames } from '../../../scenario/src/suggest';
+import { didYouMeanSentence } from '../didYouMean';
 import { CONFIG, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
 import { JUDGE_COMMAND } from './judgeOptions';
 import { DEFAULT_SEED } from '../generate/presets';
@@ -271,8 +271,8 @@ export const VERSION_OPTIONS = ['--version', '-V'] as const;
 export function commandNamed(name: string): CommandSpec {
   const command = COMMANDS.find((c) => c.name === name);
   if (command) return command;
-  const suggestions = nearNames(clip(name), [...COMMANDS.map((c) => c.name), 'help']);
-  throw new UsageError(`unknown command "${clip(name)}".${didYouMean(suggestions)} See \`mmb --help\`.`);
+  const suggestion = didYouMeanSentence(name, [...COMMANDS.map((c) => c.name), 'help']);
+  throw new UsageError(`unknown command "${clip(name)}".${suggestion} See \`mmb --help\`.`);
 }
 
 /** A name typed by the user, cut to a length a message can quote. */

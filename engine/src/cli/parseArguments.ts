@@ -2,7 +2,7 @@
  * A command line taken apart by the table of commands in `options.ts`: which arguments are words,
  * which are options and their values, with a usage error for anything the command does not take.
  */
-import { didYouMean, nearNames } from '../../../scenario/src/suggest';
+import { didYouMeanSentence } from '../didYouMean';
 import { UsageError } from '../errors';
 import { clip, COMMANDS, HELP_OPTIONS, type CommandSpec, type OptionSpec } from './options';
 
@@ -74,6 +74,6 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
 function knownOption(command: CommandSpec, name: string): OptionSpec | undefined {
   const option = command.options.find((o) => o.name === name || o.alias === name);
   if (option || (HELP_OPTIONS as readonly string[]).includes(name)) return option;
-  const suggestions = nearNames(clip(name), [...command.options.map((o) => o.name), '--help']);
-  throw new UsageError(`unknown option ${clip(name)} for ${command.name}.${didYouMean(suggestions)} See \`mmb ${command.name} --help\`.`);
+  const suggestion = didYouMeanSentence(name, [...command.options.map((o) => o.name), '--help']);
+  throw new UsageError(`unknown option ${clip(name)} for ${command.name}.${suggestion} See \`mmb ${command.name} --help\`.`);
 }

@@ -14,6 +14,8 @@ import { playOrder } from '../run/phases';
 import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { loadValidBenchmark } from '../workspace/launch';
 import type { SavedPartial } from '../workspace/partial';
+import { didYouMeanSentence } from '../didYouMean';
+import { unknownRunError } from './unknownRun';
 
 export interface PartialRequest {
   /** `chapter2.md:1`; absent for a filtered run. */
@@ -101,11 +103,7 @@ function baseRun(request: PartialRequest, ids: string[], config: Config, configP
       `${option.split(' ')[0]} needs the run to take the agent from: mmb run <run-id> ${option} (or --benchmark <name> --rehearse).`,
     );
   const found = config.runs.find((r) => r.name === id);
-  if (!found)
-    throw new UsageError(
-      `no run "${id}" in ${relative(process.cwd(), configPath) || configPath}; ` +
-        `its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
-    );
+  if (!found) throw unknownRunError([id], config, configPath);
   return found;
 }
 
@@ -122,10 +120,11 @@ function phaseOf(
   const index = order.findIndex((x) => x.chapter.file === chapter && x.phase.index === Number(phaseText) - 1);
   if (index < 0) {
     const there = order.filter((x) => x.chapter.file === chapter).length;
+    const files = benchmark.chapters.map((c) => c.file);
     throw new UsageError(
       there
         ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
-        : `${name} has no chapter ${chapter}; its chapters: ${benchmark.chapters.map((c) => c.file).join(', ')}.`,
+        : `${name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.${didYouMeanSentence(chapter, files)}`,
     );
   }
   return { chapter, phase: Number(phaseText), index };

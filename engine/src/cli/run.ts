@@ -20,6 +20,7 @@ import { partialRun, type PartialRequest } from './partialRun';
 import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelection } from './runSelection';
 import { finishRunForCi, type CiOutputs } from './ci';
 import { oneLine } from './exitStatus';
+import { unknownRunError } from './unknownRun';
 
 export interface Io {
   out: (s: string) => void;
@@ -104,11 +105,7 @@ export async function runCommand(request: RunCommandInput, io: Io): Promise<numb
     (id): SavedPartial | undefined => config.runs.find((r) => r.name === id) ?? loadPartial(root, id) ?? repeatedConfigRun(config, id),
   );
   const unknown = ids.filter((_, i) => !found[i]);
-  if (unknown.length)
-    throw new UsageError(
-      `no run ${unknown.map((u) => `"${u}"`).join(', ')} in ${relative(process.cwd(), configPath) || configPath}; ` +
-        `its runs: ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
-    );
+  if (unknown.length) throw unknownRunError(unknown, config, configPath);
   const named: SavedPartial[] = ids.length ? found.map((r) => r!) : config.runs;
   if (named.length === 0) throw new UsageError('config.jsonc has no runs: add one under "runs".');
   const runs = chosen(repeated(named, selection.repeat), selection, io);

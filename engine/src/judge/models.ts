@@ -4,7 +4,7 @@
  * real HTTP for the time the judges are open, so a judge on it goes the way a real model's does.
  */
 import type { Config, ModelConfig } from '../../../scenario/src';
-import { didYouMean, nearNames } from '../../../scenario/src/suggest';
+import { didYouMeanSentence } from '../didYouMean';
 import { ConfigError } from '../errors';
 import { createModel, isStandInModel } from '../models/resolve';
 import { startStandIn, type StandIn } from '../standin/server';
@@ -29,7 +29,7 @@ export function judgeModel(name: string, config: Config, askedBy = '--judge'): M
   const names = [PERSONA_JUDGE, 'stand-in', ...Object.keys(config.judges)];
   throw new ConfigError(
     `${askedBy} ${JSON.stringify(name.slice(0, 120))}: no such judge; the judges are ${names.join(', ')} ` +
-      `(add one under "judges" in config.jsonc).${didYouMean(nearNames(name.slice(0, 120), names))}`,
+      `(add one under "judges" in config.jsonc).${didYouMeanSentence(name, names)}`,
   );
 }
 

@@ -6,7 +6,8 @@
  * those of the whole benchmark, as saved positions need) but only the phases that hold something
  * picked, and in them only the picked checks: the lines of the others are hidden from the persona.
  */
-import { CHECK_TYPES, didYouMean, nearNames, type Benchmark, type Phase } from '../../../scenario/src';
+import { CHECK_TYPES, type Benchmark, type Phase } from '../../../scenario/src';
+import { didYouMeanSentence } from '../didYouMean';
 import { UsageError } from '../errors';
 
 /** A filter as the command line gives it, taken apart. */
@@ -46,7 +47,11 @@ export function parseFilter(text: string): RunFilter {
     else if (CHECK_ID_TERM.test(term)) filter.checkIds.push(term);
     else if (TYPE_TERM.test(term)) filter.types.push(term.toUpperCase());
     else
-      throw new UsageError(`--filter: "${term.slice(0, 40)}" is neither a chapter (chapter3), a check id (20.16) nor a check type (HIST).`);
+      throw new UsageError(
+        `--filter: "${term.slice(0, 40)}" is neither a chapter (chapter3), a check id (20.16) nor a check type (HIST).` +
+          // `chaptr3.md` was meant as a chapter: the chapter term of the same number is the one candidate.
+          didYouMeanSentence(term, [term.replace(/^[a-z]+/i, 'chapter')]),
+      );
   }
   return filter;
 }
@@ -104,16 +109,20 @@ function checkTermsExist(benchmark: Benchmark, filter: RunFilter): void {
   const files = benchmark.chapters.map((chapter) => chapter.file);
   for (const chapter of filter.chapters) {
     if (!files.some((file) => file.toLowerCase() === chapter))
-      throw new UsageError(`--filter: ${benchmark.name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.`);
+      throw new UsageError(
+        `--filter: ${benchmark.name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.${didYouMeanSentence(chapter, files)}`,
+      );
   }
   const ids = benchmark.checks.map((located) => located.check.id);
   for (const id of filter.checkIds) {
-    if (!ids.includes(id)) throw new UsageError(`--filter: ${benchmark.name} has no check ${id}.${didYouMean(nearNames(id, ids))}`);
+    if (!ids.includes(id)) throw new UsageError(`--filter: ${benchmark.name} has no check ${id}.${didYouMeanSentence(id, ids)}`);
   }
   const types = new Set(benchmark.checks.flatMap((located) => (located.check.type ? [located.check.type] : [])));
   for (const type of filter.types) {
     if ((types as Set<string>).has(type)) continue;
     const known = Object.hasOwn(CHECK_TYPES, type) ? `${benchmark.name} has no check of type ${type}` : `${type} is not a check type`;
-    throw new UsageError(`--filter: ${known}; its checks' types: ${[...types].join(', ') || 'none'}.`);
+    throw new UsageError(
+      `--filter: ${known}; its checks' types: ${[...types].join(', ') || 'none'}.${didYouMeanSentence(type, [...types])}`,
+    );
   }
 }

@@ -1,9 +1,12 @@
 /** Reading benchmark folders and config.jsonc from disk into the pure scenario model. */
-import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { didYouMean } from '../didYouMean';
 import { UsageError } from '../errors';
 import {
+  CONFIG_FILE,
   configFileProblem,
+  didYouMeanText,
   decodeConfigBytes,
   diagnostic,
   lineRange,
@@ -35,16 +38,70 @@ export function readBenchmarkFolder(dir: string, shown = dir): BenchmarkFiles {
   try {
     if (!statSync(dir).isDirectory())
       throw new UsageError(`${shown} is not a folder: give the path of a benchmark folder (one with a ${MANIFEST_FILE}).`);
-    if (!readdirSync(dir).includes(MANIFEST_FILE)) throw new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
+    if (!readdirSync(dir).includes(MANIFEST_FILE)) throw notABenchmarkFolder(dir, shown);
     read = readBenchmarkFiles(dir, isBenchmarkFileName);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot read ${shownPath(shown)}: ${describeFsError(e)}${nearFolder(dir, shown, e)}`);
   }
   return { name: basename(dir.replace(/[\\/]+$/, '')) || dir, files: read.files, refused: read.refused };
 }
 
 export { isBenchmarkFileName };
+
+/** At most this many benchmarks are named when a workspace is given for a benchmark folder. */
+const MAX_BENCHMARKS_NAMED = 8;
+
+/**
+ * A folder given for a benchmark that has no benchmark.json. A workspace (config.jsonc, benchmarks/) and
+ * its benchmarks/ are the commonest such folders: each is named for what it is, with the commands that
+ * check what it holds.
+ */
+function notABenchmarkFolder(dir: string, shown: string): UsageError {
+  const folder = shown.replace(/[\\/]+$/, '') || shown;
+  const workspace = existsSync(join(dir, CONFIG_FILE)) || findBenchmarkFolders(dir).length > 0;
+  const benchmarks = (workspace ? findBenchmarkFolders(dir) : benchmarkFoldersIn(dir)).map((path) => basename(path));
+  if (!workspace && benchmarks.length === 0) return new UsageError(`${shown} is not a benchmark folder: it has no ${MANIFEST_FILE}.`);
+  const here = resolve(dir) === process.cwd();
+  const inside = `${here ? '' : `${folder}/`}${workspace ? `${BENCHMARKS_DIR}/` : ''}`;
+  const listed = benchmarks.slice(0, MAX_BENCHMARKS_NAMED).join(', ') + (benchmarks.length > MAX_BENCHMARKS_NAMED ? ', …' : '');
+  const one = benchmarks.length
+    ? `\`mmb check ${inside}${benchmarks.includes('starter') ? 'starter' : benchmarks[0]}\` checks one of its benchmarks (${listed})`
+    : 'it has no benchmarks yet (`mmb new <name>` makes one)';
+  if (!workspace) return new UsageError(`${shownPath(folder)} holds benchmark folders but is not one: ${one}.`);
+  const all = here ? '`mmb check` alone checks all of it' : `\`cd ${folder} && mmb check\` checks all of it`;
+  return new UsageError(
+    `${shownPath(folder)} is a workspace (${CONFIG_FILE}, ${BENCHMARKS_DIR}/), not a benchmark folder: ${one}; ${all}.`,
+  );
+}
+
+/** The benchmark folders right inside `dir` (a workspace's benchmarks/ given for one of them), sorted by name. */
+function benchmarkFoldersIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .sort()
+      .map((name) => join(dir, name))
+      .filter(isBenchmarkFolder);
+  } catch {
+    return [];
+  }
+}
+
+/** ` Did you mean \`benchmarks/starter\`?` for a folder not found whose sibling is near its name; else empty. */
+function nearFolder(dir: string, shown: string, error: unknown): string {
+  if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') return '';
+  let siblings: string[];
+  try {
+    siblings = readdirSync(dirname(dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : []));
+  } catch {
+    return '';
+  }
+  const meant = didYouMean(basename(dir), siblings);
+  if (meant === undefined) return '';
+  const parent = dirname(shown.replace(/[\\/]+$/, ''));
+  // After `no such file or folder`, which has no full stop of its own.
+  return `.${didYouMeanText([parent === '.' ? meant : join(parent, meant)])}`;
+}
 
 /** config.jsonc as read: its settings and diagnostics, exactly as `mmb check` lists them. */
 export interface ConfigRead {

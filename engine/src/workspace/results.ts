@@ -1,7 +1,8 @@
 /** Reading saved runs from results/ and the benchmarks they played, for the reports. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { didYouMean, folderNameProblem, nearNames, type Benchmark } from '../../../scenario/src';
+import { folderNameProblem, type Benchmark } from '../../../scenario/src';
+import { didYouMeanSentence } from '../didYouMean';
 import type { RunState, TrueStatus } from '../state/runState';
 import { FileRunStore } from '../run/store';
 import { RunDamaged, UsageError } from '../errors';
@@ -60,7 +61,7 @@ export function loadRun(root: string, id: string): RunState {
   if (state) return state;
   const known = knownRuns(root);
   throw new UsageError(
-    `no results for run "${id}" in ${shown(dir)}; the runs there: ${known.join(', ') || 'none'}.${didYouMean(nearNames(id, known))}`,
+    `no results for run "${id}" in ${shown(dir)}; the runs there: ${known.join(', ') || 'none'}.${didYouMeanSentence(id, known)}`,
   );
 }
 

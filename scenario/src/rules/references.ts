@@ -2,7 +2,7 @@
 import { reporter, type Diagnostic } from '../diagnostics';
 import type { Chapter, FactRef, SheetRef } from '../model';
 import type { Reads } from '../reads';
-import { didYouMean, nearNames, type SuggestionBudget } from '../suggest';
+import { didYouMeanText, nearNames, type SuggestionBudget } from '../suggest';
 import type { RuleContext, RuleGroup } from './rule';
 
 const CODES = {
@@ -40,7 +40,7 @@ function noSuchSheet(reads: Reads, name: string, names: readonly string[]): stri
 function unknownSheet(reads: Reads, name: string, ref: Pick<SheetRef, 'range'>, file: string, budget: SuggestionBudget): Diagnostic {
   const names = reads.sheetNames();
   const suggestions = nearNames(name, names, 3, budget);
-  return report('unknown-sheet', file, ref.range, `${noSuchSheet(reads, name, names)}${didYouMean(suggestions)}`, { suggestions });
+  return report('unknown-sheet', file, ref.range, `${noSuchSheet(reads, name, names)}${didYouMeanText(suggestions)}`, { suggestions });
 }
 
 function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: SuggestionBudget, out: Diagnostic[]): void {
@@ -49,7 +49,7 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
   if (state === 'no-sheet') {
     const names = reads.sheetNames();
     const suggestions = nearNames(ref.sheet, names, 3, budget);
-    const meant = didYouMean(suggestions.map((s) => `${s}#${ref.id}`));
+    const meant = didYouMeanText(suggestions.map((s) => `${s}#${ref.id}`));
     out.push(report('unknown-sheet', file, ref.sheetRange, `${noSuchSheet(reads, ref.sheet, names)}${meant}`, { suggestions }));
     return;
   }
@@ -58,7 +58,7 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
   const why =
     state === 'deleted' ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
   const fix = `Point it at an existing fact or add the fact to ${sheet.file}.`;
-  const meant = didYouMean(suggestions.map((id) => `${sheet.name}#${id}`));
+  const meant = didYouMeanText(suggestions.map((id) => `${sheet.name}#${id}`));
   out.push(report('unknown-fact', file, ref.idRange, `\`${ref.sheet}#${ref.id}\` points nowhere: ${why}. ${fix}${meant}`, { suggestions }));
 }
 

@@ -2,7 +2,7 @@
 import { comparePlay, type LocatedTrap } from '../benchmark';
 import { reporter } from '../diagnostics';
 import type { Chapter } from '../model';
-import { didYouMean, nearNames } from '../suggest';
+import { didYouMeanText, nearNames } from '../suggest';
 import type { RuleContext, RuleGroup } from './rule';
 
 const CODES = {
@@ -21,7 +21,7 @@ function trapTargets({ reads, budget, out }: RuleContext, chapter: Chapter, chap
         const check = reads.lastCheck(target.name);
         if (!check) {
           const suggestions = nearNames(target.name, reads.checkIds(), 3, budget);
-          const fix = `add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMean(suggestions)}`;
+          const fix = `add \`❓ ${target.name} …\` where the value is asked, or fix the id.${didYouMeanText(suggestions)}`;
           const message = `This trap aims at check ${target.name}, but no check has that id: ${fix}`;
           out.push(report('trap-target-missing', chapter.file, target.range, message, { suggestions }));
         } else if (comparePlay(check, written) < 0) {
