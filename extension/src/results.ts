@@ -22,6 +22,7 @@ import {
   runDir,
   RunDamaged,
   STATE_FILE,
+  waitText,
   type Grade,
   type MemorySnapshot,
   type PhaseRange,
@@ -50,6 +51,8 @@ export interface RunView {
   /** The virtual clock, wall-clock `YYYY-MM-DD HH:MM`, for multi-day runs. */
   virtualTime?: string;
   lastEventAt?: string;
+  /** A running run waiting on its agent: `waiting for the agent's reply: 40 s of 300`, as of its last `waiting` event. */
+  waiting?: string;
   finishedAt?: string;
 }
 
@@ -172,6 +175,7 @@ export class ResultsFolder {
     v.phase = state.position.phase + 1;
     if (state.virtualTime) v.virtualTime = state.virtualTime.slice(0, 16).replace('T', ' ');
     v.lastEventAt = state.lastEventAt;
+    if (lock && state.agentWait) v.waiting = waitText(state.agentWait.waitedMs, state.agentWait.timeoutMs);
     if (state.finishedAt) v.finishedAt = state.finishedAt;
     return v;
   }

@@ -114,7 +114,7 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
     status === 'could not start'
       ? [`could not start: ${failure!.reason}`]
       : status === 'running'
-        ? [where, `${view.graded} graded`]
+        ? [where, `${view.graded} graded`, view.waiting]
         : status === 'not started'
           ? ['not started']
           : [score, status, `${view.graded} graded`];
@@ -123,6 +123,7 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
     ...(view.benchmark ? [`${view.benchmark} @ ${view.agent}`] : []),
     ...(where ? [whereLabel(view.status, `${view.chapter}, phase ${view.phase ?? ''}`)] : []),
     ...(score ? [`average ${score} over ${view.graded} checks`] : []),
+    ...(view.waiting ? [view.waiting] : []),
     ...(status === 'could not start' ? [failure!.reason] : view.error ? [view.error] : []),
   ];
   const kind = status === 'could not start' ? 'failed' : status.replace(' ', '');

@@ -130,3 +130,10 @@ test('the paid models a run calls; none for the stand-in', () => {
   ).config;
   assert.deepEqual(paidModels(free, 'rehearsal'), []);
 });
+
+test("a running run that waits on its agent says so in its row and tooltip: waiting for the agent's reply: 40 s of 300", () => {
+  const waiting = "waiting for the agent's reply: 40 s of 300";
+  const row = runRow(view({ status: 'running', chapter: 'chapter2.md', phase: 1, graded: 3, waiting }), undefined);
+  assert.equal(row.description, `chapter2.md ph 1 · 3 graded · ${waiting}`);
+  assert.ok(row.tooltip.includes(waiting));
+});

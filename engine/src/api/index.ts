@@ -33,6 +33,7 @@ export { workspaceMasker } from '../workspaceSecrets';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
 export { RunDamaged } from '../errors';
+export { waitText } from '../run/agentWait';
 
 /**
  * The state of the run in `dir` (`state.json` and `journal.jsonl` replayed), or undefined for a

@@ -241,7 +241,10 @@ export function startCli(): void {
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
     if (!serving)
-      process.stderr.write('\nmmb: stopping after the current step (Ctrl-C again to quit at once); the run resumes where it stopped.\n');
+      process.stderr.write(
+        '\nmmb: stopping (a wait on the agent at once, else after the current step; Ctrl-C again to quit at once); ' +
+          'the run resumes where it stopped.\n',
+      );
     controller.abort();
   });
   // Not a stop after the step, but at once: the journal is the truth, and a run resumes from any kill; the agents' processes go first.

@@ -6,6 +6,7 @@ import type { Benchmark } from '../../../scenario/src';
 import type { RunEvent, RunState } from '../state/runState';
 import { cutToWidth, printable, textWidth } from './textWidth';
 import { shorten } from '../../../scenario/src/plainText';
+import { waitText } from '../run/agentWait';
 
 interface Line {
   run: string;
@@ -80,6 +81,7 @@ export class Progress {
     }
     if (event.type === 'retry')
       this.write(`${name}: ${event.by === 'agent' ? "the agent's " : ''}model ${oneLine(event.model)} ${retryText(event)}\n`);
+    if (event.type === 'waiting') this.write(`${name}: ${waitText(event.waitedMs, event.timeoutMs)}\n`);
     if (event.type === 'finish') this.write(`${name}: ${event.status}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
   }
 
@@ -117,7 +119,7 @@ export class Progress {
     const graded = state ? Object.keys(state.grades).length : 0;
     const done = state ? phaseNumber(line, state) : 0;
     const tokens = state ? Object.values(state.usage).reduce((n, u) => n + u.promptTokens + u.completionTokens, 0) : 0;
-    const status = state?.status === 'finished' ? 'finished' : state?.status === 'crashed' ? 'crashed' : printable(line.note);
+    const status = state?.status === 'finished' ? 'finished' : state?.status === 'crashed' ? 'crashed' : printable(noteOf(line));
     // Names are aligned in a column as wide as the longest, up to 24 columns and a third of the width.
     const nameColumns = Math.min(24, Math.max(8, Math.floor(this.width / 3)));
     const column = Math.min(nameColumns, Math.max(...[...this.lines.keys()].map((run) => textWidth(printable(run)))));
@@ -134,6 +136,14 @@ export class Progress {
       this.width,
     );
   }
+}
+
+/** What the run does now: the wait on the agent as it lasts (counted on between its events), or the last note. */
+function noteOf(line: Line): string {
+  const wait = line.state?.agentWait;
+  if (!wait) return line.note;
+  const waited = wait.waitedMs + Math.max(0, Date.now() - Date.parse(wait.at));
+  return waitText(Math.min(waited, wait.timeoutMs), wait.timeoutMs);
 }
 
 /** The phase a run is in, 1-based; all of them once it finished. */

@@ -256,11 +256,13 @@ function timingFromEnv(env: NodeJS.ProcessEnv): RunTiming {
   const timeout = n('MMB_MODEL_TIMEOUT_MS');
   const backoff = n('MMB_BACKOFF_BASE_MS');
   const reply = n('MMB_REPLY_TIMEOUT_MS');
+  const waitNotice = n('MMB_WAIT_NOTICE_MS');
   // A whole number of turns at least 1: anything else would end every phase at once or never.
   const turns = n('MMB_MAX_TURNS_PER_PHASE');
   if (timeout !== undefined) out.modelTimeoutMs = timeout;
   if (backoff !== undefined) out.backoffBaseMs = backoff;
   if (reply !== undefined) out.replyTimeoutMs = reply;
+  if (waitNotice !== undefined && waitNotice >= 1) out.waitNoticeMs = waitNotice;
   if (turns !== undefined && Number.isInteger(turns) && turns >= 1) out.maxTurnsPerPhase = turns;
   return out;
 }

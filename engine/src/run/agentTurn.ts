@@ -2,6 +2,7 @@
 import { boundedToolCalls, leftOutToolCalls } from '../adapters/toolCalls';
 import type { AgentAdapter, AgentMessage, AgentStatus } from '../protocol/agent';
 import type { RunEvent, RunState } from '../state/runState';
+import { pause, unlessStopped, WaitNotices } from './agentWait';
 
 /** An agent's reply is kept, and handed to the persona, up to this many characters. */
 export const MAX_REPLY_CHARS = 50_000;
@@ -11,6 +12,10 @@ export interface TurnOptions {
   replyTimeoutMs: number;
   record: (event: RunEvent) => void;
   now: () => string;
+  /** A stop on request (Ctrl-C): the turn stops waiting at once, and is awaited again when the run resumes. */
+  signal?: AbortSignal;
+  /** Tests shorten the quiet period before a wait is shown (default 5 s). */
+  waitNoticeMs?: number;
 }
 
 /** The agent's replies to the last message sent, from the transcript. */
@@ -37,7 +42,29 @@ export async function agentTurn(
 ): Promise<string[]> {
   const key = state.sends[callId]?.key ?? sendKey(state);
   if (!state.sends[callId]) options.record({ type: 'sent', at: options.now(), callId, key, text });
-  await adapter.sendMessage(text, { idempotencyKey: key });
+  const timeoutMs = options.replyTimeoutMs;
+  // From the send on: an agent whose `send` returns only with its reply is waited on there.
+  const notices = new WaitNotices({
+    tell: (waitedMs) => options.record({ type: 'waiting', at: options.now(), callId, waitedMs, timeoutMs }),
+    ...(options.waitNoticeMs !== undefined ? { noticeAfterMs: options.waitNoticeMs } : {}),
+  });
+  try {
+    await unlessStopped(adapter.sendMessage(text, { idempotencyKey: key }), options.signal);
+    return await collectReplies(state, adapter, callId, options, notices);
+  } finally {
+    notices.stop();
+  }
+}
+
+/** Polls (or awaits) the agent until it has answered and gone quiet, or the turn's time is up. */
+async function collectReplies(
+  state: RunState,
+  adapter: AgentAdapter,
+  callId: string,
+  options: TurnOptions,
+  notices: WaitNotices,
+): Promise<string[]> {
+  const { signal } = options;
   const awaitsLaterSend = laterSendOf(state);
   const started = Date.now();
   let lastNew = Date.now();
@@ -47,7 +74,8 @@ export async function agentTurn(
   let awaitSettled = adapter.whenSettled !== undefined;
   let settledOnce = false;
   for (;;) {
-    const messages = answersSoFar(await adapter.getResponses(state.agentCursor), state.agentCursor, awaitsLaterSend);
+    const got = await unlessStopped(adapter.getResponses(state.agentCursor), signal);
+    const messages = answersSoFar(got, state.agentCursor, awaitsLaterSend);
     for (const m of messages) {
       const toolCalls = boundedToolCalls(m.toolCalls);
       const leftOut = leftOutToolCalls(m.toolCalls);
@@ -60,9 +88,10 @@ export async function agentTurn(
         ...(leftOut ? { toolCallsLeftOut: leftOut } : {}),
       });
       lastNew = Date.now();
+      notices.heard();
     }
     const replies = repliesToLastSend(state);
-    const status = adapter.getStatus ? await adapter.getStatus() : undefined;
+    const status = adapter.getStatus ? await unlessStopped(adapter.getStatus(), signal) : undefined;
     if (status && changed(state.agentStatus, status)) options.record({ type: 'observe', at: options.now(), status });
     if (replies.length > 0) {
       if (status?.state === 'idle' && messages.length === 0) return replies;
@@ -74,11 +103,11 @@ export async function agentTurn(
     }
     if (awaitSettled && (messages.length > 0 || !settledOnce)) {
       settledOnce = true;
-      await settledOrTimeout(adapter, options.replyTimeoutMs - (Date.now() - started));
+      await unlessStopped(settledOrTimeout(adapter, options.replyTimeoutMs - (Date.now() - started)), signal);
       continue;
     }
     awaitSettled = false;
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await pause(delay, signal);
     delay = Math.min(adapter.pollIntervalMs, delay * 2);
   }
 }
@@ -92,6 +121,25 @@ export async function agentAheadOfJournal(state: RunState, adapter: AgentAdapter
   const awaitsLaterSend = laterSendOf(state);
   const messages = await adapter.getResponses(state.agentCursor);
   return messages.some((m) => m.replyTo !== undefined && awaitsLaterSend(m.replyTo));
+}
+
+/**
+ * At a resume: the agent still has the last reply the run read (`agentCursor`), or the run stops
+ * here in one line. An agent that lost its replies numbers its new ones from 1 again, below the
+ * cursor, so every later turn would wait its whole timeout for a reply it never sees.
+ */
+export async function checkRepliesKept(state: RunState, adapter: AgentAdapter, signal?: AbortSignal): Promise<void> {
+  const cursor = state.agentCursor;
+  if (cursor === 0) return;
+  const kept = await unlessStopped(adapter.getResponses(cursor - 1), signal);
+  if (kept.some((m) => m.seq >= cursor)) return;
+  const newest = kept.reduce((n, m) => Math.max(n, m.seq), 0);
+  throw new Error(
+    `the agent "${state.agent}" lost its replies: the run read up to message ${cursor} before it stopped, ` +
+      `and the agent now has ${newest ? `none past ${newest}` : 'none'} (\`responses\` with \`after: ${cursor - 1}\`); ` +
+      'an agent keeps its replies with its state, in its home folder, for a resumed run to find ' +
+      `(docs/agent-protocol.md, "Keep your replies"). Fix the agent, then: mmb run ${state.run} --restart`,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AgentAdapter } from '../protocol/agent';
 import type { Clock } from '../clock';
 import type { ChatModel } from '../models/chat';
 import type { AgentRetries } from './agentRetries';
+import type { TurnOptions } from './agentTurn';
 import { buildSystemPrompt, liveProfile } from '../persona/prompt';
 import { NO_REPLY_PREFIX, REPLY_PREFIX } from '../persona/protocol';
 import { checkPositions, playOrder, type PlayPhase } from './phases';
@@ -44,8 +45,10 @@ export interface RunOptions {
    * switch and at the end, as `<n>/`, so a wrong answer can be traced to the note behind it.
    */
   snapshotDir?: string;
-  /** Aborting stops the run between two steps; it stays resumable. */
+  /** Aborting stops the run between two steps, or at once while it waits on the agent; it stays resumable. */
   signal?: AbortSignal;
+  /** How long the agent may be quiet before the wait is shown (default 5 s): tests shorten it. */
+  waitNoticeMs?: number;
   /**
    * A fresh run of some phases only, by index in the play order (both included): the persona
    * starts at `from` and the run ends after `to`. A resumed run keeps the range it started with.
@@ -79,13 +82,15 @@ export interface RunContext {
   record(event: RunEvent): void;
   /** Real time for events (how long the run worked); the scenario lives on the virtual clock. */
   now(): string;
+  /** What a turn with the agent needs: its time, the journal, the stop signal. */
+  turnOptions(): TurnOptions;
 }
 
 export function createRunContext(options: RunOptions, state: RunState): RunContext {
   const order = playOrder(options.benchmark);
   if (order.length === 0) throw new Error(`${options.benchmark.name} has no phases: its chapters need \`##\` phase headings.`);
   const manifest = options.benchmark.manifest;
-  return {
+  const context: RunContext = {
     options,
     order,
     checkPositions: checkPositions(order),
@@ -106,7 +111,15 @@ export function createRunContext(options: RunOptions, state: RunState): RunConte
       options.onEvent?.(state, event);
     },
     now: () => new Date().toISOString(),
+    turnOptions: () => ({
+      replyTimeoutMs: context.replyTimeoutMs,
+      record: context.record,
+      now: context.now,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.waitNoticeMs !== undefined ? { waitNoticeMs: options.waitNoticeMs } : {}),
+    }),
   };
+  return context;
 }
 
 /**

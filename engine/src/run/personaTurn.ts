@@ -155,11 +155,7 @@ export async function plainTextTurn(run: RunContext, text: string): Promise<void
   const state = run.state;
   // Keyed by the assistant message's event; states from before that was kept use the old index key.
   const key = state.lastAssistantEvent === undefined ? `text-${state.persona.length - 1}` : `text-t${state.lastAssistantEvent}`;
-  const replies = await agentTurn(state, run.options.adapter, key, text.trim().slice(0, MAX_MESSAGE_CHARS), {
-    replyTimeoutMs: run.replyTimeoutMs,
-    record: run.record,
-    now: run.now,
-  });
+  const replies = await agentTurn(state, run.options.adapter, key, text.trim().slice(0, MAX_MESSAGE_CHARS), run.turnOptions());
   run.record({ type: 'persona', at: run.now(), message: { role: 'user', content: replyText(run, replies) } });
 }
 

@@ -6,6 +6,7 @@
  * (`tools/`), entering phases (`phaseEntry.ts`).
  */
 import { runToolCall } from './tools';
+import { checkRepliesKept } from './agentTurn';
 import { isDiskFull } from '../diskFull';
 import { createRunContext, type RunContext, type RunOptions } from './context';
 import { AgentStartFailure, RunStopped } from '../errors';
@@ -48,6 +49,8 @@ async function startAndPlay(run: RunContext, loaded: boolean): Promise<RunState>
     return run.state;
   }
   try {
+    // A resumed agent that lost its replies is named here, not met as a silent timeout at every turn.
+    if (loaded) await checkRepliesKept(run.state, options.adapter, options.signal);
     await openConversation(run, continuing);
     await playUntilFinished(run);
   } catch (e) {

@@ -1,6 +1,6 @@
 /**
  * How the effects of tool calls and phase entries, the model's notices and the agent's observed
- * status, the persona's compactions and the clock's jumps change the run state (`applyEvent` in
+ * status and the wait on its reply, the persona's compactions and the clock's jumps change the run state (`applyEvent` in
  * runState.ts calls these; nothing else does), and the one lookup of a sheet by name.
  */
 import { isDeletionMarker } from '../../../scenario/src';
@@ -128,4 +128,32 @@ export function observe(state: RunState, status: AgentStatus, seenAt: string): v
     const same = places.some((p) => p.at === c.at && p.tokensBefore === c.tokensBefore && p.tokensAfter === c.tokensAfter);
     if (!same && places.length < 1000) places.push({ ...c, seenAt, position: { ...state.position } });
   }
+}
+
+/** A resumed run that had ended is running again: its end is forgotten. */
+export function reopen(state: RunState): void {
+  state.status = 'running';
+  delete state.error;
+  delete state.finishedAt;
+}
+
+/** Events that come while the agent is still awaited: every other one ends the wait the state shows. */
+const WAIT_GOES_ON: ReadonlySet<RunEvent['type']> = new Set(['waiting', 'observe', 'retry', 'usage']);
+
+export function endWaitUnlessAwaited(state: RunState, event: RunEvent): void {
+  if (!WAIT_GOES_ON.has(event.type)) delete state.agentWait;
+}
+
+/** The agent's reply joins the transcript at the persona's position; polling goes on after its number. */
+export function appendReply(state: RunState, event: Extract<RunEvent, { type: 'reply' }>): void {
+  state.agentCursor = Math.max(state.agentCursor, event.seq);
+  state.transcript.push({
+    from: 'agent',
+    text: event.text,
+    at: event.at,
+    position: state.position,
+    seq: event.seq,
+    ...(event.toolCalls?.length ? { toolCalls: event.toolCalls } : {}),
+    ...(event.toolCallsLeftOut ? { toolCallsLeftOut: event.toolCallsLeftOut } : {}),
+  });
 }

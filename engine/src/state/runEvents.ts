@@ -42,6 +42,12 @@ export type RunEvent = { at: string } & (
    */
   | { type: 'reply'; seq: number; text: string; toolCalls?: AgentToolCall[]; toolCallsLeftOut?: number }
   | { type: 'unanswered'; callId: string; waitedMs: number }
+  /**
+   * The agent has said nothing new for a while: `waitedMs` into the turn of `callId`, whose reply is
+   * awaited up to `timeoutMs`. Journaled once the agent is 5 s silent, then every 10 s, so that the
+   * progress line and the editor show the wait (`run/agentWait.ts`).
+   */
+  | { type: 'waiting'; callId: string; waitedMs: number; timeoutMs: number }
   | { type: 'usage'; model: string; promptTokens: number; completionTokens: number }
   /**
    * `retry` of `retries` in all, after `delayMs`, of the persona's model or (`by: 'agent'`) the

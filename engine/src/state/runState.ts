@@ -7,7 +7,17 @@ import type { AgentStatus, AgentToolCall } from '../protocol/agent';
 import type { ChatMessage, Usage } from '../protocol/chat';
 import { addUsage } from '../models/usage';
 import type { Misbehaviour } from '../protocol/chaos';
-import { applyEffect, applyModelNotice, compactPersona, countMisbehaviour, jumpClock, observe } from './effects';
+import {
+  appendReply,
+  applyEffect,
+  applyModelNotice,
+  compactPersona,
+  countMisbehaviour,
+  endWaitUnlessAwaited,
+  jumpClock,
+  observe,
+  reopen,
+} from './effects';
 import type { HookName, RunEvent } from './runEvents';
 
 export { sheetNamed } from './effects';
@@ -137,6 +147,11 @@ export interface RunState {
   retryLog: { at: string; model: string; error: string; by?: 'persona' | 'agent' }[];
   sessionSwitches: { at: string; position: Position; ignored: boolean }[];
   agentStatus?: AgentStatus;
+  /**
+   * The wait on the agent's reply now going on, as of its last `waiting` event (`at`): gone with the
+   * next event of the turn (a reply, the turn's end) or of a resume.
+   */
+  agentWait?: { callId: string; at: string; waitedMs: number; timeoutMs: number };
   /** The agent's compactions, each at the phase the engine first saw it in (their own times may be on another clock). */
   agentCompactions?: (NonNullable<AgentStatus['compactions']>[number] & { seenAt: string; position: Position })[];
   /** The persona's own context compactions. */
@@ -193,6 +208,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
   if (event.type !== 'resume' && event.type !== 'start')
     state.activeMs += Math.max(0, Date.parse(event.at) - Date.parse(state.lastEventAt));
   state.lastEventAt = event.at;
+  endWaitUnlessAwaited(state, event);
   switch (event.type) {
     case 'start':
       begin(state, event);
@@ -229,6 +245,9 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       break;
     case 'unanswered':
       state.unanswered++;
+      break;
+    case 'waiting':
+      state.agentWait = { callId: event.callId, at: event.at, waitedMs: event.waitedMs, timeoutMs: event.timeoutMs };
       break;
     case 'usage':
       addUsage(state.usage, event.model, event);
@@ -268,25 +287,4 @@ function begin(state: RunState, event: Extract<RunEvent, { type: 'start' }>): vo
   Object.assign(state, event.phases ? { phases: structuredClone(event.phases) } : {}, event.filter ? { filter: event.filter } : {});
   state.startedAt = event.at;
   state.status = 'running';
-}
-
-/** The agent's reply joins the transcript at the persona's position; polling goes on after its number. */
-function appendReply(state: RunState, event: Extract<RunEvent, { type: 'reply' }>): void {
-  state.agentCursor = Math.max(state.agentCursor, event.seq);
-  state.transcript.push({
-    from: 'agent',
-    text: event.text,
-    at: event.at,
-    position: state.position,
-    seq: event.seq,
-    ...(event.toolCalls?.length ? { toolCalls: event.toolCalls } : {}),
-    ...(event.toolCallsLeftOut ? { toolCallsLeftOut: event.toolCallsLeftOut } : {}),
-  });
-}
-
-/** A resumed run that had ended is running again: its end is forgotten. */
-function reopen(state: RunState): void {
-  state.status = 'running';
-  delete state.error;
-  delete state.finishedAt;
 }

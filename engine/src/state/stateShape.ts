@@ -128,6 +128,7 @@ export const STORED_STATE_SHAPE = object({
   retryLog: optional(array(object({ at: time(), model: string(), error: string(), by: optional(oneOf('persona', 'agent')) }))),
   sessionSwitches: array(object({ ...AT_POSITION, ignored: boolean() })),
   agentStatus: optional(AGENT_STATUS),
+  agentWait: optional(object({ callId: string(), at: time(), waitedMs: number(), timeoutMs: number() })),
   agentCompactions: optional(
     array(
       object({
@@ -219,6 +220,7 @@ export const JOURNAL_LINE_SHAPE = variants('type', {
     toolCallsLeftOut: optional(count()),
   }),
   unanswered: object({ ...LINE, type: oneOf('unanswered'), callId: string(), waitedMs: number() }),
+  waiting: object({ ...LINE, type: oneOf('waiting'), callId: string(), waitedMs: number(), timeoutMs: number() }),
   usage: object({ ...LINE, type: oneOf('usage'), model: string(), promptTokens: count(), completionTokens: count() }),
   retry: object({
     ...LINE,

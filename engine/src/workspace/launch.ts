@@ -47,6 +47,8 @@ export interface RunTiming {
   modelTimeoutMs?: number;
   backoffBaseMs?: number;
   replyTimeoutMs?: number;
+  /** How long the agent may be quiet before its wait is shown (default 5 s). */
+  waitNoticeMs?: number;
   /** A lower turn cap per phase than the engine's own (a real model on a CPU is slow). */
   maxTurnsPerPhase?: number;
 }
@@ -207,6 +209,7 @@ async function launchLocked(
       },
       ...(options.timing?.replyTimeoutMs ? { replyTimeoutMs: options.timing.replyTimeoutMs } : {}),
       ...(options.timing?.maxTurnsPerPhase ? { maxTurnsPerPhase: options.timing.maxTurnsPerPhase } : {}),
+      ...(options.timing?.waitNoticeMs !== undefined ? { waitNoticeMs: options.timing.waitNoticeMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(run.phases ? { phases: run.phases } : {}),
       ...(run.filter ? { filter: run.filter } : {}),

@@ -14,11 +14,7 @@ export const sendMessageTool: PersonaTool = {
   async handle(args, { run, callId }) {
     const message = typeof args.text === 'string' ? args.text.trim() : '';
     if (!message) return fail('`text` must be the message for the assistant.');
-    const replies = await agentTurn(run.state, run.options.adapter, callId, message, {
-      replyTimeoutMs: run.replyTimeoutMs,
-      record: run.record,
-      now: run.now,
-    });
+    const replies = await agentTurn(run.state, run.options.adapter, callId, message, run.turnOptions());
     return { content: replyText(run, replies), effects: [] };
   },
 };
