@@ -1,12 +1,12 @@
 /**
  * The README of the packaged extension (`npm run package` writes it to dist/extension-readme.md and hands it to vsce
- * with --readme-path). VS Code's extension page shows images only from https or data: URLs and opens only http, https
- * and mailto links, and this project has no web address: so its screenshots are put in as data: URLs of the PNGs of
- * docs/images, and its relative links become their text. It is the README's opening paragraph, then
+ * with --readme-path). VS Code's extension page draws images only from http(s) URLs (its sanitizer drops data: and
+ * relative ones) and follows only http, https and mailto links, and this project has no web address: so the
+ * screenshots are left out and relative links become their text. It is the README's opening paragraph, then
  * docs/extension.md, then where the other documentation is: the docs ship in the extension's folder.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 
 export const EXTENSION_README_PATH = 'dist/extension-readme.md';
 
@@ -29,17 +29,18 @@ function openingParagraph(readme: string): string {
   return paragraph;
 }
 
-/** A markdown text of `file` with its relative images made data: URLs and its relative links made their text. */
-function selfContained(markdown: string, file: string, root: string): string {
-  const withImages = markdown.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, alt: string, target: string) => {
-    if (/^[a-z][\w+.-]*:/i.test(target)) return whole;
-    if (!target.endsWith('.png')) throw new Error(`${file}: only PNG images can be put in the extension's README: ${target}`);
-    const bytes = readFileSync(join(root, normalize(join(dirname(file), target))));
-    return `![${alt}](data:image/png;base64,${bytes.toString('base64')})`;
-  });
-  return withImages.replace(/(?<!!)\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, text: string, target: string) =>
-    /^([a-z][\w+.-]*:|#)/i.test(target) ? whole : text,
-  );
+const IMAGE = /!\[[^\]]*\]\([^)\s]+\)/g;
+const LINK = /\[([^\]]+)\]\(([^)\s]+)\)/g;
+
+/** A markdown text without its images (a line that held only one goes whole), its relative links made their text. */
+function selfContained(markdown: string): string {
+  const withoutImages = markdown
+    .split('\n')
+    .filter((line) => line.replace(IMAGE, '').trim() !== '' || line.trim() === '')
+    .join('\n')
+    .replace(IMAGE, '')
+    .replace(/\n{3,}/g, '\n\n');
+  return withoutImages.replace(LINK, (whole, text: string, target: string) => (/^([a-z][\w+.-]*:|#)/i.test(target) ? whole : text));
 }
 
 /** The extension's README, from the repository at `root`. */
@@ -50,8 +51,8 @@ export function extensionReadme(root: string): string {
   const further = FURTHER_READING.map(([path, what]) => `- \`${path}\`: ${what}`).join('\n');
   return [
     '# MarathonMemBench',
-    selfContained(openingParagraph(readme), 'README.md', root),
-    selfContained(body, 'docs/extension.md', root),
+    selfContained(openingParagraph(readme)),
+    selfContained(body),
     '## Further reading',
     `The rest of the documentation is in the extension's folder:\n\n${further}`,
   ].join('\n\n');
