@@ -376,7 +376,7 @@ test('--merge into a folder whose run has a FIFO for its state: one line, exit 2
   );
 });
 
-test('a run whose benchmark is gone from benchmarks/: its own page says so (the server has no fault), every other run as before', () => {
+test('a run whose benchmark is gone from benchmarks/, with no copy kept: its page is made from its state and says so', () => {
   const dir = fixtureWorkspace();
   mkdirSync(join(dir, 'results', 'orphan'));
   writeFileSync(
@@ -389,7 +389,10 @@ test('a run whose benchmark is gone from benchmarks/: its own page says so (the 
   const page = (path: string) => pageAt(context, path, new URLSearchParams(), { nonce: 'n' });
   const own = page('/run/orphan');
   assert.equal(own.status, 200);
-  assert.match(own.html, /<p class="problem">the benchmark &quot;gone&quot; that orphan played is not in benchmarks\/ any more\.<\/p>/);
+  assert.match(
+    own.html,
+    /<p class="note">ℹ the benchmark is gone \(benchmarks\/gone has no benchmark\.json\) and no copy was kept with this run: /,
+  );
   assert.equal(page('/').status, 200);
   for (const id of OTHERS) assert.equal(page(`/run/${id}`).status, 200, id);
 });

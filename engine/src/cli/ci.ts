@@ -18,7 +18,8 @@ import { runRegrades, type RegradeView } from '../report/regradeView';
 import type { RunState } from '../state/runState';
 import type { RunOutcome } from '../workspace/launch';
 import { loadValidBenchmark } from '../workspace/launch';
-import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { knownRuns, loadRun, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { runBenchmarkReader } from '../workspace/reportBenchmark';
 
 /** What the command line asked for CI; every field is optional, and none means none of it. */
 export interface CiOutputs {
@@ -70,7 +71,7 @@ export function ciReportCommand(
   if (chosen.length === 0 && ci.failUnder !== undefined)
     throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
   // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
-  const benchmarks = new Map<string, Benchmark>();
+  const benchmarkOf = runBenchmarkReader(ws);
   const played: (Extract<JunitRun, { kind: 'played' }> & { id: string })[] = [];
   const damaged: RunDamaged[] = [];
   for (const id of chosen) {
@@ -83,9 +84,8 @@ export function ciReportCommand(
       damaged.push(e);
       continue;
     }
-    // Many runs of one benchmark read and validate it once.
-    const benchmark = benchmarks.get(state.benchmark) ?? runBenchmark(ws, state.benchmark).benchmark;
-    benchmarks.set(state.benchmark, benchmark);
+    // Many runs of one benchmark read it once; each run's kept copy first.
+    const { benchmark } = benchmarkOf(id, state);
     played.push({ kind: 'played', state, benchmark, id });
   }
   // A state that says `running` with no live engine was stopped: the JSON says so, as `mmb report` does.

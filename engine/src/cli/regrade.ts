@@ -16,7 +16,8 @@ import { regradeItems } from '../report/regradeItems';
 import { regradeText } from '../report/regradeText';
 import { regradeView } from '../report/regradeView';
 import { registerWorkspaceSecrets } from '../workspaceSecrets';
-import { loadRun, runBenchmark, type ReportWorkspace } from '../workspace/results';
+import { loadRun, type ReportWorkspace } from '../workspace/results';
+import { loadRunBenchmark } from '../workspace/reportBenchmark';
 import { knownFailure, oneLine } from './exitStatus';
 import { clip } from './options';
 import { gradeItems, type RegradeTally } from './regradeRun';
@@ -40,7 +41,9 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
   registerWorkspaceSecrets(request.ws.configPath, io.env);
   const config = configOf(request.ws.configPath);
   const state = loadRun(request.ws.root, id);
-  const { benchmark } = runBenchmark(request.ws, state.benchmark);
+  const { benchmark, source, note } = loadRunBenchmark(request.ws, id, state);
+  // A judge grades an answer against the check's own words: a report from the state alone has none to give it.
+  if (source === 'state') throw new UsageError(`mmb regrade needs the checks' questions and answers, which ${clip(id)} lacks: ${note}.`);
   const items = regradeItems(state, benchmark);
   if (items.length === 0) {
     io.out(`${clip(id)} has no graded check yet: there is nothing to regrade.\n`);

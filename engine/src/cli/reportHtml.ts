@@ -8,7 +8,7 @@ import type { Price } from '../report/cost';
 import { renderComparison } from '../report/html/comparePage';
 import { renderRunReport } from '../report/html/runPage';
 import { renderTrends } from '../report/html/trendsPage';
-import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText, type BenchmarkLookup } from '../report/trends';
+import { computeTrends, DEFAULT_FLAKY_THRESHOLD, trendsText } from '../report/trends';
 import { readMemorySnapshots } from '../report/memory';
 import { runView } from '../report/runView';
 import { runRegrades } from '../report/regradeView';
@@ -16,13 +16,18 @@ import { RunDamaged, UsageError } from '../errors';
 import { damagedLine } from '../runFile';
 import type { RunState } from '../state/runState';
 import { REPORT_HTML_FILE, resultsDir, runDir } from '../protocol/layout';
-import { knownRuns, loadRun, posix, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { knownRuns, loadRun, posix, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { runBenchmarkReader, trendsBenchmarks, type RunBenchmark } from '../workspace/reportBenchmark';
+import { oneLine } from '../runFile';
 import { loadConfig, type Io } from './run';
 import { reportCommand } from './reportList';
 import { mergeCommand } from './reportMerge';
 import { ciOutputsOf, ciReportCommand } from './ci';
 import { maskSecrets } from '../secrets';
 import { registerWorkspaceSecrets } from '../workspaceSecrets';
+
+/** The longest note line printed about a run's benchmark: it names paths, which may be long. */
+const MAX_NOTE_CHARS = 600;
 
 /** Bytes of a file name that every common file system takes (255), with room to spare. */
 const MAX_FILE_NAME = 240;
@@ -81,11 +86,14 @@ export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: strin
   if (ids.length === 0)
     throw new UsageError(`--html needs a run: mmb report <run-id> --html; the runs: ${knownRuns(ws.root).join(', ') || 'none'}.`);
   if (out && ids.length > 1) throw new UsageError('--out names one file: give one run with it.');
+  const benchmarkOf = runBenchmarkReader(ws);
   for (const id of ids) {
     const state = loadRun(ws.root, id);
-    const { benchmark, path } = runBenchmark(ws, state.benchmark);
+    const { benchmark, path, note } = benchmarkOf(id, state);
+    if (note) io.out(`${oneLine(`Note: ${note}.`, MAX_NOTE_CHARS)}\n`);
     const view = runView(state, benchmark, {
       benchmarkPath: path,
+      ...(note ? { benchmarkNote: note } : {}),
       prices: prices(ws),
       memory: readMemorySnapshots(runDir(ws.root, id)),
       status: trueStatus(ws.root, id, state),
@@ -113,7 +121,7 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
     const each = states.map((state) => `${state.run}: ${state.benchmark}`).join(', ');
     throw new UsageError(`runs of different benchmarks cannot be compared check by check (${each}): compare runs of one benchmark.`);
   }
-  const { benchmark, path } = runBenchmark(ws, benchmarks[0]!);
+  const { benchmark, path } = comparedBenchmark(ws, readable, io);
   const statuses = withTrueStatus(compareRuns(states, benchmark, path), (index) =>
     trueStatus(ws.root, readable[index]!.id, states[index]!),
   );
@@ -126,6 +134,26 @@ export function compareCommand(ids: string[], ws: ReportWorkspace, out: string |
     io,
   );
   return 0;
+}
+
+/**
+ * The benchmark runs are compared on: that of the first run (`loadRunBenchmark`), its note said; a
+ * run that played another version of it (its kept copy differs) is named in one line.
+ */
+function comparedBenchmark(ws: ReportWorkspace, runs: readonly { id: string; state: RunState }[], io: Io): RunBenchmark {
+  const benchmarkOf = runBenchmarkReader(ws);
+  const first = benchmarkOf(runs[0]!.id, runs[0]!.state);
+  if (first.note) io.out(`${oneLine(`Note: ${runs[0]!.id}: ${first.note}.`, MAX_NOTE_CHARS)}\n`);
+  const others = runs.slice(1).filter((run) => benchmarkOf(run.id, run.state).benchmark !== first.benchmark);
+  if (others.length && first.source !== 'state')
+    io.out(
+      `${oneLine(
+        `Note: ${others.map((run) => run.id).join(', ')} played another version of the benchmark; ` +
+          `the comparison shows the checks as ${runs[0]!.id} played them.`,
+        MAX_NOTE_CHARS,
+      )}\n`,
+    );
+  return first;
 }
 
 /** The runs of `ids` that can be read, in order; each damaged one is said on stderr and left out. */
@@ -152,21 +180,11 @@ function comparisonFile(ids: string[]): string {
 export function trendsCommand(ids: string[], ws: ReportWorkspace, threshold: number | undefined, out: string | undefined, io: Io): number {
   const chosen = ids.length ? ids : knownRuns(ws.root);
   if (chosen.length === 0) throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} yet: start some with \`mmb run\`.`);
-  const states = readableRuns(ws, chosen, io).map((run) => run.state);
+  const runs = readableRuns(ws, chosen, io);
+  const states = runs.map((run) => run.state);
   if (states.length === 0)
     throw new UsageError(`no run of ${chosen.length === 1 ? chosen[0] : 'these'} can be read: there are no trends to show.`);
-  const cache = new Map<string, ReturnType<BenchmarkLookup>>();
-  const benchmarkOf: BenchmarkLookup = (name) => {
-    if (!cache.has(name)) {
-      try {
-        cache.set(name, runBenchmark(ws, name));
-      } catch {
-        cache.set(name, undefined);
-      }
-    }
-    return cache.get(name);
-  };
-  const trends = computeTrends(states, benchmarkOf, threshold ?? DEFAULT_FLAKY_THRESHOLD);
+  const trends = computeTrends(states, trendsBenchmarks(ws, runs), threshold ?? DEFAULT_FLAKY_THRESHOLD);
   io.out(trendsText(trends));
   write(ws, out ? resolve(out) : join(resultsDir(ws.root), 'trends.html'), (linkBase) => renderTrends(trends, { linkBase }), io);
   return 0;

@@ -3,7 +3,6 @@
  * `running` but whose engine is gone was stopped), in columns cut to the terminal's width, the
  * repeats of a run summed up below them; `mmb report <id>…`: each run's full entry.
  */
-import type { Benchmark } from '../../../scenario/src';
 import { RunDamaged } from '../errors';
 import { damagedLine } from '../runFile';
 import { reportEntry } from '../report/markdown';
@@ -16,7 +15,8 @@ import { runRegrades } from '../report/regradeView';
 import { regradeMarkdown } from '../report/regradeText';
 import type { RunState } from '../state/runState';
 import { isPartialState } from '../state/partialRule';
-import { knownRuns, loadRun, runBenchmark, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { knownRuns, loadRun, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { runBenchmarkReader } from '../workspace/reportBenchmark';
 import { cutToWidth, printable, textWidth } from './textWidth';
 import type { Io } from './run';
 import { shorten } from '../../../scenario/src/plainText';
@@ -41,9 +41,11 @@ const GAP = 2;
 /** `mmb report`: every run's figures; `mmb report <id>`: one run's entry, fresh from its state. */
 export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): number {
   if (ids.length === 0) return listRuns(ws, io);
+  const benchmarkOf = runBenchmarkReader(ws);
   for (const id of ids) {
     const state = loadRun(ws.root, id);
-    const { benchmark } = runBenchmark(ws, state.benchmark);
+    const { benchmark, note } = benchmarkOf(id, state);
+    if (note) io.out(`${printable(`Note: ${note}.`)}\n\n`);
     io.out(reportEntry(summarize(state, benchmark, trueStatus(ws.root, id, state)), new Date(state.finishedAt ?? state.lastEventAt)));
     const regrades = runRegrades(runDir(ws.root, id), state, benchmark);
     for (const problem of regrades?.problems ?? []) io.err(`mmb: ${problem}\n`);
@@ -66,18 +68,8 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
     io.out(`No results yet in ${shown(resultsDir(ws.root))}. Start a run with \`mmb run\`, or try \`mmb demo\`.\n`);
     return 0;
   }
-  const benchmarks = new Map<string, Benchmark | undefined>();
-  const benchmarkOf = (name: string) => {
-    if (!benchmarks.has(name)) {
-      try {
-        benchmarks.set(name, runBenchmark(ws, name).benchmark);
-      } catch {
-        // A benchmark moved or broken since: the run is still listed, its coverage unknown.
-        benchmarks.set(name, undefined);
-      }
-    }
-    return benchmarks.get(name);
-  };
+  const benchmarkOf = runBenchmarkReader(ws);
+  const unknownTotals: string[] = [];
   const listed: Listed[] = ids.map((id) => {
     try {
       const state = loadRun(ws.root, id);
@@ -90,8 +82,10 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
   });
   const rows = listed.map(({ id, state, status, average }) => {
     if (!state) return [id, '—', '—', status, '—', '—', ''].map((cell) => printable(cell));
-    const benchmark = benchmarkOf(state.benchmark);
-    const coverage = benchmark ? summarize(state, benchmark).coverage : undefined;
+    const read = benchmarkOf(id, state);
+    // A benchmark gone, with no copy kept with the run: how many checks it had is unknown, and the table says so below.
+    const coverage = read.source === 'state' ? undefined : summarize(state, read.benchmark).coverage;
+    if (!coverage) unknownTotals.push(id);
     const graded = Object.values(state.grades).filter((grades) => grades.length).length;
     const scope = state.filter !== undefined ? 'filter' : isPartialState(state) ? 'partial' : '';
     return [
@@ -118,11 +112,21 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
       .join(' '.repeat(GAP))
       .trimEnd();
   io.out(`${[line(columns.map((c) => c.head)), ...rows.map(line)].join('\n')}\n`);
+  if (unknownTotals.length) io.out(`\n${printable(unknownTotalLine(unknownTotals))}\n`);
   const repeats = repeatLines(listed);
   if (repeats.length) io.out(`\n${repeats.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
   const crashes = crashLines(listed);
   if (crashes.length) io.out(`\n${crashes.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
   return 0;
+}
+
+/** What the `?` of a coverage `36/?` is: the runs whose benchmark is gone, with no copy kept, by name (the first few). */
+function unknownTotalLine(ids: readonly string[]): string {
+  const named = ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', ');
+  return (
+    `coverage ?: the number of checks is unknown for ${named}: the benchmark is gone (or broken) and no copy was kept with ` +
+    'the run (runs kept none before this version); `mmb report <run>` shows what its state holds.'
+  );
 }
 
 /** The longest reason shown for a crashed run in the list: `mmb report <id>` shows it whole. */

@@ -4,7 +4,8 @@ import { summarize } from '../report/summary';
 import { resultsDir } from '../protocol/layout';
 import { writeResults } from '../workspace/launch';
 import { mergeResults } from '../workspace/merge';
-import { runBenchmark, shown, type ReportWorkspace } from '../workspace/results';
+import { shown, type ReportWorkspace } from '../workspace/results';
+import { runBenchmarkReader } from '../workspace/reportBenchmark';
 import { ciReportCommand, type CiOutputs } from './ci';
 import { reportCommand } from './reportList';
 import type { Io } from './run';
@@ -15,11 +16,12 @@ export function mergeCommand(folders: readonly string[], ws: ReportWorkspace, ci
     folders.map((folder) => resolve(folder)),
   );
   for (const line of result.leftOut) io.err(`mmb: --merge left out ${line}\n`);
-  for (const { state } of result.merged) {
+  const benchmarkOf = runBenchmarkReader(ws);
+  for (const { id, state } of result.merged) {
     // report.md holds finished and crashed runs, as `mmb run` writes them; a stopped one gets its entry when it is resumed here.
     if (state.status === 'running') continue;
     try {
-      writeResults(ws.root, summarize(state, runBenchmark(ws, state.benchmark).benchmark));
+      writeResults(ws.root, summarize(state, benchmarkOf(id, state).benchmark));
     } catch (e) {
       io.err(`mmb: --merge: run "${state.run}" has no report.md entry: ${(e as Error).message.split('\n')[0]}\n`);
     }

@@ -215,6 +215,7 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
   }
   if (progressShown) io.out('\n');
   for (const o of outcomes) {
+    for (const notice of o.notices ?? []) io.err(`mmb: notice: run "${clipName(o.run, 120)}": ${notice}\n`);
     if (o.summary) io.out(`${resultLine(o.run, o.summary)}\n`);
     const problem = problemLine(o);
     if (problem) io.err(`mmb: ${problem}\n`);

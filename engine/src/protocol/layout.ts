@@ -11,6 +11,7 @@
  *   <run>/summary.json    the figures of a finished run
  *   <run>/memory/<n>/     the agent's memory after conversation n, for agents with a memory folder
  *   <run>/report.html     `mmb report <run> --html`
+ *   <run>/benchmark/      the benchmark files the run played, kept at its start (`kept.json`: their digests)
  *   <run>/regrades/<judge>.jsonl   `mmb regrade`: a judge's grades of the run's checks, one a line (`judgeSlug`)
  *   .logs/<run>.log       the output of an engine the editor started
  *   .judge/<audit>/       `mmb judge audit`: journal.jsonl (one line per answer), run.lock, audit.html
@@ -34,6 +35,8 @@ export const REGRADES_DIR = 'regrades';
 export const REGRADE_EXTENSION = '.jsonl';
 export const JUDGE_DIR = '.judge';
 export const AUDIT_HTML_FILE = 'audit.html';
+export const KEPT_BENCHMARK_DIR = 'benchmark';
+export const KEPT_MANIFEST_FILE = 'kept.json';
 
 /** `<root>/results`: `root` is the folder of config.jsonc. */
 export function resultsDir(root: string): string {
@@ -53,6 +56,11 @@ export function engineLogFile(root: string, run: string): string {
 /** The memory snapshots of a run: `<run dir>/memory`, one numbered folder per conversation. */
 export function memorySnapshotsDir(dirOfRun: string): string {
   return join(dirOfRun, MEMORY_DIR);
+}
+
+/** The copy of the benchmark a run played, kept with it so that its reports outlive the benchmark: `<run dir>/benchmark`. */
+export function keptBenchmarkDir(dirOfRun: string): string {
+  return join(dirOfRun, KEPT_BENCHMARK_DIR);
 }
 
 /** The judges' grades of a run, beside the persona's: `<run dir>/regrades`. */

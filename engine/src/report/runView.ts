@@ -76,6 +76,8 @@ export interface RunView {
   memory: MemorySnapshot[];
   /** The judges' grades beside the persona's (`mmb regrade`), as given in the options; null when none. */
   regrades: RegradeView | null;
+  /** Where the benchmark came from when it is not the plain case (`loadRunBenchmark`'s note): changed since, gone, damaged. */
+  benchmarkNote?: string;
 }
 
 export interface ViewOptions {
@@ -91,6 +93,8 @@ export interface ViewOptions {
   status?: TrueStatus;
   /** The run's regrades (`runRegrades`), shown beside its grades. */
   regrades?: RegradeView | null;
+  /** `loadRunBenchmark`'s note, shown under the page's title. */
+  benchmarkNote?: string;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -173,6 +177,7 @@ export function runView(state: RunState, benchmark: Benchmark, options: ViewOpti
     story: runStory(state, benchmark, checks, path, options.passScore),
     memory: options.memory ?? [],
     regrades: options.regrades ?? null,
+    ...(options.benchmarkNote ? { benchmarkNote: options.benchmarkNote } : {}),
     // The persona's model, then the agent's own (for adapters that call their model themselves).
     costs: [
       ...estimateCosts(withFailedModels(state.usage, state, 'persona'), options.prices),

@@ -18,7 +18,8 @@ import { runView } from '../report/runView';
 import { runRegrades } from '../report/regradeView';
 import { MAX_SELECTED_RUNS } from '../protocol/messages';
 import type { ReportWorkspace } from '../workspace/results';
-import { benchmarkCache, indexRows, servedIds, servedRun } from './runs';
+import { indexRows, servedIds, servedRun } from './runs';
+import { loadRunBenchmark, trendsBenchmarks } from '../workspace/reportBenchmark';
 import { liveScript } from './events';
 
 export interface Page {
@@ -78,16 +79,11 @@ function runPage(context: ViewContext, id: string, options: RenderOptions): Page
       run.problem,
       options,
     );
-  const found = benchmarkCache(ws)(run.state.benchmark);
-  if (!found)
-    return problem(
-      200,
-      'This run cannot be shown',
-      `the benchmark "${String(run.state.benchmark).slice(0, 60)}" that ${id} played is not in benchmarks/ any more.`,
-      options,
-    );
+  // Never refused for its benchmark: the copy kept with the run, the folder, or the state alone (`loadRunBenchmark`).
+  const found = loadRunBenchmark(ws, id, run.state);
   const view = runView(run.state, found.benchmark, {
     benchmarkPath: found.path,
+    ...(found.note ? { benchmarkNote: found.note } : {}),
     prices: context.prices(),
     memory: readMemorySnapshots(run.dir),
     status: run.status,
@@ -116,14 +112,7 @@ function comparePage(ws: ReportWorkspace, ids: string[], options: RenderOptions)
     const text = `runs of different benchmarks cannot be compared check by check (${named}): select runs of one benchmark.`;
     return problem(400, 'These runs cannot be compared', text, options);
   }
-  const found = benchmarkCache(ws)(benchmarks[0]!);
-  if (!found)
-    return problem(
-      500,
-      'These runs cannot be compared',
-      `the benchmark "${String(benchmarks[0]).slice(0, 60)}" is not in benchmarks/ any more.`,
-      options,
-    );
+  const found = loadRunBenchmark(ws, states[0]!.id, states[0]!.state);
   const comparison = withTrueStatus(
     compareRuns(
       states.map((r) => r.state),
@@ -143,6 +132,9 @@ function trendsPage(ws: ReportWorkspace, ids: string[], options: RenderOptions):
   const unreadable = runs.find((r) => 'problem' in r && !r.damaged);
   if (ids.length && unreadable && 'problem' in unreadable) return problem(404, 'No trends for these runs', unreadable.problem, options);
   if (states.length === 0) return problem(404, 'No trends yet', 'there are no runs in results/ yet: `mmb demo` makes some.', options);
-  const benchmarkOf = benchmarkCache(ws);
+  const benchmarkOf = trendsBenchmarks(
+    ws,
+    runs.flatMap((r) => ('state' in r ? [{ id: r.id, state: r.state }] : [])),
+  );
   return { status: 200, html: renderTrends(computeTrends(states, benchmarkOf, DEFAULT_FLAKY_THRESHOLD), options), live: false };
 }

@@ -6,14 +6,14 @@
  */
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { Benchmark } from '../../../scenario/src';
 import { JOURNAL_FILE, resultsDir, STATE_FILE } from '../protocol/layout';
 import { runIdProblem } from '../protocol/runRequest';
 import { RunDamaged } from '../errors';
 import { damagedRow, indexRow, type IndexRow } from '../report/runsIndex';
 import { FileRunStore } from '../run/store';
 import type { RunState, TrueStatus } from '../state/runState';
-import { runBenchmark, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { trueStatus, type ReportWorkspace } from '../workspace/results';
+import { runBenchmarkReader } from '../workspace/reportBenchmark';
 
 /** The most runs the index lists and the watcher follows: a results/ folder past it is not one a person reads. */
 export const MAX_SERVED_RUNS = 2000;
@@ -93,29 +93,17 @@ export function servedRun(root: string, id: string): ServedRun {
   }
 }
 
-/** Benchmarks read once per request: a workspace's runs mostly share a few. */
-export function benchmarkCache(ws: ReportWorkspace): (name: string) => { benchmark: Benchmark; path: string } | undefined {
-  const cache = new Map<string, { benchmark: Benchmark; path: string } | undefined>();
-  return (name) => {
-    if (!cache.has(name)) {
-      try {
-        cache.set(name, runBenchmark(ws, String(name)));
-      } catch {
-        cache.set(name, undefined);
-      }
-    }
-    return cache.get(name);
-  };
-}
-
 /** Every run's row of the index; a run that cannot be read is a damaged row with its problem. */
 export function indexRows(ws: ReportWorkspace): IndexRow[] {
-  const benchmarkOf = benchmarkCache(ws);
+  // Read once per request: a workspace's runs mostly share a few benchmarks.
+  const benchmarkOf = runBenchmarkReader(ws);
   return servedIds(ws.root).map((id) => {
     const run = servedRun(ws.root, id);
     if ('problem' in run) return damagedRow(id, run.problem);
     try {
-      return indexRow(id, run.state, run.status, benchmarkOf(run.state.benchmark)?.benchmark);
+      const read = benchmarkOf(id, run.state);
+      // From the state alone, the number of checks is unknown: the row says `?`, as `mmb report` does.
+      return indexRow(id, run.state, run.status, read.source === 'state' ? undefined : read.benchmark);
     } catch (e) {
       return damagedRow(id, `${id} cannot be read: ${(e as Error).message}`);
     }

@@ -23,6 +23,7 @@ import { registerCredentialEnvironment } from '../workspaceSecrets';
 import { startStandIn, type StandIn, type StandInOptions } from '../standin/server';
 import { memorySnapshotsDir, REPORT_FILE, resultsDir, SUMMARY_FILE } from '../protocol/layout';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
+import { keepPlayedBenchmark } from './keptBenchmark';
 import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { acquireLock } from './lock';
 
@@ -65,11 +66,19 @@ export interface RunOutcome {
   stopped?: boolean;
   /** Stopped by a full disk: resumable once there is space (`problem` says so). */
   diskFull?: boolean;
+  /** Lines for the user about the run that are no problem (the benchmark kept with it, or not). */
+  notices?: string[];
 }
 
 /** Loads and validates a benchmark; refuses one with errors, naming them like `mmb check`. */
 export function loadValidBenchmark(dir: string, shown: string): Benchmark {
-  const b = loadBenchmark(readBenchmarkFolder(dir, shown));
+  return readValidBenchmark(dir, shown).benchmark;
+}
+
+/** `loadValidBenchmark`, with the files it was read from (what a run keeps: `keptBenchmark.ts`). */
+export function readValidBenchmark(dir: string, shown: string): { benchmark: Benchmark; files: ReadonlyMap<string, string> } {
+  const read = readBenchmarkFolder(dir, shown);
+  const b = loadBenchmark(read);
   const errors = validateBenchmark(b).filter((d) => d.severity === 'error');
   if (errors.length) {
     const lines = errors
@@ -79,7 +88,7 @@ export function loadValidBenchmark(dir: string, shown: string): Benchmark {
     const summary = `${shown} has ${errors.length} error${one ? '' : 's'}; fix ${one ? 'it' : 'them'} first (mmb check ${shown})`;
     throw new ConfigError(`${summary}:\n${lines.join('\n')}${errors.length > 10 ? '\n  …' : ''}`);
   }
-  return b;
+  return { benchmark: b, files: read.files };
 }
 
 export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> {
@@ -87,6 +96,8 @@ export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> 
   // A memory snapshot is masked with these too: an agent may have read any variable of the user's.
   registerCredentialEnvironment(options.env);
   const benchmarks = new Map<string, Benchmark>();
+  // The whole benchmark of each name and the files it was read from: what each of its runs keeps.
+  const played = new Map<string, PlayedBenchmark>();
   for (const run of options.runs) {
     if (benchmarks.has(benchmarkKey(run))) continue;
     const dir = join(options.benchmarksDir, run.benchmark);
@@ -95,7 +106,11 @@ export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> 
         `run "${run.name}": there is no benchmark ${relative(process.cwd(), dir) || dir}/benchmark.json: ` +
           '`mmb init` copies the bundled benchmarks here, `mmb new <name>` starts one.',
       );
-    const whole = benchmarks.get(run.benchmark) ?? loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
+    if (!played.has(run.benchmark)) {
+      const read = readValidBenchmark(dir, relative(process.cwd(), dir) || dir);
+      played.set(run.benchmark, { whole: read.benchmark, files: read.files });
+    }
+    const whole = played.get(run.benchmark)!.whole;
     benchmarks.set(run.benchmark, whole);
     // A filtered run plays, and is summed up over, the benchmark its filter leaves.
     if (run.filter) benchmarks.set(benchmarkKey(run), filterBenchmark(whole, parseFilter(run.filter)));
@@ -107,7 +122,7 @@ export async function launchRuns(options: LaunchOptions): Promise<RunOutcome[]> 
     const outcomes: RunOutcome[] = [];
     const worker = async () => {
       for (let run = queue.shift(); run; run = queue.shift())
-        outcomes.push(await launchOne(options, run, benchmarks.get(benchmarkKey(run))!, standIn));
+        outcomes.push(await launchOne(options, run, benchmarks.get(benchmarkKey(run))!, played.get(run.benchmark)!, standIn));
     };
     await Promise.all(Array.from({ length: Math.min(options.config.parallel, options.runs.length) }, worker));
     return options.runs.map((r) => outcomes.find((x) => x.run === r.name)!);
@@ -121,7 +136,19 @@ function benchmarkKey(run: LaunchRun): string {
   return run.filter ? `${run.benchmark}\n${run.filter}` : run.benchmark;
 }
 
-async function launchOne(options: LaunchOptions, run: LaunchRun, benchmark: Benchmark, standIn: StandIn | undefined): Promise<RunOutcome> {
+/** A benchmark as read for its runs: the whole of it (a filtered run plays less) and its files. */
+interface PlayedBenchmark {
+  whole: Benchmark;
+  files: ReadonlyMap<string, string>;
+}
+
+async function launchOne(
+  options: LaunchOptions,
+  run: LaunchRun,
+  benchmark: Benchmark,
+  played: PlayedBenchmark,
+  standIn: StandIn | undefined,
+): Promise<RunOutcome> {
   const dir = join(resultsDir(options.root), run.name);
   const lock = acquireLock(dir);
   if (!lock.ok)
@@ -130,7 +157,7 @@ async function launchOne(options: LaunchOptions, run: LaunchRun, benchmark: Benc
       problem: `run "${run.name}" is already running (process ${lock.holder.pid}, since ${lock.holder.since}); stop it first.`,
     };
   try {
-    return await launchLocked(options, run, benchmark, standIn, dir);
+    return await launchLocked(options, run, { benchmark, played }, standIn, dir);
   } finally {
     releaseUnlessReadOnly(lock.release);
   }
@@ -151,7 +178,7 @@ function releaseUnlessReadOnly(release: () => void): void {
 async function launchLocked(
   options: LaunchOptions,
   run: LaunchRun,
-  benchmark: Benchmark,
+  { benchmark, played }: { benchmark: Benchmark; played: PlayedBenchmark },
   standIn: StandIn | undefined,
   dir: string,
 ): Promise<RunOutcome> {
@@ -166,14 +193,7 @@ async function launchLocked(
   }
   const clock = new Clock(0);
   const agentRetries = new AgentRetries();
-  const models: ModelContext = {
-    env: options.env,
-    ...(options.config.persona.api_key_env ? { personaKeyEnv: options.config.persona.api_key_env } : {}),
-    onRetry: agentRetries.notify,
-    ...(standIn ? { standInUrl: standIn.url } : {}),
-    ...(options.timing?.modelTimeoutMs ? { timeoutMs: options.timing.modelTimeoutMs } : {}),
-    ...(options.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: options.timing.backoffBaseMs } : {}),
-  };
+  const models = modelContext(options, agentRetries, standIn);
   let adapter;
   let persona;
   try {
@@ -185,7 +205,9 @@ async function launchLocked(
   }
   options.onStart?.(run.name, benchmark, before);
   const eventsBefore = before?.events ?? 0;
+  const notices: string[] = [];
   try {
+    notices.push(...keepPlayedBenchmark(dir, run.benchmark, played, before));
     const state = await runBenchmark({
       name: run.name,
       benchmark,
@@ -219,14 +241,31 @@ async function launchLocked(
     const summary = summarize(state, benchmark);
     // Also when a full disk kept the last attempt from writing them: the run's entry is never lost.
     if (state.events > eventsBefore || !summaryIsWhole(join(dir, SUMMARY_FILE))) writeResults(options.root, summary, dir);
-    return { run: run.name, state, summary };
+    return { run: run.name, state, summary, ...withNotices(notices) };
   } catch (e) {
-    if (e instanceof RunStopped) return { run: run.name, stopped: true, problem: 'stopped; run it again to resume' };
+    if (e instanceof RunStopped)
+      return { run: run.name, stopped: true, problem: 'stopped; run it again to resume', ...withNotices(notices) };
     if (isDiskFull(e)) return { run: run.name, stopped: true, diskFull: true, problem: diskFullMessage(e, run.name) };
     throw e;
   } finally {
     await adapter.close?.();
   }
+}
+
+/** What the run's models are made with: the environment, the retries' listener, the stand-in, the timing overrides. */
+function modelContext(options: LaunchOptions, agentRetries: AgentRetries, standIn: StandIn | undefined): ModelContext {
+  return {
+    env: options.env,
+    ...(options.config.persona.api_key_env ? { personaKeyEnv: options.config.persona.api_key_env } : {}),
+    onRetry: agentRetries.notify,
+    ...(standIn ? { standInUrl: standIn.url } : {}),
+    ...(options.timing?.modelTimeoutMs ? { timeoutMs: options.timing.modelTimeoutMs } : {}),
+    ...(options.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: options.timing.backoffBaseMs } : {}),
+  };
+}
+
+function withNotices(notices: readonly string[]): { notices?: string[] } {
+  return notices.length ? { notices: [...notices] } : {};
 }
 
 /** Whether summary.json is there with its shape: a damaged one is written again from the state (a folder was refused before the run). */

@@ -67,12 +67,17 @@ export function loadRun(root: string, id: string): RunState {
 
 /** The benchmark a run played: the workspace's own folder first, then the bundled one of that name. */
 export function runBenchmark(ws: ReportWorkspace, name: string): { benchmark: Benchmark; path: string } {
+  const dir = runBenchmarkFolder(ws, name);
+  return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };
+}
+
+/** The folder of the benchmark a run played, by `runBenchmark`'s rule; it may be gone. */
+export function runBenchmarkFolder(ws: ReportWorkspace, name: string): string {
   // The name comes from a saved state, which is a file like any other: it must not lead out of benchmarks/.
   const problem = folderNameProblem(name);
   if (problem) throw new UsageError(`the run's benchmark "${name.slice(0, 60)}" cannot be a folder name: ${problem}.`);
   const own = join(ws.root, BENCHMARKS_DIR, name);
-  const dir = isBenchmarkFolder(own) || !isBenchmarkFolder(join(ws.bundled, name)) ? own : join(ws.bundled, name);
-  return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };
+  return isBenchmarkFolder(own) || !isBenchmarkFolder(join(ws.bundled, name)) ? own : join(ws.bundled, name);
 }
 
 export function shown(path: string): string {

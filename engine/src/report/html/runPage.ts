@@ -57,6 +57,7 @@ function pageHeader(view: RunView, title: string): string {
   return `<header>
 <h1>${escapeHtml(title)}${statusTag}</h1>
 <p class="sub">${escapeHtml(view.title)} · started ${started} UTC · run time ${runTime}</p>
+${view.benchmarkNote ? noteParagraph(`ℹ ${escapeHtml(view.benchmarkNote)}.`) : ''}
 ${crash}
 </header>`;
 }
