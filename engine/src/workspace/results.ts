@@ -1,7 +1,7 @@
 /** Reading saved runs from results/ and the benchmarks they played, for the reports. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { folderNameProblem, type Benchmark } from '../../../scenario/src';
+import { folderNameProblem } from '../../../scenario/src';
 import { didYouMeanSentence } from '../didYouMean';
 import type { RunState, TrueStatus } from '../state/runState';
 import { FileRunStore } from '../run/store';
@@ -10,7 +10,6 @@ import { resultsDir } from '../protocol/layout';
 import { repeatOf, runIdProblem } from '../protocol/runRequest';
 import { readLock } from './lock';
 import { BENCHMARKS_DIR, isBenchmarkFolder } from './folders';
-import { loadValidBenchmark } from './launch';
 
 export interface ReportWorkspace {
   /** The folder of config.jsonc: results/ and benchmarks/ are here. */
@@ -65,13 +64,10 @@ export function loadRun(root: string, id: string): RunState {
   );
 }
 
-/** The benchmark a run played: the workspace's own folder first, then the bundled one of that name. */
-export function runBenchmark(ws: ReportWorkspace, name: string): { benchmark: Benchmark; path: string } {
-  const dir = runBenchmarkFolder(ws, name);
-  return { benchmark: loadValidBenchmark(dir, shown(dir)), path: posix(relative(ws.root, dir)) };
-}
-
-/** The folder of the benchmark a run played, by `runBenchmark`'s rule; it may be gone. */
+/**
+ * The folder of the benchmark a run played: the workspace's own first, then the bundled one of that
+ * name; it may be gone. Reports read it through `loadRunBenchmark`, the copy kept with the run first.
+ */
 export function runBenchmarkFolder(ws: ReportWorkspace, name: string): string {
   // The name comes from a saved state, which is a file like any other: it must not lead out of benchmarks/.
   const problem = folderNameProblem(name);
