@@ -21,7 +21,7 @@ function mmb(args: string[], cwd: string) {
 
 const BUNDLED = ['filing', 'max', 'month', 'multiday', 'starter'];
 
-test('mmb init into a folder that does not exist: mmb check finds no error, mmb run rehearsal plays with no key', () => {
+test('mmb init into a folder that does not exist: mmb check finds no error, mmb run plays both rehearsals with no key', () => {
   const parent = tempDir('mmb-init-');
   const init = mmb(['init', 'my-bench-workspace'], parent);
   assert.equal(init.code, 0, init.stdout + init.stderr);
@@ -32,16 +32,30 @@ test('mmb init into a folder that does not exist: mmb check finds no error, mmb 
     readFileSync(join(dir, 'benchmarks', 'AUTHORING.md'), 'utf8'),
     readFileSync(join(ROOT, 'benchmarks', 'AUTHORING.md'), 'utf8'),
   );
-  assert.match(init.stdout, /^Next: `cd my-bench-workspace && mmb run rehearsal`/m);
+  assert.match(
+    init.stdout,
+    /^Next: `cd my-bench-workspace && mmb run` plays .* the notebook agent \(`rehearsal`\) and the chatbot \(`rehearsal-chatbot`\) side/m,
+  );
   const check = mmb(['check'], dir);
   assert.equal(check.code, 0, check.stdout + check.stderr);
   // Every bundled benchmark and config.jsonc.
   assert.match(check.stdout, new RegExp(`^${BUNDLED.length + 1} targets: 0 errors, 0 warnings$`, 'm'));
-  const run = mmb(['run', 'rehearsal'], dir);
+  const run = mmb(['run'], dir);
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  assert.match(run.stdout, /^rehearsal +finished +average [\d.]+\/10 +coverage 5\/5/m);
+  const average = (id: string) => Number(new RegExp(`^${id} +finished +average ([\\d.]+)/10 +coverage 5/5`, 'm').exec(run.stdout)?.[1]);
+  assert.ok(average('rehearsal') >= average('rehearsal-chatbot') + 3, `the notebook's notes outlive the switch:\n${run.stdout}`);
   assert.ok(existsSync(join(dir, 'results', 'rehearsal', 'summary.json')), 'the run wrote its results');
-  assert.match(readFileSync(join(dir, 'results', 'report.md'), 'utf8'), /— rehearsal: starter @ chatbot$/m);
+  const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');
+  assert.match(report, /— rehearsal: starter @ notebook$/m);
+  assert.match(report, /— rehearsal-chatbot: starter @ chatbot$/m);
+  assert.equal(report.split('\n- 💡 A stand-in run: no model').length - 1, 2, 'each entry says what a stand-in run means');
+  assert.match(run.stdout, /^Full entries: results\/report\.md$/m);
+  assert.match(
+    run.stdout,
+    /^A stand-in run: no model, .* its low scores after one are expected; .* Next: mmb report rehearsal --html, then a real model/m,
+  );
+  const one = mmb(['run', 'rehearsal'], dir);
+  assert.match(one.stdout, /^rehearsal: finished already/m, '`mmb run rehearsal` as the docs say it');
 });
 
 test("mmb init's config: JSONC with comments, clean for the parser and the editor's schema, a real run commented out, no key", () => {
@@ -54,7 +68,10 @@ test("mmb init's config: JSONC with comments, clean for the parser and the edito
   assert.deepEqual(config.persona, { model: 'stand-in' });
   assert.deepEqual(
     config.runs.map((r) => [r.name, r.benchmark, r.agent, r.options]),
-    [['rehearsal', 'starter', 'chatbot', {}]],
+    [
+      ['rehearsal', 'starter', 'notebook', {}],
+      ['rehearsal-chatbot', 'starter', 'chatbot', {}],
+    ],
   );
   const validate = new Ajv({ allErrors: true, strict: false }).compile(
     JSON.parse(readFileSync(join(ROOT, 'schemas', 'config.schema.json'), 'utf8')),

@@ -14,14 +14,19 @@ const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** How the dead agent's model fails: nothing listens on port 9. */
 const MODEL_GONE = /model gone: ECONNREFUSED from http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: the connection was refused/;
 
-test('mmb demo: no config, no key; every bundled benchmark runs to the end, and in context scores clearly higher', () => {
+test('mmb demo: no config, no key; every bundled benchmark runs to the end; in context and the notebook score clearly higher', () => {
   const dir = tempDir('mmb-demo-');
   const r = mmb(['demo'], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const avg = (run: string) => Number(new RegExp(`${run} +finished +average ([\\d.]+)/10`).exec(r.stdout)?.[1]);
   assert.ok(avg('demo-starter-in-context') >= avg('demo-starter-new-session') + 3, r.stdout);
+  // The notebook's notes outlive the session switch that leaves the chatbot nothing: a memory at work.
+  assert.ok(avg('demo-starter-notebook') >= avg('demo-starter-new-session') + 3, r.stdout);
+  assert.ok(avg('demo-multiday-notebook') >= avg('demo-multiday-new-session') + 3, r.stdout);
+  assert.match(r.stdout, /^Full entries: results\/report\.md$/m);
+  assert.match(r.stdout, /^A stand-in run: no model, .* Next: mmb report demo-starter-notebook --html, then a real model/m);
   for (const b of ['filing', 'max', 'multiday', 'starter']) {
-    for (const mode of ['in-context', 'new-session'])
+    for (const mode of ['in-context', 'new-session', 'notebook'])
       assert.match(r.stdout, new RegExp(`^demo-${b}-${mode} +finished +average [\\d.]+/10 +coverage (\\d+)/\\1 `, 'm'), `${b} ${mode}`);
   }
   const report = readFileSync(join(dir, 'results', 'report.md'), 'utf8');

@@ -14,6 +14,7 @@ import {
   readConfigText,
   isPartialState,
   readLock,
+  standInNote,
   readMemorySnapshots,
   readRunState,
   resultsDir,
@@ -54,6 +55,8 @@ export interface RunView {
   /** A running run waiting on its agent: `waiting for the agent's reply: 40 s of 300`, as of its last `waiting` event. */
   waiting?: string;
   finishedAt?: string;
+  /** What a stand-in run's scores mean and what to try next (the engine's one line), once it has a grade. */
+  standInNote?: string;
 }
 
 export interface LatestGrade {
@@ -177,6 +180,8 @@ export class ResultsFolder {
     v.lastEventAt = state.lastEventAt;
     if (lock && state.agentWait) v.waiting = waitText(state.agentWait.waitedMs, state.agentWait.timeoutMs);
     if (state.finishedAt) v.finishedAt = state.finishedAt;
+    const note = standing.length ? standInNote(state) : undefined;
+    if (note) v.standInNote = note;
     return v;
   }
 

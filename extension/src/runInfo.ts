@@ -125,6 +125,7 @@ export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
     ...(score ? [`average ${score} over ${view.graded} checks`] : []),
     ...(view.waiting ? [view.waiting] : []),
     ...(status === 'could not start' ? [failure!.reason] : view.error ? [view.error] : []),
+    ...(view.standInNote && status !== 'could not start' ? [view.standInNote] : []),
   ];
   const kind = status === 'could not start' ? 'failed' : status.replace(' ', '');
   return {

@@ -27,6 +27,7 @@ export {
   readConfigText,
 } from '../workspace/folders';
 export { plannedChecks, textInRun } from '../report/summary';
+export { isStandInRun, standInNote } from '../report/standInNote';
 export { memorySnapshotNumbers, readMemorySnapshot, readMemorySnapshots, type MemorySnapshot } from '../report/memory';
 export { runRegrades, type RegradeView } from '../report/regradeView';
 export { workspaceMasker } from '../workspaceSecrets';

@@ -1,6 +1,8 @@
 /**
  * `mmb init [folder]`: a workspace that works at once, from a global install as from the sources:
- * a `config.jsonc` whose `rehearsal` run needs no key, the bundled benchmarks and AUTHORING.md.
+ * a `config.jsonc` whose rehearsals need no key (`rehearsal`, the notebook agent, whose notes outlive a
+ * session switch, and `rehearsal-chatbot`, the chatbot, which keeps nothing past one), the bundled
+ * benchmarks and AUTHORING.md.
  * Nothing the user already has is overwritten: each thing that exists is left alone and named.
  */
 import { cpSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
@@ -35,8 +37,11 @@ export const INIT_CONFIG = `// The runs of this workspace: \`mmb run\` plays the
     // "chatbot-deepseek": { "benchmark": "starter", "agent": "chatbot",
     //   "agent_model": { "model": "deepseek-v4-flash", "base_url": "https://api.deepseek.com/v1", "api_key_env": "DEEPSEEK_API_KEY" } },
 
-    // \`mmb run rehearsal\`: the starter benchmark, the chatbot agent on the stand-in (no "agent_model").
-    "rehearsal": { "benchmark": "starter", "agent": "chatbot" }
+    // \`mmb run\` plays both rehearsals of the starter benchmark, agents on the stand-in too (no "agent_model"):
+    // \`rehearsal\` is the notebook agent, whose notes outlive the session switch: a memory at work.
+    "rehearsal": { "benchmark": "starter", "agent": "notebook" },
+    // \`rehearsal-chatbot\` is a chatbot, which keeps nothing past the switch: its low scores after it are expected.
+    "rehearsal-chatbot": { "benchmark": "starter", "agent": "chatbot" }
   }
 }
 `;
@@ -63,9 +68,10 @@ export function initCommand(folder: string | undefined, cwd: string, bundled: st
   writeOnce(join(benchmarksDir, GUIDE_FILE), shown, outcome, (path) =>
     cpSync(join(bundled, GUIDE_FILE), path, { errorOnExist: true, force: false }),
   );
-  const next = target === cwd ? '`mmb run rehearsal`' : `\`cd ${shown(target)} && mmb run rehearsal\``;
+  const next = target === cwd ? '`mmb run`' : `\`cd ${shown(target)} && mmb run\``;
   const closing = outcome.created
-    ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost).`
+    ? `Next: ${next} plays the starter benchmark on the stand-in model (no key, no cost), ` +
+      'with the notebook agent (`rehearsal`) and the chatbot (`rehearsal-chatbot`) side by side.'
     : 'Nothing new: the workspace has everything `mmb init` writes.';
   out(`${outcome.lines.join('\n')}\n${closing}\n`);
   return 0;

@@ -1,17 +1,17 @@
-/** `mmb run` and `mmb demo`: runs from config.jsonc, played, and one result line each. */
-import { existsSync, lstatSync, rmSync } from 'node:fs';
+/** `mmb run`: runs from config.jsonc (or made up on the command line), played, one result line each, and closing lines. */
+import { existsSync, lstatSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { CONFIG_FILE, parseConfig, type Config, type RunConfig } from '../../../scenario/src';
+import { CONFIG_FILE, parseConfig, type Config } from '../../../scenario/src';
 import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
 import { startNotices } from '../adapters/registry';
 import { usesStandIn } from '../models/resolve';
 import type { Summary } from '../report/summary';
-import { findBenchmarkFolders, readConfigFile } from '../workspace/folders';
+import { readConfigFile } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { clearRun } from '../workspace/lock';
 import { RunBusy } from '../errors';
-import { REPORT_FILE, resultsDir } from '../protocol/layout';
+import { resultsDir } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
 import { loadPartial, savePartial, type SavedPartial } from '../workspace/partial';
 import { launchRuns, type LaunchRun, type RunOutcome, type RunTiming } from '../workspace/launch';
@@ -21,6 +21,7 @@ import { repeated, repeatedConfigRun, sharded, withConcurrency, type RunSelectio
 import { finishRunForCi, type CiOutputs } from './ci';
 import { oneLine } from './exitStatus';
 import { unknownRunError } from './unknownRun';
+import { closingLines, type ClosingOptions } from './runClosing';
 
 export interface Io {
   out: (s: string) => void;
@@ -150,40 +151,20 @@ function rehearsalConfig(config: Config): Config {
   return { ...config, persona: { model: 'stand-in' }, time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 } };
 }
 
-/** The bundled benchmarks on the stand-in: once with the whole conversation, once after a session switch. */
-export async function demoCommand(root: string, bundled: string, io: Io): Promise<number> {
-  const names = findBenchmarkFolders(dirname(bundled)).map((p) => p.split(/[\\/]/).pop() ?? '');
-  const runs: RunConfig[] = names.flatMap((b) => [
-    { name: `demo-${b}-in-context`, benchmark: b, agent: 'chatbot', ignore_session_break: true, options: {}, range: zero },
-    { name: `demo-${b}-new-session`, benchmark: b, agent: 'chatbot', ignore_session_break: false, options: {}, range: zero },
-  ]);
-  for (const r of runs) rmSync(join(resultsDir(root), r.name), { recursive: true, force: true });
-  io.out(
-    'Demo: the bundled benchmarks on the built-in stand-in model, no API key needed.\n' +
-      'The chatbot agent runs twice: with the whole conversation in context, and after a session switch that leaves it nothing.\n\n',
-  );
-  // The stand-in answers at once, so the Time Master need not leave real time before each wake-up.
-  const config: Config = {
-    ...parseConfig('{}').config,
-    parallel: 2,
-    time_master: { min_sleep_to_skip: 5, pre_wake_delay: 0, poll_interval: 0.05 },
-  };
-  const code = await execute(root, bundled, config, runs, io);
-  io.out(
-    '\nWith the conversation in context the agent can answer; after the switch it cannot: the gap is what the benchmark measures.\n' +
-      `Full entries: ${relative(process.cwd(), join(resultsDir(root), REPORT_FILE))}\n`,
-  );
-  return code;
-}
-
-const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-
 /**
- * Runs them and reports: stdout gets the progress and one result line per run that has a
+ * Runs them and reports (`mmb run`, and `mmb demo` in demo.ts): stdout gets the progress and one result line per run that has a
  * result; stderr one line per problem (a run that could not start, crashed, stopped, or hit a full
  * disk), so that a script reading stdout reads results only.
  */
-async function execute(root: string, benchmarksDir: string, config: Config, runs: LaunchRun[], io: Io, ci?: CiOutputs): Promise<number> {
+export async function execute(
+  root: string,
+  benchmarksDir: string,
+  config: Config,
+  runs: LaunchRun[],
+  io: Io,
+  ci?: CiOutputs,
+  closing?: ClosingOptions,
+): Promise<number> {
   printStartNotices(config, runs, io);
   let progressShown = false;
   const progress = new Progress(
@@ -220,6 +201,14 @@ async function execute(root: string, benchmarksDir: string, config: Config, runs
     const problem = problemLine(o);
     if (problem) io.err(`mmb: ${problem}\n`);
   }
+  if (!ci?.json)
+    io.out(
+      closingLines(
+        root,
+        outcomes.flatMap((o) => (o.summary ? [o.summary] : [])),
+        closing,
+      ),
+    );
   const code = exitStatus(outcomes);
   return ci ? finishRunForCi(code, outcomes, runs, benchmarksDir, ci, io) : code;
 }

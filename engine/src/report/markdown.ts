@@ -2,6 +2,7 @@
 import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import { cutSize, type Summary } from './summary';
 import { shorten } from '../../../scenario/src/plainText';
+import { standInNote } from './standInNote';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
@@ -64,6 +65,8 @@ function figureLines(summary: Summary): string[] {
     .join('; ');
   if (tokens) lines.push(`📊 Persona model: ${tokens}${summary.retries ? `; ${summary.retries} retries` : ''}`);
   lines.push(`📊 Run time: ${summary.runTimeSeconds < 60 ? `${summary.runTimeSeconds} s` : `${summary.runTimeMinutes} min`}`);
+  const note = standInNote(summary);
+  if (note) lines.push(`💡 ${inlineText(note)}`);
   return lines;
 }
 

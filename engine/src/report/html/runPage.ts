@@ -11,6 +11,7 @@ import { regradeSection } from './regradeSection';
 import { chartBox, escapeHtml, gradeBars, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
+import { standInNote } from '../standInNote';
 
 const MARKER_ICONS: Record<string, string> = { phase: '§', session: '⟳', compaction: '✂', 'agent-compaction': '✂', time: '⏩', note: '•' };
 
@@ -54,10 +55,12 @@ function pageHeader(view: RunView, title: string): string {
   const crash = summary.error
     ? `<div class="answer crash"><strong>💥 Crashed</strong><pre class="error-text">${escapeHtml(boundedError(summary.error))}</pre></div>`
     : '';
+  const note = standInNote(summary);
   return `<header>
 <h1>${escapeHtml(title)}${statusTag}</h1>
 <p class="sub">${escapeHtml(view.title)} · started ${started} UTC · run time ${runTime}</p>
 ${view.benchmarkNote ? noteParagraph(`ℹ ${escapeHtml(view.benchmarkNote)}.`) : ''}
+${note ? `<p class="note stand-in-note">💡 ${escapeHtml(note)}</p>` : ''}
 ${crash}
 </header>`;
 }

@@ -1,7 +1,8 @@
 /**
- * The editor says "partial" by the engine's one rule: a whole-benchmark rehearsal, played by the real
- * engine, has no "(partial)" in its lenses' grades, and its failures are blamed (red in the Test
- * Explorer, no "Not counted…"); a run from a later phase is partial and blames nothing it did not play.
+ * What the editor says of runs the real engine played, by the engine's own rules: "partial" by its one
+ * rule (a whole-benchmark rehearsal has no "(partial)" in its lenses' grades, and its failures are
+ * blamed, red in the Test Explorer with no "Not counted…"; a run from a later phase is partial), and a
+ * stand-in run's one-line note in the run view.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { main } from '../../engine/src/cli/main';
 import { STARTER, workspace } from '../../engine/test/helpers';
 import { chapterMarks, notCountedReason, playedRange } from '../src/chapterMarks';
 import { isPartialRun, ResultsFolder } from '../src/results';
+import { runRow } from '../src/runInfo';
 
 const quiet = { out: () => undefined, err: () => undefined, tty: false, env: {} };
 
@@ -35,4 +37,7 @@ test('a whole rehearsal is full in the editor; a run from chapter 2 is partial',
   );
   const laterGrade = folder.grade('starter.from-chapter2-1.rehearsal', '3.2')!;
   assert.equal(playedRange(laterGrade), 'chapter2.md phase 1 → chapter3.md phase 1');
+
+  const row = runRow(folder.view('starter.rehearsal', { benchmark: 'starter', agent: 'chatbot', configured: false }), undefined);
+  assert.match(row.tooltip.at(-1) ?? '', /^A stand-in run: no model, .* Next: mmb report starter\.rehearsal --html, then a real model/);
 });
