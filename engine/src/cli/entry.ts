@@ -18,6 +18,20 @@ function helpOrVersion(argv: readonly string[]): number | undefined {
   }
 }
 
+/**
+ * A reader that stops reading (`mmb check … | head -1`, `| true`) closes the pipe: the next write fails with EPIPE,
+ * which unhandled is a Node stack trace. The command stops there, quietly and with status 0, as `git log | head` does;
+ * a run so stopped resumes like one killed (the journal is the truth), its agents' programs ended on exit.
+ */
+function stopQuietlyWhenTheReaderCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
+stopQuietlyWhenTheReaderCloses(process.stdout);
+stopQuietlyWhenTheReaderCloses(process.stderr);
 const printed = helpOrVersion(process.argv.slice(2));
 if (printed === undefined) (require('./main') as typeof Main).startCli();
 else process.exitCode = printed;
