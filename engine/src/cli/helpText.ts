@@ -4,11 +4,17 @@
  */
 import { COMMANDS, EXIT, type CommandSpec, type OptionSpec } from './options';
 
+/** Where `mmb --help` starts a command's help: after its name and synopsis and at least two spaces. */
+const COMMAND_COLUMN = 44;
+
 /** The usage text of `mmb --help`, from the table. */
 export function usageText(): string {
   const lines = ['Usage: mmb <command> [options]', '', 'Commands:'];
   for (const command of COMMANDS) {
-    lines.push(`  ${`${command.name} ${command.synopsis}`.trimEnd().padEnd(44)}${command.help}`);
+    const head = `${command.name} ${command.synopsis}`.trimEnd();
+    // A synopsis too long for its column has a line of its own, its help below in the column: the two never run together.
+    if (head.length < COMMAND_COLUMN - 1) lines.push(...wrapped(`  ${head.padEnd(COMMAND_COLUMN)}`, command.help));
+    else lines.push(`  ${head}`, ...wrapped(' '.repeat(COMMAND_COLUMN + 2), command.help));
     // Options already in the synopsis (`--config <file>`, `--seed N`) are not listed twice.
     const listed = command.options.filter((o) => !command.synopsis.includes(o.name));
     const shown = listed.map(optionText);

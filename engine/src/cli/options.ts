@@ -5,7 +5,7 @@
  * a test round-trips them).
  */
 import { didYouMeanSentence } from '../didYouMean';
-import { CONFIG, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
+import { CONFIG, DEMO_EXITS, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
 import { JUDGE_COMMAND } from './judgeOptions';
 import { DEFAULT_SEED } from '../generate/presets';
 import { UsageError } from '../errors';
@@ -164,7 +164,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     exits: [{ code: 0, meaning: 'stopped with Ctrl-C' }, EXIT.usage],
   },
-  { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: RUN_EXITS },
+  { name: 'demo', synopsis: '', help: 'the bundled benchmarks on the built-in stand-in model', options: [], exits: DEMO_EXITS },
   {
     name: 'experiment',
     synopsis: 'filing [--seed N]',
