@@ -6,7 +6,6 @@ import { DISK_FULL_EXIT } from '../diskFull';
 import { ConfigError } from '../errors';
 import { startNotices } from '../adapters/registry';
 import { usesStandIn } from '../models/resolve';
-import type { Summary } from '../report/summary';
 import { readConfigFile } from '../workspace/folders';
 import { UsageError } from '../errors';
 import { clearRun } from '../workspace/lock';
@@ -22,6 +21,7 @@ import { finishRunForCi, type CiOutputs } from './ci';
 import { oneLine } from './exitStatus';
 import { unknownRunError } from './unknownRun';
 import { closingLines, type ClosingOptions } from './runClosing';
+import { resultLines } from './resultLines';
 
 export interface Io {
   out: (s: string) => void;
@@ -195,9 +195,10 @@ export async function execute(
     progress.stop();
   }
   if (progressShown) io.out('\n');
+  const results = resultLines(outcomes.flatMap((o) => (o.summary ? [{ run: o.run, summary: o.summary }] : [])));
   for (const o of outcomes) {
     for (const notice of o.notices ?? []) io.err(`mmb: notice: run "${clipName(o.run, 120)}": ${notice}\n`);
-    if (o.summary) io.out(`${resultLine(o.run, o.summary)}\n`);
+    if (o.summary) io.out(`${results.shift()}\n`);
     const problem = problemLine(o);
     if (problem) io.err(`mmb: ${problem}\n`);
   }
@@ -255,11 +256,4 @@ function timingFromEnv(env: NodeJS.ProcessEnv): RunTiming {
   if (waitNotice !== undefined && waitNotice >= 1) out.waitNoticeMs = waitNotice;
   if (turns !== undefined && Number.isInteger(turns) && turns >= 1) out.maxTurnsPerPhase = turns;
   return out;
-}
-
-function resultLine(run: string, summary: Summary): string {
-  const avg = summary.average === null ? '—' : summary.average.toFixed(2);
-  const runTime = summary.runTimeSeconds < 60 ? `${summary.runTimeSeconds} s` : `${summary.runTimeMinutes} min`;
-  const coverage = `${summary.coverage.graded}/${summary.coverage.planned}`;
-  return `${run.padEnd(24)} ${summary.status.padEnd(9)} average ${avg}/10  coverage ${coverage}  ${runTime}`;
 }
