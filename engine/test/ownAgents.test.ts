@@ -208,7 +208,8 @@ for await (const line of createInterface({ input: process.stdin })) { const r = 
       joinedPattern(
         [
           /^ {2}FAIL {2}the saved state survives a restart of the engine: /,
-          /after close and a new adapter on the same folder, getResponses\(0\) must return the same messages/,
+          /after `shutdown` and a new start of the program on the same MMB_AGENT_HOME, /,
+          /`responses` with `after: 0` must return the same messages/,
         ],
         'm',
       ),

@@ -1,7 +1,7 @@
 /**
  * `mmb conformance <run-id>`: the conformance suite against the agent of a run of config.jsonc,
  * made exactly as the run would make it, in a scratch folder (the run's results are untouched).
- * One line per requirement with pass, fail and what to fix, or skip and why.
+ * One line per requirement, every one of them: pass, FAIL and what to fix, skip and why, or not run and why.
  */
 import { dirname } from 'node:path';
 import { adapterUsesStandIn } from '../adapters/registry';
@@ -18,7 +18,7 @@ export interface ConformanceInput {
   memory: string | undefined;
 }
 
-const MARKS: Record<RequirementResult['outcome'], string> = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
+const MARKS: Record<RequirementResult['outcome'], string> = { pass: 'pass', fail: 'FAIL', skip: 'skip', 'not-run': 'not run' };
 
 export async function conformanceCommand(input: ConformanceInput, io: Io): Promise<number> {
   if (!input.runId) throw new UsageError('mmb conformance needs a run of config.jsonc: mmb conformance my-agent-run');
@@ -50,9 +50,11 @@ export async function conformanceCommand(input: ConformanceInput, io: Io): Promi
       io.out(`  ${MARKS[result.outcome]}  ${result.requirement}${result.detail ? `: ${result.detail}` : ''}\n`);
     });
     const failed = results.filter((r) => r.outcome === 'fail').length;
+    const notRun = results.filter((r) => r.outcome === 'not-run').length;
+    const unchecked = notRun ? ` (${notRun} more not run because of them)` : '';
     io.out(
       failed
-        ? `${failed} requirement${failed === 1 ? '' : 's'} failed: fix them, then run mmb conformance ${run.name} again.\n`
+        ? `${failed} requirement${failed === 1 ? '' : 's'} failed${unchecked}: fix them, then run mmb conformance ${run.name} again.\n`
         : 'Every requirement holds: the agent is ready for mmb run.\n',
     );
     return failed ? 1 : 0;

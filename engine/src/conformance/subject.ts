@@ -7,6 +7,7 @@ import { ProcessAdapter } from '../adapters/process';
 import type { AgentAdapter } from '../protocol/agent';
 import { Clock } from '../clock';
 import type { ConformanceSubject } from './suite';
+import { PROTOCOL_WORDS } from './words';
 
 export interface SubjectInput {
   agent: string;
@@ -37,5 +38,7 @@ export function conformanceSubject(input: SubjectInput): ConformanceSubject {
     make: (runDir) =>
       createAdapter(input.agent, { runDir, options: input.options, models: input.models, clock, workspace: input.workspace }),
     virtualTime: (adapter) => claimsVirtualTime(adapter, entry.clock),
+    // A program is told what to change in the protocol's words; a module or a built-in in the interface's.
+    ...(input.agent === 'process' ? { words: PROTOCOL_WORDS } : {}),
   };
 }
