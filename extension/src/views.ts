@@ -7,14 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { basename, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import {
+  BENCHMARKS_DIR,
   compareRuns,
   computeTrends,
+  loadRunBenchmark,
   parseReportMessage,
   renderComparison,
   renderRunReport,
   renderTrends,
   runView,
+  trendsBenchmarks,
   type RenderOptions,
+  type ReportWorkspace,
+  type RunBenchmark,
   type RunState,
   type TrueStatus,
 } from '../../engine/src/api';
@@ -109,8 +114,8 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     const state = states.find((s) => s.run === name);
     if (!name) return;
     if (!state) throw new Error(`${name} has no results yet.`);
-    const b = this.benchmarkOf(state.benchmark);
-    if (!b) throw new Error(`the benchmark ${state.benchmark} of ${name} is not in benchmarks/.`);
+    // As `mmb report` reads it: the copy kept with the run, else the folder, else the state alone; never refused.
+    const b = loadRunBenchmark(this.reportWorkspace(), name, state);
     this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) =>
       renderRunReport(this.runViewOf(state, b), this.renderOptions(nonce)),
     );
@@ -120,18 +125,22 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
    * The run page's view model, as the CLI's: prices from config.jsonc, the memory snapshots beside
    * failed answers, traps judged at the editor's pass score, the status by the run's lock.
    */
-  private runViewOf(
-    state: RunState,
-    b: { benchmark: NonNullable<ReturnType<RunsHub['benchmark']>>; path: string },
-  ): ReturnType<typeof runView> {
+  private runViewOf(state: RunState, b: RunBenchmark): ReturnType<typeof runView> {
     return runView(state, b.benchmark, {
       benchmarkPath: b.path,
+      ...(b.note ? { benchmarkNote: b.note } : {}),
       prices: this.wb.results.config().prices,
       memory: this.wb.results.memorySnapshots(state.run),
       regrades: this.wb.results.regrades(state, b.benchmark),
       passScore: this.wb.passScore(),
       ...this.trueStatus(state.run),
     });
+  }
+
+  /** The workspace as the engine's report readers take it: the editor's runs play the workspace's own benchmarks only. */
+  private reportWorkspace(): ReportWorkspace {
+    const root = this.wb.results.root;
+    return { root, configPath: join(root, 'config.jsonc'), bundled: join(root, BENCHMARKS_DIR) };
   }
 
   /** The run's status by its lock, as the run view shows it: a state that says running may have been stopped. */
@@ -163,8 +172,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
       throw new Error(
         `runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`,
       );
-    const b = this.benchmarkOf(benchmarks[0]!);
-    if (!b) throw new Error(`the benchmark ${benchmarks[0]} is not in benchmarks/.`);
+    const b = loadRunBenchmark(this.reportWorkspace(), chosen[0]!.run, chosen[0]!);
     this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) =>
       renderComparison(compareRuns(chosen, b.benchmark, b.path, this.wb.passScore()), this.renderOptions(nonce)),
     );
@@ -183,7 +191,13 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
       );
     this.show({ kind: 'trends' }, 'Trends', (nonce) =>
       renderTrends(
-        computeTrends(states, (name) => this.benchmarkOf(name)),
+        computeTrends(
+          states,
+          trendsBenchmarks(
+            this.reportWorkspace(),
+            states.map((state) => ({ id: state.run, state })),
+          ),
+        ),
         this.renderOptions(nonce),
       ),
     );
