@@ -211,3 +211,15 @@ test('compare and trends of runs whose benchmark is gone read the copy kept with
   assert.equal(trends.code, 0, trends.err);
   assert.match(trends.out, /^mine @ chatbot: 2 runs \(a, b\)/m);
 });
+
+test('mmb report --merge brings the kept copy: the run reports here, where its benchmark never was', async () => {
+  const dir = await ranWorkspace();
+  const here = workspace({ persona: { model: 'stand-in' }, runs: {} }, {});
+  const merged = await mmb(['report', '--merge', join(dir, 'results')], here);
+  assert.equal(merged.code, 0, merged.err);
+  assert.equal(readFileSync(join(kept(here), 'chapter2.md'), 'utf8'), readFileSync(join(kept(dir), 'chapter2.md'), 'utf8'));
+  const report = await mmb(['report', 'a'], here);
+  assert.equal(report.code, 0, report.err);
+  assert.match(report.out, /^Note: the benchmark is gone \(benchmarks\/mine has no benchmark\.json\); the report uses the copy kept/);
+  assert.match(report.out, /📊 Check coverage: 5\/5/);
+});

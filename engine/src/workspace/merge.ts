@@ -8,7 +8,7 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunDamaged, UsageError } from '../errors';
-import { JOURNAL_FILE, MEMORY_DIR, PARTIAL_FILE, RESULTS_DIR, resultsDir, STATE_FILE } from '../protocol/layout';
+import { JOURNAL_FILE, KEPT_BENCHMARK_DIR, MEMORY_DIR, PARTIAL_FILE, RESULTS_DIR, resultsDir, STATE_FILE } from '../protocol/layout';
 import { clipName, runIdProblem } from '../protocol/runRequest';
 import { copyMemoryFolder } from '../run/memorySnapshot';
 import { FileRunStore } from '../run/store';
@@ -112,10 +112,11 @@ function runsIn(dir: string, leftOut: string[]): Incoming[] {
   return runs;
 }
 
-/** The entries of a run folder that travel, each a regular file or a folder (memory snapshots), all bounded. */
+/** The entries of a run folder that travel, each a regular file or a folder (memory snapshots, the kept benchmark), all bounded. */
 function checkedEntries(runDir: string): string[] {
   const budget = { bytes: 0, entries: 0 };
-  const entries = readdirSync(runDir).filter((name) => RUN_FILES.has(name) || name === MEMORY_DIR);
+  // The benchmark kept with the run travels with it: its reports here read it (`loadRunBenchmark` checks it again).
+  const entries = readdirSync(runDir).filter((name) => RUN_FILES.has(name) || name === MEMORY_DIR || name === KEPT_BENCHMARK_DIR);
   for (const name of entries) checkTree(join(runDir, name), runDir, budget, 0);
   return entries;
 }
