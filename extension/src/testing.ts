@@ -218,6 +218,7 @@ export class BenchmarkTests implements vscode.Disposable {
     });
     const cancel = token.onCancellationRequested(() => engine.kill('SIGINT'));
     let lastGraded = 0;
+    let lastWaiting: string | undefined;
     let done = false;
     void ended.then(() => {
       done = true;
@@ -229,6 +230,9 @@ export class BenchmarkTests implements vscode.Disposable {
           test.appendOutput(`${run}: ${view.graded} checks graded, now in ${view.chapter} phase ${view.phase}\r\n`);
           lastGraded = view.graded;
         }
+        // A wait on the agent is journaled every 10 s: each says how long so far, so a slow agent never looks like a hang.
+        if (view?.waiting && view.waiting !== lastWaiting) test.appendOutput(`${run}: ${view.waiting}\r\n`);
+        lastWaiting = view?.waiting;
         await Promise.race([ended, new Promise((r) => setTimeout(r, 500))]);
       }
     } finally {

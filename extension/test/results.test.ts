@@ -1,7 +1,7 @@
 /** What the editor reads of runs: statuses by lock, latest grades, the cause of a failed check, where a rerun starts. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
@@ -147,4 +147,29 @@ test("the editor's pages and What caught it hold no key: masked by config.jsonc'
   } finally {
     delete process.env.MMB_TEST_EDITOR_KEY;
   }
+});
+
+test("a running run that waits on its agent shows the wait: waiting for the agent's reply: N s of 60", async () => {
+  const dir = workspace({
+    persona: { model: 'stand-in' },
+    runs: { slow: { benchmark: 'starter', agent: 'process', command: ['node', 'agents/wait-agent.mjs'] } },
+  });
+  mkdirSync(join(dir, 'agents'));
+  copyFileSync(
+    join(__dirname, '..', '..', 'engine', 'test', 'fixtures', 'agents', 'wait-agent.mjs'),
+    join(dir, 'agents', 'wait-agent.mjs'),
+  );
+  const env = { ...process.env, MMB_WAIT_NOTICE_MS: '200', MMB_REPLY_TIMEOUT_MS: '60000' };
+  const child = spawn(process.execPath, [CLI, 'run', 'slow'], { cwd: dir, env });
+  const exited = new Promise((res) => child.once('exit', res));
+  const folder = new ResultsFolder(dir);
+  let waiting: string | undefined;
+  for (let i = 0; i < 300 && !waiting; i++) {
+    waiting = folder.runs()[0]?.waiting;
+    if (!waiting) await new Promise((res) => setTimeout(res, 50));
+  }
+  child.kill('SIGINT');
+  await exited;
+  assert.match(waiting ?? '', /^waiting for the agent's reply: \d+ s of 60$/);
+  assert.equal(folder.runs()[0]?.waiting, undefined, 'a stopped run waits on nothing');
 });
