@@ -1,7 +1,13 @@
-/** `mmb new <name>`: a benchmark folder to start from, with every part of the format, that checks clean. */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+/**
+ * `mmb new <name>`: a benchmark folder to start from, with every part of the format, that checks clean,
+ * and its rehearsal in config.jsonc (`<name>-rehearsal`, the notebook agent; config.jsonc is written when
+ * there is none), so that the command it prints rehearses the whole benchmark at once.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CONFIG_FILE, parseConfig } from '../../../scenario/src';
 import { UsageError } from '../errors';
+import { withRunAdded } from './configRuns';
 
 /** A file's text from its lines, each ended by a newline. */
 const textLines = (...lines: string[]): string => lines.map((line) => `${line}\n`).join('');
@@ -80,11 +86,55 @@ export function newCommand(name: string | undefined, cwd: string, out: (s: strin
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(files(name))) writeFileSync(join(dir, file), text);
   const shown = relative(cwd, dir);
+  const rehearsal = addRehearsal(cwd, name);
   out(
     textLines(
       `Created ${shown}: three chapters, a profile and one sheet, a trap and four checks.`,
-      `Next: edit it, then \`mmb check ${shown}\`; rehearse it with a run whose persona and agent are "stand-in".`,
+      rehearsal.line,
+      `Next: edit it, \`mmb check ${shown}\`, then rehearse it whole: ${rehearsal.command}`,
     ),
   );
   return 0;
+}
+
+/** The run `mmb new <name>` adds: the benchmark rehearsed whole by the notebook agent, whose notes outlive a session switch. */
+export function rehearsalRunName(benchmark: string): string {
+  return `${benchmark}-rehearsal`;
+}
+
+const FRESH_CONFIG = textLines(
+  '// The runs of this workspace: `mmb run` plays them all, `mmb run <run-id>` one of them.',
+  '// "stand-in" is the built-in model: no key, no network, no cost.',
+  '{',
+  '  "persona": { "model": "stand-in" },',
+  '  "runs": {',
+  '  }',
+  '}',
+);
+
+/**
+ * Adds the rehearsal run to config.jsonc (its comments kept, one line added), or says why not; the
+ * command rehearses the whole benchmark on the stand-in either way, with no key.
+ */
+function addRehearsal(cwd: string, benchmark: string): { line: string; command: string } {
+  const run = rehearsalRunName(benchmark);
+  const wholeBenchmark = `mmb run --benchmark ${benchmark} --rehearse`;
+  const path = join(cwd, CONFIG_FILE);
+  const fresh = !existsSync(path);
+  const text = fresh ? FRESH_CONFIG : readFileSync(path, 'utf8');
+  const { config, diagnostics } = parseConfig(text);
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { line: `${CONFIG_FILE} has errors (mmb check ${CONFIG_FILE}): no run was added to it.`, command: wholeBenchmark };
+  const existing = config.runs.find((r) => r.name === run);
+  if (existing && existing.benchmark !== benchmark)
+    return { line: `${CONFIG_FILE} has a run "${run}" of another benchmark: no run was added.`, command: wholeBenchmark };
+  // A persona on a real model would need its key: --rehearse puts the run on the stand-in whatever the file says.
+  const command = `mmb run ${run}${config.persona.model === 'stand-in' ? '' : ' --rehearse'}`;
+  if (existing) return { line: `${CONFIG_FILE} has its run "${run}" already.`, command };
+  const updated = withRunAdded(text, run, { benchmark, agent: 'notebook' });
+  if (parseConfig(updated).diagnostics.some((d) => d.severity === 'error'))
+    return { line: `the run "${run}" would not fit in ${CONFIG_FILE}: no run was added.`, command: wholeBenchmark };
+  writeFileSync(path, updated);
+  const where = fresh ? `in a new ${CONFIG_FILE}` : `to ${CONFIG_FILE}`;
+  return { line: `Added the run "${run}" ${where}: the notebook agent, whose notes outlive a session switch.`, command };
 }

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { applyEdits, modify } from 'jsonc-parser';
 import { isFolderName, parseConfig } from '../../../scenario/src';
 import { UsageError } from '../errors';
+import { withRunAdded } from './configRuns';
 
 /** The example behind each kind: its file under examples/agents/, the file it becomes, and its run. */
 const KINDS = {
@@ -27,8 +27,15 @@ export interface NewAgentInput {
   examples: string;
 }
 
-const FRESH_CONFIG =
-  '// MarathonMemBench workspace: `mmb run <run>`, `mmb conformance <run>`.\n{\n  "persona": { "model": "stand-in" },\n  "runs": {}\n}\n';
+const FRESH_CONFIG = [
+  '// MarathonMemBench workspace: `mmb run <run>`, `mmb conformance <run>`.',
+  '{',
+  '  "persona": { "model": "stand-in" },',
+  '  "runs": {',
+  '  }',
+  '}',
+  '',
+].join('\n');
 
 export function newAgentCommand(input: NewAgentInput, out: (s: string) => void): number {
   const { name, cwd } = input;
@@ -50,10 +57,10 @@ export function newAgentCommand(input: NewAgentInput, out: (s: string) => void):
     throw new UsageError('config.jsonc has errors: fix them first (mmb check config.jsonc), then add the agent.');
   if (config.runs.some((r) => r.name === name)) throw new UsageError(`config.jsonc has a run "${name}" already; pick another name.`);
   const benchmark = existsSync(join(cwd, 'benchmarks', 'starter')) ? 'starter' : (config.runs[0]?.benchmark ?? 'starter');
-  const edits = modify(text, ['runs', name], { benchmark, ...kind.run(file) }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  const updated = withRunAdded(text, name, { benchmark, ...kind.run(file) });
   mkdirSync(join(cwd, 'agents'), { recursive: true });
   writeFileSync(target, readFileSync(join(input.examples, kind.example), 'utf8'));
-  writeFileSync(configPath, applyEdits(text, edits));
+  writeFileSync(configPath, updated);
   const created = `Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.`;
   out(`${created}\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`);
   return 0;
