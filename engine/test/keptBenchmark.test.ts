@@ -223,3 +223,21 @@ test('mmb report --merge brings the kept copy: the run reports here, where its b
   assert.match(report.out, /^Note: the benchmark is gone \(benchmarks\/mine has no benchmark\.json\); the report uses the copy kept/);
   assert.match(report.out, /📊 Check coverage: 5\/5/);
 });
+
+test('runs of one benchmark read it once: the second copy is checked by its sizes, a truncated one still named', async () => {
+  const dir = await ranWorkspace();
+  cpSync(join(dir, 'results', 'a'), join(dir, 'results', 'b'), { recursive: true });
+  const state = JSON.parse(readFileSync(join(dir, 'results', 'b', 'state.json'), 'utf8')) as { run: string };
+  writeFileSync(join(dir, 'results', 'b', 'state.json'), JSON.stringify({ ...state, run: 'b' }));
+  truncateSync(join(dir, 'results', 'b', 'benchmark', 'chapter2.md'), 10);
+  const report = await mmb(['report', 'a', 'b'], dir);
+  assert.equal(report.code, 0, report.err);
+  const notes = report.out.split('\n').filter((line) => line.startsWith('Note:'));
+  assert.equal(notes.length, 1, report.out);
+  assert.match(
+    notes[0]!,
+    /^Note: damaged: benchmark\/chapter2\.md: it holds 10 bytes, not the \d+ kept; the report reads benchmarks\/mine\/, unchanged since\.$/,
+  );
+  const list = await mmb(['report'], dir);
+  assert.match(list.out, /^b +mine +chatbot +finished +[\d.]+ +5\/5$/m);
+});

@@ -47,6 +47,8 @@ export type KeepOutcome = { kept: 'written' | 'unchanged' } | { skipped: string 
 /** The copy read back: its files, absent (a run from before copies were kept, or too large), or its problem in one line. */
 export type KeptRead =
   | { kind: 'kept'; files: Map<string, string>; digest: string }
+  /** A copy whose digest the caller knows already (`known`): its files were checked by size only, and not read. */
+  | { kind: 'known'; digest: string }
   | { kind: 'absent' }
   | { kind: 'damaged'; problem: string; manifest?: KeptManifest };
 
@@ -116,9 +118,11 @@ function safeManifest(dirOfRun: string): KeptManifest | undefined {
 /**
  * The kept copy of a run, read as untrusted: the folder must be a real folder (not a link), each
  * file `kept.json` names must be there, a regular file inside it, with the bytes and digest it
- * names. The first problem found is the answer, one line naming the file.
+ * names. The first problem found is the answer, one line naming the file. `known`: digests whose
+ * files the caller has read and checked already (a listing of many runs of one benchmark): a copy
+ * whose `kept.json` names one is checked by its files' sizes only, so a list reads each benchmark once.
  */
-export function readKeptBenchmark(dirOfRun: string): KeptRead {
+export function readKeptBenchmark(dirOfRun: string, known: (digest: string) => boolean = () => false): KeptRead {
   const dir = keptBenchmarkDir(dirOfRun);
   const stat = lstatSync(dir, { throwIfNoEntry: false });
   if (!stat) return { kind: 'absent' };
@@ -135,10 +139,16 @@ export function readKeptBenchmark(dirOfRun: string): KeptRead {
   if (!manifest) return { kind: 'damaged', problem: `damaged: ${where}${KEPT_MANIFEST_FILE}: missing` };
   const files = new Map<string, string>();
   const real = realpathSync(dir);
+  const sizesOnly = known(manifest.digest);
   for (const [name, expected] of Object.entries(manifest.files)) {
     // The names come from a file of results/: only a benchmark file's own name, never a path.
     if (!isBenchmarkFileName(name) || /[\\/]/.test(name) || name.startsWith('.'))
       return { kind: 'damaged', problem: `damaged: ${where}${KEPT_MANIFEST_FILE}: names a file that is no benchmark file`, manifest };
+    if (sizesOnly) {
+      const problem = sizeProblem(join(real, name), expected.bytes);
+      if (problem) return { kind: 'damaged', problem: `damaged: ${where}${name}: ${problem}`, manifest };
+      continue;
+    }
     const read = readFolderFile(real, name);
     const problem =
       'refused' in read
@@ -151,7 +161,15 @@ export function readKeptBenchmark(dirOfRun: string): KeptRead {
     if (problem || 'refused' in read) return { kind: 'damaged', problem: `damaged: ${where}${name}: ${problem}`, manifest };
     files.set(name, read.text);
   }
-  return { kind: 'kept', files, digest: benchmarkDigest(files) };
+  return sizesOnly ? { kind: 'known', digest: manifest.digest } : { kind: 'kept', files, digest: benchmarkDigest(files) };
+}
+
+/** Why a file of a copy is not the size kept (`readFolderFile`'s words), without reading it; undefined when it is. */
+function sizeProblem(path: string, bytes: number): string | undefined {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return 'it cannot be read (it is gone)';
+  if (!stat.isFile()) return stat.isSymbolicLink() ? 'it is a symbolic link, never followed here' : 'it is not a regular file';
+  return stat.size === bytes ? undefined : `it holds ${stat.size} bytes, not the ${bytes} kept`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { loadBenchmark, validateBenchmark, type Benchmark } from '../../../scena
 import { keptBenchmarkDir, runDir } from '../protocol/layout';
 import type { RunState } from '../state/runState';
 import { isBenchmarkFolder, readBenchmarkFolder } from './folders';
-import { benchmarkDigest, readKeptBenchmark } from './keptBenchmark';
+import { benchmarkDigest, readKeptBenchmark, type KeptRead } from './keptBenchmark';
 import { posix, runBenchmarkFolder, type ReportWorkspace } from './results';
 import { stateBenchmark } from './stateBenchmark';
 
@@ -46,18 +46,19 @@ export function runBenchmarkReader(ws: ReportWorkspace): RunBenchmarkReader {
     }
     return valid.get(name);
   };
-  const parsedOf = (name: string, files: ReadonlyMap<string, string>, digest: string): Benchmark => {
-    if (!parsed.has(digest)) parsed.set(digest, loadBenchmark({ name, files }));
-    return parsed.get(digest)!;
+  // A copy whose digest was read and parsed for another run is checked by size only (`readKeptBenchmark`'s `known`).
+  const parsedOf = (name: string, kept: Extract<KeptRead, { digest: string }>): Benchmark => {
+    if (kept.kind === 'kept' && !parsed.has(kept.digest)) parsed.set(kept.digest, loadBenchmark({ name, files: kept.files }));
+    return parsed.get(kept.digest)!;
   };
   return (id, state) => {
     const name = String(state.benchmark);
     const read = liveOf(name);
-    const kept = readKeptBenchmark(runDir(ws.root, id));
+    const kept = readKeptBenchmark(runDir(ws.root, id), (digest) => parsed.has(digest));
     const keptPath = posix(relative(ws.root, keptBenchmarkDir(runDir(ws.root, id))));
     const copy = `the copy kept with the run (${keptPath}/)`;
-    if (kept.kind === 'kept') {
-      const benchmark = parsedOf(name, kept.files, kept.digest);
+    if (kept.kind === 'kept' || kept.kind === 'known') {
+      const benchmark = parsedOf(name, kept);
       if ('files' in read && read.digest === kept.digest) return { benchmark, path: read.path, source: 'kept' };
       const why = 'files' in read ? 'the benchmark has changed since this run' : read.problem;
       return { benchmark, path: keptPath, source: 'kept', note: `${why}; the report uses ${copy}` };
