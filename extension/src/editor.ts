@@ -277,6 +277,7 @@ export function checkHover(dir: string, mark: CheckMark): vscode.MarkdownString 
   if (range) out.appendMarkdown(`_A partial run: it played ${md(range)}._\n\n`);
   const notCounted = notCountedReason(mark);
   if (notCounted) out.appendMarkdown(`_${md(notCounted)}_\n\n`);
+  if (g.standInNote && !mark.passed) out.appendMarkdown(`_💡 ${md(g.standInNote)}_\n\n`);
   out.appendMarkdown(`**Question:** ${md(asInRun(check.question, g))}\n\n**Expected:** ${md(asInRun(check.answer, g))}\n\n`);
   out.appendMarkdown(`**Agent:** ${md(bounded(s.answer))}\n\n**Grader:** ${md(bounded(s.comment))}\n\n`);
   out.appendMarkdown(

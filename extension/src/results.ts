@@ -69,6 +69,8 @@ export interface LatestGrade {
   /** The run's templates as written → as expanded, and its start moment: how its texts read. */
   templates: Readonly<Record<string, string>>;
   startTime: string;
+  /** What a stand-in run's scores mean, the engine's one line: said beside a red mark, which alone reads as a broken tool. */
+  standInNote?: string;
 }
 
 /** A run's standing grade of a check, with what the marks need to know of the run. */
@@ -76,6 +78,7 @@ function latestOf(run: string, state: RunState, id: string): LatestGrade | undef
   const grades = Object.hasOwn(state.grades, id) ? state.grades[id] : undefined;
   const grade = grades?.[grades.length - 1];
   if (!grades || !grade) return undefined;
+  const note = standInNote(state);
   return {
     run,
     grade,
@@ -83,6 +86,7 @@ function latestOf(run: string, state: RunState, id: string): LatestGrade | undef
     templates: state.templates,
     startTime: state.startTime,
     ...(state.phases && isPartialState(state) ? { phases: state.phases } : {}),
+    ...(note ? { standInNote: note } : {}),
   };
 }
 

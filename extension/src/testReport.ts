@@ -55,7 +55,8 @@ export function reportChecks(
       g.answer,
       `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
     );
-    test.failed(item, why ? [...messages, new vscode.TestMessage(why)] : messages, duration);
+    const notes = [why, latest?.standInNote ? `💡 ${latest.standInNote}` : undefined].filter((text) => text !== undefined);
+    test.failed(item, [...messages, ...notes.map((text) => new vscode.TestMessage(text))], duration);
   }
   if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
 }

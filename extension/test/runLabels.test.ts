@@ -2,7 +2,7 @@
  * What the editor says of runs the real engine played, by the engine's own rules: "partial" by its one
  * rule (a whole-benchmark rehearsal has no "(partial)" in its lenses' grades, and its failures are
  * blamed, red in the Test Explorer with no "Not counted…"; a run from a later phase is partial), and a
- * stand-in run's one-line note in the run view.
+ * stand-in run's one-line note in the run view, the lens's hover and the Test Explorer's failures.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -29,6 +29,7 @@ test('a whole rehearsal is full in the editor; a run from chapter 2 is partial',
   const wholeGrade = folder.grade('starter.rehearsal', '3.2')!;
   assert.equal(wholeGrade.phases, undefined, 'no played range: the lens shows no "(partial)"');
   assert.equal(playedRange(wholeGrade), undefined);
+  assert.match(wholeGrade.standInNote ?? '', /^A stand-in run: no model, /, "the lens's hover and the Test Explorer's failure say it");
   const marks = chapterMarks(benchmark, 'chapter3.md', new Map([['3.2', wholeGrade]]), 8).checks;
   assert.deepEqual(
     marks.map((m) => [m.located.check.id, m.passed || m.blamed, notCountedReason(m)]),
