@@ -214,3 +214,22 @@ function silentAgent(): AgentAdapter {
     getResponses: async (): Promise<AgentMessage[]> => [],
   };
 }
+
+test('a wait that cannot be journaled (a full disk) fails the turn with that error, never as a throw in a timer', async () => {
+  const state = emptyState();
+  const full = new Error('ENOSPC: no space left on device');
+  const started = Date.now();
+  await assert.rejects(
+    agentTurn(state, silentAgent(), 'c1', 'Hello', {
+      replyTimeoutMs: 60_000,
+      record: (event) => {
+        if (event.type === 'waiting') throw full;
+        applyEvent(state, event);
+      },
+      now: () => new Date().toISOString(),
+      waitNoticeMs: 50,
+    }),
+    full,
+  );
+  assert.ok(Date.now() - started < 1000);
+});

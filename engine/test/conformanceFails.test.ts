@@ -47,6 +47,17 @@ test('an agent that forgets its replies at a restart: the FAIL in the protocol w
   assert.ok(results.every((r) => !r.detail?.includes('getResponses')));
 });
 
+test('a program without `status` is told in its line what that costs: a second at every turn', async () => {
+  const results = await conformanceOf([process.execPath, AGENT], 'statusless');
+  assert.deepEqual(results[4], {
+    requirement: 'status has its shape',
+    outcome: 'skip',
+    detail:
+      'no `status` in the `methods` of the `initialize` answer (or no `state` in its answer): ' +
+      'every turn then ends only 1000 ms after the last message (the starter: 15.4 s, not 1.1 s)',
+  });
+});
+
 test('an agent that never replies: what depends on a reply is listed as not run, with why; the FAIL names `responses`', async () => {
   const results = await conformanceOf([process.execPath, AGENT], 'silent');
   assert.deepEqual(outcomes(results), [

@@ -11,6 +11,8 @@ export interface ProtocolWords {
   /** The key a message is sent with, which the agent drops when it has seen it. */
   key: string;
   status: string;
+  /** That the agent does not say whether it is done. */
+  noStatus: string;
   /** The shape a status answer must have. */
   statusShape: string;
   /** That it has said all: the status's idle state. */
@@ -32,6 +34,7 @@ export const PROTOCOL_WORDS: ProtocolWords = {
   send: '`send`',
   key: '`key`',
   status: '`status`',
+  noStatus: 'no `status` in the `methods` of the `initialize` answer (or no `state` in its answer)',
   statusShape: '{"state": "idle" or "thinking", "context_tokens"?: number, "compactions"?: [...]}',
   idle: '`status` answer {"state": "idle"}',
   newConversation: '`new_conversation` (and list it in `methods` of the `initialize` answer)',
@@ -48,6 +51,7 @@ export const INTERFACE_WORDS: ProtocolWords = {
   send: 'sendMessage',
   key: 'idempotencyKey',
   status: 'getStatus',
+  noStatus: 'getStatus says "unknown"',
   statusShape: '{ state: "idle" | "thinking" | "unknown", compactions: [] or null, contextTokens: number or null }',
   idle: 'getStatus say "idle"',
   newConversation: 'startNewConversation',

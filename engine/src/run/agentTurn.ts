@@ -50,7 +50,9 @@ export async function agentTurn(
   });
   try {
     await unlessStopped(adapter.sendMessage(text, { idempotencyKey: key }), options.signal);
-    return await collectReplies(state, adapter, callId, options, notices);
+    const replies = await collectReplies(state, adapter, callId, options, notices);
+    notices.rethrowFailure();
+    return replies;
   } finally {
     notices.stop();
   }
@@ -74,6 +76,7 @@ async function collectReplies(
   let awaitSettled = adapter.whenSettled !== undefined;
   let settledOnce = false;
   for (;;) {
+    notices.rethrowFailure();
     const got = await unlessStopped(adapter.getResponses(state.agentCursor), signal);
     const messages = answersSoFar(got, state.agentCursor, awaitsLaterSend);
     for (const m of messages) {

@@ -28,6 +28,7 @@ export class WaitNotices {
   private lastNotice: number | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly noticeAfterMs: number;
+  private failure: unknown;
 
   constructor(private readonly options: WaitNoticeOptions) {
     this.noticeAfterMs = options.noticeAfterMs ?? WAIT_NOTICE_AFTER_MS;
@@ -46,12 +47,22 @@ export class WaitNotices {
     clearInterval(this.timer);
   }
 
+  /** A notice that could not be journaled (a full disk) fails the turn here, not as an uncaught throw in a timer. */
+  rethrowFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
   private tick(): void {
     const now = Date.now();
     if (now - this.quietSince < this.noticeAfterMs) return;
     if (this.lastNotice !== undefined && now - this.lastNotice < WAIT_NOTICE_EVERY_MS) return;
     this.lastNotice = now;
-    this.options.tell(now - this.started);
+    try {
+      this.options.tell(now - this.started);
+    } catch (e) {
+      this.failure = e;
+      this.stop();
+    }
   }
 }
 
