@@ -4,7 +4,7 @@
  * that `mmb conformance <name>` passes on the stand-in as generated.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { isFolderName, parseConfig } from '../../../scenario/src';
 import { UsageError } from '../errors';
 import { withRunAdded } from './configRuns';
@@ -37,6 +37,14 @@ const FRESH_CONFIG = [
   '',
 ].join('\n');
 
+/**
+ * The example's text with its own file name made the new file's: the module's header says which `"agent"` entry runs
+ * it, the process agent says its name in `initialize`; a copy that kept the example's name would point at another file.
+ */
+function ownNames(text: string, example: string, file: string): string {
+  return text.split(example).join(file);
+}
+
 export function newAgentCommand(input: NewAgentInput, out: (s: string) => void): number {
   const { name, cwd } = input;
   if (!name) throw new UsageError('mmb new agent needs a name: mmb new agent my-agent --kind process');
@@ -59,7 +67,7 @@ export function newAgentCommand(input: NewAgentInput, out: (s: string) => void):
   const benchmark = existsSync(join(cwd, 'benchmarks', 'starter')) ? 'starter' : (config.runs[0]?.benchmark ?? 'starter');
   const updated = withRunAdded(text, name, { benchmark, ...kind.run(file) });
   mkdirSync(join(cwd, 'agents'), { recursive: true });
-  writeFileSync(target, readFileSync(join(input.examples, kind.example), 'utf8'));
+  writeFileSync(target, ownNames(readFileSync(join(input.examples, kind.example), 'utf8'), kind.example, basename(file)));
   writeFileSync(configPath, updated);
   const created = `Created ${file} and the run "${name}" in ${relative(cwd, configPath) || 'config.jsonc'}.`;
   out(`${created}\nNext: \`mmb conformance ${name}\` checks it against every requirement; edit it, then \`mmb run ${name}\`.\n`);
