@@ -12,6 +12,7 @@ import { isModuleAgent } from '../../../scenario/src';
 import { ConfigError } from '../errors';
 import { reportedUsage } from '../models/usage';
 import { MAX_MESSAGES, parseCompactions, parseMessages, parseStatus } from './processProtocol';
+import { syntaxErrorPlace } from './moduleSyntaxError';
 import type { AgentAdapter, AgentMessage, AgentStatus, SendOptions } from '../protocol/agent';
 
 /** What a module's factory is given. */
@@ -147,9 +148,11 @@ export class ModuleAdapter implements AgentAdapter {
       const typescript = /\.m?ts$/.test(this.file)
         ? ' (a .ts module needs Node 22.18 or later, which strips types; or compile it to .mjs)'
         : '';
-      throw new ConfigError(
-        `the module agent ${this.file} could not be loaded${typescript}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`,
-      );
+      // A syntax error names its place, `file:line:col`, as an editor or a terminal opens it; Node's own says none.
+      const place = syntaxErrorPlace(this.file, e);
+      const where = place ? `${this.file}:${place.line}:${place.column}` : this.file;
+      const reason = e instanceof Error ? `${e instanceof SyntaxError ? 'SyntaxError: ' : ''}${e.message.slice(0, 300)}` : String(e);
+      throw new ConfigError(`the module agent ${where} could not be loaded${typescript}: ${reason}`);
     }
     const factory = typeof exports.createAgent === 'function' ? exports.createAgent : exports.default;
     if (typeof factory !== 'function')
