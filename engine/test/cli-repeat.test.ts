@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { tempDir, workspace, mmb } from './helpers';
 
@@ -62,7 +63,8 @@ test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list
   );
   const html = mmb(['report', 'a#1', '--html'], dir);
   assert.equal(html.code, 0, html.stderr);
-  assert.equal(html.stdout, 'Wrote results/a#1/report.html\n');
+  // `#` would start a fragment in a browser: the file URL that opens it follows the path.
+  assert.equal(html.stdout, `Wrote results/a#1/report.html (${pathToFileURL(join(dir, 'results', 'a#1', 'report.html')).href})\n`);
   assert.ok(existsSync(join(dir, 'results', 'a#1', 'report.html')));
 });
 

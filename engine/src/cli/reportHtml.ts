@@ -17,6 +17,7 @@ import { damagedLine } from '../runFile';
 import type { RunState } from '../state/runState';
 import { REPORT_HTML_FILE, resultsDir, runDir } from '../protocol/layout';
 import { knownRuns, loadRun, posix, shown, trueStatus, type ReportWorkspace } from '../workspace/results';
+import { wroteLine } from './wroteLine';
 import { runBenchmarkReader, trendsBenchmarks, type RunBenchmark } from '../workspace/reportBenchmark';
 import { oneLine } from '../runFile';
 import { loadConfig, type Io } from './run';
@@ -79,7 +80,7 @@ function prices(ws: ReportWorkspace): Record<string, Price> {
 
 function write(ws: ReportWorkspace, file: string, html: (linkBase: string) => string, io: Io): void {
   writeWholeFile(file, maskSecrets(html(posix(relative(dirname(file), ws.root)) || '.')));
-  io.out(`Wrote ${shown(file)}\n`);
+  io.out(`${wroteLine(file, shown(file))}\n`);
 }
 
 export function htmlReportCommand(ids: string[], ws: ReportWorkspace, out: string | undefined, io: Io): number {

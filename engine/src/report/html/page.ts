@@ -81,7 +81,9 @@ export function sourceLink(
   text = `${ref.file.split('/').pop()}:${ref.line}`,
   className = 'src',
 ): string {
-  const href = options.linkBase !== undefined ? `${options.linkBase.replace(/\/$/, '')}/${ref.file}` : '#';
+  // Each part percent-encoded: a run id's `#` (`results/a#1/benchmark/…`) would otherwise end the path and start a fragment.
+  const path = `${options.linkBase?.replace(/\/$/, '')}/${ref.file}`.split('/').map(encodeURIComponent).join('/');
+  const href = options.linkBase !== undefined ? path : '#';
   const place = `data-file="${escapeHtml(ref.file)}" data-line="${ref.line}" title="${escapeHtml(`${ref.file}:${ref.line}`)}"`;
   return `<a class="${className}" href="${escapeHtml(href)}" ${place}>${escapeHtml(text)}</a>`;
 }
