@@ -61,6 +61,7 @@
           d.actions.map((/** @type {string} */ a) => button(a, d.run)),
         ),
         ...(d.where ? [el('div', { class: 'where' }, [d.where])] : []),
+        ...(d.note ? [el('p', { class: 'note' }, [`💡 ${d.note}`])] : []),
         ...(d.virtualTime
           ? [el('div', { class: 'clock' }, [el('span', { class: 'label' }, ['Virtual clock ']), `🕒 ${d.virtualTime}`])]
           : []),

@@ -41,6 +41,8 @@ export interface PanelModel {
     virtualTime?: string;
     /** The run's error, or why it could not start. */
     error?: string;
+    /** What a stand-in run's scores mean and what to try next (the engine's one line). */
+    note?: string;
     /** The buttons for the run's status, in order. */
     actions: Exclude<PanelRunAction, 'select'>[];
     /** The latest entries of the conversation, oldest first. */
@@ -286,6 +288,7 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
       planned: b ? plannedChecks(state, b).length : 0,
       ...(benchmarkDir ? { benchmarkDir } : {}),
       log: state.log.slice(-20).map((l) => l.text),
+      ...(view.standInNote ? { note: view.standInNote } : {}),
     };
   }
 
