@@ -64,6 +64,8 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
 
   /** Every run with results, as `mmb view` lists it: the true status from the lock, a run that cannot be read as damaged. */
   private rows(): IndexRow[] {
+    // As `mmb view` reads them: each run's kept benchmark first; from its state alone the number of checks is unknown.
+    const benchmarkOf = this.views.runBenchmarks();
     return this.wb
       .runs()
       .filter((r) => r.status !== 'not started')
@@ -71,7 +73,8 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
         const state = this.wb.results.state(r.name);
         if (!state) return damagedRow(r.name, r.error ?? 'its state cannot be read');
         try {
-          return indexRow(r.name, state, r.status as TrueStatus, this.views.benchmarkOf(state.benchmark)?.benchmark);
+          const read = benchmarkOf(r.name, state);
+          return indexRow(r.name, state, r.status as TrueStatus, read.source === 'state' ? undefined : read.benchmark);
         } catch (e) {
           return damagedRow(r.name, (e as Error).message);
         }

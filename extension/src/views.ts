@@ -4,7 +4,7 @@
  * view shown last is kept in the workspace's state, so that a window reload renders it again.
  */
 import { randomBytes } from 'node:crypto';
-import { basename, join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import {
   BENCHMARKS_DIR,
@@ -15,11 +15,13 @@ import {
   renderComparison,
   renderRunReport,
   renderTrends,
+  runBenchmarkReader,
   runView,
   trendsBenchmarks,
   type RenderOptions,
   type ReportWorkspace,
   type RunBenchmark,
+  type RunBenchmarkReader,
   type RunState,
   type TrueStatus,
 } from '../../engine/src/api';
@@ -95,11 +97,9 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     });
   }
 
-  /** The benchmark a run played, and its folder relative to the workspace, as links want it. */
-  benchmarkOf(name: string): { benchmark: NonNullable<ReturnType<RunsHub['benchmark']>>; path: string } | undefined {
-    const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
-    const benchmark = dir ? this.wb.benchmark(dir) : undefined;
-    return dir && benchmark ? { benchmark, path: relative(this.wb.results.root, dir).split(sep).join('/') } : undefined;
+  /** A reader of runs' benchmarks as `mmb report` reads them (`runBenchmarkReader`): for a listing of many runs. */
+  runBenchmarks(): RunBenchmarkReader {
+    return runBenchmarkReader(this.reportWorkspace());
   }
 
   async report(run?: string): Promise<void> {

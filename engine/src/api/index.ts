@@ -34,7 +34,13 @@ export { workspaceMasker } from '../workspaceSecrets';
 export { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView, type RenderOptions } from '../report/html';
 export { damagedRow, indexRow, renderRunsIndex, runsIndex, type IndexRow } from '../report/html';
 export { RunDamaged } from '../errors';
-export { loadRunBenchmark, trendsBenchmarks, type RunBenchmark } from '../workspace/reportBenchmark';
+export {
+  loadRunBenchmark,
+  runBenchmarkReader,
+  trendsBenchmarks,
+  type RunBenchmark,
+  type RunBenchmarkReader,
+} from '../workspace/reportBenchmark';
 export type { ReportWorkspace } from '../workspace/results';
 export { waitText } from '../run/agentWait';
 
