@@ -100,3 +100,20 @@ test('mmb check: a folder typed wrong, a workspace or its benchmarks/ given for 
   );
   assert.equal(refusal(['check', 'notes'], bare), 'mmb: notes is not a benchmark folder: it has no benchmark.json.\n');
 });
+
+test('mmb conformance and mmb new agent: a run id, a --memory, a --kind typed wrong', () => {
+  const dir = workspace({ persona: { model: 'stand-in' }, runs: { rehearsal: { benchmark: 'starter', agent: 'chatbot' } } });
+  assert.equal(
+    refusal(['conformance', 'rehersal'], dir),
+    'mmb: no run "rehersal" in config.jsonc; its runs: rehearsal. Did you mean `rehearsal`?\n',
+  );
+  assert.equal(
+    refusal(['conformance', 'rehearsal', '--memory', 'long-trem'], dir),
+    'mmb: --memory is long-term or context-only. Did you mean `long-term`?\n',
+  );
+  assert.match(
+    refusal(['new', 'agent', 'mine', '--kind', 'modul'], dir),
+    /^mmb: mmb new agent needs --kind process .* Did you mean `module`\?\n$/,
+  );
+  assert.match(refusal(['new', 'agent', 'mine'], dir), /\(a JavaScript module\)\.\n$/);
+});

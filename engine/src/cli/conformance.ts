@@ -10,7 +10,9 @@ import { startStandIn } from '../standin/server';
 import { UsageError } from '../errors';
 import { conformanceSubject } from '../conformance/subject';
 import { runConformance, type RequirementResult } from '../conformance/suite';
+import { didYouMeanSentence } from '../didYouMean';
 import { loadConfig, type Io } from './run';
+import { unknownRunError } from './unknownRun';
 
 export interface ConformanceInput {
   runId: string | undefined;
@@ -23,13 +25,10 @@ const MARKS: Record<RequirementResult['outcome'], string> = { pass: 'pass', fail
 export async function conformanceCommand(input: ConformanceInput, io: Io): Promise<number> {
   if (!input.runId) throw new UsageError('mmb conformance needs a run of config.jsonc: mmb conformance my-agent-run');
   if (input.memory !== undefined && input.memory !== 'long-term' && input.memory !== 'context-only')
-    throw new UsageError('--memory is long-term or context-only.');
+    throw new UsageError(`--memory is long-term or context-only.${didYouMeanSentence(input.memory, ['long-term', 'context-only'])}`);
   const config = loadConfig(input.configPath);
   const run = config.runs.find((r) => r.name === input.runId);
-  if (!run)
-    throw new UsageError(
-      `config.jsonc has no run "${input.runId.slice(0, 80)}": its runs are ${config.runs.map((r) => r.name).join(', ') || 'none'}.`,
-    );
+  if (!run) throw unknownRunError([input.runId], config, input.configPath);
   // The persona's key too: an agent may print what it read of the engine's environment.
   registerRunSecrets({ persona: config.persona, runs: [run] }, io.env);
   const standIn = adapterUsesStandIn(run.agent, run.options) ? await startStandIn() : undefined;

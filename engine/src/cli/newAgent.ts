@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { isFolderName, parseConfig } from '../../../scenario/src';
+import { didYouMeanSentence } from '../didYouMean';
 import { UsageError } from '../errors';
 import { withRunAdded } from './configRuns';
 
@@ -53,7 +54,10 @@ export function newAgentCommand(input: NewAgentInput, out: (s: string) => void):
       `"${name.slice(0, 60)}" cannot name an agent: use lower-case letters, digits, "-" and "_", starting with a letter.`,
     );
   if (input.kind !== 'process' && input.kind !== 'module')
-    throw new UsageError('mmb new agent needs --kind process (a program over the agent protocol) or --kind module (a JavaScript module).');
+    throw new UsageError(
+      'mmb new agent needs --kind process (a program over the agent protocol) or --kind module (a JavaScript module).' +
+        didYouMeanSentence(input.kind ?? '', Object.keys(KINDS)),
+    );
   const kind = KINDS[input.kind];
   const file = kind.file(name);
   const target = join(cwd, file);
