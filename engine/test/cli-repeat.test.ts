@@ -55,10 +55,10 @@ test('--repeat N: runs <id>#1 … <id>#N, resumable by id, one group in the list
   assert.match(list.stdout, /^repeats of b: 2 \(2 finished\)/m);
   const trends = mmb(['report', '--trends'], dir);
   assert.equal(trends.code, 0, trends.stderr);
-  assert.match(trends.stdout, /^repeats of a \(starter @ chatbot\): 3 runs \(a#1, a#2, a#3\), mean 2\.00/m);
+  assert.match(trends.stdout, /^repeats of a \(starter @ chatbot on the stand-in\): 3 runs \(a#1, a#2, a#3\), mean 2\.00/m);
   assert.match(
     trends.stdout,
-    /^repeats of b \(starter @ chatbot\): 2 runs \(b#1, b#2\)/m,
+    /^repeats of b \(starter @ chatbot on the stand-in\): 2 runs \(b#1, b#2\)/m,
     'the repeats of another run of the same configuration are a group of their own',
   );
   const html = mmb(['report', 'a#1', '--html'], dir);

@@ -59,9 +59,15 @@ test('mmb report --trends groups the runs in results/ and marks the flaky check'
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)$/m,
+    joinedPattern(
+      [
+        /^multiday @ chatbot on the stand-in: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), /,
+        /mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)$/,
+      ],
+      'm',
+    ),
   );
-  assert.match(r.stdout, /^multiday @ chatbot \(session breaks ignored\): 1 run \(in-context\)/m);
+  assert.match(r.stdout, /^multiday @ chatbot on the stand-in \(session breaks ignored\): 1 run \(in-context\)/m);
   assert.match(readFileSync(join(dir, 'results', 'trends.html'), 'utf8'), /<tr class="flaky" data-check="15\.4">/);
   const strict = mmb(['report', '--trends', 'chatbot-1', 'chatbot-2', '--flaky', '5'], dir);
   assert.doesNotMatch(strict.stdout, /flaky:/);

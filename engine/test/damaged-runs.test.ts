@@ -251,7 +251,7 @@ test('each damaged run is listed as damaged, and every other run as before: mmb 
     const trends = page('/trends');
     assert.equal(trends.status, 200, damage.name);
     assert.ok(
-      /<h2>multiday @ chatbot<\/h2>\n<p class="sub">[^<]* · 3 runs<\/p>/.test(trends.html),
+      /<h2>multiday @ chatbot on the stand-in<\/h2>\n<p class="sub">[^<]* · 3 runs<\/p>/.test(trends.html),
       `${damage.name}: the three whole runs of the group`,
     );
     const index = page('/');
@@ -295,7 +295,7 @@ test('--junit, --trends, --compare and --html list the other runs; a damaged run
   assert.match(xml, /<testsuite name="bad"[^>]*errors="1"[\s\S]*?<testcase [^>]*name="the run&apos;s files are damaged"/);
   const trends = mmb(['report', '--trends'], dir);
   assert.equal(trends.code, 0, trends.stderr);
-  assert.match(trends.stdout, /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\)/m);
+  assert.match(trends.stdout, /^multiday @ chatbot on the stand-in: 3 runs \(chatbot-1, chatbot-2, chatbot-3\)/m);
   assert.match(trends.stderr, /^mmb: damaged: results\/bad\/state\.json: grades: .* It is left out\.\n$/);
   const compare = mmb(['report', '--compare', 'chatbot-1', 'bad', 'chatbot-2'], dir);
   assert.equal(compare.code, 0, compare.stderr);

@@ -209,7 +209,7 @@ test('compare and trends of runs whose benchmark is gone read the copy kept with
   assert.match(compare.out, /^Note: a: the benchmark is gone \(benchmarks\/mine has no benchmark\.json\); the report uses the copy kept/);
   const trends = await mmb(['report', '--trends'], dir);
   assert.equal(trends.code, 0, trends.err);
-  assert.match(trends.out, /^mine @ chatbot: 2 runs \(a, b\)/m);
+  assert.match(trends.out, /^mine @ chatbot on the stand-in: 2 runs \(a, b\)/m);
 });
 
 test('mmb report --merge brings the kept copy: the run reports here, where its benchmark never was', async () => {

@@ -5,7 +5,7 @@ import { compareRuns, comparisonText } from '../src/report/compare';
 import { estimateCosts, priceOf, totalCost } from '../src/report/cost';
 import { computeTrends, stats, trendsText, verdict } from '../src/report/trends';
 import { runView } from '../src/report/runView';
-import { reportMultiday as multiday, reportRun as run, runOnStandIn, starter } from './helpers';
+import { joinedPattern, reportMultiday as multiday, reportRun as run, runOnStandIn, starter } from './helpers';
 
 test('a run view: grades by check type and by chapter, imperfect answers linked to their trap writes', () => {
   const v = runView(run('chatbot-2'), multiday());
@@ -185,7 +185,10 @@ test('trends: repeats grouped by configuration; mean and spread per check and tr
   );
   assert.match(
     trendsText(t),
-    /^multiday @ chatbot: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)\n/,
+    joinedPattern([
+      /^multiday @ chatbot on the stand-in: 3 runs \(chatbot-1, chatbot-2, chatbot-3\), /,
+      /mean 2\.13, 2\.00–2\.40\n {2}flaky: {3}15\.4 \(0–4\)\n/,
+    ]),
   );
   assert.match(trendsText(t), /^left out: chatbot-4 \(crashed\)$/m);
 });

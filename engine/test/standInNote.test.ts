@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { closingLines } from '../src/cli/runClosing';
 import { renderRunReport, runView } from '../src/report/html';
 import { reportEntry } from '../src/report/markdown';
+import { computeTrends, groupName } from '../src/report/trends';
 import { standInNote } from '../src/report/standInNote';
 import { summarize } from '../src/report/summary';
 import type { RunState } from '../src/state/runState';
@@ -59,5 +60,17 @@ test("the terminal's closing lines: the report's path, then the note, or the HTM
   assert.match(
     closingLines(root, [standIn, other], { nextRun: 'chatbot-9', explanation: 'Why.' }),
     /^\nWhy\.\nFull entries: .*\n.* Next: mmb report chatbot-9 --html/,
+  );
+});
+
+test('trends keep stand-in runs apart from real ones of the same benchmark and agent, and say which is which', () => {
+  const real = (id: string) => ({ ...withPersona('deepseek-v4-flash'), run: id });
+  const trends = computeTrends([run('chatbot-1'), real('real-1'), run('chatbot-2'), real('real-2')], () => ({ benchmark: multiday() }));
+  assert.deepEqual(
+    trends.groups.map((g) => [groupName(g), g.runs.map((r) => r.run)]),
+    [
+      ['multiday @ chatbot on the stand-in', ['chatbot-1', 'chatbot-2']],
+      ['multiday @ chatbot', ['real-1', 'real-2']],
+    ],
   );
 });

@@ -7,6 +7,7 @@
 import type { Benchmark } from '../../../scenario/src';
 import type { RunState } from '../state/runState';
 import { isPartialState } from '../state/partialRule';
+import { isStandInRun } from './standInNote';
 import { describeRun, type ComparedRun } from './compare';
 import { meanInterval, pooledRates, runStory, type Rate } from './trapStory';
 import { checkResults, type SourceRef } from './runView';
@@ -51,6 +52,8 @@ export interface TrendGroup {
   benchmark: string;
   title: string;
   agent: string;
+  /** Its persona was the stand-in: a rehearsal's grades are a rule's, never pooled with a real model's. */
+  standIn: boolean;
   sessionBreaksIgnored: boolean;
   /** The finished runs of the configuration, oldest first. */
   runs: ComparedRun[];
@@ -96,12 +99,14 @@ export function verdict(stats: Stats | null, threshold: number): Verdict {
 /**
  * The configuration a run belongs to: the repeats of one run (`chatbot-1#1` …, from `mmb run
  * --repeat`) are one group, since they share every setting; any other run groups with the runs of
- * its benchmark and agent.
+ * its benchmark and agent, and a stand-in run (a rehearsal, whole and so full) apart from the real
+ * ones, whose means it would skew.
  */
 export function groupKey(state: RunState): string {
   const repeat = repeatOf(state.run);
   if (repeat) return `repeats of ${repeat.base}`;
-  return `${state.benchmark} @ ${state.agent}${state.sessionSwitches.some((s) => s.ignored) ? ' (session breaks ignored)' : ''}`;
+  const standIn = isStandInRun(state) ? ' on the stand-in' : '';
+  return `${state.benchmark} @ ${state.agent}${standIn}${state.sessionSwitches.some((s) => s.ignored) ? ' (session breaks ignored)' : ''}`;
 }
 
 /** A benchmark by name with its folder relative to the workspace root, or undefined when it cannot be read. */
@@ -151,6 +156,7 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
     benchmark: first.benchmark,
     title: benchmark.title,
     agent: first.agent,
+    standIn: isStandInRun(first),
     sessionBreaksIgnored: described[0]!.sessionBreaksIgnored,
     runs: described,
     average: stats(described.flatMap((r) => (r.average === null ? [] : [r.average]))),
@@ -164,9 +170,13 @@ function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmar
   };
 }
 
-/** A group as its heading names it: `starter @ chatbot`, or `repeats of chatbot-1 (starter @ chatbot)`. */
+/**
+ * A group as its heading names it: `starter @ chatbot`, `starter @ chatbot on the stand-in`, or
+ * `repeats of chatbot-1 (starter @ chatbot)`.
+ */
 export function groupName(group: TrendGroup): string {
-  const configuration = `${group.benchmark} @ ${group.agent}${group.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
+  const standIn = group.standIn ? ' on the stand-in' : '';
+  const configuration = `${group.benchmark} @ ${group.agent}${standIn}${group.sessionBreaksIgnored ? ' (session breaks ignored)' : ''}`;
   return group.repeatsOf !== undefined ? `repeats of ${group.repeatsOf} (${configuration})` : configuration;
 }
 
