@@ -64,7 +64,11 @@ test('mmb run: a run id, a chapter of --from or --filter, a check type, a --benc
   );
   assert.equal(
     refusal(['run', '--benchmark', 'startr', '--filter', 'chapter1', '--rehearse'], dir),
-    'mmb: cannot read benchmarks/startr: no such file or folder. Did you mean `benchmarks/starter`?\n',
+    'mmb: no benchmark "startr" in benchmarks; its benchmarks: starter. Did you mean `starter`?\n',
+  );
+  assert.equal(
+    refusal(['run', '--benchmark', 'nothing', '--rehearse'], dir),
+    'mmb: no benchmark "nothing" in benchmarks; its benchmarks: starter.\n',
   );
 });
 

@@ -13,9 +13,10 @@ import { clipName, MAX_RUN_ID_LENGTH, partialRunName } from '../protocol/runRequ
 import { playOrder } from '../run/phases';
 import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { loadValidBenchmark } from '../workspace/launch';
+import { isBenchmarkFolder } from '../workspace/folders';
 import type { SavedPartial } from '../workspace/partial';
 import { didYouMeanSentence } from '../didYouMean';
-import { unknownRunError } from './unknownRun';
+import { unknownBenchmarkError, unknownRunError } from './unknownRun';
 
 export interface PartialRequest {
   /** `chapter2.md:1`; absent for a filtered run. */
@@ -46,6 +47,7 @@ export function partialRun(
     );
   const base = baseRun(request, ids, config, configPath);
   const dir = join(benchmarksDir, base.benchmark);
+  if (request.benchmark !== undefined && !isBenchmarkFolder(dir)) throw unknownBenchmarkError(request.benchmark, benchmarksDir);
   const benchmark = loadValidBenchmark(dir, relative(process.cwd(), dir) || dir);
   const mode = request.rehearse ? 'rehearsal' : 'real';
   let run: SavedPartial;

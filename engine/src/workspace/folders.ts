@@ -75,8 +75,8 @@ function notABenchmarkFolder(dir: string, shown: string): UsageError {
   );
 }
 
-/** The benchmark folders right inside `dir` (a workspace's benchmarks/ given for one of them), sorted by name. */
-function benchmarkFoldersIn(dir: string): string[] {
+/** The benchmark folders right inside `dir` (a workspace's benchmarks/), sorted by name; none when it cannot be read. */
+export function benchmarkFoldersIn(dir: string): string[] {
   try {
     return readdirSync(dir)
       .sort()
