@@ -81,7 +81,7 @@ test('a JS block that fails crashes the run with its file and line, and the run 
   const second = await runOnStandIn(fixed, { dir: first.dir });
   assert.equal(second.state.status, 'finished', second.state.error);
   assert.equal(second.state.vars.x, 1);
-  const hello = second.state.transcript.filter((e) => e.from === 'persona' && e.text === 'Say hello.');
+  const hello = second.state.transcript.filter((e) => e.from === 'persona' && e.text === 'Hello.');
   assert.equal(hello.length, 1, 'the first phase was not played again');
 });
 
@@ -102,7 +102,7 @@ test('a finished run continues when a chapter is appended; deleting its folder r
   const continued = await runOnStandIn(longer, { dir: first.dir, ignoreSessionBreak: true });
   assert.equal(continued.state.status, 'finished', continued.state.error);
   assert.equal(grades(continued.state)['2.1'], 10, 'the agent still has chapter 1 in its conversation');
-  assert.equal(continued.state.transcript.filter((e) => e.text === 'Say that the boat is called Wren.').length, 1);
+  assert.equal(continued.state.transcript.filter((e) => e.text === 'The boat is called Wren.').length, 1);
   const sent = readFileSync(join(first.dir, 'agent', 'conversation.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.includes('"kind":"user"'));

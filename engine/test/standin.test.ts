@@ -21,7 +21,7 @@ test('the persona script: streamed and plain answers carry the same tool call', 
     const plain = await new OpenAIChatModel({ model: 'stand-in', baseURL: s.url, apiKey: 'x' }).complete(request);
     const streamed = await new OpenAIChatModel({ model: 'stand-in', baseURL: s.url, apiKey: 'x', stream: true }).complete(request);
     assert.deepEqual(plain.message.tool_calls, [
-      { id: 'call_1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Say that the keys come on the 14th."}' } },
+      { id: 'call_1', type: 'function', function: { name: 'send_message', arguments: '{"text":"The keys come on the 14th."}' } },
     ]);
     assert.deepEqual(streamed.message, plain.message);
     assert.ok(
@@ -33,19 +33,20 @@ test('the persona script: streamed and plain answers carry the same tool call', 
   }
 });
 
-test('the persona script goes on from the tool results it has: tell the sheet, ask the check, grade, move on', async () => {
+test('the persona script goes on from the tool results it has: in her words, tell the sheet, ask the check, grade, move on', async () => {
   const s = await startStandIn();
   const model = new OpenAIChatModel({ model: 'stand-in', baseURL: s.url, apiKey: 'x' });
   const results: Record<string, string> = {
     send_message: 'The assistant replied:\n\nNoted.',
     facts_get_untold: 'Untold facts of `move`:\n1.1 Keys on the 14th\n1.2 Rent £950',
+    facts_read: '# The move\n\n## 1. The new flat\n1.1 Keys on the 14th\n1.2 Rent £950',
     facts_mark_told: 'Marked.',
     log_evaluation: 'Recorded.',
   };
   try {
     const messages: Parameters<typeof model.complete>[0]['messages'] = [{ role: 'user', content: phase }];
     const steps: string[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 9; i++) {
       const r = await model.complete({ messages, tools: TOOL_SPECS });
       const call = r.message.tool_calls?.[0];
       assert.ok(call);
@@ -60,9 +61,10 @@ test('the persona script goes on from the tool results it has: tell the sheet, a
       if (call.function.name === 'next_phase') break;
     }
     assert.deepEqual(steps, [
-      'send_message {"text":"Say that the keys come on the 14th."}',
+      'send_message {"text":"The keys come on the 14th."}',
       'facts_get_untold {"sheet":"move"}',
-      'send_message {"text":"Keys on the 14th. Rent £950."}',
+      'facts_read {"sheet":"move"}',
+      'send_message {"text":"For the new flat: Keys on the 14th. Rent £950."}',
       'facts_mark_told {"sheet":"move","ids":["1.1","1.2"]}',
       'send_message {"text":"When do the keys come?"}',
       'log_evaluation {"check_id":"1.1","score":10,"answer":"On the 14th.","comment":"all numbers right","attempt":1}',

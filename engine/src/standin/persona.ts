@@ -7,9 +7,12 @@ import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
 import { gradeByRule } from './grading';
-import { applySwaps, factMatching, factsOfRead, sheetEditsOf, type SheetEdit } from './sheetEdits';
+import { factSentence, factsMessage } from './firstPerson';
+import { voiceTalk, type VoiceContext } from './personaVoice';
+import { phaseParts, talkOf, type CheckLine } from './phaseParts';
+import { applySwaps, factMatching, factsOfRead, swapsOf, type SheetEdit, type Swap } from './sheetEdits';
 import { factChanges, staleValuesFor, type FactChange } from './sheetHistory';
-import { saysDontKnow } from './text';
+import { keywords, numbers, saysDontKnow } from './text';
 
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
 export type Step = { tool: string; args: Record<string, unknown> } | { say: string };
@@ -33,56 +36,70 @@ const FACTS_PER_MESSAGE = 3;
 /** The longest answer the script quotes in a grade. */
 const MAX_QUOTED_ANSWER = 2000;
 
-interface CheckLine {
-  id: string;
-  type?: string;
-  question: string;
-  answer: string;
+/** Whether a fact's text was said already this phase: its numbers, or half its words when it has none. */
+function saidAlready(text: string, spoken: readonly string[]): boolean {
+  const heard = spoken.join(' ');
+  const values = numbers(text);
+  if (values.length) return values.every((value) => numbers(heard).includes(value));
+  const heardWords = new Set(keywords(heard));
+  const own = keywords(text);
+  return own.filter((word) => heardWords.has(word)).length * 2 >= own.length;
 }
 
-/** Splits a phase's text into what the persona says and the checks she asks. */
-function splitPhase(text: string): { talk: string; checks: CheckLine[] } {
-  const lines = text.split('\n');
-  const talk: string[] = [];
-  const checks: CheckLine[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (!line.trimStart().startsWith('❓')) {
-      talk.push(line);
-      continue;
-    }
-    let block = line;
-    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] ?? '') && !(lines[i + 1] ?? '').trimStart().startsWith('❓'))
-      block += ` ${(lines[++i] ?? '').trim()}`;
-    const m = /❓\uFE0F?\s*(\d+\.\d+)\s*(?:\[([A-Z]+)\])?\s*([\s\S]*?)\s*correct answer:\s*([\s\S]*)$/i.exec(block);
-    if (m) checks.push({ id: m[1] ?? '', type: m[2], question: (m[3] ?? '').trim(), answer: (m[4] ?? '').trim() });
-  }
-  return {
-    talk: talk
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
-    checks,
-  };
+/** A fact as she says it after "Actually," or "Also,": "Actually, the movers are Leeds Lift". */
+function aside(lead: string, text: string): string {
+  const sentence = factSentence(text).sentence;
+  // "Trip fund deposit, …" reads on after a comma in lower case; "Boss gets …", a name, keeps its capital.
+  const common = /^(?:The|A|An|My|Our|His|Her)\b/.test(sentence) || /^\p{Lu}\p{Ll}+(?: \p{Ll}+)*,/u.test(sentence);
+  const lowered = common && !/^(?:I|I'm)\b/.test(sentence) ? sentence.charAt(0).toLowerCase() + sentence.slice(1) : sentence;
+  return `${lead}, ${lowered}`;
 }
 
+/** The category titles of a `facts_read` result, by category number. */
+function categoriesOfRead(result: string): Map<string, string> {
+  return new Map([...result.matchAll(/^## (\d+)\. (.+)$/gm)].map((m) => [m[1] ?? '', (m[2] ?? '').trim()]));
+}
+
+/** Tells what is left untold of a sheet, a few facts a message, in her words, marking each message's facts told. */
 function* tell(sheet: string): Generator<Step, void, string> {
   const untold = yield { tool: 'facts_get_untold', args: { sheet } };
   if (untold.startsWith('Error')) return;
   const facts = [...untold.matchAll(/^(\d+\.\d+) (.+)$/gm)].map((m) => ({ id: m[1] ?? '', text: m[2] ?? '' }));
+  if (facts.length === 0) return;
+  // The sheet's categories frame a list ("For the candidates: …"): only a read shows them, and a sheet of
+  // sentences needs none (a read of a long sheet costs a tight persona context its room).
+  const framed = facts.some((fact) => factSentence(fact.text).framed);
+  const categories = framed ? categoriesOfRead(yield { tool: 'facts_read', args: { sheet } }) : new Map<string, string>();
   for (let i = 0; i < facts.length; i += FACTS_PER_MESSAGE) {
     const chunk = facts.slice(i, i + FACTS_PER_MESSAGE);
-    yield { tool: 'send_message', args: { text: chunk.map((f) => sentence(f.text)).join(' ') } };
+    const told = chunk.map((fact) => ({ text: fact.text, category: categories.get(fact.id.split('.')[0] ?? '') }));
+    yield { tool: 'send_message', args: { text: factsMessage(told) } };
     yield { tool: 'facts_mark_told', args: { sheet, ids: chunk.map((f) => f.id) } };
   }
 }
 
-/** One sheet edit the phase asks for, as the tool calls that make it (a read first when the text depends on the fact). */
-function* playEdit(edit: SheetEdit): Generator<Step, void, string> {
-  if (edit.kind === 'edit') yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: edit.text } };
-  if (edit.kind === 'add') yield { tool: 'facts_add', args: { sheet: edit.sheet, category: edit.category, text: edit.text } };
-  if (edit.kind === 'delete' && edit.id) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: '—' } };
-  if (edit.kind === 'edit' || edit.kind === 'add' || (edit.kind === 'delete' && edit.id)) return;
+/**
+ * One sheet edit the phase asks for, as the tool calls that make it (a read first when the text
+ * depends on the fact). A new value her words have not given yet she says as a person does.
+ */
+function* playEdit(edit: SheetEdit, spoken: string[]): Generator<Step, void, string> {
+  if (edit.kind === 'edit') {
+    yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: edit.text } };
+    if (!saidAlready(edit.text, spoken)) yield* sayAside('Actually', edit.text, spoken);
+    return;
+  }
+  if (edit.kind === 'add') {
+    const added = yield { tool: 'facts_add', args: { sheet: edit.sheet, category: edit.category, text: edit.text } };
+    if (!saidAlready(edit.text, spoken)) yield* sayAside('Also', edit.text, spoken);
+    // Her words told the new fact: it is told, as a fact of a sheet she tells would be.
+    const id = /^Added [^#\s]+#(\d+\.\d+)/.exec(added)?.[1];
+    if (id) yield { tool: 'facts_mark_told', args: { sheet: edit.sheet, ids: [id] } };
+    return;
+  }
+  if (edit.kind === 'delete' && edit.id) {
+    yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: '—' } };
+    return;
+  }
   const facts = factsOfRead(yield { tool: 'facts_read', args: { sheet: edit.sheet } });
   if (edit.kind === 'delete') {
     const id = factMatching(facts, edit.words);
@@ -94,8 +111,10 @@ function* playEdit(edit: SheetEdit): Generator<Step, void, string> {
   if (changed !== undefined && changed !== current) yield { tool: 'facts_edit', args: { sheet: edit.sheet, id: edit.id, text: changed } };
 }
 
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+function* sayAside(lead: string, text: string, spoken: string[]): Generator<Step, void, string> {
+  const words = aside(lead, text);
+  spoken.push(words);
+  yield { tool: 'send_message', args: { text: words } };
 }
 
 function agentReply(result: string): string {
@@ -103,7 +122,6 @@ function agentReply(result: string): string {
   return result.startsWith(REPLY_PREFIX) ? result.slice(REPLY_PREFIX.length) : result;
 }
 
-/** The whole script of one phase: talk, tell the sheets it names, ask its checks, move on. */
 /** What an earlier part of the phase already did, when a compaction cut it off. */
 interface DoneBefore {
   /** Checks graded before the cut (the note names them). */
@@ -114,62 +132,77 @@ interface DoneBefore {
   changes: readonly FactChange[];
 }
 
-function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
-  const { talk, checks } = splitPhase(text);
-  // Sentences that name a sheet are directions to the persona ("tell the `family` sheet"), not talk.
-  const speak = (t: string) =>
-    t
-      .replace(/\s+/g, ' ')
-      .split(/(?<=[.!?])\s+/)
-      .filter((sentence) => sentence.trim() && !sentence.includes('`'))
-      .join(' ');
-  // Timed lines (`08:00 — …`) are said at their time, after a wait; the rest first.
-  let date: string | undefined;
-  const timed: { until?: string; text: string }[] = [];
-  const free: string[] = [];
-  for (const line of talk.split('\n')) {
-    const d = /^\s*(\d{4}-\d{2}-\d{2})(?:,\s*[A-Za-z]+)?\s*$/.exec(line);
-    const t = /^\s*(\d{2}:\d{2})\s*(?:—|–|-)\s*(.*)$/.exec(line);
-    if (d) date = d[1];
-    else if (t) timed.push({ ...(date ? { until: `${date} ${t[1]}` } : {}), text: t[2] ?? '' });
-    else if (timed.length) timed[timed.length - 1]!.text += `\n${line}`;
-    else free.push(line);
+/** What the phase has said so far: its swaps for edits, her words, the topic she brought up. */
+interface PhaseSoFar {
+  swaps: readonly Swap[];
+  spoken: string[];
+  context: VoiceContext;
+}
+
+/** A talk part said: her statements joined into one message, each question, tell and edit in its turn. */
+function* playTalk(part: { talk: string; until?: string }, phase: PhaseSoFar): Generator<Step, void, string> {
+  const { swaps, spoken, context } = phase;
+  if (part.until) context.date = part.until.slice(0, 10);
+  if (part.until) yield { tool: 'wait', args: { until: part.until } };
+  let pending: string[] = [];
+  function* send(): Generator<Step, void, string> {
+    if (pending.length === 0) return;
+    const text = pending.join(' ');
+    pending = [];
+    spoken.push(text);
+    yield { tool: 'send_message', args: { text } };
   }
-  const said = done.talkSaid ? '' : speak(free.join('\n'));
-  if (said) yield { tool: 'send_message', args: { text: said } };
-  for (const step of done.talkSaid ? [] : timed) {
-    if (step.until) yield { tool: 'wait', args: { until: step.until } };
-    const text = speak(step.text);
-    if (text) yield { tool: 'send_message', args: { text } };
-  }
-  // Her life changes before she tells what is left untold: an added fact is then told with the rest.
-  if (!done.talkSaid) for (const edit of sheetEditsOf(talk)) yield* playEdit(edit);
-  const sheets = [...new Set([...talk.matchAll(/`([A-Za-z0-9_][\w-]*)`/g)].map((m) => m[1] ?? ''))];
-  for (const sheet of sheets) yield* tell(sheet);
-  for (const check of checks) {
-    if (done.graded.has(check.id)) continue;
-    const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
-    // A HIST check asks for the old value: the edits' old values are its answer, not stale.
-    const options = { stale: check.type === 'HIST' ? [] : staleValuesFor(check, done.changes) };
-    let grade = gradeByRule(check.type, check.answer, first, options);
-    let answer = first;
-    let attempt = 1;
-    if (grade.score < 10 && check.type !== 'VOID' && saysDontKnow(first)) {
-      answer = agentReply(yield { tool: 'send_message', args: { text: `Could you search your memory and notes? ${check.question}` } });
-      grade = gradeByRule(check.type, check.answer, answer, options);
-      attempt = 2;
+  for (const beat of voiceTalk(part.talk, swaps, context)) {
+    if ('say' in beat) {
+      pending.push(beat.say);
+      continue;
     }
-    // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
-    yield {
-      tool: 'log_evaluation',
-      args: {
-        check_id: check.id,
-        score: grade.score,
-        answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER),
-        comment: grade.comment,
-        attempt,
-      },
-    };
+    yield* send();
+    if ('ask' in beat) {
+      spoken.push(beat.ask);
+      yield { tool: 'send_message', args: { text: beat.ask } };
+    } else if ('tell' in beat) yield* tell(beat.tell);
+    else for (const edit of beat.edits) yield* playEdit(edit, spoken);
+  }
+  yield* send();
+}
+
+/** A check asked as its question, asked again once when the agent says it does not know, and graded. */
+function* askCheck(check: CheckLine, done: DoneBefore): Generator<Step, void, string> {
+  const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
+  // A HIST check asks for the old value: the edits' old values are its answer, not stale.
+  const options = { stale: check.type === 'HIST' ? [] : staleValuesFor(check, done.changes) };
+  let grade = gradeByRule(check.type, check.answer, first, options);
+  let answer = first;
+  let attempt = 1;
+  if (grade.score < 10 && check.type !== 'VOID' && saysDontKnow(first)) {
+    answer = agentReply(yield { tool: 'send_message', args: { text: `Could you search your memory and notes? ${check.question}` } });
+    grade = gradeByRule(check.type, check.answer, answer, options);
+    attempt = 2;
+  }
+  // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
+  yield {
+    tool: 'log_evaluation',
+    args: {
+      check_id: check.id,
+      score: grade.score,
+      answer: (answer || '(no reply)').slice(0, MAX_QUOTED_ANSWER),
+      comment: grade.comment,
+      attempt,
+    },
+  };
+}
+
+/** The whole script of one phase: its parts in order (talk, sheets told, edits, checks), then move on. */
+function* phaseScript(text: string, done: DoneBefore): Generator<Step, void, string> {
+  const parts = phaseParts(text);
+  const phase: PhaseSoFar = { swaps: swapsOf(talkOf(parts)), spoken: [], context: {} };
+  for (const part of parts) {
+    if ('check' in part) {
+      if (!done.graded.has(part.check.id)) yield* askCheck(part.check, done);
+    } else if (!done.talkSaid) yield* playTalk(part, phase);
+    // Talk said before a compaction is not said again; what it left untold of a sheet still is.
+    else for (const beat of voiceTalk(part.talk, phase.swaps)) if ('tell' in beat) yield* tell(beat.tell);
   }
   for (let tries = 0; tries < 5; tries++) {
     const result = yield { tool: 'next_phase', args: {} };

@@ -39,9 +39,11 @@ function bare(value: string): string {
   return value.replace(/^[$£€]/, '').replace(/,$/, '');
 }
 
-/** The sheet edits a phase's text asks for, in the order it asks. */
-export function sheetEditsOf(text: string): SheetEdit[] {
-  const swaps = swapsOf(text);
+/**
+ * The sheet edits a phase's text asks for, in the order it asks. `swaps` default to the text's own;
+ * the persona passes the whole phase's when she reads one sentence ("Update `move` fact 1.3 accordingly").
+ */
+export function sheetEditsOf(text: string, swaps: readonly Swap[] = swapsOf(text)): SheetEdit[] {
   const edits: SheetEdit[] = [];
   for (const sentence of text.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[A-Z])/)) {
     const sheet = SHEET.exec(sentence)?.[1];
