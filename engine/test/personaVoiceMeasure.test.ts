@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmark } from '../../scenario/src';
-import { demoCommand } from '../src/cli/run';
+import { demoCommand } from '../src/cli/demo';
 import { readBenchmarkFolder } from '../src/workspace/folders';
 import { average, ROOT, runOnStandIn, tempDir } from './helpers';
 import { INSTRUCTION_PHRASES, instructionLeak } from './personaLeaks';
@@ -62,7 +62,7 @@ test('the demo: report.md and every transcript quote no instruction text', async
     const said = state.transcript.filter((entry) => entry.from !== 'engine').map((entry) => entry.text);
     texts.push({ where: `${run.name} transcript`, text: said.join('\n') });
   }
-  assert.ok(texts.length >= 11, `report.md and the ten demo runs: ${texts.map((t) => t.where).join(', ')}`);
+  assert.ok(texts.length >= 11, `report.md and the demo's runs: ${texts.map((t) => t.where).join(', ')}`);
   const found = texts.flatMap(({ where, text }) =>
     INSTRUCTION_PHRASES.filter((phrase) => text.includes(phrase)).map((phrase) => `${where}: "${phrase}"`),
   );
