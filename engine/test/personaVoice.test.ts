@@ -59,6 +59,14 @@ test('second person becomes first, the assistant "you"; facts are her own senten
   assert.equal(factSentence('Lives in Clifton with her partner, Tom').sentence, 'I live in Clifton with my partner, Tom.');
   assert.equal(factSentence('Sam Okafor, 29, teaches chemistry in Leeds').sentence, "I'm Sam Okafor, 29; I teach chemistry in Leeds.");
   assert.equal(
+    factSentence('Nora Hale, 32, a marketer at a Bristol agency').sentence,
+    "I'm Nora Hale, 32, a marketer at a Bristol agency.",
+  );
+  assert.equal(
+    factSentence('Goes to the office on Tuesdays, works from home the other days').sentence,
+    'I go to the office on Tuesdays, I work from home the other days.',
+  );
+  assert.equal(
     factsMessage([
       { text: 'Toyota RAV4, 2019 hybrid, $24,000', category: 'Candidates' },
       { text: 'Honda CR-V, 2018, $21,500', category: 'Candidates' },

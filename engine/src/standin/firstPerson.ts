@@ -95,7 +95,12 @@ export function factSentence(text: string): { sentence: string; framed: boolean 
   const fact = text.trim().replace(/[.!?]+$/, '');
   const first = /^(\p{L}+)/u.exec(fact)?.[1] ?? '';
   const lower = first.toLowerCase();
-  const own = (rest: string) => rest.replace(/\b(?:her|his)\b/g, 'my').replace(/\bherself\b|\bhimself\b/g, 'myself');
+  // Her and his are hers in a fact about her, and so is a verb after a comma ("…, works from home" → "…, I work from home").
+  const own = (rest: string) =>
+    rest
+      .replace(/\b(?:her|his)\b/g, 'my')
+      .replace(/\bherself\b|\bhimself\b/g, 'myself')
+      .replace(/([,;]\s+)(\p{Ll}+)\b/gu, (all, lead: string, verb: string) => (OWN_VERBS[verb] ? `${lead}I ${OWN_VERBS[verb]}` : all));
   if (OWN_VERBS[lower] !== undefined && fact.length > first.length)
     return { sentence: endSentence(`I ${OWN_VERBS[lower]}${own(fact.slice(first.length))}`), framed: false };
   if (BARE_VERBS.has(lower)) return { sentence: endSentence(`I ${lower}${own(fact.slice(first.length))}`), framed: false };
@@ -106,8 +111,9 @@ export function factSentence(text: string): { sentence: string; framed: boolean 
   if (named) {
     const rest = named[2] ?? '';
     const verb = /^(\p{L}+)(.*)$/u.exec(rest);
-    const said = verb && OWN_VERBS[verb[1] ?? ''] ? `I ${OWN_VERBS[verb[1] ?? '']}${own(verb[2] ?? '')}` : rest;
-    return { sentence: endSentence(`I'm ${named[1]}${said ? `; ${said}` : ''}`), framed: false };
+    const acts = verb && OWN_VERBS[verb[1] ?? ''];
+    const said = acts ? `; I ${OWN_VERBS[verb?.[1] ?? '']}${own(verb?.[2] ?? '')}` : rest ? `, ${rest}` : '';
+    return { sentence: endSentence(`I'm ${named[1]}${said}`), framed: false };
   }
   if (/^(?:a|an)\s/.test(fact)) return { sentence: endSentence(`I'm ${fact}`), framed: false };
   // "partner: Nikos" is a label of her own; "Mobile network: Vodafone" a label of anything.

@@ -50,7 +50,7 @@ function saidAlready(text: string, spoken: readonly string[]): boolean {
 function aside(lead: string, text: string): string {
   const sentence = factSentence(text).sentence;
   // "Trip fund deposit, …" reads on after a comma in lower case; "Boss gets …", a name, keeps its capital.
-  const common = /^(?:The|A|An|My|Our|His|Her)\b/.test(sentence) || /^\p{Lu}\p{Ll}+(?: \p{Ll}+)*,/u.test(sentence);
+  const common = /^(?:The|A|An|My|Our|His|Her)\b/.test(sentence) || /^\p{Lu}\p{Ll}+(?: \p{Ll}+)*[,:]/u.test(sentence);
   const lowered = common && !/^(?:I|I'm)\b/.test(sentence) ? sentence.charAt(0).toLowerCase() + sentence.slice(1) : sentence;
   return `${lead}, ${lowered}`;
 }
