@@ -161,7 +161,14 @@ export async function command(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
   await page.keyboard.type(title);
-  await page.waitForTimeout(400);
+  // Enter only once the list has caught up with the typing: under load it can still focus another
+  // command (the run view's focus once ran *Focus on Explorer*).
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: title })
+    .waitFor({ timeout: 15_000 })
+    .catch((error: Error) => {
+      throw new Error(`the command palette does not offer "${title}": ${error.message}`);
+    });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
 }

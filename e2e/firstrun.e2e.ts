@@ -50,8 +50,24 @@ async function openRun(page: Page, run: string): Promise<void> {
 e2e('the first rehearsals in the run view: each says what a stand-in score means; none is partial', 'firstrun', async () => {
   const { page } = session();
   await command(page, 'MarathonMemBench: Focus on Runs View');
+  // The first window on a workspace of every bundled benchmark: on a loaded machine its rows can take a while.
+  await page
+    .locator('.part.sidebar .monaco-list-row')
+    .first()
+    .waitFor({ timeout: 60_000 })
+    .catch(async (error: Error) => {
+      const views = await page.locator('.part.sidebar .pane-header').allInnerTexts();
+      throw new Error(`no row in the run view; the side bar's views: ${views.join(' | ')}: ${error.message}`);
+    });
   for (const run of ['rehearsal', 'rehearsal-chatbot']) {
-    await row(page, run).waitFor({ timeout: 30_000 });
+    await row(page, run)
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: Error) => {
+        const rows = await page
+          .locator('.part.sidebar .monaco-list-row')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+        throw new Error(`no row for ${run}; the rows: ${rows.join(' | ')}: ${error.message}`);
+      });
     assert.match(await row(page, run).innerText(), /\d\.\d\d\/10 · finished/);
   }
   for (const run of ['rehearsal-chatbot', 'rehearsal']) {

@@ -34,10 +34,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{md,json,jsonc}') },
   };
   client = new LanguageClient('marathonMemBench', 'MarathonMemBench', serverOptions, clientOptions);
-  await client.start();
+  // The runs do not need the language server: their views come up while it starts.
+  const serverStarted = client.start();
 
   const root = findRoot();
-  if (!root) return;
+  if (!root) return serverStarted;
   const wb = new RunsHub(context, root);
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
@@ -59,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runsStatusItem(wb),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void offerReload()),
   );
+  await serverStarted;
 }
 
 /** The lenses come back by themselves once trust is granted; the Test Explorer's profiles need a reload. */
