@@ -34,7 +34,7 @@ export interface ExitStatus {
   meaning: string;
 }
 
-/** The exit statuses every command shares; the README documents them and scripts rely on them. */
+/** The exit statuses every command shares; docs/commands.md documents them and scripts rely on them. */
 export const EXIT = {
   done: { code: 0, meaning: 'done' },
   usage: { code: 2, meaning: 'a usage or config problem (nothing was done)' },

@@ -220,13 +220,13 @@ export function eventValue(world: WorldState, topic: TopicModel, replacing?: num
  * A topic's pretexts are written for its ledger and its figures ("the insurer recalculated the
  * quote"); a logged event or a name, date or count changes for reasons of its own.
  */
-const OWN_PRETEXTS: Readonly<Partial<Record<FactKind, Partial<Record<TrapType, readonly string[]>>>>> = {
+export const OWN_PRETEXTS: Readonly<Partial<Record<FactKind, Partial<Record<TrapType, readonly string[]>>>>> = {
   event: {
     'SELF-FIX': ['the app synced late and corrected it', 'you had read the entry of the day before', 'you had typed it in a hurry'],
     STALE: ['the tracker recounted it overnight', 'the app synced late and corrected it', 'the log was fixed after a sync'],
   },
   detail: {
-    RECONSIDER: ['you talked it over at home', 'you thought it over for a day', 'you found something that suits you better'],
+    RECONSIDER: ['you talked it over at home', 'you thought it over for a day', 'you found something you like better'],
     'SELF-FIX': ['you checked your notes again', 'you had it mixed up with something else', 'you had looked at the wrong page'],
     STALE: ['plans changed on the other side', 'you got a message that it changed', 'it had to be moved'],
   },
