@@ -57,6 +57,16 @@ test("every run request the editor makes parses back, through mmb run's own pars
       { ids: [], restart: false, partial: { from: 'chapter1.md:2', only: true, rehearse: true, benchmark: 'starter' } },
       'starter.phase-chapter1-2.rehearsal',
     ],
+    [
+      { kind: 'rehearsal', base: { benchmark: 'max' } },
+      { ids: [], restart: false, partial: { only: false, rehearse: true, benchmark: 'max' } },
+      'max.rehearsal',
+    ],
+    [
+      { kind: 'rehearsal', base: { run: 'notes' } },
+      { ids: ['notes'], restart: false, partial: { only: false, rehearse: true } },
+      'notes.rehearsal',
+    ],
   ];
   for (const [request, expected, name] of cases) {
     const args = runArguments(request);
@@ -70,6 +80,7 @@ test("mmb's option table: run declares every option a request uses, values are n
   const used = new Set(
     runArguments({ kind: 'partial', base: { benchmark: 'b' }, from: { chapter: 'c.md', phase: 1 }, scope: 'phase-only', mode: 'rehearsal' })
       .concat(runArguments({ kind: 'configured', run: 'r', start: 'restart' }))
+      .concat(runArguments({ kind: 'rehearsal', base: { benchmark: 'b' } }))
       .filter((a) => a.startsWith('--')),
   );
   for (const option of used)

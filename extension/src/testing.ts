@@ -155,8 +155,8 @@ export class BenchmarkTests implements vscode.Disposable {
         } else if (runName) {
           request = { kind: 'configured', run: runName, start: 'restart' };
         } else {
-          const first = b.chapters.find((c) => c.phases.length)!;
-          request = { kind: 'partial', base, from: { chapter: first.file, phase: 1 }, scope: 'to-end', mode: 'rehearsal' };
+          // Every check: the whole benchmark rehearsed, `<base>.rehearsal`, a full run (not `.from-chapter1-1`).
+          request = { kind: 'rehearsal', base };
         }
         const resultRun = requestedRunName(request);
         if (runName && !(await this.confirmSpending(runName, resultRun, request))) {

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { folderNameProblem, type Config, type RunConfig } from '../../../scenario/src';
 import { rehearsalOf } from '../adapters/registry';
 import { UsageError } from '../errors';
-import { clipName, MAX_RUN_ID_LENGTH, partialRunName } from '../protocol/runRequest';
+import { clipName, MAX_RUN_ID_LENGTH, partialRunName, wholeRehearsalName } from '../protocol/runRequest';
 import { playOrder } from '../run/phases';
 import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { loadValidBenchmark } from '../workspace/launch';
@@ -75,11 +75,6 @@ export function partialRun(
 /** `<base>.filter-chapter3_HIST`: a filter's terms, commas made underscores, as a folder name. */
 export function filteredRunName(base: string, filterText: string, mode: 'real' | 'rehearsal'): string {
   return `${base}.filter-${filterText.replace(/,/g, '_')}${mode === 'rehearsal' ? '.rehearsal' : ''}`;
-}
-
-/** `<benchmark>.rehearsal`: the run of `mmb run --benchmark <name> --rehearse`, every phase on the stand-in. */
-export function wholeRehearsalName(base: string): string {
-  return `${base}.rehearsal`;
 }
 
 /** The run a partial run takes its agent from: a run of config.jsonc, or for a rehearsal the benchmark alone. */

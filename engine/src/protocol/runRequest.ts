@@ -1,8 +1,8 @@
 /**
  * The `mmb run` command line as a typed request: the editor builds a `RunRequest`, this module
  * turns it into the arguments of `mmb run` and names the results folder the run will write,
- * and the CLI parses those arguments (a test round-trips requests through both). Partial runs
- * are named here alone, so the editor finds the folder the engine writes.
+ * and the CLI parses those arguments (a test round-trips requests through both). Partial runs and
+ * whole rehearsals are named here alone, so the editor finds the folder the engine writes.
  */
 import { shorten } from '../../../scenario/src/plainText';
 
@@ -32,7 +32,16 @@ export interface PartialRunRequest {
   mode: 'real' | 'rehearsal';
 }
 
-export type RunRequest = ConfiguredRunRequest | PartialRunRequest;
+/**
+ * The whole benchmark on the stand-in, from its first phase to its last: `mmb run <run> --rehearse`
+ * or `mmb run --benchmark <name> --rehearse`. A full run (`state/partialRule.ts`), named `<base>.rehearsal`.
+ */
+export interface WholeRehearsalRequest {
+  kind: 'rehearsal';
+  base: { run: string } | { benchmark: string };
+}
+
+export type RunRequest = ConfiguredRunRequest | PartialRunRequest | WholeRehearsalRequest;
 
 /** The `mmb run` options the requests use; the CLI's option table declares the same names. */
 export const RUN_OPTIONS = {
@@ -52,6 +61,7 @@ export function phaseArgument(from: PhaseRef): string {
 export function runArguments(request: RunRequest): string[] {
   if (request.kind === 'configured') return [request.run, ...(request.start === 'restart' ? [RUN_OPTIONS.restart] : [])];
   const base = 'run' in request.base ? [request.base.run] : [RUN_OPTIONS.benchmark, request.base.benchmark];
+  if (request.kind === 'rehearsal') return [...base, RUN_OPTIONS.rehearse];
   return [
     ...base,
     RUN_OPTIONS.from,
@@ -71,10 +81,16 @@ export function partialRunName(base: string, from: PhaseRef, scope: PartialRunRe
   return `${base}.${scope === 'phase-only' ? 'phase' : 'from'}-${chapter}-${from.phase}${mode === 'rehearsal' ? '.rehearsal' : ''}`;
 }
 
+/** `<base>.rehearsal`: the run of `mmb run --benchmark <name> --rehearse` (or `<run> --rehearse`), every phase on the stand-in. */
+export function wholeRehearsalName(base: string): string {
+  return `${base}.rehearsal`;
+}
+
 /** The run the request makes: the folder of `results/` it writes, and the name the editor shows. */
 export function requestedRunName(request: RunRequest): string {
   if (request.kind === 'configured') return request.run;
   const base = 'run' in request.base ? request.base.run : request.base.benchmark;
+  if (request.kind === 'rehearsal') return wholeRehearsalName(base);
   return partialRunName(base, request.from, request.scope, request.mode);
 }
 
