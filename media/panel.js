@@ -2,7 +2,7 @@
 // from data), and posts the user's clicks back. Runs under a CSP that allows this file alone.
 // The messages both ways are declared in engine/src/protocol/messages.ts (`PanelMessage` out,
 // `{ type: 'model', model: PanelModel }` in, PanelModel in extension/src/panel.ts); this file,
-// plain JS, posts only those shapes. Scores come with their band, so no band rule lives here.
+// plain JS, posts only those shapes. Checks come with their band and tone (`panelChecks.ts`), so no colour rule lives here.
 // The run shown is kept with `setState`, so that a window reload brings the same run back.
 // @ts-check
 (function () {
@@ -108,12 +108,14 @@
         ]),
       );
     for (const c of d.checks) {
-      const card = el('div', { class: `check ${c.band}`, 'data-check': c.id }, [
+      // The tone, not the band, picks the colour: a failure not counted against the agent is muted, never red.
+      const card = el('div', { class: `check ${c.tone}`, 'data-check': c.id }, [
         el('div', { class: 'score' }, [`${c.score}/10`, c.attempt === 2 ? ' · 2nd attempt' : '']),
         el('div', { class: 'q' }, [`❓ ${c.id} ${c.question}`]),
         el('div', {}, [el('span', { class: 'label' }, ['Expected ']), c.expected]),
         el('div', {}, [el('span', { class: 'label' }, ['Agent ']), c.got]),
         el('div', { class: 'comment' }, [c.comment]),
+        ...(c.notCounted ? [el('div', { class: 'not-counted' }, [c.notCounted])] : []),
       ]);
       if (c.band !== 'good') {
         const link = el('a', { href: '#', class: 'cause', 'data-check': c.id }, ['What caught it →']);

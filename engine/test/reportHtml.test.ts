@@ -65,7 +65,7 @@ test('the run page: figures, charts, imperfect answers linked to their checks an
   assert.match(html, /<div class="v">2\.40\/10<\/div><div class="k">average<\/div>/);
   for (const id of ['chart-distribution', 'chart-types', 'chart-chapters']) assert.match(html, new RegExp(`<canvas id="${id}"`));
   assert.equal(html.match(/<article class="answer/g)?.length, 8);
-  assert.match(html, /<article class="answer partial" data-check="15\.4">/);
+  assert.match(html, /<article class="answer fair" data-check="15\.4">/);
   assert.ok(
     html.includes(
       '<a class="src trap-link" href="../../benchmarks/multiday/week2.md" data-file="benchmarks/multiday/week2.md" data-line="11" ' +

@@ -5,7 +5,6 @@
  * No VS Code here, so that it is tested on plain values.
  */
 import {
-  comparePlay,
   expandTemplatesIn,
   parseChapter,
   startMoment,
@@ -14,7 +13,15 @@ import {
   type LocatedTrap,
   type PlayPosition,
 } from '../../scenario/src';
-import { passes, scoreBand, type Position, type ScoreBand } from '../../engine/src/api';
+import {
+  countsAgainstAgent,
+  passes,
+  scoreBand,
+  trapPlayedBefore,
+  type GradePlay,
+  type Position,
+  type ScoreBand,
+} from '../../engine/src/api';
 import type { LatestGrade } from './results';
 
 /** The gutter icon of a graded check: its score band, or `unplayed` for a failure its run cannot be blamed for. */
@@ -43,10 +50,15 @@ function playPosition(benchmark: Benchmark, position: Position): PlayPosition {
   return { chapter: index >= 0 ? index : position.chapterIndex, phase: position.phase };
 }
 
+/** Where and from where the run a grade came from played, for the engine's one count rule (`countsAgainstAgent`). */
+function gradePlay(benchmark: Benchmark, grade: LatestGrade, traps: readonly LocatedTrap[] = []): GradePlay {
+  const partialFrom = grade.phases ? playPosition(benchmark, grade.phases.from) : undefined;
+  return { traps, gradedAt: playPosition(benchmark, grade.grade.position), partialFrom };
+}
+
 /** Whether the run a grade came from played a trap write before it graded the check. */
 export function playedBefore(benchmark: Benchmark, trap: LocatedTrap, grade: LatestGrade): boolean {
-  if (comparePlay(trap, playPosition(benchmark, grade.grade.position)) > 0) return false;
-  return !grade.phases || comparePlay(trap, playPosition(benchmark, grade.phases.from)) >= 0;
+  return trapPlayedBefore(trap, gradePlay(benchmark, grade));
 }
 
 /** The trap writes aimed at a check, in play order. */
@@ -63,8 +75,8 @@ export function checkMark(benchmark: Benchmark, located: LocatedCheck, grade: La
   const traps = trapsAimedAt(benchmark, located.check.id);
   const unplayed = traps.filter((t) => !playedBefore(benchmark, t, grade));
   const passed = passes(grade.grade.effective, passScore);
-  const playedAll = unplayed.length === 0 && (!grade.phases || traps.length > 0);
-  const blamed = !passed && playedAll;
+  // The one rule of the report, the runs index and the panel too (engine/src/report/counted.ts).
+  const blamed = !passed && countsAgainstAgent(gradePlay(benchmark, grade, traps));
   const icon: CheckIcon = passed || blamed ? scoreBand(grade.grade.effective, passScore) : 'unplayed';
   return { located, grade, icon, passed, blamed, unplayed };
 }

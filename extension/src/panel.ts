@@ -11,13 +11,12 @@ import * as vscode from 'vscode';
 import {
   parsePanelMessage,
   plannedChecks,
-  scoreBand,
   type PanelMessage,
   type PanelModelMessage,
   type PanelRunAction,
   type RunState,
-  type ScoreBand,
 } from '../../engine/src/api';
+import { panelChecks, type PanelCheck } from './panelChecks';
 import type { RunView } from './results';
 import { runRow, whereLabel, type RowStatus } from './runInfo';
 import type { RunsHub } from './runsHub';
@@ -48,17 +47,8 @@ export interface PanelModel {
     /** The latest entries of the conversation, oldest first. */
     transcript: { from: string; text: string; at: string; marker?: string }[];
     earlier: number;
-    /** Each graded check with its band (`scoreBand` at the pass score): the panel colours by it and offers the cause below `good`. */
-    checks: {
-      id: string;
-      question: string;
-      expected: string;
-      got: string;
-      score: number;
-      band: ScoreBand;
-      attempt: number;
-      comment: string;
-    }[];
+    /** Each graded check with its band and tone (`panelChecks`): the panel colours by the tone and offers the cause below `good`. */
+    checks: PanelCheck[];
     planned: number;
     benchmarkDir?: string;
     log: string[];
@@ -261,25 +251,7 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
       const marker = moved ? `${e.position.chapter} · phase ${e.position.phase + 1}${title ? `: ${title}` : ''}${switched}` : undefined;
       return { from: e.from, text: e.text, at: e.at, ...(marker ? { marker } : {}) };
     });
-    const pass = this.wb.passScore();
-    const checks = Object.entries(state.grades).flatMap(([id, grades]) => {
-      const g = grades[grades.length - 1];
-      const c = b?.checks.find((x) => x.check.id === id)?.check;
-      return g
-        ? [
-            {
-              id,
-              question: c?.question ?? '',
-              expected: c?.answer ?? '',
-              got: g.answer,
-              score: g.effective,
-              band: scoreBand(g.effective, pass),
-              attempt: g.attempt,
-              comment: g.comment,
-            },
-          ]
-        : [];
-    });
+    const checks = panelChecks(state, b, this.wb.passScore());
     return {
       where: whereLabel(view.status, `${state.position.chapter}, phase ${state.position.phase + 1}${phase ? `: ${phase.title}` : ''}`),
       transcript,

@@ -17,6 +17,7 @@ export { parseJsonLines, readJsonLines, type JsonLines } from '../jsonl';
 export type { ChatMessage, ToolCall, Usage } from '../protocol/chat';
 export type { Grade, LiveFact, LiveSheet, PhaseRange, Position, RunState, TranscriptEntry, TrueStatus } from '../state/runState';
 export { isPartialRun, isPartialState, type PhaseSelection } from '../state/partialRule';
+export { countsAgainstAgent, trapPlayedBefore, type GradePlay } from '../report/counted';
 export { readLock, signalRunEngine, type RunLock } from '../workspace/lock';
 export {
   benchmarkFolderOf,

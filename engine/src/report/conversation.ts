@@ -50,6 +50,8 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
         source: { file: '', line: 1 },
         traps: [],
       };
+      // Every grade of a check is given at its phase, so the standing grade's count rule holds for the earlier ones.
+      const notCounted = check.grade?.notCounted;
       const grade = { score: g.score, effective: g.effective, attempt: g.attempt, got: g.answer, comment: g.comment };
       const turn = turnToolCalls(state, g.at);
       return {
@@ -57,7 +59,7 @@ function gradeItems(state: RunState, checks: readonly CheckResult[]): { item: Co
           kind: 'grade' as const,
           at: g.at,
           check,
-          grade,
+          grade: notCounted ? { ...grade, notCounted } : grade,
           standing: index === Math.min(grades.length, 10) - 1,
           conversation: conversationAt(state, g.at),
           toolCalls: turn.calls,

@@ -2,9 +2,11 @@
  * The view model of one run's HTML report: plain values computed from the run state and its
  * benchmark, with no markup, so the CLI's page and the editor's run panel show the same figures.
  */
-import type { Benchmark } from '../../../scenario/src';
+import type { Benchmark, PlayPosition } from '../../../scenario/src';
 import type { AgentToolCall } from '../protocol/agent';
-import type { RunState, TrueStatus } from '../state/runState';
+import type { Position, RunState, TrueStatus } from '../state/runState';
+import { isPartialState } from '../state/partialRule';
+import { countsAgainstAgent, trapPlayedBefore } from './counted';
 import { staleTokens } from './staleValues';
 import { turnToolCalls } from './turnToolCalls';
 import { conversation, conversationAt, type ConversationChapter } from './conversation';
@@ -39,7 +41,15 @@ export interface CheckResult {
   /** The trap writes aimed at this check, in play order. */
   traps: TrapLink[];
   /** The standing grade; absent for a check not graded. */
-  grade?: { score: number; effective: number; attempt: 1 | 2; got: string; comment: string };
+  grade?: {
+    score: number;
+    effective: number;
+    attempt: 1 | 2;
+    got: string;
+    comment: string;
+    /** Why the grade is not held against the agent (`countsAgainstAgent`): a failure of it is muted, never red. */
+    notCounted?: string;
+  };
   /** Tokens of the values its trap writes replaced (`staleTokens`): memory lines holding them are stale. */
   staleTokens?: string[];
   /** For an imperfect answer on the run page: the agent's tool calls in the turn it answered in. */
@@ -130,10 +140,31 @@ export function checkResults(state: RunState, benchmark: Benchmark, benchmarkPat
     });
   return [...planned, ...gone].map((c) => {
     const last = state.grades[c.id]?.at(-1);
-    return last
-      ? { ...c, grade: { score: last.score, effective: last.effective, attempt: last.attempt, got: last.answer, comment: last.comment } }
-      : c;
+    if (!last) return c;
+    const notCounted = notCountedReason(state, benchmark, c.id, last.position);
+    const grade = { score: last.score, effective: last.effective, attempt: last.attempt, got: last.answer, comment: last.comment };
+    return { ...c, grade: notCounted ? { ...grade, notCounted } : grade };
   });
+}
+
+/** Where a saved position is in the benchmark as it is now, by its chapter's file (chapters may have moved). */
+function playPosition(benchmark: Benchmark, position: Position): PlayPosition {
+  const index = benchmark.chapters.findIndex((c) => c.file === position.chapter);
+  return { chapter: index >= 0 ? index : position.chapterIndex, phase: position.phase };
+}
+
+/** Why a grade is not held against the agent, as one sentence; undefined when it counts. */
+function notCountedReason(state: RunState, benchmark: Benchmark, id: string, gradedAt: Position): string | undefined {
+  const traps = benchmark.traps.filter((t) => t.trap.targets.some((x) => x.name === id));
+  const from = state.phases && isPartialState(state) ? playPosition(benchmark, state.phases.from) : undefined;
+  const play = { traps, gradedAt: playPosition(benchmark, gradedAt), partialFrom: from };
+  if (countsAgainstAgent(play)) return undefined;
+  const unplayed = traps.filter((t) => !trapPlayedBefore(t, play));
+  if (unplayed.length === 0)
+    return 'not counted against the agent: no trap write aims at it, and the partial run may not have told its facts';
+  const what = unplayed.length === 1 ? 'the trap write' : `${unplayed.length} of the trap writes`;
+  const places = unplayed.map((t) => `${t.file}:${t.trap.range.start.line + 1}`).join(', ');
+  return `not counted against the agent: the run did not play ${what} aimed at it (${places})`;
 }
 
 /** Grades grouped by a key, groups in the order their first check comes. */

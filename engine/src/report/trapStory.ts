@@ -33,8 +33,11 @@ export interface TrapCheck {
   passed: boolean | null;
 }
 
-/** `caught`: some check it aims at failed; `held`: every graded one passed. */
-export type TrapResult = 'caught' | 'held' | 'not graded';
+/**
+ * `caught`: some check it aims at failed, counted against the agent; `not counted`: a check failed in
+ * a run that did not play every write aimed at it (a partial run); `held`: every graded one passed.
+ */
+export type TrapResult = 'caught' | 'held' | 'not counted' | 'not graded';
 
 export interface TrapStory {
   type: string;
@@ -110,7 +113,8 @@ export function runStory(
 }
 
 function trapResult(checks: readonly TrapCheck[]): TrapResult {
-  if (checks.some((c) => c.passed === false)) return 'caught';
+  if (checks.some((c) => c.passed === false && !c.grade?.notCounted)) return 'caught';
+  if (checks.some((c) => c.passed === false)) return 'not counted';
   return checks.some((c) => c.passed === true) ? 'held' : 'not graded';
 }
 

@@ -10,6 +10,7 @@ import type { SourceRef } from '../runView';
 import { OPEN_SOURCE } from '../../protocol/messages';
 import { scoreBand, type ScoreBand } from '../../protocol/scores';
 import { STYLE } from './style';
+import { gradeTone } from '../counted';
 
 export interface RenderOptions {
   /** The CSP nonce of every script and style; a fresh random one when absent. */
@@ -88,10 +89,13 @@ export function sourceLink(
   return `<a class="${className}" href="${escapeHtml(href)}" ${place}>${escapeHtml(text)}</a>`;
 }
 
-/** Grade colour class by score band (`g-good`, `g-fair`, `g-poor`), `g-none` without a grade. */
-export function gradeClass(grade: number | null | undefined, passScore?: number): string {
-  if (grade === null || grade === undefined) return 'g-none';
-  return `g-${scoreBand(grade, passScore)}`;
+/**
+ * Grade colour class by tone (`gradeTone`): `g-good`, `g-fair`, `g-poor` by score band, `g-muted` for a
+ * failure not held against the agent (`notCounted` says why), `g-none` without a grade.
+ */
+export function gradeClass(grade: number | null | undefined, passScore?: number, notCounted?: string): string {
+  const band = grade === null || grade === undefined ? undefined : scoreBand(grade, passScore);
+  return `g-${gradeTone(band, notCounted === undefined)}`;
 }
 
 /** A grade as few digits as it needs (`7`, `7.5`, `3.33`), — without one. */
@@ -103,8 +107,13 @@ export function fmtGrade(grade: number | null | undefined): string {
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 export const GRADE_COLOURS: Record<ScoreBand, string> = { good: '#3a9d5d', fair: '#e0a030', poor: '#d9534f' };
 
-export function gradeColour(grade: number, passScore?: number): string {
-  return GRADE_COLOURS[scoreBand(grade, passScore)];
+/** The colour of a failure not held against the agent: a grey that reads on both themes, never a band's. */
+export const MUTED_COLOUR = '#8b949e';
+
+/** A chart's colour of a grade: its band's, or `MUTED_COLOUR` for a failure not counted (`notCounted` says why). */
+export function gradeColour(grade: number, passScore?: number, notCounted?: string): string {
+  const band = scoreBand(grade, passScore);
+  return gradeTone(band, notCounted === undefined) === 'muted' ? MUTED_COLOUR : GRADE_COLOURS[band];
 }
 
 /** The y axis of every chart of grades: 0 to 10. */
@@ -115,9 +124,16 @@ export function barChart(canvas: string, labels: string[], datasets: object[], o
   return { canvas, config: { type: 'bar', data: { labels, datasets }, options } };
 }
 
-/** A bar chart of grades 0–10 by label. */
-export function gradeBars(canvas: string, labels: string[], values: (number | null)[], label: string, passScore?: number): ChartSpec {
-  const backgroundColor = values.map((value) => gradeColour(value ?? 0, passScore));
+/** A bar chart of grades 0–10 by label; `notCounted` (a partial run's averages) mutes the bars below the pass score. */
+export function gradeBars(
+  canvas: string,
+  labels: string[],
+  values: (number | null)[],
+  label: string,
+  passScore?: number,
+  notCounted?: string,
+): ChartSpec {
+  const backgroundColor = values.map((value) => gradeColour(value ?? 0, passScore, notCounted));
   const bars = { label, data: values, backgroundColor, minBarLength: 3, maxBarThickness: 64 };
   return barChart(canvas, labels, [bars], { scales: { y: GRADE_AXIS }, plugins: { legend: { display: false } } });
 }

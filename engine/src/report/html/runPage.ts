@@ -8,8 +8,9 @@ import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './trapStory';
 import { regradeSection } from './regradeSection';
-import { chartBox, escapeHtml, gradeBars, gradeColour, page, sourceLink, type ChartSpec, type RenderOptions } from './page';
-import { gradeBadge, noteParagraph, numberCell, numberHead, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
+import { chartBox, escapeHtml, gradeBars, gradeClass, gradeColour, MUTED_COLOUR, page, sourceLink } from './page';
+import type { ChartSpec, RenderOptions } from './page';
+import { gradeBadge, noteParagraph, numberCell, numberHead, PARTIAL_AVERAGES, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 import { shorten } from '../../../../scenario/src/plainText';
 import { standInNote } from '../standInNote';
 
@@ -32,8 +33,8 @@ ${storySection(view.story, options)}
 <h2>Grades</h2>
 ${graded ? gradeChartBoxes() : noteParagraph('No check was graded, so there are no grades to chart.')}
 <div class="charts">
-<div>${groupTable('Check type', view.byType, options.passScore)}</div>
-<div>${groupTable('Chapter', view.byChapter, options.passScore)}</div>
+<div>${groupTable('Check type', view.byType, options.passScore, partialAverages(view))}</div>
+<div>${groupTable('Chapter', view.byChapter, options.passScore, partialAverages(view))}</div>
 </div>
 ${regradeSection(view.regrades, options)}
 <h2 id="imperfect">Imperfect answers (${view.imperfect.length})</h2>
@@ -65,14 +66,20 @@ ${crash}
 </header>`;
 }
 
+/** `PARTIAL_AVERAGES` for a partial run, whose averages below the pass score are muted; undefined for a full run. */
+function partialAverages(view: RunView): string | undefined {
+  return view.summary.partial ? PARTIAL_AVERAGES : undefined;
+}
+
 /** The grade distribution and the averages by check type and by chapter. */
 function gradeCharts(view: RunView, passScore: number | undefined): ChartSpec[] {
   const averages = (groups: GradeGroup[]) => groups.map((group) => group.average);
   const keys = (groups: GradeGroup[]) => groups.map((group) => group.key);
+  const partial = partialAverages(view);
   return [
     distributionChart(view, passScore),
-    gradeBars('chart-types', keys(view.byType), averages(view.byType), 'average', passScore),
-    gradeBars('chart-chapters', keys(view.byChapter), averages(view.byChapter), 'average', passScore),
+    gradeBars('chart-types', keys(view.byType), averages(view.byType), 'average', passScore, partial),
+    gradeBars('chart-chapters', keys(view.byChapter), averages(view.byChapter), 'average', passScore, partial),
   ];
 }
 
@@ -84,23 +91,37 @@ ${chartBox('chart-chapters', 'Average by chapter')}
 </div>`;
 }
 
-/** The standing grades counted on a 0–10 axis, one bar per whole point, so 3.3 and 5 sit where they belong. */
+/**
+ * The standing grades counted on a 0–10 axis, one bar per whole point, so 3.3 and 5 sit where they
+ * belong; the failures not held against the agent stacked on them in grey.
+ */
 function distributionChart(view: RunView, passScore: number | undefined): ChartSpec {
+  const point = (grade: number) => Math.min(10, Math.max(0, Math.round(grade)));
   const counts = Array.from({ length: 11 }, () => 0);
-  for (const [grade, count] of view.summary.scores) counts[Math.min(10, Math.max(0, Math.round(grade)))]! += count;
-  const labels = counts.map((_, point) => String(point));
-  const colours = counts.map((_, point) => gradeColour(point, passScore));
+  const uncounted = Array.from({ length: 11 }, () => 0);
+  for (const [grade, count] of view.summary.scores) counts[point(grade)]! += count;
+  for (const check of view.checks)
+    if (check.grade && gradeClass(check.grade.effective, passScore, check.grade.notCounted) === 'g-muted') {
+      uncounted[point(check.grade.effective)]! += 1;
+      counts[point(check.grade.effective)]! -= 1;
+    }
+  const labels = counts.map((_, at) => String(at));
+  const colours = counts.map((_, at) => gradeColour(at, passScore));
+  const datasets: object[] = [{ label: 'checks', data: counts.map((n) => Math.max(0, n)), backgroundColor: colours, maxBarThickness: 64 }];
+  if (uncounted.some((n) => n > 0))
+    datasets.push({ label: 'not counted against the agent', data: uncounted, backgroundColor: MUTED_COLOUR, maxBarThickness: 64 });
+  const stacked = datasets.length > 1;
   return {
     canvas: 'chart-distribution',
     config: {
       type: 'bar',
-      data: { labels, datasets: [{ label: 'checks', data: counts, backgroundColor: colours, maxBarThickness: 64 }] },
+      data: { labels, datasets },
       options: {
         scales: {
-          x: { title: { display: true, text: 'grade' } },
-          y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'checks' } },
+          x: { stacked, title: { display: true, text: 'grade' } },
+          y: { stacked, beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'checks' } },
         },
-        plugins: { legend: { display: false } },
+        plugins: { legend: { display: stacked } },
       },
     },
   };
@@ -137,9 +158,11 @@ function kpis(view: RunView): string {
   return `<div class="kpis">${items.map(kpi).join('')}</div>`;
 }
 
-function groupTable(what: string, groups: GradeGroup[], passScore: number | undefined): string {
+function groupTable(what: string, groups: GradeGroup[], passScore: number | undefined, partial: string | undefined): string {
   const rows = groups.map((group) => {
-    const cells = [`${group.graded}/${group.checks}`, String(group.perfect), gradeBadge(group.average, passScore)].map(numberCell);
+    const cells = [`${group.graded}/${group.checks}`, String(group.perfect), gradeBadge(group.average, passScore, '', partial)].map(
+      numberCell,
+    );
     return `<tr><td>${escapeHtml(group.key)}</td>${cells.join('')}</tr>`;
   });
   const head = `<th>${what}</th>${['graded', 'perfect', 'average'].map(numberHead).join('')}`;
@@ -165,8 +188,12 @@ function answer(check: CheckResult, memory: readonly MemorySnapshot[], options: 
   const trapText = traps.length ? `<span>trap writes: ${traps.join(', ')}</span>` : '<span>no trap aimed at it</span>';
   const toolCalls = toolCallsBlock(check.toolCalls ?? [], ' in the turn it answered in', check.toolCallsLeftOut);
   const memoryText = check.conversation ? memoryAt(memory, check.conversation, check.expected, check.staleTokens) : '';
-  return `<article class="answer ${grade.effective > 0 ? 'partial' : ''}" data-check="${escapeHtml(check.id)}">
-<header>${gradeBadge(grade.effective, options.passScore, '/10')}${attempt}${tagLabel(escapeHtml(check.type))} ${question}</header>
+  const tone = gradeClass(grade.effective, options.passScore, grade.notCounted).slice('g-'.length);
+  const badge = gradeBadge(grade.effective, options.passScore, '/10', grade.notCounted);
+  const uncounted = tone === 'muted' && grade.notCounted ? noteParagraph(escapeHtml(`${grade.notCounted}.`)) : '';
+  return `<article class="answer ${tone}" data-check="${escapeHtml(check.id)}">
+<header>${badge}${attempt}${tagLabel(escapeHtml(check.type))} ${question}</header>
+${uncounted}
 ${answerDetails(check.expected, grade.got, grade.comment || '—', 'got-text')}
 <footer><span>check ${sourceLink(check.source, options)}</span>${trapText}</footer>
 ${toolCalls}${memoryText}</article>`;
@@ -223,9 +250,10 @@ function gradeInline(
   const toolCalls = failed ? toolCallsBlock(item.toolCalls, ' in the turn it answered in', item.toolCallsLeftOut) : '';
   const memoryText = failed ? memoryAt(memory, item.conversation, check.expected, check.staleTokens) : '';
   const attempt = grade.attempt === 2 ? SECOND_ATTEMPT : '';
-  const className = failed ? 'grade-inline failed' : 'grade-inline';
+  const muted = failed && grade.notCounted !== undefined;
+  const className = failed ? `grade-inline failed${muted ? ' uncounted' : ''}` : 'grade-inline';
   const opening = `<div class="${className}" data-check="${escapeHtml(check.id)}" title="${escapeHtml(item.at)}">`;
-  const badge = gradeBadge(grade.effective, options.passScore, '/10');
+  const badge = gradeBadge(grade.effective, options.passScore, '/10', grade.notCounted);
   const heading = `${badge}${attempt}${replaced} graded ${link}${tagLabel(escapeHtml(check.type))}`;
   return `${opening}${heading} ${escapeHtml(check.question)}${detail}${toolCalls}${memoryText}</div>`;
 }

@@ -10,7 +10,7 @@ import { COMPARE_RUNS, OPEN_RUN, SHOW_TRENDS } from '../../protocol/messages';
 import type { IndexFilter, IndexRow, RunsIndex } from '../runsIndex';
 import { INDEX_STATUSES } from '../runsIndex';
 import { escapeHtml, page, type RenderOptions } from './page';
-import { gradeBadge, numberCell, numberHead, tagLabel } from './markup';
+import { gradeBadge, numberCell, numberHead, PARTIAL_AVERAGES, tagLabel } from './markup';
 
 /** The path of a run's page on `mmb view`'s server: the id is a folder name, `#` written `%23`. */
 export function runPath(id: string): string {
@@ -63,7 +63,7 @@ function runRow(row: IndexRow, options: RenderOptions): string {
 <td>${link}</td>
 <td>${escapeHtml(row.benchmark)}</td><td>${escapeHtml(row.agent)}</td><td class="models">${models}</td>
 <td class="state">${status}</td><td class="when">${when(row.startedAt)}</td>
-${numberCell(gradeBadge(row.average, options.passScore))}
+${numberCell(gradeBadge(row.average, options.passScore, '', row.partial ? PARTIAL_AVERAGES : undefined))}
 ${numberCell(`${row.graded}/${row.planned ?? '?'}`)}
 </tr>`;
 }

@@ -48,7 +48,9 @@ a:hover { text-decoration: underline; }
 .kpi .v { font-size: 22px; font-weight: 600; }
 .kpi .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; }
 .kpi.big .v { font-size: 30px; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 16px; }
+/* min(300px, 100%): a group narrower than 300 px gets one column as wide as itself, not a cut one. */
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); gap: 16px; }
+.charts > * { min-width: 0; }
 .chart { margin: 0; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 10px 12px; }
 .chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .canvas-box { position: relative; height: 220px; }
@@ -56,11 +58,15 @@ a:hover { text-decoration: underline; }
 .chart.wide .canvas-box { height: 280px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--border); vertical-align: top; }
+/* Long words (ids, file names, answers) break inside their cell, so a table reflows before it has to scroll. */
+td { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
 .g-good { background: var(--good); } .g-fair { background: var(--fair); color: var(--on-fair); } .g-poor { background: var(--poor); }
 .g-none { background: transparent; color: var(--muted); border: 1px dashed var(--border); }
+/* A failure not held against the agent (a partial run that did not play the trap writes): grey, never red or amber. */
+.g-muted { background: transparent; color: var(--muted); border: 1px solid var(--muted); }
 .tag {
   display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px;
   border: 1px solid var(--border); color: var(--muted); margin-left: 4px;
@@ -70,7 +76,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
   border: 1px solid var(--border); border-left: 4px solid var(--poor); border-radius: 6px;
   padding: 10px 14px; background: var(--card);
 }
-.answer.partial { border-left-color: var(--fair); }
+.answer.good { border-left-color: var(--good); } .answer.fair { border-left-color: var(--fair); }
+.answer.muted { border-left-color: var(--muted); border-left-style: dashed; }
 .answer header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
 .answer .q { font-weight: 600; }
 .answer dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 8px 0 6px; }
@@ -110,6 +117,7 @@ tr.sep td { color: var(--muted); font-size: 12px; padding-top: 14px; border-bott
 .v-failing { background: var(--poor); color: #fff; }
 .v-stable { background: var(--good); color: #fff; }
 .v-ungraded { border: 1px dashed var(--border); color: var(--muted); }
+.v-muted { border: 1px solid var(--muted); color: var(--muted); }
 section.group { margin-bottom: 36px; }
 .trap-check { margin: 2px 0 6px; }
 details.memory { margin-top: 6px; }
@@ -137,6 +145,7 @@ details.tool-calls pre {
 .msg.agent details.tool-calls pre { background: var(--card); }
 .grade-inline { align-self: stretch; font-size: 13px; border: 1px dashed var(--border); border-radius: 6px; padding: 4px 10px; }
 .grade-inline.failed { border: 1px solid var(--poor); border-left-width: 4px; }
+.grade-inline.failed.uncounted { border-color: var(--muted); border-style: dashed; }
 .grade-inline dl { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 6px 0 2px; }
 .grade-inline dt { color: var(--muted); }
 .grade-inline dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -163,6 +172,9 @@ table.runs td.when, table.runs td.when span, table.runs td.models, table.runs td
 /* A narrow editor: the day and minute of a start, and a model's name, may take two lines; no column is cut. */
 @media (max-width: 860px) {
   body { padding: 16px 14px 32px; }
+  th, td { padding: 4px 5px; }
+  .answer dl, .grade-inline dl { grid-template-columns: minmax(0, 1fr); }
+  .msg { max-width: 92%; }
   table.runs th, table.runs td { padding: 5px 5px; }
   table.runs td.when, table.runs td.models { white-space: normal; }
 }

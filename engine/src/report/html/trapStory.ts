@@ -8,7 +8,12 @@ import { escapeHtml, fmtGrade, sourceLink, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, plural, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
 
 /** The verdict's colour class of a trap's result, on the run page and the comparison. */
-export const RESULT_CLASS: Record<TrapStory['result'], string> = { caught: 'v-failing', held: 'v-stable', 'not graded': 'v-ungraded' };
+export const RESULT_CLASS: Record<TrapStory['result'], string> = {
+  caught: 'v-failing',
+  held: 'v-stable',
+  'not counted': 'v-muted',
+  'not graded': 'v-ungraded',
+};
 
 /** The run page's first section: what each trap did to the agent. */
 export function storySection(story: RunStory, options: RenderOptions): string {
@@ -17,7 +22,8 @@ export function storySection(story: RunStory, options: RenderOptions): string {
   const count = (result: TrapStory['result']) => story.traps.filter((trap) => trap.result === result).length;
   const rows = story.traps.map((trap, index) => trapRow(trap, index, options));
   const total = `${story.traps.length} trap write${story.traps.length === 1 ? '' : 's'}`;
-  const counts = `${count('caught')} caught the agent, ${count('held')} held, ${count('not graded')} not graded`;
+  const uncounted = count('not counted') ? `, ${count('not counted')} not counted (the run did not play them)` : '';
+  const counts = `${count('caught')} caught the agent, ${count('held')} held${uncounted}, ${count('not graded')} not graded`;
   const rule = `A check passes from ${fmtGrade(story.passScore)}/10; a trap caught the agent when a check it aims at failed.`;
   const head = ['trap', 'the write', 'its checks, and how far from the write', 'result'].map((label) => `<th>${label}</th>`).join('');
   return `${heading}
@@ -59,12 +65,18 @@ function trapRow(trap: TrapStory, index: number, options: RenderOptions): string
   return `<tr ${attributes}>${cells}</tr>`;
 }
 
+/** The tag of a grade given at the second attempt, nothing for the first. */
+function attemptTag(attempt: 1 | 2): string {
+  return attempt === 2 ? SECOND_ATTEMPT : '';
+}
+
 function trapCheck(check: TrapCheck, options: RenderOptions): string {
   const grade = check.grade
-    ? `${gradeBadge(check.grade.effective, options.passScore)}${check.grade.attempt === 2 ? SECOND_ATTEMPT : ''}`
+    ? `${gradeBadge(check.grade.effective, options.passScore, '', check.grade.notCounted)}${attemptTag(check.grade.attempt)}`
     : '<span class="grade g-none">—</span>';
   const question = `${sourceLink(check.source, options, check.id)}${tagLabel(escapeHtml(check.type))} ${escapeHtml(check.question)}`;
-  const distance = `<div class="note">${escapeHtml(distanceText(check.distance))}</div>`;
+  const uncounted = check.passed === false && check.grade?.notCounted ? `; ${check.grade.notCounted}` : '';
+  const distance = `<div class="note">${escapeHtml(`${distanceText(check.distance)}${uncounted}`)}</div>`;
   return `<div class="trap-check" data-check="${escapeHtml(check.id)}">${grade} ${question}${distance}</div>`;
 }
 
