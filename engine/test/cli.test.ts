@@ -55,9 +55,11 @@ const PLANTED = [
   'chapter2.md:13 malformed-time-anchor',
   'chapter2.md:15 time-anchor-order',
   'chapter2.md:16 trap-target-before-write',
+  'chapter3.md:5 duplicate-check-id',
   'chapter3.md:6 duplicate-check-id',
   'chapter3.md:6 hist-without-trap',
   'chapter4.md:1 unlisted-chapter',
+  'family.md:4 duplicate-fact-id',
   'family.md:6 duplicate-fact-id',
   'family.md:10 malformed-fact-line',
 ];
@@ -86,7 +88,7 @@ test('every planted diagnostic is reported with its code at its line, and the ex
     assert.ok(['error', 'warning'].includes(d.severity));
     assert.ok(d.message.length > 20);
   }
-  const dup = diagnostics.find((d) => d.code === 'duplicate-check-id');
+  const dup = diagnostics.find((d) => d.code === 'duplicate-check-id' && d.line === 6);
   assert.deepEqual(
     dup?.related?.map((x) => `${x.file}:${x.line}`),
     ['chapter3.md:5'],

@@ -6,7 +6,7 @@
  */
 import type { Benchmark, LocatedCheck } from './benchmark';
 import type { Chapter, Sheet } from './model';
-import { factIndex, factStateIn, locatedKey, readKey, type FactState, type ReadKind } from './readKeys';
+import { factIndex, factStateIn, locatedKey, locatedListKey, readKey, type FactState, type ReadKind } from './readKeys';
 import { timelineKey, timelineStart, walkChapter, type TimelineState } from './timeline';
 
 /** A chapter or a sheet replaced in place: same file, same place. */
@@ -31,7 +31,7 @@ const count = (counts: Map<string, number>, key: string, by: number) => {
 export class CrossIndex {
   private current: Benchmark;
   readonly sheetNames: string[];
-  /** Every check of an id, in play order: the first is the one duplicates point at, the last the one traps are compared with. */
+  /** Every check of an id, in play order: more than one is a duplicate; the last is the one traps are compared with. */
   private readonly byId = new Map<string, LocatedCheck[]>();
   /** Per `N.` series, how many checks have each number. */
   private readonly numbers = new Map<string, Map<number, number>>();
@@ -82,8 +82,9 @@ export class CrossIndex {
     }
   }
 
-  firstCheck(id: string): LocatedCheck | undefined {
-    return this.byId.get(id)?.[0];
+  /** Every check of an id, in play order. */
+  checksWithId(id: string): readonly LocatedCheck[] {
+    return this.byId.get(id) ?? [];
   }
 
   lastCheck(id: string): LocatedCheck | undefined {
@@ -146,8 +147,8 @@ export class CrossIndex {
       }
       case 'sheet-names':
         return this.sheetNamesKey();
-      case 'first':
-        return locatedKey(this.firstCheck(key));
+      case 'same-id':
+        return locatedListKey(this.checksWithId(key));
       case 'last':
         return locatedKey(this.lastCheck(key));
       case 'highest':
@@ -194,7 +195,7 @@ export class CrossIndex {
     }
     for (const id of [...idsBefore, ...idsNow]) {
       changed
-        .add(readKey('first', id))
+        .add(readKey('same-id', id))
         .add(readKey('last', id))
         .add(readKey('highest', id.split('.')[0] ?? '1'));
     }

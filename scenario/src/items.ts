@@ -102,6 +102,10 @@ function parseCheckType(check: Check, first: SourceLine, pos: number, file: stri
     if (Object.hasOwn(CHECK_TYPES, type)) {
       check.type = type as CheckType;
       check.typeRange = typeRange;
+    } else if (!type) {
+      const types = Object.keys(CHECK_TYPES).join(', ');
+      const message = `This check's type is empty: write one of ${types} between the brackets, or remove them.`;
+      out.push(diagnostic('unknown-check-type', file, typeRange, message, { suggestions: Object.keys(CHECK_TYPES) }));
     } else {
       const suggestions = nearNames(type, Object.keys(CHECK_TYPES));
       out.push(

@@ -14,7 +14,7 @@ export type ReadKind =
   | 'fact'
   | 'live-facts'
   | 'sheet-names'
-  | 'first'
+  | 'same-id'
   | 'last'
   | 'highest'
   | 'check-ids'
@@ -69,4 +69,9 @@ export function locatedKey(located: LocatedCheck | undefined): string {
     placeKeys.set(located, key);
   }
   return key;
+}
+
+/** Where every check of a list stands, as one string. */
+export function locatedListKey(list: readonly LocatedCheck[]): string {
+  return list.map(locatedKey).join('\u0001');
 }

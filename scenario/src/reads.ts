@@ -7,7 +7,7 @@
  */
 import type { LocatedCheck } from './benchmark';
 import type { CrossIndex } from './crossIndex';
-import { factIndex, locatedKey, type FactState, type ReadKind } from './readKeys';
+import { factIndex, locatedKey, locatedListKey, type FactState, type ReadKind } from './readKeys';
 import type { TimelineState } from './timeline';
 
 /** What a file's validation read: kind, key and fingerprint, three entries per read. */
@@ -67,9 +67,10 @@ export class Reads {
     return this.index.sheetNames;
   }
 
-  firstCheck(id: string): LocatedCheck | undefined {
-    const located = this.index.firstCheck(id);
-    this.note('first', id, locatedKey(located));
+  /** Every check of `id` in play order: two or more are duplicates, each reported. */
+  checksWithId(id: string): readonly LocatedCheck[] {
+    const located = this.index.checksWithId(id);
+    this.note('same-id', id, locatedListKey(located));
     return located;
   }
 

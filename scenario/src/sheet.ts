@@ -29,9 +29,10 @@ interface SheetReading {
   lines: LineIndex;
   live: Map<string, Fact | undefined>;
   categoryLines: Map<number, number>;
-  highestFact: Map<number, number>;
   category: Category | undefined;
   lastFact: Fact | undefined;
+  /** Each live fact defined again, with the earlier definition it shadows: reported on both once the sheet is read. */
+  twins: { fact: Fact; twin: Fact }[];
 }
 
 /** Parses one sheet file. Never throws; problems come back as `diagnostics`. */
@@ -59,9 +60,9 @@ export function parseSheet(source: string, file: string): Sheet {
     lines,
     live: new Map(),
     categoryLines: new Map(),
-    highestFact: new Map(),
     category: undefined,
     lastFact: undefined,
+    twins: [],
   };
   for (let l = 0; l < lines.lineCount; l++) {
     if (skip.has(l)) continue;
@@ -69,6 +70,7 @@ export function parseSheet(source: string, file: string): Sheet {
     if (heading) readHeading(reading, l, heading);
     else readLine(reading, l);
   }
+  reportTwins(reading);
   return sheet;
 }
 
@@ -167,23 +169,51 @@ function readLine(reading: SheetReading, line: number): void {
   };
   const twin = reading.live.get(id);
   reading.live.set(id, fact.deleted ? undefined : fact);
-  const highest = reading.highestFact.get(category.number) ?? 0;
-  const free = `${category.number}.${highest + 1}`;
-  reading.highestFact.set(category.number, Math.max(highest, Number(m[2])));
-  if (twin && !fact.deleted) {
+  if (twin && !fact.deleted) reading.twins.push({ fact, twin });
+  sheet.facts.push(fact);
+  reading.lastFact = fact;
+}
+
+/**
+ * A duplicate fact id is an error on every live definition, each with a free id of its category
+ * (free in the whole sheet, so the fix never makes a new duplicate): the later line says it shadows
+ * the earlier, the earlier that it is shadowed.
+ */
+function reportTwins({ sheet, twins }: SheetReading): void {
+  if (twins.length === 0) return;
+  const highest = new Map<number, number>();
+  for (const f of sheet.facts) highest.set(f.category, Math.max(highest.get(f.category) ?? 0, Number(f.id.split('.')[1])));
+  const reported = new Set<Fact>();
+  for (const { fact, twin } of twins) {
+    const free = `${fact.category}.${(highest.get(fact.category) ?? 0) + 1}`;
+    const first = `first definition of ${sheet.name}#${fact.id}`;
     sheet.diagnostics.push(
       diagnostic(
         'duplicate-fact-id',
         sheet.file,
         fact.idRange,
-        `Fact ${id} is already defined at line ${twin.range.start.line + 1}: ` +
-          `give this one a free id (${free}), or delete the first with \`${id} —\`.`,
-        { related: [{ file: sheet.file, range: twin.idRange, message: `first definition of ${sheet.name}#${id}` }], suggestions: [free] },
+        `Fact ${fact.id} is already defined at line ${twin.range.start.line + 1}: ` +
+          `give this one a free id (${free}), or delete the first with \`${fact.id} —\`.`,
+        { related: [{ file: sheet.file, range: twin.idRange, message: first }], suggestions: [free] },
+      ),
+    );
+    reported.add(fact);
+    if (reported.has(twin)) continue;
+    reported.add(twin);
+    sheet.diagnostics.push(
+      diagnostic(
+        'duplicate-fact-id',
+        sheet.file,
+        twin.idRange,
+        `Fact ${fact.id} is defined again at line ${fact.range.start.line + 1}, and the later definition is the one in force: ` +
+          `give this one a free id (${free}), or remove it.`,
+        {
+          related: [{ file: sheet.file, range: fact.idRange, message: `later definition of ${sheet.name}#${fact.id}` }],
+          suggestions: [free],
+        },
       ),
     );
   }
-  sheet.facts.push(fact);
-  reading.lastFact = fact;
 }
 
 /** The fact an id stands for now: the last live definition, or undefined if none or deleted. */

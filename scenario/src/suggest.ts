@@ -62,3 +62,28 @@ export function didYouMeanText(suggestions: readonly string[]): string {
   if (suggestions.length === 0) return '';
   return ` Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`;
 }
+
+/**
+ * The fact ids an unknown `N.M` may have meant, the one list both the diagnostic's "did you mean"
+ * and its quick fixes offer: the live ids near it by spelling, then the ids of the same category
+ * nearest by number (`1.9` on a category ending at 1.4 offers 1.4, 1.3, 1.2), or of the nearest
+ * category; `max` at most.
+ */
+export function nearFactIds(wrong: string, live: readonly string[], max = 3, budget?: SuggestionBudget): string[] {
+  const out = nearNames(wrong, live, max, budget);
+  const [category = NaN, number = NaN] = wrong.split('.').map(Number);
+  const parts = live.map((id) => ({ id, category: Number(id.split('.')[0]), number: Number(id.split('.')[1]) }));
+  if (budget) budget.steps -= parts.length;
+  const categories = [...new Set(parts.map((p) => p.category))];
+  const nearest = categories.includes(category)
+    ? category
+    : categories.sort((a, b) => Math.abs(a - category) - Math.abs(b - category) || a - b)[0];
+  const byNumber = parts
+    .filter((p) => p.category === nearest)
+    .sort((a, b) => Math.abs(a.number - number) - Math.abs(b.number - number) || a.number - b.number);
+  for (const p of byNumber) {
+    if (out.length >= max) break;
+    if (!out.includes(p.id)) out.push(p.id);
+  }
+  return out;
+}

@@ -63,12 +63,22 @@ test('a fact written as — is deleted and its id may be reused', () => {
   );
 });
 
-test('duplicate live fact ids are errors pointing at the first definition', () => {
-  const s = parseSheet('# F\n## 1. A\n1.1 one\n1.2 two\n1.1 again\n', 'f.md');
+test('a duplicate live fact id is an error on both definitions, each pointing at the other, with an id free in the whole sheet', () => {
+  const s = parseSheet('# F\n## 1. A\n1.1 one\n1.1 again\n1.2 two\n', 'f.md');
   assert.deepEqual(
     s.diagnostics.map((d) => [d.code, d.range.start.line, d.related?.[0]?.range.start.line, d.suggestions]),
-    [['duplicate-fact-id', 4, 2, ['1.3']]],
+    [
+      ['duplicate-fact-id', 3, 2, ['1.3']],
+      ['duplicate-fact-id', 2, 3, ['1.3']],
+    ],
+    '1.2 comes later in the sheet, so the free id is 1.3',
   );
+  assert.equal(
+    s.diagnostics[1]?.message,
+    'Fact 1.1 is defined again at line 4, and the later definition is the one in force: give this one a free id (1.3), or remove it.',
+  );
+  const thrice = parseSheet('# F\n## 1. A\n1.1 one\n1.1 two\n1.1 three\n', 'f.md');
+  assert.deepEqual(thrice.diagnostics.map((d) => d.range.start.line).sort(), [2, 3, 4], 'three definitions: each reported once');
 });
 
 test('malformed lines in a sheet: bad category, wrong category, no text, prose, stray heading', () => {

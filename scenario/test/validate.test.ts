@@ -38,7 +38,7 @@ test('a benchmark without instructions.md gets a warning', () => {
 
 test('sheet problems surface in the benchmark: duplicate ids and malformed lines', () => {
   const d = diagnose({ 'chapter1.md': '## P\nTell the `family` sheet.\n', 'family.md': `${FAMILY}2.1 again\nnot a fact\n` });
-  assert.deepEqual(where(d), ['family.md:9 duplicate-fact-id', 'family.md:10 malformed-fact-line']);
+  assert.deepEqual(where(d), ['family.md:8 duplicate-fact-id', 'family.md:9 duplicate-fact-id', 'family.md:10 malformed-fact-line']);
 });
 
 test('unknown sheets in fact refs, in "`x` sheet", and in require_all_facts; other backticks are code', () => {
@@ -75,17 +75,26 @@ test('unknown and deleted facts point at the id', () => {
   assert.match(d[1]?.message ?? '', /deleted/);
 });
 
-test('duplicate check ids across chapters point at the first, with a free id', () => {
+test('a duplicate check id is an error on every occurrence, each pointing at the others, with free ids for that one', () => {
   const d = diagnose({
-    'chapter1.md': '## P\n❓ 20.1 Q? Correct answer: a\n❓ 20.2 Q? Correct answer: b\n',
-    'chapter2.md': '## P\n\n❓ 20.1 Q? Correct answer: c\n',
+    'chapter1.md': '## P\n❓ 1.1 Q? Correct answer: a\n❓ 1.2 Q? Correct answer: a\n❓ 20.1 Q? Correct answer: a\n',
+    'chapter2.md': '## P\n\n❓ 20.1 Q? Correct answer: c\n❓ 20.2 Q? Correct answer: b\n',
   });
-  assert.deepEqual(where(d), ['chapter2.md:3 duplicate-check-id']);
+  assert.deepEqual(where(d), ['chapter1.md:4 duplicate-check-id', 'chapter2.md:3 duplicate-check-id']);
   assert.deepEqual(
-    d[0]?.related?.map((r) => [r.file, r.range.start.line]),
-    [['chapter1.md', 1]],
+    d.map((x) => x.related?.map((r) => `${r.file}:${r.range.start.line + 1}`)),
+    [['chapter2.md:3'], ['chapter1.md:4']],
   );
-  assert.deepEqual(d[0]?.suggestions, ['20.3']);
+  assert.deepEqual(
+    d.map((x) => x.suggestions),
+    [['1.3', '20.3'], ['20.3']],
+    "the one typed in chapter 1 is offered chapter 1's series first; each fix renumbers its own line",
+  );
+  assert.equal(
+    d[0]?.message,
+    'Check id 20.1 is also used in chapter2.md line 3: check ids are unique in a benchmark; renumber this one to 1.3 or 20.3.',
+  );
+  assert.deepEqual(d[0]?.range, { start: { line: 3, character: 2 }, end: { line: 3, character: 6 } });
 });
 
 test('trap targets: missing checks are errors, checks asked before the write are warnings', () => {

@@ -23,7 +23,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getCodeActions } from './features/codeActions';
 import { getCompletion } from './features/completion';
 import { getHover } from './features/hover';
-import { getDefinition, getReferences, getRename, prepareRename } from './features/navigation';
+import { getDefinition, getReferences, getRename, prepareRename, type RenameClient } from './features/navigation';
 import { getSemanticTokens, SEMANTIC_TOKENS_LEGEND } from './features/semanticTokens';
 import { getDocumentSymbols, getFoldingRanges } from './features/structure';
 import type { BenchmarkFileSystem } from './fileSystem';
@@ -52,8 +52,12 @@ export function startServer(connection: Connection, fileSystem: BenchmarkFileSys
   const publisher = new DiagnosticsPublisher(connection, workspace, (uri) => documents.get(uri)?.version);
   let roots: string[] = [];
 
+  // What the editor said it supports, set at initialize, read by each rename.
+  const renameClient: RenameClient = { changeAnnotationSupport: 'unsupported' };
   connection.onInitialize((params) => {
     roots = (params.workspaceFolders ?? []).map((f) => fileURLToPath(f.uri));
+    const annotations = params.capabilities.workspace?.workspaceEdit?.changeAnnotationSupport !== undefined;
+    renameClient.changeAnnotationSupport = annotations ? 'supported' : 'unsupported';
     return { capabilities: CAPABILITIES };
   });
   connection.onInitialized(() => {
@@ -85,13 +89,13 @@ export function startServer(connection: Connection, fileSystem: BenchmarkFileSys
   connection.onDidChangeWatchedFiles((e) => {
     for (const change of e.changes) diskChanged(change.uri);
   });
-  serveFeatures(connection, workspace);
+  serveFeatures(connection, workspace, renameClient);
   documents.listen(connection);
   connection.listen();
 }
 
 /** Each request: the document's benchmark looked up, one feature called; outside a benchmark, the empty answer. */
-function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace): void {
+function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace, renameClient: RenameClient): void {
   connection.onCompletion((p) => {
     const l = workspace.locate(p.textDocument.uri);
     return l ? getCompletion(l.benchmark, l.file, p.position) : [];
@@ -115,7 +119,7 @@ function serveFeatures(connection: Connection, workspace: BenchmarkWorkspace): v
   connection.onRenameRequest((p) => {
     const l = workspace.locate(p.textDocument.uri);
     if (!l) return null;
-    const edit = getRename(l.benchmark, l.file, p.position, p.newName, l.uriOf);
+    const edit = getRename(l.benchmark, l.file, p.position, p.newName, l.uriOf, renameClient);
     if ('error' in edit) throw new ResponseError(0, String(edit.error));
     return edit;
   });

@@ -44,7 +44,14 @@ test('quick fixes: did you mean, renumber, add the answer, create the chapter, i
       ignoreTitle('malformed-check'),
       'Renumber to 1.2',
       ignoreTitle('duplicate-check-id'),
+      'Renumber to 1.2',
+      ignoreTitle('duplicate-check-id'),
     ],
+  );
+  assert.deepEqual(
+    fixes.filter((a) => a.title.startsWith('Renumber')).map((a) => a.edit?.changes?.['file:///broken/chapter1.md']),
+    [[{ range: { start: pos(2, 2), end: pos(2, 5) }, newText: '1.2' }], [{ range: { start: pos(3, 2), end: pos(3, 5) }, newText: '1.2' }]],
+    'each duplicate renumbers its own line, never the other',
   );
   assert.deepEqual(fixes[0]?.edit?.changes?.['file:///broken/chapter1.md'], [
     { range: { start: pos(1, 29), end: pos(1, 34) }, newText: 'family' },
@@ -59,7 +66,7 @@ test('quick fixes: did you mean, renumber, add the answer, create the chapter, i
     options: { ignoreIfExists: true },
   });
   const published = [...(await server).published.values()].flatMap((p) => p.diagnostics);
-  assert.equal(published.length, 4, "the validator's four problems, each published once");
+  assert.equal(published.length, 5, "the validator's five problems (the duplicate on both lines), each published once");
 });
 
 test('an unknown fact id is offered near ids with text: by spelling, else the nearest in its category or nearest category', async () => {
@@ -111,4 +118,38 @@ test("the ignore fix's title says what the code means, from the one table of cod
     );
   }
   assert.equal(ignoreTitle('no-such-code'), 'Ignore no-such-code on this line');
+});
+
+test("an unknown fact's message and its quick fixes offer the same ids, in the same order (one function computes them)", async () => {
+  const dir = '/same';
+  const facts = ['1.1 Lena is 31', '1.2 Two', '1.3 Three', '1.4 Four', '1.5 Five', '1.6 Six', '1.7 Seven'];
+  const session = await InMemoryServer.start(
+    folder(dir, {
+      'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+      'instructions.md': 'You are Max.',
+      'family.md': `# Family\n\n## 1. Lena\n${facts.join('\n')}\n`,
+      'chapter1.md': '## P\nTell family#1.16.\n',
+    }),
+  );
+  try {
+    const uri = uriOf(`${dir}/chapter1.md`);
+    await session.open(`${dir}/chapter1.md`);
+    await session.until(() => session.published.has(uri));
+    const diagnostics = session.published.get(uri)?.diagnostics ?? [];
+    const message = String(diagnostics[0]?.message);
+    assert.match(message, /Did you mean `family#1\.1` or `family#1\.6` or `family#1\.7`\?$/);
+    const fixes = (await session.client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: pos(1, 0), end: pos(1, 0) },
+      context: { diagnostics },
+    })) as CodeAction[];
+    const offered = fixes.flatMap((a) => (a.title.startsWith('Change to ') ? [/family#(\S+?):/.exec(a.title)?.[1]] : []));
+    assert.deepEqual(offered, ['1.1', '1.6', '1.7']);
+    assert.deepEqual(
+      [...(message.split('Did you mean')[1] ?? '').matchAll(/`family#([\d.]+)`/g)].map((m) => m[1]),
+      offered,
+    );
+  } finally {
+    await session.close();
+  }
 });

@@ -35,7 +35,7 @@ test('on start, every benchmark folder of the workspace and its config.jsonc get
       String(server.published.get(uriOf(config))?.diagnostics[0]?.message),
       /no benchmarks\/plantd\/benchmark\.json .*Did you mean `planted`\?$/,
     );
-    assert.deepEqual(server.codes(planted('family.md')), ['6 duplicate-fact-id', '10 malformed-fact-line']);
+    assert.deepEqual(server.codes(planted('family.md')), ['4 duplicate-fact-id', '6 duplicate-fact-id', '10 malformed-fact-line']);
     assert.deepEqual(
       server.registrations.map((r) => r.method),
       [DidChangeWatchedFilesNotification.method],
@@ -83,7 +83,7 @@ test('unsaved edits are validated as typed, and fixed problems disappear in ever
   await withServer([], async (server) => {
     await server.open(planted('chapter3.md'));
     await server.until(() => server.published.has(uriOf(planted('chapter3.md'))) && server.published.has(uriOf(planted('family.md'))));
-    assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap']);
+    assert.deepEqual(server.codes(planted('chapter3.md')), ['5 duplicate-check-id', '6 duplicate-check-id', '6 hist-without-trap']);
     const fixed = (FILES[planted('chapter3.md')] ?? '').replace('❓ 3.1 [HIST]', '❓ 3.2 [RECALL]');
     await server.edit(planted('chapter3.md'), fixed);
     await server.until(() => server.codes(planted('chapter3.md')).length === 0);
@@ -96,16 +96,16 @@ test('unsaved edits are validated as typed, and fixed problems disappear in ever
 test("a file changed on disk re-validates its folder; an open file keeps the editor's text", async () => {
   await withServer([], async (server) => {
     await server.open(planted('chapter3.md'));
-    await server.until(() => server.codes(planted('family.md')).length === 2);
+    await server.until(() => server.codes(planted('family.md')).length === 3);
     await server.writeOnDisk(planted('family.md'), FAMILY_SHEET);
     await server.until(() => server.codes(planted('family.md')).length === 0);
-    assert.deepEqual(server.codes(planted('chapter3.md')), ['6 duplicate-check-id', '6 hist-without-trap']);
+    assert.deepEqual(server.codes(planted('chapter3.md')), ['5 duplicate-check-id', '6 duplicate-check-id', '6 hist-without-trap']);
     const before = server.published.get(uriOf(planted('chapter3.md')));
     await server.writeOnDisk(planted('chapter3.md'), '## Gone\n');
     await server.until(() => server.published.get(uriOf(planted('chapter3.md'))) !== before);
     assert.deepEqual(
       server.codes(planted('chapter3.md')),
-      ['6 duplicate-check-id', '6 hist-without-trap'],
+      ['5 duplicate-check-id', '6 duplicate-check-id', '6 hist-without-trap'],
       "the editor's text wins over the disk",
     );
   });

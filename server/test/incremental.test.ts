@@ -36,7 +36,7 @@ test('keystrokes read nothing from disk; a file-watch event reads only the file 
   await withServer(async (server) => {
     const chapter = planted('chapter3.md');
     await server.open(chapter);
-    await server.until(() => server.codes(planted('family.md')).length === 2);
+    await server.until(() => server.codes(planted('family.md')).length === 3);
     const readsAfterOpen = server.fileSystem.reads;
     const text = server.fileSystem.readText(chapter) ?? '';
     server.fileSystem.reads = readsAfterOpen;

@@ -14,6 +14,8 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { filesUnder, FIXTURE_WORKSPACE, InMemoryServer, uriOf } from './harness';
 import { inSample, pos, SAMPLE_FILES } from './sample';
+import { getRename, proseMentions } from '../src/features/navigation';
+import { loadBenchmark } from '../../scenario/src';
 
 const PLANTED = '/ws/benchmarks/planted';
 const server = InMemoryServer.start({ ...SAMPLE_FILES, ...filesUnder(FIXTURE_WORKSPACE, '/ws') });
@@ -99,4 +101,52 @@ test('rename: a check id and a fact id everywhere; bad names refused with the re
   };
   assert.equal(await refused('family.md', pos(4, 1), '2.5'), 'Fact 1.2 sits under category 1: its new id must start with 1.');
   assert.equal(await refused('chapter2.md', pos(4, 3), 'x'), '"x" is not an id: ids are N.M, such as 20.3.');
+});
+
+test("renaming a fact renames its bare id in a phase's words too: confirmed one by one where the editor can, else plainly", async () => {
+  const files = {
+    'benchmark.json': '{ "chapters": ["chapter1.md"] }',
+    'instructions.md': 'You are Max.',
+    'hallway.md': '# Hallway\n\n## 1. Walls\n1.7 Accent wall: stone, $520\n',
+    'car.md': '# Car\n\n## 1. Costs\n1.7 Insurance $400\n',
+    'chapter1.md': [
+      '## The accent wall', //                                                           0
+      'Update `hallway` fact 1.7 to "Accent wall: microcement, $380"; fact 1.70 stays.', // 1
+      '🪤 RECONSIDER hallway#1.7 → 1.1 — microcement', //                                 2
+      '❓ 1.1 What is the wall? Correct answer: microcement', //                          3
+      '## Car', //                                                                       4
+      'Update `car` fact 1.7, and the `car` sheet says fact 1.7 too.', //                5
+      '',
+    ].join('\n'),
+  };
+  const benchmark = loadBenchmark({ name: 'rename', files: new Map(Object.entries(files)) });
+  assert.deepEqual(
+    proseMentions(benchmark, 'hallway', '1.7').map((m) => `${m.file}:${m.range.start.line}:${m.range.start.character}`),
+    ['chapter1.md:1:22'],
+    "not 1.70, not the trap's ref, not the `car` sheet's fact 1.7",
+  );
+  const uriOfFile = (file: string) => `file:///r/${file}`;
+  const confirmed = getRename(benchmark, 'hallway.md', pos(3, 1), '1.8', uriOfFile, { changeAnnotationSupport: 'supported' });
+  assert.ok(!('error' in confirmed));
+  assert.deepEqual(confirmed.documentChanges, [
+    {
+      textDocument: { uri: 'file:///r/hallway.md', version: null },
+      edits: [{ range: { start: pos(3, 0), end: pos(3, 3) }, newText: '1.8' }],
+    },
+    {
+      textDocument: { uri: 'file:///r/chapter1.md', version: null },
+      edits: [
+        { range: { start: pos(2, 22), end: pos(2, 25) }, newText: '1.8' },
+        { range: { start: pos(1, 22), end: pos(1, 25) }, newText: '1.8', annotationId: 'prose' },
+      ],
+    },
+  ]);
+  assert.equal(confirmed.changeAnnotations?.['prose']?.needsConfirmation, true);
+  assert.equal(confirmed.changeAnnotations?.['prose']?.label, 'Prose that names fact 1.7 of `hallway`');
+  const plain = getRename(benchmark, 'hallway.md', pos(3, 1), '1.8', uriOfFile);
+  assert.ok(!('error' in plain));
+  assert.deepEqual(
+    plain.changes?.['file:///r/chapter1.md']?.map((e) => e.range.start),
+    [pos(2, 22), pos(1, 22)],
+  );
 });

@@ -71,9 +71,9 @@ test("opening a chapter publishes the validator's diagnostics for every file of 
     textDocument: { uri: uri('chapter3.md'), languageId: 'markdown', version: 1, text },
   });
   await until(() => published.has(uri('chapter3.md')) && published.has(uri('family.md')));
-  assert.deepEqual(codes('chapter3.md'), ['6 duplicate-check-id', '6 hist-without-trap']);
-  assert.deepEqual(codes('family.md'), ['6 duplicate-fact-id', '10 malformed-fact-line']);
-  const dup = published.get(uri('chapter3.md'))?.diagnostics[0];
+  assert.deepEqual(codes('chapter3.md'), ['5 duplicate-check-id', '6 duplicate-check-id', '6 hist-without-trap']);
+  assert.deepEqual(codes('family.md'), ['4 duplicate-fact-id', '6 duplicate-fact-id', '10 malformed-fact-line']);
+  const dup = published.get(uri('chapter3.md'))?.diagnostics[1];
   assert.equal(dup?.relatedInformation?.[0]?.location.uri, uri('chapter3.md'));
   assert.equal(dup?.relatedInformation?.[0]?.location.range.start.line, 4);
 });

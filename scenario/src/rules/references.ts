@@ -2,7 +2,7 @@
 import { reporter, type Diagnostic } from '../diagnostics';
 import type { Chapter, FactRef, SheetRef } from '../model';
 import type { Reads } from '../reads';
-import { didYouMeanText, nearNames, type SuggestionBudget } from '../suggest';
+import { didYouMeanText, nearFactIds, nearNames, type SuggestionBudget } from '../suggest';
 import type { RuleContext, RuleGroup } from './rule';
 
 const CODES = {
@@ -54,7 +54,7 @@ function checkFactRef(reads: Reads, ref: FactRef, file: string, budget: Suggesti
     return;
   }
   const sheet = reads.liveFacts(ref.sheet);
-  const suggestions = nearNames(ref.id, sheet.live, 3, budget);
+  const suggestions = nearFactIds(ref.id, sheet.live, 3, budget);
   const why =
     state === 'deleted' ? `fact ${ref.id} of \`${sheet.name}\` is deleted (\`—\`)` : `the \`${sheet.name}\` sheet has no fact ${ref.id}`;
   const fix = `Point it at an existing fact or add the fact to ${sheet.file}.`;

@@ -1,6 +1,6 @@
 /** Quick fixes: "did you mean", a free id for a duplicate, a missing answer, a missing chapter, and silencing one diagnostic. */
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
-import { DIAGNOSTIC_CODES, liveFacts, type Benchmark, type Fact, type Sheet } from '../../../scenario/src';
+import { DIAGNOSTIC_CODES, liveFact, type Benchmark } from '../../../scenario/src';
 import type { UriOf } from './navigation';
 import { shorten } from '../../../scenario/src/plainText';
 
@@ -23,10 +23,12 @@ export function getCodeActions(benchmark: Benchmark, file: string, diagnostics: 
       const sheet = benchmark.sheets.get(
         /([A-Za-z0-9_][\w-]*)#$/.exec(lines.lineText(d.range.start.line).slice(0, d.range.start.character))?.[1] ?? '',
       );
-      const wrong = lines.lineText(d.range.start.line).slice(d.range.start.character, d.range.end.character);
+      // The diagnostic's own candidates (nearFactIds), so the fixes offer exactly what its message suggests.
       if (sheet) {
-        nearFacts(sheet, wrong, suggestions).forEach((f, i) => {
-          actions.push(fix(`Change to ${sheet.name}#${f.id}: ${shorten(f.text, 60)}`, d, [{ range: d.range, newText: f.id }], i === 0));
+        suggestions.forEach((id, i) => {
+          const text = liveFact(sheet, id)?.text;
+          const title = text ? `Change to ${sheet.name}#${id}: ${shorten(text, 60)}` : `Change to ${sheet.name}#${id}`;
+          actions.push(fix(title, d, [{ range: d.range, newText: id }], i === 0));
         });
       }
     } else {
@@ -78,28 +80,6 @@ export function getCodeActions(benchmark: Benchmark, file: string, diagnostics: 
     }
   }
   return actions;
-}
-
-/**
- * The facts an unknown id may have meant: the validator's near ids by spelling, then the facts of
- * the same category nearest by number (`family#1.9` on a sheet whose category 1 ends at 1.4
- * offers 1.4, 1.3, 1.2), or of the nearest category; three at most.
- */
-export function nearFacts(sheet: Sheet, wrong: string, spelled: readonly string[]): Fact[] {
-  const live = liveFacts(sheet);
-  const [category = NaN, number = NaN] = wrong.split('.').map(Number);
-  const out = spelled.map((id) => live.find((f) => f.id === id)).filter((f): f is Fact => !!f);
-  const categories = [...new Set(live.map((f) => f.category))];
-  const nearest = categories.sort((a, b) => Math.abs(a - category) - Math.abs(b - category) || a - b)[0];
-  const byNumber = live
-    .filter((f) => f.category === (categories.includes(category) ? category : nearest))
-    .sort(
-      (a, b) =>
-        Math.abs(Number(a.id.split('.')[1]) - number) - Math.abs(Number(b.id.split('.')[1]) - number) ||
-        Number(a.id.split('.')[1]) - Number(b.id.split('.')[1]),
-    );
-  for (const f of byNumber) if (!out.includes(f)) out.push(f);
-  return out.slice(0, 3);
 }
 
 /** The title of the fix that silences a code on one line: the code and what it means, from the table of codes. */

@@ -1,5 +1,5 @@
 /** Definition, references and rename: from a fact, a sheet or a check to every place that names it. */
-import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { AnnotatedTextEdit, Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { liveFact, lineRange, type Benchmark } from '../../../scenario/src';
 import { elementAt, type Element } from '../locate';
 
@@ -85,13 +85,17 @@ export function prepareRename(benchmark: Benchmark, file: string, position: Rang
   return undefined;
 }
 
-/** Renames a check id or a fact id everywhere in the benchmark; an id must stay `N.M`. */
+/**
+ * Renames a check id or a fact id everywhere in the benchmark; an id must stay `N.M`. A fact's id in a
+ * phase's words (`proseMentions`) is renamed too, as an edit the user confirms where the editor can ask.
+ */
 export function getRename(
   benchmark: Benchmark,
   file: string,
   position: Range['start'],
   newName: string,
   uriOf: UriOf,
+  client: RenameClient = { changeAnnotationSupport: 'unsupported' },
 ): WorkspaceEdit | { error: string } {
   const e = elementAt(benchmark, file, position);
   const t = target(e);
@@ -118,5 +122,84 @@ export function getRename(
       for (const ref of phase.factRefs) if (ref.sheet === sheet.name && ref.id === fact.id) edit(chapter.file, ref.idRange, newName);
     }
   }
-  return { changes };
+  const prose = proseMentions(benchmark, sheet.name, fact.id);
+  if (prose.length === 0) return { changes };
+  if (client.changeAnnotationSupport !== 'supported') {
+    for (const mention of prose) edit(mention.file, mention.range, newName);
+    return { changes };
+  }
+  return annotatedRename(changes, prose, newName, `Prose that names fact ${fact.id} of \`${sheet.name}\``, uriOf);
 }
+
+/** What the editor asked for the rename with: whether it can show edits that need the user's confirmation. */
+export interface RenameClient {
+  changeAnnotationSupport: 'supported' | 'unsupported';
+}
+
+const PROSE_ANNOTATION = 'prose';
+
+/**
+ * The rename as document changes: the refs' edits as they are, the prose's annotated as needing
+ * confirmation, so the editor's refactor preview lists them apart and the author can untick one.
+ */
+function annotatedRename(
+  changes: Record<string, TextEdit[]>,
+  prose: readonly ProseMention[],
+  newName: string,
+  label: string,
+  uriOf: UriOf,
+): WorkspaceEdit {
+  const byUri = new Map<string, (TextEdit | AnnotatedTextEdit)[]>(Object.entries(changes).map(([uri, edits]) => [uri, [...edits]]));
+  for (const mention of prose) {
+    const uri = uriOf(mention.file);
+    const list = byUri.get(uri) ?? [];
+    list.push({ range: mention.range, newText: newName, annotationId: PROSE_ANNOTATION });
+    byUri.set(uri, list);
+  }
+  return {
+    documentChanges: [...byUri].map(([uri, edits]) => ({ textDocument: { uri, version: null }, edits })),
+    changeAnnotations: {
+      [PROSE_ANNOTATION]: {
+        label,
+        needsConfirmation: true,
+        description: 'the phase tells the persona this id in words: check that each one means this fact',
+      },
+    },
+  };
+}
+
+export interface ProseMention {
+  file: string;
+  range: Range;
+}
+
+/**
+ * Where a phase's words name a fact by its bare id, as in "Update \`hallway\` fact 1.7 to …": in a
+ * phase that names the sheet, or right after the sheet's name in backticks. A rename must change
+ * these too, or the persona is told the old id.
+ */
+export function proseMentions(benchmark: Benchmark, sheetName: string, factId: string): ProseMention[] {
+  const out: ProseMention[] = [];
+  for (const chapter of benchmark.chapters) {
+    for (const phase of chapter.phases) {
+      const namesSheet =
+        phase.sheetRefs.some((r) => r.sheet === sheetName) ||
+        phase.factRefs.some((r) => r.sheet === sheetName) ||
+        (phase.js?.requireAllFacts.some((r) => r.sheet === sheetName) ?? false);
+      const hidden = new Set(phase.hiddenLines);
+      for (let line = phase.range.start.line; line <= phase.range.end.line; line++) {
+        if (hidden.has(line)) continue;
+        for (const m of chapter.lines.lineText(line).matchAll(PROSE_FACT)) {
+          const [whole, named, id] = m;
+          if (id !== factId || (named ? named !== sheetName : !namesSheet)) continue;
+          const start = m.index + whole.length - id.length;
+          out.push({ file: chapter.file, range: lineRange(line, start, start + id.length) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** "fact 1.7", or "\`hallway\` fact 1.7" with the sheet named before it. */
+const PROSE_FACT = /(?:`([\w-]+)`\s+)?\bfact\s+(\d+\.\d+)(?![\d.]*\d)/g;
