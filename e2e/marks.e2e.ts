@@ -14,7 +14,8 @@ import { focusEditor, openFile, ROOT, theme as switchTheme, useVsCode } from './
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FULL = 'notes';
-const EXAM_ONLY = 'max.phase-chapter20-1.rehearsal';
+/** How a grade's lens names the rehearsal of the exam alone (max.phase-chapter20-1.rehearsal): by the phase it played alone. */
+const EXAM_ONLY_LENS = 'phase 20-1 · ';
 const mmb = (workspace: string, args: string[]) => {
   const run = spawnSync(process.execPath, [CLI, 'run', ...args], { cwd: workspace, encoding: 'utf8', timeout: 240_000 });
   assert.equal(run.status, 0, `mmb run ${args.join(' ')}: ${run.stderr}`);
@@ -162,7 +163,7 @@ e2e('after a rehearsal of the exam alone: no red and no trap line marked, the ch
   await shots(page, 'marks-traps-partial');
   await openFile(page, 'chapter20.md');
   await page.keyboard.press('Control+Home');
-  await lenses(page).filter({ hasText: EXAM_ONLY }).first().waitFor({ timeout: 30_000 });
+  await lenses(page).filter({ hasText: EXAM_ONLY_LENS }).first().waitFor({ timeout: 30_000 });
   const icons = await iconsWhen(
     page,
     (found) => found.some((i) => i.icon === 'score-unplayed') && !found.some((i) => i.icon === 'score-poor'),
@@ -173,9 +174,9 @@ e2e('after a rehearsal of the exam alone: no red and no trap line marked, the ch
     [],
     'nothing is red: the rehearsal never played a trap write',
   );
-  const scores = await lenses(page).filter({ hasText: EXAM_ONLY }).allInnerTexts();
+  const scores = await lenses(page).filter({ hasText: EXAM_ONLY_LENS }).allInnerTexts();
   assert.ok(
-    scores.every((s) => s.includes('(partial)')),
+    scores.every((s) => /phase 20-1 · \d+(\.\d+)?\/10/.test(s)),
     scores.join(' | '),
   );
   await shots(page, 'marks-chapter20-partial');

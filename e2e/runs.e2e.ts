@@ -17,6 +17,8 @@ const { vs: session, shot, e2e } = useVsCode();
 const panel = (): FrameLocator => session().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
+/** How a grade's lens names RUN: by its phase (the whole id is its tooltip). */
+const RUN_LENS = 'phase 3-1 · ';
 /** What the Test Explorer's default profile plays for a whole rerun: the config's run, rehearsed on the stand-in. */
 const WHOLE = 'rehearsal.from-chapter1-1.rehearsal';
 
@@ -50,7 +52,7 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   const { page } = session();
   await openFile(page, 'chapter3.md');
   await page.keyboard.press('Control+Home');
-  const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN });
+  const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS });
   await scoreLens.first().waitFor({ timeout: 30_000 });
   assert.equal(await scoreLens.count(), 5);
   // Gutter icons are CSS backgrounds of glyph-margin widgets: count the ones showing our score icons.
@@ -69,7 +71,7 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
     icons.filter((b) => b === 'unplayed').length >= 4 && icons.includes('good') && !icons.includes('poor'),
     `gutter icons by score: ${icons.join(', ')}`,
   );
-  await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).first().hover();
+  await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS }).first().hover();
   const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
   await page.mouse.move(0, 0);
   await page.locator('.view-line', { hasText: 'Which movers did we book' }).hover();
@@ -107,7 +109,7 @@ e2e('from a failed check to the trap write that caught it', 'cause', async () =>
   const { page } = session();
   await openFile(page, 'chapter3.md');
   await page.keyboard.press('Control+Home');
-  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN }).nth(1);
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS }).nth(1);
   await lens.waitFor({ timeout: 20_000 });
   await lens.click();
   const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'RECONSIDER' });

@@ -20,31 +20,32 @@ function keyNames(wb: RunsHub): string[] {
   return [...names];
 }
 
-/** Stores a key; `missing`, the variable a failed run lacked, is offered first. */
-export async function setApiKey(wb: RunsHub, missing?: string): Promise<void> {
+/** Stores a key; `missing`, the variable a failed run lacked, is offered first. Returns the variable stored. */
+export async function setApiKey(wb: RunsHub, missing?: string): Promise<string | undefined> {
   const known = keyNames(wb);
   const names = missing && /^[A-Z_][A-Z0-9_]{0,127}$/.test(missing) ? [missing, ...known.filter((n) => n !== missing)] : known;
   const other = 'Another variable…';
   let name = await vscode.window.showQuickPick([...names, other], {
     placeHolder: 'The environment variable the key goes in (config.jsonc names it in api_key_env)',
   });
-  if (!name) return;
+  if (!name) return undefined;
   if (name === other) {
     name = await vscode.window.showInputBox({
       prompt: 'Variable name',
       placeHolder: 'OPENROUTER_API_KEY',
       validateInput: (v) => (/^[A-Z_][A-Z0-9_]*$/.test(v) ? undefined : 'Capital letters, digits and _ only'),
     });
-    if (!name) return;
+    if (!name) return undefined;
   }
   const value = await vscode.window.showInputBox({
     prompt: `The value of ${name}: kept in the editor's secret storage, given only to the engine processes`,
     password: true,
     ignoreFocusOut: true,
   });
-  if (!value) return;
+  if (!value) return undefined;
   await wb.storeSecret(name, value);
-  void vscode.window.showInformationMessage(`MarathonMemBench: ${name} is stored; runs started from the editor get it.`);
+  // The caller says it is stored, with *Start again* for the runs that could not start without it.
+  return name;
 }
 
 /** Forgets a stored key. */

@@ -1,22 +1,23 @@
 /**
  * The extension's commands: start, stop, resume and restart runs; phase runs (from a lens, or
- * from the palette with the phase picked); and the notification of every run started from the
- * editor that could not start or crashed. The API key commands are in apiKeys.ts, a check's
- * cause in showCause.ts.
+ * from the palette with the phase picked); *Add a run…* (addRun.ts asks and writes); and the
+ * notification of every run started from the editor that could not start or crashed. Every
+ * notification carries the actions that fix it (worded in toasts.ts), and they are done here.
+ * The API key commands are in apiKeys.ts, a check's cause in showCause.ts.
  */
 import { cpSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { requestedRunName, type PartialRunRequest } from '../../engine/src/api';
+import { requestedRunName, type PartialRunRequest, type RunRequest } from '../../engine/src/api';
+import { addRun } from './addRun';
 import { clearApiKey, setApiKey } from './apiKeys';
+import { showToast } from './notify';
+import { pickPhase } from './pickPhase';
+import { paidModels } from './runInfo';
 import { showCause } from './showCause';
 import { runArgument } from './runTree';
 import type { FailedRun, RunsHub } from './runsHub';
-
-/** The notification's actions, by the titles of what they do (*Set an API key…* is the command's own). */
-const SET_KEY = 'Set an API key…';
-const OPEN_LOG = 'Open the log';
-const OPEN_CONFIG = 'Open config.jsonc';
+import { ACTION, ActionError, errorToast, failureToast, keyStoredToast, type ToastAction, type ToastSubject } from './toasts';
 
 export interface PhaseTarget {
   /** The benchmark folder. */
@@ -35,12 +36,90 @@ export class Commands {
 
   /** Every failure of an engine this window started, as a notification with its reason and the actions that fix it. */
   async notifyFailure(failure: FailedRun): Promise<void> {
-    const what = failure.couldNotStart ? 'could not start' : 'stopped';
-    const actions = [...(failure.missingKey ? [SET_KEY] : []), OPEN_LOG, ...(existsSync(this.configFile()) ? [OPEN_CONFIG] : [])];
-    const picked = await vscode.window.showErrorMessage(`MarathonMemBench: ${failure.run} ${what}: ${failure.reason}`, ...actions);
-    if (picked === SET_KEY) await vscode.commands.executeCommand('marathonMemBench.setApiKey', failure.missingKey);
-    else if (picked === OPEN_LOG) await vscode.commands.executeCommand('marathonMemBench.showLog', failure.run);
-    else if (picked === OPEN_CONFIG) await vscode.window.showTextDocument(vscode.Uri.file(this.configFile()));
+    const request = failure.request;
+    const real =
+      request.kind === 'configured'
+        ? paidModels(this.wb.results.config(), request.run).length > 0
+        : request.kind === 'partial' && request.mode === 'real';
+    const context = { configExists: existsSync(this.configFile()), configured: request.kind === 'configured', real };
+    await showToast(failureToast(failure, context), (action, subject) => this.act(action, subject));
+  }
+
+  /** Does what a notification's action says, on what it was about. */
+  private async act(action: ToastAction, subject: ToastSubject): Promise<void> {
+    const run = subject.run;
+    switch (action) {
+      case ACTION.setKey:
+        return this.setKey(run ? this.wb.failure(run)?.missingKey : undefined);
+      case ACTION.rehearse:
+        return this.rehearseInstead(subject);
+      case ACTION.addRun:
+        return this.addRun(subject.target?.dir);
+      case ACTION.openConfig:
+        await vscode.window.showTextDocument(vscode.Uri.file(this.configFile()));
+        return;
+      case ACTION.openLog:
+        return this.showLog(run);
+      case ACTION.startAgain:
+      case ACTION.resume:
+        return this.start(run, 'resume');
+      case ACTION.showRun:
+        this.show(run);
+        return;
+      case ACTION.copyBundled:
+        return this.openBundled();
+      case ACTION.trust:
+        await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+    }
+  }
+
+  /**
+   * The stand-in's rehearsal of what could not run for real: the same phases of a phase run, the
+   * whole benchmark for a run of config.jsonc or a benchmark with no run (no key, no cost).
+   */
+  private async rehearseInstead(subject: ToastSubject): Promise<void> {
+    if (subject.target) {
+      await this.runPhase(subject.target, 'phase-only', 'rehearsal');
+      return;
+    }
+    const asked = subject.run ? this.wb.failure(subject.run)?.request : undefined;
+    let request: RunRequest | undefined;
+    if (asked?.kind === 'partial') request = { ...asked, mode: 'rehearsal' };
+    else if (asked?.kind === 'configured') request = { kind: 'rehearsal', base: { run: asked.run } };
+    else if (subject.run && this.wb.runs().some((r) => r.name === subject.run && r.configured))
+      request = { kind: 'rehearsal', base: { run: subject.run } };
+    else if (subject.benchmark) request = { kind: 'rehearsal', base: { benchmark: subject.benchmark } };
+    if (!request) return;
+    const { run } = await this.wb.startEngine(request);
+    this.show(run);
+  }
+
+  /** Stores a key, then offers to start again the runs that could not start without it. */
+  private async setKey(missing: string | undefined): Promise<void> {
+    const name = await setApiKey(this.wb, missing);
+    if (!name) return;
+    const toast = keyStoredToast(name, Object.values(this.wb.failures()));
+    await showToast(toast, async () => {
+      for (const run of toast.runs) await this.start(run, 'resume');
+    });
+  }
+
+  /** *Add a run for this benchmark…*, then the offer to start it (its key first, when it reads one not stored). */
+  async addRun(benchmarkDir: string | undefined): Promise<void> {
+    const added = await addRun(this.wb, benchmarkDir);
+    if (!added) return;
+    const needsKey = added.keyEnv && !this.wb.secretNames().includes(added.keyEnv) && !process.env[added.keyEnv];
+    const start = 'Start it';
+    const actions = [...(needsKey ? [ACTION.setKey] : []), start, ACTION.openConfig];
+    const key = needsKey ? ` Its model reads its key from ${added.keyEnv}.` : '';
+    const picked = await vscode.window.showInformationMessage(
+      `MarathonMemBench: ${added.name} is in config.jsonc (${added.about}).${key}`,
+      ...actions,
+    );
+    if (picked === start) await this.start(added.name, 'resume');
+    else if (picked === ACTION.setKey) await this.setKey(added.keyEnv);
+    else if (picked === ACTION.openConfig) await vscode.window.showTextDocument(vscode.Uri.file(this.configFile()));
   }
 
   private configFile(): string {
@@ -53,7 +132,7 @@ export class Commands {
         try {
           await fn(...args);
         } catch (e) {
-          void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+          void showToast(errorToast(e), (action, subject) => this.act(action, subject));
         }
       });
     return [
@@ -65,7 +144,8 @@ export class Commands {
       c('marathonMemBench.runPhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'real')),
       c('marathonMemBench.runFromHere', (t?: PhaseTarget) => this.runPhase(t, 'to-end', 'real')),
       c('marathonMemBench.rehearsePhase', (t?: PhaseTarget) => this.runPhase(t, 'phase-only', 'rehearsal')),
-      c('marathonMemBench.setApiKey', (name?: unknown) => setApiKey(this.wb, typeof name === 'string' ? name : undefined)),
+      c('marathonMemBench.addRun', (t?: PhaseTarget) => this.addRun(t?.dir)),
+      c('marathonMemBench.setApiKey', (name?: unknown) => this.setKey(typeof name === 'string' ? name : undefined)),
       c('marathonMemBench.clearApiKey', () => clearApiKey(this.wb)),
       c('marathonMemBench.showCause', (dir?: string, checkId?: string, run?: string) => showCause(this.wb, dir, checkId, run)),
       c('marathonMemBench.openBundledBenchmarks', () => this.openBundled()),
@@ -83,7 +163,8 @@ export class Commands {
   private async showLog(run: string | undefined): Promise<void> {
     const name = await this.pickRun(run, 'The run whose engine log to open');
     if (!name) return;
-    if (!existsSync(this.wb.logFile(name))) throw new Error(`${name} has no engine log: it was not started from this editor.`);
+    if (!existsSync(this.wb.logFile(name)))
+      throw new ActionError(`${name} has no engine log: it was not started from this editor.`, [ACTION.showRun], 'info', { run: name });
     await vscode.window.showTextDocument(vscode.Uri.file(this.wb.logFile(name)));
   }
 
@@ -91,7 +172,10 @@ export class Commands {
     if (run) return run;
     const runs = this.wb.runs();
     if (runs.length === 0)
-      throw new Error('config.jsonc has no runs: add one under "runs" (see the walkthrough), or rehearse a phase from its code lens.');
+      throw new ActionError('config.jsonc has no runs: add one, or rehearse a phase from its code lens (no key, no cost).', [
+        ACTION.addRun,
+        ACTION.openConfig,
+      ]);
     const picked = await vscode.window.showQuickPick(
       runs.map((r) => ({ label: r.name, description: `${r.benchmark} @ ${r.agent}`, detail: r.status })),
       { placeHolder },
@@ -104,7 +188,8 @@ export class Commands {
     const name = await this.pickRun(run, 'The run to start');
     if (!name) return;
     const view = this.wb.runs().find((r) => r.name === name);
-    if (view?.status === 'running') throw new Error(`${name} is already running (process ${view.pid}).`);
+    if (view?.status === 'running')
+      throw new ActionError(`${name} is already running (process ${view.pid}).`, [ACTION.showRun], 'info', { run: name });
     // A phase run or rehearsal that could not start is not in config.jsonc: start it again as it was asked for.
     const failed = this.wb.failure(name);
     if (failed && !view?.configured) {
@@ -123,7 +208,7 @@ export class Commands {
   async stop(run: string | undefined): Promise<void> {
     const name = await this.pickRun(run, 'The run to stop');
     if (!name) return;
-    if (!this.wb.stop(name)) throw new Error(`${name} is not running.`);
+    if (!this.wb.stop(name)) throw new ActionError(`${name} is not running.`, [ACTION.showRun], 'info', { run: name });
     void vscode.window.setStatusBarMessage(`MarathonMemBench: ${name} stops after its current step; resume it any time.`, 5000);
   }
 
@@ -136,7 +221,8 @@ export class Commands {
     const rehearse = mode === 'rehearsal';
     const t =
       target ??
-      (await this.pickPhase(
+      (await pickPhase(
+        this.wb,
         rehearse
           ? 'The phase to rehearse on the stand-in (no key, no cost)'
           : scope === 'to-end'
@@ -157,7 +243,12 @@ export class Commands {
       )?.label;
       if (!base) return undefined;
     } else if (!rehearse) {
-      throw new Error(`config.jsonc has no run of ${benchmark}: add one to run for real, or rehearse on the stand-in (no key needed).`);
+      throw new ActionError(
+        `config.jsonc has no run of ${benchmark}: add one to run for real, or rehearse on the stand-in (no key needed).`,
+        [ACTION.rehearse, ACTION.addRun],
+        'warning',
+        { benchmark, target: t },
+      );
     }
     const request: PartialRunRequest = {
       kind: 'partial',
@@ -167,49 +258,11 @@ export class Commands {
       mode,
     };
     const name = requestedRunName(request);
-    if (this.wb.runs().find((r) => r.name === name)?.status === 'running') throw new Error(`${name} is already running.`);
+    if (this.wb.runs().find((r) => r.name === name)?.status === 'running')
+      throw new ActionError(`${name} is already running.`, [ACTION.showRun], 'info', { run: name });
     await this.wb.startEngine(request);
     this.show(name);
     return name;
-  }
-
-  /**
-   * From the palette: every phase of every benchmark, the chapter in the active editor first with
-   * the phase at the cursor on top.
-   */
-  private async pickPhase(placeHolder: string): Promise<PhaseTarget | undefined> {
-    type Item = vscode.QuickPickItem & { target?: PhaseTarget };
-    const editor = vscode.window.activeTextEditor;
-    const here = editor
-      ? {
-          dir: this.wb.benchmarkDirOf(editor.document.uri.fsPath),
-          file: basename(editor.document.uri.fsPath),
-          line: editor.selection.active.line,
-        }
-      : undefined;
-    const first: Item[] = [];
-    const rest: Item[] = [];
-    for (const dir of this.wb.benchmarkDirs()) {
-      const b = this.wb.benchmark(dir);
-      for (const chapter of b?.chapters ?? []) {
-        const ours = here?.dir === dir && here.file === chapter.file;
-        const items = chapter.phases.map((phase): Item => ({
-          label: `${chapter.file} · ${phase.index + 1}: ${phase.title}`,
-          description: basename(dir),
-          target: { dir, chapter: chapter.file, phase: phase.index + 1 },
-          ...(ours && phase.range.start.line <= here.line && phase.range.end.line >= here.line
-            ? { picked: true, detail: 'at the cursor' }
-            : {}),
-        }));
-        (ours ? first : rest).push(...items);
-      }
-    }
-    first.sort((a, b) => Number(b.picked ?? false) - Number(a.picked ?? false));
-    if (first.length + rest.length === 0)
-      throw new Error(
-        "no benchmark under benchmarks/ has a phase: copy the bundled ones (the walkthrough's first step) or start one with mmb new.",
-      );
-    return (await vscode.window.showQuickPick([...first, ...rest], { placeHolder, matchOnDescription: true }))?.target;
   }
 
   /** Copies the bundled benchmarks into the workspace's `benchmarks/` and opens the starter. */

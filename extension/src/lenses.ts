@@ -2,24 +2,19 @@
  * The code lenses of a chapter: above each phase the ways to run it (run it, run from it, rehearse
  * it), and above each graded check its latest score, the run that gave it, and a link to what caught it.
  */
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { PhaseTarget } from './commands';
 import { chapterMarks, type CheckMark } from './chapterMarks';
 import type { ChapterCache } from './chapterCache';
-import type { LatestGrade } from './results';
+import { gradeLensLabel, gradeLensTooltip, phaseLensSpecs } from './lensWords';
 import type { RunsHub } from './runsHub';
 
-/** `3/10 · notes`, with the attempt and whether the run played some phases only. */
-export function scoreLabel(grade: LatestGrade): string {
-  const s = grade.grade;
-  return `${s.effective}/10${s.attempt === 2 ? ' (2nd attempt)' : ''} · ${grade.run}${grade.phases ? ' (partial)' : ''}`;
-}
-
 function lensTitle(mark: CheckMark): string {
-  if (mark.passed) return `$(pass) ${scoreLabel(mark.grade)}`;
-  if (mark.blamed) return `$(error) ${scoreLabel(mark.grade)}`;
+  if (mark.passed) return `$(pass) ${gradeLensLabel(mark.grade)}`;
+  if (mark.blamed) return `$(error) ${gradeLensLabel(mark.grade)}`;
   // Why it does not count is in the hover: a lens stays one short line.
-  return `$(circle-slash) ${scoreLabel(mark.grade)}`;
+  return `$(circle-slash) ${gradeLensLabel(mark.grade)}`;
 }
 
 export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable {
@@ -55,7 +50,10 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
   private signature(doc: vscode.TextDocument): string {
     const at = this.chapters.chapterOf(doc);
     if (!at) return '';
-    return [...this.wb.results.latestGrades(at.benchmark.name)].map(([id, g]) => `${id}:${g.run}:${g.grade.at}`).join('|');
+    // A run added to config.jsonc turns the phase lenses from *Add a run…* into *Run phase*.
+    const runs = this.wb.results.config().runs.filter((r) => r.benchmark === basename(at.dir)).length;
+    const grades = [...this.wb.results.latestGrades(at.benchmark.name)].map(([id, g]) => `${id}:${g.run}:${g.grade.at}`);
+    return [`runs:${runs}`, ...grades].join('|');
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -66,29 +64,13 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
     const lenses: vscode.CodeLens[] = [];
     const range = (line: number) => new vscode.Range(line, 0, line, 0);
     if (vscode.workspace.isTrusted) {
+      const benchmark = basename(at.dir);
+      const runs = this.wb.results.config().runs.filter((r) => r.benchmark === benchmark).length;
+      const specs = phaseLensSpecs(benchmark, runs);
       for (const phase of chapter.phases) {
         const t: PhaseTarget = { dir: at.dir, chapter: at.file, phase: phase.index + 1 };
         const r = range(phase.headingRange.start.line);
-        lenses.push(
-          new vscode.CodeLens(r, {
-            title: '$(play) Run phase',
-            command: 'marathonMemBench.runPhase',
-            arguments: [t],
-            tooltip: 'A fresh run of just this phase, to see how the persona plays it',
-          }),
-          new vscode.CodeLens(r, {
-            title: 'Run from here',
-            command: 'marathonMemBench.runFromHere',
-            arguments: [t],
-            tooltip: 'A fresh run from this phase to the end',
-          }),
-          new vscode.CodeLens(r, {
-            title: '$(beaker) Rehearse',
-            command: 'marathonMemBench.rehearsePhase',
-            arguments: [t],
-            tooltip: 'This phase on the stand-in model: no key, no cost',
-          }),
-        );
+        lenses.push(...specs.map((spec) => new vscode.CodeLens(r, { ...spec, arguments: [t] })));
       }
     }
     const latest = this.wb.results.latestGrades(at.benchmark.name);
@@ -100,7 +82,7 @@ export class ChapterLenses implements vscode.CodeLensProvider, vscode.Disposable
           title: lensTitle(mark),
           command: 'marathonMemBench.showCause',
           arguments: [at.dir, mark.located.check.id, mark.grade.run],
-          tooltip: "What caught it: the trap writes and the agent's memory",
+          tooltip: gradeLensTooltip(mark.grade),
         }),
       );
     }

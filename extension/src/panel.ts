@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import {
+  averageLabel,
   parsePanelMessage,
   plannedChecks,
   type PanelMessage,
@@ -18,7 +19,7 @@ import {
 } from '../../engine/src/api';
 import { panelChecks, type PanelCheck } from './panelChecks';
 import type { RunView } from './results';
-import { runRow, whereLabel, type RowStatus } from './runInfo';
+import { ROW_ACTIONS, runRow, whereLabel, type RowStatus } from './runInfo';
 import type { RunsHub } from './runsHub';
 
 /** The webview's type: the serializer that revives it after a reload is registered under it. */
@@ -65,17 +66,6 @@ const RUN_COMMANDS: Record<Exclude<PanelRunAction, 'select'>, string> = {
   stop: 'marathonMemBench.stopRun',
   log: 'marathonMemBench.showLog',
   report: 'marathonMemBench.showReport',
-};
-
-/** The buttons a run of each status offers. */
-const ACTIONS: Record<RowStatus, Exclude<PanelRunAction, 'select'>[]> = {
-  running: ['stop', 'log'],
-  'not started': ['start'],
-  'could not start': ['start', 'log'],
-  stopped: ['resume', 'restart', 'report', 'log'],
-  crashed: ['resume', 'restart', 'report', 'log'],
-  finished: ['report', 'restart', 'log'],
-  damaged: ['restart', 'log'],
 };
 
 /** The state a webview keeps across reloads (`vscode.setState`): the run it shows. Untrusted like every webview value. */
@@ -201,15 +191,19 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
     void this.panel.webview.postMessage(message);
   }
 
-  /** The run shown: the one chosen, else the one going, else the first; a run that could not start counts. */
+  /**
+   * The run shown: the one chosen, else the one going, else the first; a run that could not start
+   * counts, and so does a run whose engine is starting with no folder yet: the panel opens on it at
+   * once, never on another run until its folder comes.
+   */
   private chosen(): RunView | undefined {
     const runs = this.wb.runs();
-    const failed = this.selected ? this.wb.failure(this.selected) : undefined;
-    // A run just started may have no folder yet: the selection waits for it rather than moving on.
+    const selected = this.selected;
+    const waiting = selected && (this.wb.failure(selected) || this.wb.starting(selected));
     const own =
-      runs.find((r) => r.name === this.selected) ??
-      (failed
-        ? { name: failed.run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 }
+      runs.find((r) => r.name === selected) ??
+      (waiting
+        ? { name: selected, benchmark: '', agent: '', status: 'not started' as const, configured: false, average: null, graded: 0 }
         : undefined);
     return own ?? runs.find((r) => r.status === 'running') ?? runs[0];
   }
@@ -219,14 +213,14 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
     const trusted = vscode.workspace.isTrusted;
     if (!view)
       return { trusted, empty: 'No runs yet. Add runs to config.jsonc, or rehearse a phase from the code lens above its ## heading.' };
-    const row = runRow(view, this.wb.failure(view.name));
+    const row = runRow(view, this.wb.failure(view.name), this.wb.starting(view.name));
     const state = this.wb.results.state(view.name);
     const base = {
       run: view.name,
       status: row.status,
-      actions: trusted ? ACTIONS[row.status] : ACTIONS[row.status].filter((a) => a === 'log' || a === 'report'),
+      actions: trusted ? ROW_ACTIONS[row.status] : ROW_ACTIONS[row.status].filter((a) => a === 'log' || a === 'report'),
       ...(view.benchmark ? { about: `${view.benchmark} @ ${view.agent}` } : {}),
-      ...(view.average !== null ? { average: `${view.average.toFixed(2)}/10` } : {}),
+      ...(view.average !== null ? { average: averageLabel(view.average) } : {}),
       ...(view.virtualTime ? { virtualTime: view.virtualTime } : {}),
       ...(row.status === 'could not start' ? { error: this.wb.failure(view.name)?.reason ?? '' } : view.error ? { error: view.error } : {}),
     };

@@ -4,10 +4,11 @@
  * check's own duration and the paid models a run would call. No VS Code here, so it is tested
  * on plain values.
  */
-import type { RunState } from '../../engine/src/api';
+import { averageLabel, type PanelRunAction, type RunRequest, type RunState } from '../../engine/src/api';
 import type { Config } from '../../scenario/src';
 import type { RunStatus, RunView } from './results';
 import { shorten } from '../../scenario/src/plainText';
+import { failureSeverity, type Severity } from './toasts';
 
 /** The model name of the built-in stand-in: a run on it costs nothing. */
 const STAND_IN = 'stand-in';
@@ -60,8 +61,20 @@ export function failureFromLog(run: string, log: string, exitCode: number | null
   };
 }
 
-/** A row's status: a run's, or that it could not start (the engine refused it). */
-export type RowStatus = RunStatus | 'could not start';
+/**
+ * A row's status: a run's, that it could not start (the engine refused it), or that this window
+ * just started its engine, which has not taken the run's lock yet (`starting`, `resuming`).
+ */
+export type RowStatus = RunStatus | 'could not start' | StartWord;
+
+/** What a row says between *Start* or *Resume* and the engine's lock: never the status it had before. */
+export type StartWord = 'starting' | 'resuming';
+
+/** `resuming` for a run of config.jsonc that has results to go on from; `starting` for everything else. */
+export function startWord(request: RunRequest, statusBefore: RunStatus | undefined): StartWord {
+  const resumes = request.kind === 'configured' && request.start === 'resume';
+  return resumes && (statusBefore === 'stopped' || statusBefore === 'crashed') ? 'resuming' : 'starting';
+}
 
 /** How a row of the run view looks; `icon` is a codicon id, `colour` a theme colour id. */
 export interface RunRow {
@@ -75,14 +88,37 @@ export interface RunRow {
   contextValue: string;
 }
 
+/** The row icon of a notification's severity: a failure's row and its notification wear the same one. */
+export const SEVERITY_ICONS: Record<Severity, { icon: string; colour: string }> = {
+  error: { icon: 'error', colour: 'testing.iconFailed' },
+  warning: { icon: 'warning', colour: 'list.warningForeground' },
+  info: { icon: 'info', colour: 'charts.blue' },
+};
+
 const STATUS_ICONS: Record<RowStatus, { icon: string; colour?: string }> = {
   running: { icon: 'sync~spin', colour: 'charts.blue' },
+  starting: { icon: 'loading~spin', colour: 'charts.blue' },
+  resuming: { icon: 'loading~spin', colour: 'charts.blue' },
   finished: { icon: 'pass-filled', colour: 'testing.iconPassed' },
-  crashed: { icon: 'error', colour: 'testing.iconFailed' },
+  crashed: SEVERITY_ICONS[failureSeverity({ couldNotStart: false })],
   stopped: { icon: 'debug-pause', colour: 'charts.yellow' },
   'not started': { icon: 'circle-large-outline' },
-  'could not start': { icon: 'warning', colour: 'list.warningForeground' },
+  'could not start': SEVERITY_ICONS[failureSeverity({ couldNotStart: true })],
   damaged: { icon: 'warning', colour: 'testing.iconFailed' },
+};
+
+/** The buttons a run of each status offers in its conversation panel. */
+export const ROW_ACTIONS: Record<RowStatus, Exclude<PanelRunAction, 'select'>[]> = {
+  running: ['stop', 'log'],
+  // Its engine has not taken the lock yet: nothing to stop, the log already fills.
+  starting: ['log'],
+  resuming: ['log'],
+  'not started': ['start'],
+  'could not start': ['start', 'log'],
+  stopped: ['resume', 'restart', 'report', 'log'],
+  crashed: ['resume', 'restart', 'report', 'log'],
+  finished: ['report', 'restart', 'log'],
+  damaged: ['restart', 'log'],
 };
 
 /** Where a run is, said for its status: a run that ended is not "now" anywhere. */
@@ -104,24 +140,29 @@ export function whereLabel(status: RunStatus, position: string): string {
 /**
  * The row of a run: its status icon and colour, the score and progress as its description, the
  * details in its tooltip. A failure newer than the run's last event wins: the run could not start.
+ * `started`, while this window's engine of the run has not taken its lock, wins over the status
+ * the run had before (a resumed run is not "stopped" while its engine comes up).
  */
-export function runRow(view: RunView, failure: RunFailure | undefined): RunRow {
+export function runRow(view: RunView, failure: RunFailure | undefined, started?: StartWord): RunRow {
   const failed = failure && failure.couldNotStart && view.status !== 'running' && (!view.lastEventAt || view.lastEventAt < failure.at);
-  const status: RowStatus = failed ? 'could not start' : view.status;
-  const score = view.average === null ? undefined : `${view.average.toFixed(2)}/10`;
+  const status: RowStatus = started && view.status !== 'running' ? started : failed ? 'could not start' : view.status;
+  const score = view.average === null ? undefined : averageLabel(view.average);
   const where = view.chapter ? `${view.chapter} ph ${view.phase ?? ''}` : undefined;
   const parts: (string | undefined)[] =
     status === 'could not start'
       ? [`could not start: ${failure!.reason}`]
       : status === 'running'
         ? [where, `${view.graded} graded`, view.waiting]
-        : status === 'not started'
-          ? ['not started']
-          : [score, status, `${view.graded} graded`];
+        : status === 'starting' || status === 'resuming'
+          ? [status, ...(score ? [score] : [])]
+          : status === 'not started'
+            ? ['not started']
+            : [score, status, `${view.graded} graded`];
   const tooltip = [
     `${view.name}: ${status}`,
     ...(view.benchmark ? [`${view.benchmark} @ ${view.agent}`] : []),
-    ...(where ? [whereLabel(view.status, `${view.chapter}, phase ${view.phase ?? ''}`)] : []),
+    // While its engine comes up, a resumed run is not "stopped" anywhere, its tooltip included.
+    ...(where && status !== 'resuming' ? [whereLabel(view.status, `${view.chapter}, phase ${view.phase ?? ''}`)] : []),
     ...(score ? [`average ${score} over ${view.graded} checks`] : []),
     ...(view.waiting ? [view.waiting] : []),
     ...(status === 'could not start' ? [failure!.reason] : view.error ? [view.error] : []),

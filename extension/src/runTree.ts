@@ -41,12 +41,13 @@ export class RunTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposa
   rowsNow(): RunRow[] {
     const failures = this.wb.failures();
     const views: RunView[] = this.wb.runs();
-    for (const failure of Object.values(failures)) {
-      if (views.some((v) => v.name === failure.run)) continue;
-      views.push({ name: failure.run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 });
+    // A run whose engine is starting has a row at once, before its folder exists.
+    for (const run of [...Object.keys(failures), ...this.wb.startingRuns()]) {
+      if (views.some((v) => v.name === run)) continue;
+      views.push({ name: run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 });
     }
     const ordered = stableOrder(views, (run) => this.wb.results.state(run)?.startedAt ?? failures[run]?.at);
-    return ordered.map((v) => runRow(v, failures[v.name]));
+    return ordered.map((v) => runRow(v, failures[v.name], this.wb.starting(v.name)));
   }
 
   getChildren(element?: RunNode): RunNode[] {

@@ -20,7 +20,8 @@ import {
   type RunRequest,
 } from '../../engine/src/api';
 import { ResultsFolder, type RunView } from './results';
-import { failureFromLog, type RunFailure } from './runInfo';
+import { ACTION, ActionError } from './toasts';
+import { failureFromLog, startWord, type RunFailure, type StartWord } from './runInfo';
 
 const SECRET_NAMES = 'marathonMemBench.secretNames';
 const secretKey = (name: string) => `marathonMemBench.env.${name}`;
@@ -49,6 +50,8 @@ export class RunsHub implements vscode.Disposable {
   private lastRuns = '';
   /** The engine processes this window started, by run. */
   private started = new Map<string, ChildProcess>();
+  /** What the rows of runs whose engine this window started say until the engine takes the lock. */
+  private startWords = new Map<string, StartWord>();
   private kept: Record<string, FailedRun> | undefined;
   private readonly failed = new vscode.EventEmitter<FailedRun>();
   /** Fires when an engine this window started ended badly: it could not start, or the run crashed. */
@@ -125,11 +128,15 @@ export class RunsHub implements vscode.Disposable {
   async startEngine(request: RunRequest): Promise<{ engine: ChildProcess; run: string }> {
     const run = requestedRunName(request);
     if (!vscode.workspace.isTrusted)
-      throw new Error("Runs execute the benchmark's JS blocks: trust this workspace to run them. Authoring works without.");
+      throw new ActionError("Runs execute the benchmark's JS blocks: trust this workspace to run them. Authoring works without.", [
+        ACTION.trust,
+      ]);
     // Until its engine takes the lock, a run just started shows no sign of it: remember the process.
     const earlier = this.started.get(run);
-    if (earlier && earlier.exitCode === null && earlier.signalCode === null) throw new Error(`${run} is already starting or running.`);
+    if (earlier && earlier.exitCode === null && earlier.signalCode === null)
+      throw new ActionError(`${run} is already starting or running.`, [ACTION.showRun], 'info', { run });
     const log = this.logFile(run);
+    const word = startWord(request, this.runs().find((r) => r.name === run)?.status);
     await this.forgetFailure(run);
     mkdirSync(dirname(log), { recursive: true });
     const out = openSync(log, 'w');
@@ -140,18 +147,19 @@ export class RunsHub implements vscode.Disposable {
         detached: true,
         stdio: ['ignore', out, out],
       });
-      child.on(
-        'error',
-        (e) =>
-          void this.recordFailure({
-            run,
-            reason: `the engine did not start: ${e.message}`,
-            couldNotStart: true,
-            at: new Date().toISOString(),
-            request,
-          }),
-      );
+      this.startWords.set(run, word);
+      child.on('error', (e) => {
+        this.startWords.delete(run);
+        void this.recordFailure({
+          run,
+          reason: `the engine did not start: ${e.message}`,
+          couldNotStart: true,
+          at: new Date().toISOString(),
+          request,
+        });
+      });
       child.on('exit', (code) => {
+        this.startWords.delete(run);
         if (code !== null && code !== 0 && code !== STOPPED_EXIT)
           void this.recordFailure({ ...failureFromLog(run, readTail(log), code, new Date().toISOString()), request });
         this.fire();
@@ -163,6 +171,20 @@ export class RunsHub implements vscode.Disposable {
     } finally {
       closeSync(out);
     }
+  }
+
+  /**
+   * `starting` or `resuming` while the engine this window started for `run` is alive: the run's
+   * row says so until its lock shows it running (the row decides), not the status it had before.
+   */
+  starting(run: string): StartWord | undefined {
+    const child = this.started.get(run);
+    return child && child.exitCode === null && child.signalCode === null ? this.startWords.get(run) : undefined;
+  }
+
+  /** The runs whose engine this window is starting, by name. */
+  startingRuns(): string[] {
+    return [...this.startWords.keys()].filter((run) => this.starting(run));
   }
 
   /** Why the last engine of `run` started from an editor ended badly, while the run has not gone since. */

@@ -2,7 +2,7 @@
  * The engine's door to the editor: everything `extension/` may use of `engine/`, and nothing
  * else (the lint fails an import of any other engine module from the extension). What crosses:
  * the `results/` layout and its readers, the run-state and chat types, the typed `mmb run`
- * request with the names of the runs it makes, the score bands, the webview messages, and the
+ * request with the names of the runs it makes, config.jsonc's run adder (*Add a run…*), the score bands, the webview messages, and the
  * HTML views (the runs index among them), which the editor shows in a webview as the CLI writes them to files. Runs
  * themselves cross only as processes: the editor starts `mmb run`, never the runner.
  */
@@ -44,6 +44,7 @@ export {
 } from '../workspace/reportBenchmark';
 export type { ReportWorkspace } from '../workspace/results';
 export { waitText } from '../run/agentWait';
+export { withRunAdded, type RunEntry } from '../cli/configRuns';
 
 /**
  * The state of the run in `dir` (`state.json` and `journal.jsonl` replayed), or undefined for a

@@ -25,3 +25,8 @@ export function scoreBand(score: number, passScore: number = DEFAULT_PASS_SCORE)
 export function passes(score: number, passScore: number = DEFAULT_PASS_SCORE): boolean {
   return scoreBand(score, passScore) === 'good';
 }
+
+/** A run's average as every view says it (the run view, the panel, the runs index): `2.00/10`, `—` before any grade. */
+export function averageLabel(average: number | null | undefined): string {
+  return average === null || average === undefined || !Number.isFinite(average) ? '—' : `${average.toFixed(2)}/10`;
+}

@@ -6,12 +6,18 @@ import { escapeHtml, fmtGrade, gradeClass } from './page';
 
 /**
  * A grade in its tone's colour (`g-good`, `g-fair`, `g-poor`, `g-muted`, `g-none`); `suffix` follows the number,
- * as `/10`; `notCounted`, why a failure is not held against the agent, mutes it and is its tooltip.
+ * as `/10`; `notCounted`, why a failure is not held against the agent, mutes it and is its tooltip; `text`, the number as shown.
  */
-export function gradeBadge(grade: number | null | undefined, passScore: number | undefined, suffix = '', notCounted?: string): string {
+export function gradeBadge(
+  grade: number | null | undefined,
+  passScore: number | undefined,
+  suffix = '',
+  notCounted?: string,
+  text = fmtGrade(grade),
+): string {
   const className = gradeClass(grade, passScore, notCounted);
   const title = className === 'g-muted' && notCounted ? ` title="${escapeHtml(notCounted)}"` : '';
-  return `<span class="grade ${className}"${title}>${fmtGrade(grade)}${suffix}</span>`;
+  return `<span class="grade ${className}"${title}>${text}${suffix}</span>`;
 }
 
 /**

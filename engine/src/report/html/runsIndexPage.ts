@@ -7,6 +7,7 @@
  * webview's state across renders.
  */
 import { COMPARE_RUNS, OPEN_RUN, SHOW_TRENDS } from '../../protocol/messages';
+import { averageLabel } from '../../protocol/scores';
 import type { IndexFilter, IndexRow, RunsIndex } from '../runsIndex';
 import { INDEX_STATUSES } from '../runsIndex';
 import { escapeHtml, page, type RenderOptions } from './page';
@@ -63,7 +64,7 @@ function runRow(row: IndexRow, options: RenderOptions): string {
 <td>${link}</td>
 <td>${escapeHtml(row.benchmark)}</td><td>${escapeHtml(row.agent)}</td><td class="models">${models}</td>
 <td class="state">${status}</td><td class="when">${when(row.startedAt)}</td>
-${numberCell(gradeBadge(row.average, options.passScore, '', row.partial ? PARTIAL_AVERAGES : undefined))}
+${numberCell(gradeBadge(row.average, options.passScore, '', row.partial ? PARTIAL_AVERAGES : undefined, averageLabel(row.average)))}
 ${numberCell(`${row.graded}/${row.planned ?? '?'}`)}
 </tr>`;
 }
