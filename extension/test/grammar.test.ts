@@ -40,11 +40,11 @@ test('a check line: mark, id, type, question, answer, with refs and templates in
     '❓=keyword.control.mmb',
     '20.10=constant.numeric.check-id.mmb',
     '[RECALL]=entity.name.type.check-type.mmb',
-    'When does Anna visit (=string.unquoted.question.mmb',
+    'When does Anna visit (=meta.question.mmb',
     'family=entity.name.namespace.sheet.mmb',
     '#=punctuation.separator.fact-ref.mmb',
     '2.3=constant.numeric.fact-id.mmb',
-    ')?=string.unquoted.question.mmb',
+    ')?=meta.question.mmb',
     'Correct answer:=entity.name.function.answer.mmb',
     '{{=punctuation.definition.template.begin.mmb',
     'FUTURE=support.function.template.mmb',
@@ -79,4 +79,34 @@ test('`Correct answer:` is not in a scope themes colour as a keyword or an error
   const label = (await tokens('❓ 1.1 Q? Correct answer: a')).find((t) => t.startsWith('Correct answer:='))?.split('=')[1] ?? '';
   assert.equal(label, 'entity.name.function.answer.mmb');
   assert.doesNotMatch(label, /^(keyword|invalid|markup\.deleted|storage)/);
+});
+
+/**
+ * Scopes the built-in themes paint in a string or error colour (Light Modern's strings are dark red, #a31515;
+ * High Contrast Light's keywords red): a check's question and answer, which fill a whole exam chapter, wear none.
+ */
+const ALARMING_SCOPES = /^(string|invalid|keyword|markup\.deleted|message\.error|storage)/;
+
+test('a check question and its answer are plain text and bold, never in a scope themes colour as a string or an error', async () => {
+  const line = '❓ 20.3 [RECALL] What dose of vitamin D am I taking? Correct answer: 4000 IU.';
+  const scoped = await tokens(line);
+  assert.deepEqual(
+    scoped.filter((t) => !t.startsWith('❓=')),
+    [
+      '20.3=constant.numeric.check-id.mmb',
+      '[RECALL]=entity.name.type.check-type.mmb',
+      'What dose of vitamin D am I taking?=meta.question.mmb',
+      'Correct answer:=entity.name.function.answer.mmb',
+      '4000 IU.=markup.bold.answer.mmb',
+    ],
+  );
+  for (const token of scoped.filter((t) => !t.startsWith('❓='))) assert.doesNotMatch(token.split('=')[1] ?? '', ALARMING_SCOPES, token);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    contributes: { semanticTokenTypes: { id: string; superType?: string }[]; semanticTokenScopes: { scopes: Record<string, string[]> }[] };
+  };
+  for (const type of pkg.contributes.semanticTokenTypes.filter((t) => t.id === 'mmbQuestion' || t.id === 'mmbAnswer')) {
+    // A theme falls back to the super type's colour when the type's own scope has none: `string` would be red again.
+    assert.equal(type.superType, undefined, `${type.id} has no string super type`);
+    for (const scope of pkg.contributes.semanticTokenScopes[0]?.scopes[type.id] ?? []) assert.doesNotMatch(scope, ALARMING_SCOPES);
+  }
 });

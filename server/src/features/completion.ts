@@ -5,11 +5,13 @@ import {
   CHECK_TYPES,
   comparePlay,
   containsPosition,
+  lineRange,
   liveFacts,
   TEMPLATE_UNITS,
   TRAP_TYPES,
   type Benchmark,
   type Position,
+  type Range,
 } from '../../../scenario/src';
 import { chapterOf, phaseAt } from '../locate';
 
@@ -20,11 +22,18 @@ export function getCompletion(benchmark: Benchmark, file: string, position: Posi
   const before = lines.lineText(position.line).slice(0, position.character);
   const phase = phaseAt(chapter, position);
 
-  if (phase?.js && containsPosition(phase.js.range, position)) return scriptItems(benchmark, before);
+  if (phase?.js && containsPosition(phase.js.range, position)) return scriptItems(benchmark, before, position);
+
+  const after = lines.lineText(position.line).slice(position.character);
+  // Each edit replaces what the user typed before the cursor and what the editor put after it (an auto-closed
+  // `]` or `}}`, the rest of an id), so that accepting an item leaves the text valid whatever was there.
+  const replacing = (typedBefore: string, textAfter = '') =>
+    lineRange(position.line, position.character - typedBefore.length, position.character + textAfter.length);
 
   const fact = /([A-Za-z0-9_][\w-]*)#(\d*\.?\d*)$/.exec(before);
   if (fact) {
     const sheet = benchmark.sheets.get(fact[1] ?? '');
+    const range = replacing(fact[2] ?? '', /^[\d.]*/.exec(after)?.[0]);
     return sheet
       ? liveFacts(sheet).map((f, i) => ({
           label: f.id,
@@ -33,36 +42,49 @@ export function getCompletion(benchmark: Benchmark, file: string, position: Posi
           documentation: `${sheet.name}#${f.id}: ${f.text}`,
           sortText: String(i).padStart(5, '0'),
           filterText: f.id,
+          textEdit: { range, newText: f.id },
         }))
       : [];
   }
-  if (/`[\w-]*$/.test(before)) return sheetItems(benchmark);
+  const sheetWord = /[\w-]*$/.exec(before)?.[0] ?? '';
+  if (/`[\w-]*$/.test(before)) return sheetItems(benchmark, replacing(sheetWord, /^[\w-]*/.exec(after)?.[0]));
   const template = /\{\{([A-Z]*)(?::(\d*)(?::(\w*))?)?$/.exec(before);
-  if (template) return templateItems(template);
+  if (template) return templateItems(template, replacing, after);
   const trimmed = before.trimStart();
   if (/^🪤\uFE0F?\s*[A-Z-]*$/.test(trimmed)) {
     return Object.entries(TRAP_TYPES).map(([type, doc]) => ({ label: type, kind: CompletionItemKind.EnumMember, detail: doc }));
   }
-  // After the type come the facts the trap rewrites: the sheet first, then its fact ids.
-  if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) return sheetItems(benchmark, '#');
+  // After the type come the facts the trap rewrites: the sheet first, then, once `#` is typed, its fact ids.
+  if (/^🪤\uFE0F?\s*[A-Z-]+\s+(?:[\w-]+#\d+\.\d+[\s,]*)*[\w-]*$/.test(trimmed)) {
+    return sheetItems(benchmark, replacing(sheetWord, /^[\w-]*/.exec(after)?.[0]), ['#']);
+  }
   if (/^🪤.*(→|->)[\s\d.,]*$/.test(trimmed)) return checkIdItems(benchmark, file, position);
-  if (/^❓\uFE0F?\s*\d+\.\d+\s*\[[A-Z]*$/.test(trimmed)) {
+  const typeTyped = /^❓\uFE0F?\s*\d+\.\d+\s*\[([A-Z]*)$/.exec(trimmed);
+  if (typeTyped) {
+    const range = replacing(typeTyped[1] ?? '', /^[A-Z]*\]?[ \t]*/.exec(after)?.[0]);
     return Object.entries(CHECK_TYPES).map(([type, doc]) => ({
       label: type,
       kind: CompletionItemKind.EnumMember,
       detail: doc,
-      insertText: `${type}] `,
+      textEdit: { range, newText: `${type}] ` },
     }));
   }
-  if (/^❓\uFE0F?\s*$/.test(trimmed)) {
-    const id = nextCheckId(benchmark, file);
-    return [{ label: id, kind: CompletionItemKind.Value, detail: 'the next free check id', insertText: `${id} ` }];
+  const idTyped = /^❓\uFE0F?(\s*)(\d*\.?\d*)$/.exec(trimmed);
+  if (idTyped) {
+    // No space after it: the user types the one before `[` or the question.
+    const id = `${idTyped[1] ? '' : ' '}${nextCheckId(benchmark, file)}`;
+    const range = replacing(idTyped[2] ?? '', /^[\d.]*/.exec(after)?.[0]);
+    const item = { label: id.trim(), kind: CompletionItemKind.Value, detail: 'the next free check id', filterText: id };
+    return [{ ...item, textEdit: { range, newText: id } }];
   }
   return [];
 }
 
+/** The range an item replaces: so many characters typed before the cursor, so many after it. */
+type Replacing = (typedBefore: string, textAfter?: string) => Range;
+
 /** Inside a phase's script: the `bench.` API, the `vars.` the engine reads, and sheet names for require_all_facts. */
-function scriptItems(benchmark: Benchmark, before: string): CompletionItem[] {
+function scriptItems(benchmark: Benchmark, before: string, position: Position): CompletionItem[] {
   if (/\bbench\.\w*$/.test(before)) {
     return Object.entries(BENCH_API).map(([name, doc]) => ({
       label: name,
@@ -81,41 +103,47 @@ function scriptItems(benchmark: Benchmark, before: string): CompletionItem[] {
       },
     ];
   }
-  if (/require_all_facts\s*=.*["']\w*$/.test(before)) return sheetItems(benchmark);
+  const quoted = /require_all_facts\s*=.*["'](\w*)$/.exec(before);
+  if (quoted) return sheetItems(benchmark, lineRange(position.line, position.character - (quoted[1] ?? '').length, position.character));
   return [];
 }
 
-/** Inside `{{`: the template names, then nothing for the count, then the units. */
-function templateItems(template: RegExpExecArray): CompletionItem[] {
+/** Inside `{{`: the template names (over the `}}` an editor auto-closed), then nothing for the count, then the units. */
+function templateItems(template: RegExpExecArray, replacing: Replacing, after: string): CompletionItem[] {
   if (template[3] !== undefined) return TEMPLATE_UNITS.map((u) => ({ label: u, kind: CompletionItemKind.Unit }));
   if (template[2] !== undefined) return [];
+  const range = replacing(template[1] ?? '', /^[A-Z]*\}{0,2}/.exec(after)?.[0]);
   return [
-    { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: "the run's start date", insertText: 'TODAY}}' },
+    { label: 'TODAY', kind: CompletionItemKind.Keyword, detail: "the run's start date", textEdit: { range, newText: 'TODAY}}' } },
     {
       label: 'FUTURE',
       kind: CompletionItemKind.Keyword,
       detail: 'N units after the start',
-      insertText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}',
+      textEdit: { range, newText: 'FUTURE:${1:3}:${2|days,weeks,months,years,hours,minutes|}}}' },
       insertTextFormat: InsertTextFormat.Snippet,
     },
     {
       label: 'PAST',
       kind: CompletionItemKind.Keyword,
       detail: 'N units before the start',
-      insertText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}',
+      textEdit: { range, newText: 'PAST:${1:2}:${2|days,weeks,months,years,hours,minutes|}}}' },
       insertTextFormat: InsertTextFormat.Snippet,
     },
   ];
 }
 
-/** The sheets; `then` is typed after the name (`#` on a trap line), and the fact ids are offered next. */
-function sheetItems(benchmark: Benchmark, then = ''): CompletionItem[] {
+/**
+ * The sheets, each replacing the name typed so far. On a trap line `#` commits one (typing `#` accepts the
+ * name and types the `#`, which asks for its fact ids), so a habitual `#` after the name never doubles.
+ */
+function sheetItems(benchmark: Benchmark, range: Range, commitCharacters: string[] = []): CompletionItem[] {
   return [...benchmark.sheets.values()].map((s) => ({
     label: s.name,
     kind: CompletionItemKind.File,
     detail: `${s.title ?? s.name} · ${liveFacts(s).length} facts`,
     documentation: s.file,
-    ...(then ? { insertText: `${s.name}${then}`, command: { title: 'Fact ids', command: 'editor.action.triggerSuggest' } } : {}),
+    textEdit: { range, newText: s.name },
+    ...(commitCharacters.length ? { commitCharacters } : {}),
   }));
 }
 
