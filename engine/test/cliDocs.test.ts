@@ -19,6 +19,7 @@ const DOCUMENTS = [
   'docs/format.md',
   'docs/extension.md',
   'docs/filing.md',
+  'docs/datasets.md',
   'docs/status.md',
   'benchmarks/AUTHORING.md',
 ];

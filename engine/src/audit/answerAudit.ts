@@ -147,7 +147,7 @@ function compare(
 }
 
 /** The numbers of a text, but not the digits of a name such as RAV4 or CX-5, which are no values. */
-function numbers(text: string): string[] {
+export function numbers(text: string): string[] {
   return allNumbers(text.replace(/\p{L}+[\d-]*\d[\p{L}\d]*/gu, ' '));
 }
 
@@ -157,7 +157,7 @@ const DATES = new RegExp(`\\b(?:\\d{1,2} ${MONTH}(?: \\d{4})?|${MONTH} \\d{1,2}(
 const DATE = new RegExp(`\\b${MONTH}\\b|\\{\\{`);
 
 /** The numbers of `value` that `other` lacks. */
-function distinctNumbers(value: string, other: string | undefined): string[] {
+export function distinctNumbers(value: string, other: string | undefined): string[] {
   const theirs = new Set(other === undefined ? [] : numbers(other));
   return [...new Set(numbers(value))].filter((n) => !theirs.has(n));
 }
@@ -166,7 +166,7 @@ function distinctNumbers(value: string, other: string | undefined): string[] {
  * What of `value` the answer lacks, among what tells it from `other`: every number that differs,
  * or, when no number differs, the key words that differ (at least half of them must be there).
  */
-function missingFrom(answer: string, value: string, other: string | undefined): string[] {
+export function missingFrom(answer: string, value: string, other: string | undefined): string[] {
   // A date in a fact often says when it was told ("Tracker log: 1 December 2026 126/82"): an answer
   // that names no date at all is not asked for it, so its day and year are no missing values.
   const distinct = distinctNumbers(DATE.test(answer) ? value : value.replace(DATES, ' '), other);

@@ -18,6 +18,7 @@ import { initCommand } from './init';
 import { newCommand } from './new';
 import { newAgentCommand } from './newAgent';
 import { generateCommand } from './generate';
+import { importCommand } from './import';
 import { conformanceCommand } from './conformance';
 import { doctorCommand } from './doctor';
 import { judgeAuditCommand, judgeAuditInput } from './judgeAudit';
@@ -160,6 +161,19 @@ const HANDLERS: Record<string, Handler> = {
         spec: args.option('--spec'),
         extend: args.option('--extend'),
         months: args.option('--months'),
+        cwd,
+      },
+      io.out,
+    ),
+  import: (args, cwd, io) =>
+    importCommand(
+      {
+        words: args.words,
+        ids: args.option('--ids'),
+        types: args.option('--types'),
+        sample: args.option('--sample'),
+        seed: args.option('--seed'),
+        haystack: args.option('--haystack'),
         cwd,
       },
       io.out,

@@ -6,6 +6,7 @@
  */
 import { didYouMeanSentence } from '../didYouMean';
 import { CONFIG, DEMO_EXITS, EXIT, FAIL_UNDER, JUNIT, PASS_SCORE, RUN_EXITS, type CommandSpec } from './commandSpec';
+import { IMPORT_COMMAND } from './importOptions';
 import { JUDGE_COMMAND } from './judgeOptions';
 import { DEFAULT_SEED } from '../generate/presets';
 import { UsageError } from '../errors';
@@ -229,6 +230,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     exits: [EXIT.done, EXIT.usage, EXIT.diskFull],
   },
+  IMPORT_COMMAND,
   {
     name: 'conformance',
     synopsis: '<run-id> [--config <file>]',

@@ -1,0 +1,28 @@
+/** `mmb import`'s entry in the command table (`options.ts`): its datasets, selection and haystack options. */
+import { EXIT, type CommandSpec } from './commandSpec';
+
+export const IMPORT_COMMAND: CommandSpec = {
+  name: 'import',
+  synopsis: 'longmemeval <file.json> [--ids <id,…> | --types <type,…> | --sample N --seed S] [--haystack oracle|full|N]',
+  help:
+    "a published dataset's questions as benchmarks under benchmarks/, one each, played through the chat (docs/datasets.md): " +
+    'the file is streamed, checked against the schema, and the same file and options write the same folders',
+  options: [
+    { name: '--ids', value: '<id,…>', example: 'e47becba,0a995998', help: 'these questions only (their question_id)' },
+    {
+      name: '--types',
+      value: '<type,…>',
+      example: 'knowledge-update',
+      help: 'the questions of these types only (single-session-user, multi-session, knowledge-update, temporal-reasoning, …)',
+    },
+    { name: '--sample', value: 'N', example: '20', help: 'N questions drawn at random (among --types, when given)' },
+    { name: '--seed', value: 'S', example: '7', help: 'with --sample: the draw (default 1: fixed, never random)' },
+    {
+      name: '--haystack',
+      value: 'oracle|full|N',
+      example: 'oracle',
+      help: "the sessions the persona tells: all of the item's (full, the default), the evidence sessions alone, or those and N others",
+    },
+  ],
+  exits: [EXIT.done, EXIT.usage, EXIT.diskFull],
+};
