@@ -80,6 +80,34 @@ test('the fixture: a benchmark per playable question, the summary by type, each 
       new RegExp(`^${folder.replace(/[.-]/g, '\\$&')}\\.rehearsal +finished +average [\\d.]+/10 +coverage 1/1`, 'm'),
     );
   }
+  // The dataset's metric: accuracy per question type over the six rehearsals, and for one run alone.
+  const listing = mmb(['report'], dir).stdout.split('\n');
+  const heading = listing.findIndex((line) => line.startsWith('LongMemEval @ chatbot on the stand-in: accuracy'));
+  assert.equal(
+    listing[heading],
+    'LongMemEval @ chatbot on the stand-in: accuracy (a check at or above 8/10 counts as correct) over 6 runs, with 95 % Wilson intervals:',
+  );
+  assert.deepEqual(
+    listing.slice(heading + 1, heading + 7).map((line) =>
+      line
+        .trim()
+        .split(/\s+/)
+        .slice(0, 2)
+        .join(' ')
+        .replace(/ \d+\//, ' n/'),
+    ),
+    [
+      'knowledge-update n/1',
+      'multi-session n/1',
+      'single-session-preference n/1',
+      'single-session-user n/2',
+      'temporal-reasoning n/1',
+      'all n/6',
+    ],
+  );
+  assert.match(listing[heading + 7]!, /^On-policy: the persona told the recorded user's turns/);
+  const one = mmb(['report', 'longmemeval-q-multi-3.rehearsal'], dir).stdout;
+  assert.match(one, /^LongMemEval @ chatbot on the stand-in: accuracy .* over 1 run, .*\n {2}multi-session +[01]\/1 +\d+ % \(/m);
 });
 
 test('the same file and options write the same folders, byte for byte; other options, other folders', () => {

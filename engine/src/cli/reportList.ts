@@ -8,6 +8,8 @@ import { damagedLine } from '../runFile';
 import { reportEntry } from '../report/markdown';
 import { describeRun } from '../report/compare';
 import { summarize } from '../report/summary';
+import { datasetAccuracy, datasetAccuracyLines, datasetRunFigures } from '../report/datasetAccuracy';
+import { DEFAULT_PASS_SCORE } from '../protocol/scores';
 import { stats } from '../report/trends';
 import { repeatOf } from '../protocol/runRequest';
 import { resultsDir, runDir } from '../protocol/layout';
@@ -47,6 +49,12 @@ export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): numbe
     const { benchmark, note } = benchmarkOf(id, state);
     if (note) io.out(`${printable(`Note: ${note}.`)}\n\n`);
     io.out(reportEntry(summarize(state, benchmark, trueStatus(ws.root, id, state)), new Date(state.finishedAt ?? state.lastEventAt)));
+    // An imported benchmark's run also gets its dataset's metric (docs/datasets.md).
+    const dataset = datasetAccuracyLines(
+      datasetAccuracy([datasetRunFigures(state, benchmark.title)], DEFAULT_PASS_SCORE),
+      DEFAULT_PASS_SCORE,
+    );
+    if (dataset.length) io.out(`\n${dataset.map((text) => printable(text)).join('\n')}\n`);
     const regrades = runRegrades(runDir(ws.root, id), state, benchmark);
     for (const problem of regrades?.problems ?? []) io.err(`mmb: ${problem}\n`);
     if (regrades) io.out(`\n${regradeMarkdown(regrades)}\n`);
@@ -115,6 +123,11 @@ function listRuns(ws: ReportWorkspace, io: Io): number {
   if (unknownTotals.length) io.out(`\n${printable(unknownTotalLine(unknownTotals))}\n`);
   const repeats = repeatLines(listed);
   if (repeats.length) io.out(`\n${repeats.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
+  const finished = listed.flatMap(({ id, state, status }) =>
+    state && status === 'finished' ? [datasetRunFigures(state, benchmarkOf(id, state).benchmark.title)] : [],
+  );
+  const datasets = datasetAccuracyLines(datasetAccuracy(finished, DEFAULT_PASS_SCORE), DEFAULT_PASS_SCORE);
+  if (datasets.length) io.out(`\n${datasets.map((text) => printable(text)).join('\n')}\n`);
   const crashes = crashLines(listed);
   if (crashes.length) io.out(`\n${crashes.map((text) => (width ? cutToWidth(text, width) : text)).join('\n')}\n`);
   return 0;

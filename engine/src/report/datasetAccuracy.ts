@@ -1,0 +1,109 @@
+/**
+ * The dataset's own metric for imported benchmarks (`mmb import`): accuracy, the share of graded
+ * checks at or above the pass score, per question type, with its 95 % Wilson interval, pooled over
+ * the full runs of one dataset by one agent (a stand-in rehearsal apart), and the line saying how
+ * on-policy play differs from the dataset's protocol. Pure: runs in, figures and lines out.
+ */
+import { datasetMarkOf } from '../import/provenance';
+import { passes } from '../protocol/scores';
+import { isPartialState } from '../state/partialRule';
+import type { RunState } from '../state/runState';
+import { isStandInRun } from './standInNote';
+import { rate, type Rate } from './trapStory';
+
+/** What the metric reads of one run. */
+export interface DatasetRunFigures {
+  /** The benchmark's title: an imported one's names the dataset and the question's type. */
+  title: string;
+  agent: string;
+  standIn: boolean;
+  /** A run of some phases only (`--from`, `--filter`): not counted, its checks were chosen. */
+  partial: boolean;
+  /** The standing grade of each check graded. */
+  scores: readonly number[];
+}
+
+export interface DatasetAccuracy {
+  /** `LongMemEval @ chatbot`, `… on the stand-in`. */
+  group: string;
+  dataset: string;
+  /** Per type, by name; `all` last. */
+  rates: Rate[];
+  runs: number;
+}
+
+/** The row pooling every type. */
+export const ALL_TYPES = 'all';
+
+/** What the metric reads of a run's state, its benchmark's title given. */
+export function datasetRunFigures(state: RunState, title: string): DatasetRunFigures {
+  return {
+    title,
+    agent: state.agent,
+    standIn: isStandInRun(state),
+    partial: state.filter !== undefined || isPartialState(state),
+    scores: Object.values(state.grades).flatMap((grades) => {
+      const last = grades.at(-1);
+      return last ? [last.effective] : [];
+    }),
+  };
+}
+
+/** The accuracy of each dataset and agent over the full runs of imported benchmarks; none for other runs. */
+export function datasetAccuracy(runs: readonly DatasetRunFigures[], passScore: number): DatasetAccuracy[] {
+  const groups = new Map<string, { dataset: string; runs: number; byType: Map<string, { passed: number; graded: number }> }>();
+  for (const run of runs) {
+    const mark = datasetMarkOf(run.title);
+    if (!mark || run.partial) continue;
+    const group = `${mark.dataset} @ ${run.agent}${run.standIn ? ' on the stand-in' : ''}`;
+    const entry = groups.get(group) ?? { dataset: mark.dataset, runs: 0, byType: new Map() };
+    groups.set(group, entry);
+    entry.runs++;
+    const sum = entry.byType.get(mark.type) ?? { passed: 0, graded: 0 };
+    entry.byType.set(mark.type, {
+      passed: sum.passed + run.scores.filter((score) => passes(score, passScore)).length,
+      graded: sum.graded + run.scores.length,
+    });
+  }
+  return [...groups]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([group, { dataset, runs: count, byType }]) => {
+      const types = [...byType].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const passed = types.reduce((n, [, s]) => n + s.passed, 0);
+      const graded = types.reduce((n, [, s]) => n + s.graded, 0);
+      return {
+        group,
+        dataset,
+        runs: count,
+        rates: [...types.map(([type, s]) => rate(type, s.passed, s.graded)), rate(ALL_TYPES, passed, graded)],
+      };
+    });
+}
+
+/** What differs from the datasets' protocols, said once under the figures. */
+export const ON_POLICY_NOTE =
+  "On-policy: the persona told the recorded user's turns in her own words at their dates, the agent answered as itself, " +
+  "and the persona graded; the dataset's protocol feeds the recorded history and grades with its own judge, so these " +
+  'figures sit beside published ones as a different measurement (docs/datasets.md).';
+
+const percent = (value: number) => `${Math.round(value * 100)}`;
+
+/** The figures as lines: a heading per group, a row per type, the note last; nothing when there is no imported run. */
+export function datasetAccuracyLines(groups: readonly DatasetAccuracy[], passScore: number): string[] {
+  if (groups.length === 0) return [];
+  const lines: string[] = [];
+  for (const group of groups) {
+    const width = Math.max(...group.rates.map((r) => r.key.length));
+    lines.push(
+      `${group.group}: accuracy (a check at or above ${passScore}/10 counts as correct) over ${group.runs} ` +
+        `run${group.runs === 1 ? '' : 's'}, with 95 % Wilson intervals:`,
+    );
+    for (const r of group.rates) {
+      const figure =
+        r.rate === null || r.interval === null ? '—' : `${percent(r.rate)} % (${percent(r.interval[0])}–${percent(r.interval[1])} %)`;
+      lines.push(`  ${r.key.padEnd(width)}  ${`${r.passed}/${r.graded}`.padStart(7)}  ${figure}`);
+    }
+  }
+  lines.push(ON_POLICY_NOTE);
+  return lines;
+}
