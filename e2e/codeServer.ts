@@ -197,7 +197,7 @@ export async function reloadWindow(page: Page): Promise<void> {
 }
 
 /** Switches the colour theme through its picker, and waits for the workbench to wear it. */
-export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): Promise<void> {
+export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern' | 'Light High Contrast'): Promise<void> {
   // Right after start the picker may list no theme yet: try again.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
@@ -226,7 +226,7 @@ export async function theme(page: Page, name: 'Dark Modern' | 'Light Modern'): P
   await page.keyboard.press('Enter');
   // The page's own code, as text: this file is compiled without the DOM's types.
   // A function, not a string: a string is evaluated again at each poll, which a page's CSP may refuse.
-  const themeClass = name.startsWith('Light') ? 'vs' : 'vs-dark';
+  const themeClass = name === 'Light High Contrast' ? 'hc-light' : name.startsWith('Light') ? 'vs' : 'vs-dark';
   type InPage = { document: { querySelector(selector: string): { classList: { contains(name: string): boolean } } | null } };
   const themed = (theme: string) =>
     (globalThis as unknown as InPage).document.querySelector('.monaco-workbench')?.classList.contains(theme) ?? false;
