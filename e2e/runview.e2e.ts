@@ -64,7 +64,7 @@ e2e('a run that cannot start (no key): a notification with its reason and fixes,
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'nokey could not start' });
   await toast.waitFor({ timeout: 30_000 });
   assert.match(await toast.innerText(), new RegExp(`needs an API key: set the environment variable ${MISSING}`));
-  for (const action of ['Set an API key…', 'Open the log', 'Open config.jsonc'])
+  for (const action of ['Set an API key…', 'Rehearse instead', 'Open config.jsonc'])
     assert.equal(await toast.locator('.monaco-button', { hasText: action }).count(), 1, action);
   await row(page, 'nokey').locator('.label-description', { hasText: 'could not start' }).waitFor({ timeout: 10_000 });
   await conversation().locator('.head[data-run="nokey"] .error', { hasText: MISSING }).waitFor({ timeout: 10_000 });

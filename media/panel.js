@@ -12,7 +12,16 @@
 
   const LABELS = { start: 'Start', resume: 'Resume', restart: 'Restart', stop: 'Stop', report: 'Report', log: 'Log' };
   const PRIMARY = new Set(['start', 'resume', 'stop']);
-  const GLYPHS = { running: '●', finished: '✓', crashed: '✕', stopped: '❚❚', 'not started': '○', 'could not start': '⚠' };
+  const GLYPHS = {
+    running: '●',
+    finished: '✓',
+    crashed: '✕',
+    stopped: '❚❚',
+    'not started': '○',
+    'could not start': '⚠',
+    starting: '◌',
+    resuming: '◌',
+  };
 
   /** @param {string} tag @param {Record<string, string>} [attrs] @param {(Node|string)[]} [kids] */
   function el(tag, attrs = {}, kids = []) {
@@ -81,7 +90,7 @@
               ),
             ]
           : []),
-        ...(d.error ? [el('p', { class: 'error' }, [d.error])] : []),
+        ...(d.error ? [el('p', { class: `error ${status}` }, [d.error])] : []),
       ]),
     );
     const bar = /** @type {HTMLElement | null} */ (app.querySelector('.progress .bar'));

@@ -23,6 +23,12 @@ export const ACTION = {
 
 export type ToastAction = (typeof ACTION)[keyof typeof ACTION];
 
+/**
+ * A notification shows this many buttons whole (at 1,000 px a fourth cut them all to "Open th…"); the
+ * log goes first when there are more: the reason is in the notification, and the log is on the run's row.
+ */
+const MAX_ACTIONS = 3;
+
 /** `warning` is amber ⚠, `error` red ✗, `info` blue ⓘ: the same icons the run view's rows use. */
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -89,7 +95,7 @@ export function failureToast(failure: RunFailure, context: FailureContext): Toas
       ...(context.real ? [ACTION.rehearse] : []),
       ...(context.configExists ? [ACTION.openConfig] : []),
       ACTION.openLog,
-    ];
+    ].slice(0, MAX_ACTIONS);
     return { severity: 'warning', text: `${failure.run} could not start: ${failure.reason}`, actions, subject };
   }
   const reason = failure.reason.replace(/^(?:crashed|stopped)(?::\s*|\s+)/, '');

@@ -35,7 +35,9 @@ test('could not start: amber in the row and in the notification, with the key, t
   const toast = failureToast(failure, { configExists: true, configured: true, real: true });
   assert.equal(toast.severity, 'warning');
   assert.match(toast.text, /^local-broken could not start: agent_model: model "local" needs an API key/);
-  assert.deepEqual(toast.actions, ['Set an API key…', 'Rehearse instead', 'Open config.jsonc', 'Open the log']);
+  assert.deepEqual(toast.actions, ['Set an API key…', 'Rehearse instead', 'Open config.jsonc'], 'three buttons show whole');
+  const noKey = failureToast({ ...failure, missingKey: undefined }, { configExists: true, configured: true, real: true });
+  assert.deepEqual(noKey.actions, ['Rehearse instead', 'Open config.jsonc', 'Open the log']);
   assert.deepEqual(toast.subject, { run: 'local-broken' });
   const row = runRow(view({}), failure);
   assert.equal(row.status, 'could not start');
