@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { INIT_CONFIG } from '../engine/src/cli/init';
 import { command, focusEditor, openFile, theme as switchTheme, useVsCode } from './codeServer';
 
@@ -28,6 +28,8 @@ const KEY = 'MMB_E2E_LOCAL_KEY';
 const RUN = 'max-notebook';
 const REHEARSAL = 'max.phase-chapter4-1.rehearsal';
 
+/** The conversation's document, inside the webview's two frames. */
+const conversation = (): FrameLocator => session().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 const lens = (page: Page, text: string): Locator => page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: text });
 const toast = (page: Page, text: string): Locator => page.locator('.notifications-toasts .notification-toast', { hasText: text });
 
@@ -132,6 +134,8 @@ e2e('Add a run…: agent and model picked, the run written into config.jsonc; th
   const row = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${RUN}, "]`);
   await row.locator('.label-description', { hasText: 'could not start' }).waitFor({ timeout: 15_000 });
   assert.equal(await row.locator('.codicon-warning').count(), 1, "the row's icon is the toast's");
+  // The conversation's box of the reason is amber too, not a crash's red.
+  await conversation().locator(`.head[data-run="${RUN}"] .error.could-not-start`, { hasText: KEY }).waitFor({ timeout: 15_000 });
   await shot('lenses-toast-1400-dark');
 
   await refused.locator('.monaco-button', { hasText: 'Set an API key…' }).click();
@@ -156,6 +160,9 @@ e2e('Add a run…: agent and model picked, the run written into config.jsonc; th
   assert.doesNotMatch(text, /stopped: crashed/, 'one word for what happened');
   assert.equal(await crashed.locator('.codicon-error').count(), 1, 'a crash is red');
   assert.deepEqual(await buttons(crashed), ['Resume', 'Open the log']);
+  await row.locator('.label-description', { hasText: 'crashed' }).waitFor({ timeout: 15_000 });
+  assert.equal(await row.locator('.codicon-error').count(), 1, "the row's icon is the toast's: red");
+  await conversation().locator(`.head[data-run="${RUN}"] .status`, { hasText: 'crashed' }).waitFor({ timeout: 15_000 });
   await shot('lenses-crash-1000-light');
   await command(page, 'Notifications: Clear All Notifications');
   await size(page, 1400);
