@@ -89,8 +89,8 @@ test('a row: start day and minute, status, dates, models, figures unbroken at no
   const narrow = STYLE.slice(STYLE.indexOf('@media (max-width: 860px)'));
   assert.match(
     narrow,
-    /table\.runs td\.when, table\.runs td\.models \{ white-space: normal; \}/,
-    'a narrow editor may break between day and minute',
+    /table\.runs td\.when, table\.runs td\.models, table\.runs td\.state \{ white-space: normal; \}/,
+    'a narrow editor may break between day and minute, and a status from its partial tag',
   );
 });
 

@@ -76,6 +76,8 @@ function revivedRun(state: unknown): string | undefined {
 
 export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
+  /** The panel being opened: a second `show` meanwhile waits for it rather than opening another. */
+  private opening: Promise<void> | undefined;
   private selected: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -96,13 +98,27 @@ export class RunPanel implements vscode.Disposable, vscode.WebviewPanelSerialize
       this.update();
       return;
     }
+    this.opening ??= this.openBelow().finally(() => (this.opening = undefined));
+  }
+
+  /**
+   * The conversation in a new editor group below the active one, so the chapter keeps its whole width:
+   * beside it, a 1000 px window left the chapter 30 characters wide (and 1400 px about 55). The API
+   * knows no widths, so the split is always down; the user may drag the group anywhere, and a reload
+   * brings it back where it was. Focus goes back to the chapter, as `preserveFocus` would.
+   */
+  private async openBelow(): Promise<void> {
+    const active = vscode.window.tabGroups.activeTabGroup;
+    const split = active.tabs.length > 0;
+    if (split) await vscode.commands.executeCommand('workbench.action.newGroupBelow');
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       'Run',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: true },
       this.options(),
     );
     this.adopt(panel);
+    if (split) await vscode.commands.executeCommand('workbench.action.focusAboveGroup');
   }
 
   /** After a window reload: the conversation comes back, on the run it showed. */

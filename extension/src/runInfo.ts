@@ -7,7 +7,7 @@
 import { averageLabel, type PanelRunAction, type RunRequest, type RunState } from '../../engine/src/api';
 import type { Config } from '../../scenario/src';
 import type { RunStatus, RunView } from './results';
-import { shorten } from '../../scenario/src/plainText';
+import { shorten, shortenMiddle } from '../../scenario/src/plainText';
 import { failureSeverity, type Severity } from './toasts';
 
 /** The model name of the built-in stand-in: a run on it costs nothing. */
@@ -227,4 +227,18 @@ export function paidModels(config: Pick<Config, 'persona' | 'runs'>, run: string
     if (typeof model === 'string' && model !== STAND_IN) out.push(`${key} ${bounded(model, 100)}`);
   }
   return out;
+}
+
+/**
+ * The longest run name a row of the run view shows whole. VS Code cuts a row's label and description
+ * at their end, so a long id (`starter.phase-chapter3-1.rehearsal`) hid the status and score after it
+ * in a 300 px side bar (1,000 px window); 18 characters leave room for `10.00/10 · finished` there. A
+ * longer name is cut in its middle, most of it kept from the end, where ids differ; the whole id is
+ * in the tooltip and the aria label.
+ */
+export const RUN_LABEL_MAX = 18;
+
+/** A run view row's label: the run id, cut in its middle past `RUN_LABEL_MAX`. */
+export function runLabel(name: string): string {
+  return shortenMiddle(name, RUN_LABEL_MAX);
 }

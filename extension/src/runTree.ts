@@ -1,11 +1,12 @@
 /**
  * The run view: the runs as a native tree in the project's own activity-bar container, one row a
  * run with its status icon in a theme colour, score and progress, and inline actions. Rows keep
- * their order while runs go; a run that could not start keeps its row, with the reason.
+ * their order while runs go; a run that could not start keeps its row, with the reason. A long run
+ * id is cut in its middle, so that a narrow side bar still shows the status and score after it.
  */
 import * as vscode from 'vscode';
 import type { RunView } from './results';
-import { runRow, stableOrder, type RunRow } from './runInfo';
+import { runLabel, runRow, stableOrder, type RunRow } from './runInfo';
 import type { RunsHub } from './runsHub';
 
 /** A row of the run view: what its inline actions and its click get as their argument. */
@@ -61,7 +62,8 @@ export class RunTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposa
 
   getTreeItem(node: RunNode): vscode.TreeItem {
     const row = this.rows.get(node.name);
-    const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+    // A long id is cut in its middle (`runLabel`), so the status and score after it stay in view; the tooltip has it whole.
+    const item = new vscode.TreeItem(runLabel(node.name), vscode.TreeItemCollapsibleState.None);
     item.id = node.name;
     if (!row) return item;
     item.description = row.description;

@@ -47,6 +47,24 @@ export function shorten(text: string, max: number): string {
   return `${text.slice(0, end)}${ELLIPSIS}`;
 }
 
+/**
+ * The text cut in the middle to at most `max` UTF-16 units, "…" where it was cut: a quarter of it
+ * from the start, the rest from the end, for names that differ at their end (`starter.phase-chapter3-1.rehearsal`
+ * and `…chapter2-1.rehearsal`, `chatbot-1` and `chatbot-2`). No half of a surrogate pair is left at
+ * either side of the cut. `max` below 3 is taken as 3.
+ */
+export function shortenMiddle(text: string, max: number): string {
+  const limit = Math.max(3, Math.floor(max));
+  if (text.length <= limit) return text;
+  let head = Math.max(1, Math.floor((limit - 1) / 4));
+  let tail = text.length - (limit - 1 - head);
+  const before = text.charCodeAt(head - 1);
+  if (before >= 0xd800 && before <= 0xdbff) head--;
+  const after = text.charCodeAt(tail);
+  if (after >= 0xdc00 && after <= 0xdfff) tail++;
+  return `${text.slice(0, head)}${ELLIPSIS}${text.slice(tail)}`;
+}
+
 /** White space, control characters (C0, DEL, C1) and the line and paragraph separators. */
 // eslint-disable-next-line no-control-regex
 const LINE_BREAKING = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;

@@ -52,7 +52,9 @@ function runRow(row: IndexRow, options: RenderOptions): string {
   const href = options.postMessageLinks ? '#' : runPath(row.id);
   const data = rowData(row);
   const status = `<span class="status st-${row.status}">${row.status}</span>${row.partial ? tagLabel('partial') : ''}`;
-  const link = `<a href="${escapeHtml(href)}" data-open-run="${escapeHtml(row.id)}">${escapeHtml(row.id)}</a>`;
+  // A long id (`starter.phase-chapter3-1.rehearsal`) may break after its dots in a narrow group, never inside a word.
+  const name = escapeHtml(row.id).replace(/\./g, '.<wbr>');
+  const link = `<a href="${escapeHtml(href)}" data-open-run="${escapeHtml(row.id)}">${name}</a>`;
   if (row.status === 'damaged') {
     const problem = `<td colspan="3" class="note">${escapeHtml(row.problem ?? '')}</td>`;
     return `<tr ${data}><td></td><td>${link}</td>${problem}<td class="state">${status}</td><td></td><td></td><td></td></tr>`;

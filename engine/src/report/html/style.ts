@@ -58,8 +58,10 @@ a:hover { text-decoration: underline; }
 .chart.wide .canvas-box { height: 280px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--border); vertical-align: top; }
-/* Long words (ids, file names, answers) break inside their cell, so a table reflows before it has to scroll. */
-td { overflow-wrap: anywhere; }
+/* A word longer than its cell (an answer's URL) breaks rather than widen the page; a run id breaks at its dots (<wbr>). */
+td { overflow-wrap: break-word; }
+/* Badges stay whole however narrow their cell: a verdict never breaks into CAUGH / T. */
+.grade, .verdict, .tag, .status { overflow-wrap: normal; white-space: nowrap; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade { display: inline-block; min-width: 2.6em; text-align: center; border-radius: 10px; padding: 0 6px; font-weight: 600; color: #fff; }
@@ -169,14 +171,23 @@ select, input[type="date"] {
 table.runs td { vertical-align: middle; }
 .table-scroll { overflow-x: auto; }
 table.runs td.when, table.runs td.when span, table.runs td.models, table.runs td.num, table.runs td.state { white-space: nowrap; }
+/* Narrower still (an editor group beside another): each trap write of the run page a block of its own, its cells stacked. */
+@media (max-width: 560px) {
+  table.traps thead { display: none; }
+  table.traps, table.traps tbody, table.traps tr, table.traps td { display: block; }
+  table.traps tr { border-bottom: 1px solid var(--border); padding: 4px 0; }
+  table.traps td { border-bottom: none; padding: 2px 6px; }
+  .trap-check .note { margin-left: 0; }
+}
 /* A narrow editor: the day and minute of a start, and a model's name, may take two lines; no column is cut. */
 @media (max-width: 860px) {
   body { padding: 16px 14px 32px; }
   th, td { padding: 4px 5px; }
   .answer dl, .grade-inline dl { grid-template-columns: minmax(0, 1fr); }
   .msg { max-width: 92%; }
-  table.runs th, table.runs td { padding: 5px 5px; }
-  table.runs td.when, table.runs td.models { white-space: normal; }
+  table.runs th, table.runs td { padding: 4px 3px; }
+  table.runs th { letter-spacing: 0; font-size: 11px; }
+  table.runs td.when, table.runs td.models, table.runs td.state { white-space: normal; }
 }
 table.runs td.models { font-size: 12px; color: var(--muted); }
 table.runs tbody tr:hover td { background: var(--card); }
