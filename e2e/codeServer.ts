@@ -264,6 +264,33 @@ export async function focusEditor(page: Page): Promise<void> {
   await command(page, 'View: Focus Active Editor Group');
 }
 
+/** A mark of the project's in the active editor: its icon (`score-poor`, `trap-caught`…) and the top of its line on screen. */
+export interface MarkIcon {
+  icon: string;
+  top: number;
+}
+
+/**
+ * The project's marks on screen: the trap lines' gutter icons (CSS backgrounds of glyph-margin
+ * widgets) and the checks' score icons, drawn before the check's text (CSS content of an
+ * inline decoration: the gutter of a check line is VS Code's test icon).
+ */
+export async function markIcons(page: Page): Promise<MarkIcon[]> {
+  return page.evaluate<MarkIcon[]>(`(() => {
+    const out = [];
+    const icon = /(score-\\w+|trap-caught)\\.svg/;
+    for (const d of document.querySelectorAll('.editor-instance .glyph-margin-widgets .cgmr')) {
+      const m = icon.exec(getComputedStyle(d).backgroundImage);
+      if (m) out.push({ icon: m[1], top: Math.round(d.getBoundingClientRect().top) });
+    }
+    for (const d of document.querySelectorAll('.editor-instance .view-line span')) {
+      const m = [null, '::before', '::after'].map((p) => icon.exec(getComputedStyle(d, p).content)).find(Boolean);
+      if (m) out.push({ icon: m[1], top: Math.round(d.closest('.view-line').getBoundingClientRect().top) });
+    }
+    return out;
+  })()`);
+}
+
 /** Hides the secondary side bar (the Chat area) so screenshots show the editor. */
 export async function hideSecondarySideBar(page: Page): Promise<void> {
   const bar = page.locator('.part.auxiliarybar');

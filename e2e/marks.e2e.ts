@@ -1,6 +1,6 @@
 /**
  * End to end in a real VS Code: chapter 20 of Max after a real run that failed checks, and after a
- * rehearsal of the exam alone. One mark per check line (a gutter icon and a score lens, the
+ * rehearsal of the exam alone. One mark per check line (a score icon before its text and a score lens, the
  * detail in the hover), red only where the run played the check's trap writes, a trap line marked
  * once when it caught a check; then sheet names offered after a trap type. Each state is shot in
  * a dark and a light theme into .e2e/artifacts/.
@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { focusEditor, openFile, ROOT, theme as switchTheme, useVsCode } from './codeServer';
+import { focusEditor, markIcons, openFile, ROOT, theme as switchTheme, useVsCode, type MarkIcon } from './codeServer';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FULL = 'notes';
@@ -33,23 +33,13 @@ const {
   settings: { 'workbench.colorTheme': 'Default Dark Modern' },
 });
 
-interface Icon {
-  icon: string;
-  top: number;
-}
-
-/** Our gutter icons on screen (CSS backgrounds of glyph-margin widgets), with the line each sits on. */
-async function gutterIcons(page: Page): Promise<Icon[]> {
-  return page.evaluate<Icon[]>(`[...document.querySelectorAll('.editor-instance .glyph-margin-widgets .cgmr')]
-    .map((d) => [/(score-\\w+|trap-caught)\\.svg/.exec(getComputedStyle(d).backgroundImage), d.getBoundingClientRect().top])
-    .filter(([m]) => m).map(([m, top]) => ({ icon: m[1], top: Math.round(top) }))`);
-}
+type Icon = MarkIcon;
 
 /** Waits until the icons on screen satisfy `ok` (decorations follow file events), for up to 20 s. */
 async function iconsWhen(page: Page, ok: (icons: Icon[]) => boolean): Promise<Icon[]> {
   let icons: Icon[] = [];
   for (let i = 0; i < 80; i++) {
-    icons = await gutterIcons(page);
+    icons = await markIcons(page);
     if (ok(icons)) return icons;
     await page.waitForTimeout(250);
   }
@@ -100,7 +90,7 @@ function caughtByTrapLines(workspace: string, run: string, file: string): Map<nu
 }
 
 e2e(
-  'chapter 20 after failed checks: a gutter icon and a lens per graded check, red for the failures, the hover with the dates of the run',
+  'chapter 20 after failed checks: a score icon and a lens per graded check, red for the failures, the hover with the dates of the run',
   'marks-full',
   async () => {
     const { page, workspace } = session();

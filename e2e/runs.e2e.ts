@@ -9,7 +9,7 @@ import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { startStandIn } from '../engine/src/standin/server';
-import { command, focusEditor, openFile, useVsCode } from './codeServer';
+import { command, focusEditor, markIcons, openFile, useVsCode } from './codeServer';
 
 const { vs: session, shot, e2e } = useVsCode();
 
@@ -20,7 +20,7 @@ const RUN = 'rehearsal.phase-chapter3-1.rehearsal';
 /** How a grade's lens names RUN: by its phase (the whole id is its tooltip). */
 const RUN_LENS = 'phase 3-1 · ';
 /** What the Test Explorer's default profile plays for a whole rerun: the config's run, rehearsed on the stand-in. */
-const WHOLE = 'rehearsal.from-chapter1-1.rehearsal';
+const WHOLE = 'rehearsal.rehearsal';
 
 e2e('rehearse a phase from its code lens; the panel follows the run to its end', 'rehearse', async () => {
   const { page } = session();
@@ -55,12 +55,8 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS });
   await scoreLens.first().waitFor({ timeout: 30_000 });
   assert.equal(await scoreLens.count(), 5);
-  // Gutter icons are CSS backgrounds of glyph-margin widgets: count the ones showing our score icons.
-  const gutterIcons = () =>
-    page.evaluate<string[]>(`[...document.querySelectorAll('.glyph-margin-widgets .cgmr')]
-    .map((d) => getComputedStyle(d).backgroundImage)
-    .filter((b) => /score-(good|fair|poor|unplayed)\\.svg/.test(b))
-    .map((b) => /score-(\\w+)/.exec(b)[1])`);
+  // The score icons drawn before each graded check's text (the gutter is VS Code's test icon there).
+  const gutterIcons = async () => (await markIcons(page)).map((i) => i.icon.replace(/^score-/, ''));
   let icons: string[] = [];
   for (let i = 0; i < 40 && !(icons.includes('unplayed') && icons.includes('good')); i++) {
     icons = await gutterIcons();

@@ -149,13 +149,7 @@ e2e('after a window reload, the run view and the conversation come back on the s
 e2e("the Test Explorer's default profile rehearses on the stand-in: no dialog, no real run", 'testing', async () => {
   const { page } = session();
   // The benchmark's one run of config.jsonc, rehearsed with its agent on the stand-in.
-  const rehearsal = requestedRunName({
-    kind: 'partial',
-    base: { run: 'rehearsal' },
-    from: { chapter: 'chapter1.md', phase: 1 },
-    scope: 'to-end',
-    mode: 'rehearsal',
-  });
+  const rehearsal = requestedRunName({ kind: 'rehearsal', base: { run: 'rehearsal' } });
   await command(page, 'Testing: Focus on Test Explorer View');
   await page.locator('.test-explorer .monaco-list-row', { hasText: 'Starter' }).first().waitFor({ timeout: 20_000 });
   await command(page, 'Test: Run All Tests');

@@ -1,7 +1,8 @@
 /**
  * What a chapter shows in the editor beside its lenses (lenses.ts): on each graded check one quiet
- * mark, a gutter icon on its first line, with the detail in the hover. Red is kept for checks that
- * failed in a run that played the trap writes aimed at them; a trap line is marked once, when it
+ * mark, an icon before its first line's text (the gutter there is VS Code's test icon: checks are
+ * Test Explorer items), with the detail in the hover. Red is kept for checks that failed in a run
+ * that played the trap writes aimed at them; a trap line is marked once, in the gutter, when it
  * caught a check in such a run.
  */
 import * as vscode from 'vscode';
@@ -15,7 +16,7 @@ const ICONS: readonly CheckIcon[] = ['good', 'fair', 'poor', 'unplayed'];
 /** Overview ruler marks for failures the run is to blame for, so they can be found in a long chapter. */
 const RULER: Partial<Record<CheckIcon, string>> = { fair: '#d2992280', poor: '#f8514980' };
 
-/** The gutter icon of each graded check and caught trap line, and the hovers with the detail. */
+/** The inline icon of each graded check, the gutter icon of each caught trap line, and the hovers with the detail. */
 export class ScoreDecorations implements vscode.Disposable {
   private readonly icons: Record<CheckIcon, vscode.TextEditorDecorationType>;
   /** The trap lines that caught a check: one icon each, however many of their checks failed. */
@@ -30,10 +31,15 @@ export class ScoreDecorations implements vscode.Disposable {
     context: vscode.ExtensionContext,
     private readonly chapters: ChapterCache,
   ) {
+    // Inline, not in the gutter: a check line's gutter holds VS Code's own test icon, which would hide ours.
     const make = (icon: CheckIcon) =>
       vscode.window.createTextEditorDecorationType({
-        gutterIconPath: context.asAbsolutePath(`media/score-${icon}.svg`),
-        gutterIconSize: '80%',
+        before: {
+          contentIconPath: context.asAbsolutePath(`media/score-${icon}.svg`),
+          width: '0.9em',
+          height: '0.9em',
+          margin: '0 0.3em 0 0',
+        },
         ...(RULER[icon] ? { overviewRulerColor: RULER[icon], overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
       });
     this.icons = { good: make('good'), fair: make('fair'), poor: make('poor'), unplayed: make('unplayed') };
@@ -70,7 +76,7 @@ export class ScoreDecorations implements vscode.Disposable {
         const marks = chapterMarks(at.benchmark, at.file, this.wb.results.latestGrades(at.benchmark.name), this.wb.passScore());
         for (const mark of marks.checks) {
           const r = mark.located.check.range;
-          // The icon on the first line only: a range over a check's continuation lines puts one on each.
+          // The icon before the first line only: a range over a check's continuation lines puts one on each.
           sets[mark.icon].push({ range: new vscode.Range(r.start.line, 0, r.start.line, 0) });
           hovers.push({
             range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character),

@@ -1,84 +1,131 @@
-/** How a run's grades become Test Explorer results: passed, failed with expected against actual and the trap writes, errored or skipped. */
-import * as vscode from 'vscode';
-import type { Benchmark, LocatedCheck } from '../../scenario/src';
-import { passes, type RunState } from '../../engine/src/api';
-import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './chapterMarks';
-import type { LatestGrade } from './results';
-import { checkDurations } from './runInfo';
-import type { RunsHub } from './runsHub';
-
 /**
- * Each check as passed or failed, with its own duration; a check the run never graded is
- * errored when the run could not start or crashed (with the reason), else skipped.
+ * What the Test Explorer says, decided on plain values (testResults.ts turns it into VS Code's
+ * objects): which run a Run Test plays, and each check's outcome: passed, failed at the check's
+ * lines with expected against actual and the trap writes as frames to click, errored or skipped.
+ * No VS Code here, so that extension/test tests it.
  */
-export function reportChecks(
-  wb: RunsHub,
-  test: vscode.TestRun,
-  benchmark: Benchmark,
-  state: RunState | undefined,
-  items: readonly vscode.TestItem[],
+import type { Benchmark, LocatedCheck } from '../../scenario/src';
+import { passes, type RunRequest, type RunState } from '../../engine/src/api';
+import { asInRun, checkMark, notCountedReason, playedBefore, trapsAimedAt } from './chapterMarks';
+import { rerunStart } from './checkCause';
+import type { LatestGrade } from './results';
+
+/** A place in a benchmark folder: its file, 0-based line and character. */
+export interface TestPlace {
+  file: string;
+  line: number;
+  character: number;
+}
+
+/** A trap write aimed at a failed check, as a frame of its failure: `🪤 RECONSIDER at chapter2.md:12`. */
+export interface TrapFrame {
+  label: string;
+  place: TestPlace;
+}
+
+/** A failure as the peek shows it: the question and the grade, expected against actual, at the check, the traps below. */
+export interface FailureReport {
+  message: string;
+  expected: string;
+  actual: string;
+  /** The check's lines, where the peek opens. */
+  location: { file: string; start: TestPlace; end: TestPlace };
+  traps: TrapFrame[];
+}
+
+export type CheckOutcome =
+  | { kind: 'passed'; duration: number }
+  | { kind: 'failed'; duration: number; failure: FailureReport }
+  | { kind: 'errored'; message: string }
+  | { kind: 'skipped' };
+
+/** Why a run left checks ungraded (it could not start, stopped or crashed), as one line; undefined when it did not. */
+export function stopReason(
   run: string,
-): void {
-  const pass = wb.passScore();
-  const durations = state ? checkDurations(state) : new Map<string, number>();
-  const failure = wb.failure(run);
-  const reason =
-    failure && (!state || failure.at >= state.lastEventAt)
-      ? `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`
-      : state?.status === 'crashed'
-        ? `${run} crashed: ${state.error ?? ''}`
-        : undefined;
-  for (const item of items) {
-    const id = item.id.split('/')[1]!;
-    const located = benchmark.checks.find((c) => c.check.id === id);
-    const grades = state?.grades[id];
-    const g = grades?.[grades.length - 1];
-    if (!located) continue;
-    if (!g) {
-      if (reason) test.errored(item, new vscode.TestMessage(reason));
-      else test.skipped(item);
-      continue;
-    }
-    const duration = durations.get(id) ?? 0;
-    if (passes(g.effective, pass)) {
-      test.passed(item, duration);
-      continue;
-    }
-    // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it,
-    // and says why, as the lens does.
-    const latest = wb.results.grade(run, id);
-    const why = latest ? notCountedReason(checkMark(benchmark, located, latest, pass)) : undefined;
-    const messages = failureMessages(
-      benchmark,
-      located,
-      latest,
-      g.answer,
-      `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
-    );
-    const notes = [why, latest?.standInNote ? `💡 ${latest.standInNote}` : undefined].filter((text) => text !== undefined);
-    test.failed(item, [...messages, ...notes.map((text) => new vscode.TestMessage(text))], duration);
-  }
-  if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
+  failure: { couldNotStart: boolean; reason: string; at: string } | undefined,
+  state: Pick<RunState, 'status' | 'error' | 'lastEventAt'> | undefined,
+): string | undefined {
+  if (failure && (!state || failure.at >= state.lastEventAt))
+    return `${run} ${failure.couldNotStart ? 'could not start' : 'stopped'}: ${failure.reason}`;
+  return state?.status === 'crashed' ? `${run} crashed: ${state.error ?? ''}` : undefined;
+}
+
+/** What one check's test says after `run`: its standing grade there (`latest`), or why it has none. */
+export function checkOutcome(input: {
+  benchmark: Benchmark;
+  located: LocatedCheck;
+  latest: LatestGrade | undefined;
+  passScore: number;
+  run: string;
+  stopped: string | undefined;
+  duration: number;
+}): CheckOutcome {
+  const { benchmark, located, latest, passScore, run, duration } = input;
+  if (!latest) return input.stopped ? { kind: 'errored', message: input.stopped } : { kind: 'skipped' };
+  const g = latest.grade;
+  if (passes(g.effective, passScore)) return { kind: 'passed', duration };
+  // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why.
+  const notCounted = notCountedReason(checkMark(benchmark, located, latest, passScore));
+  const lines = [
+    `❓ ${located.check.id} ${asInRun(located.check.question, latest)}`,
+    `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
+    ...(notCounted ? [notCounted] : []),
+    ...(latest.standInNote ? [`💡 ${latest.standInNote}`] : []),
+  ];
+  const { start, end } = located.check.range;
+  return {
+    kind: 'failed',
+    duration,
+    failure: {
+      message: lines.join('\n'),
+      expected: asInRun(located.check.answer, latest),
+      actual: g.answer,
+      location: {
+        file: located.file,
+        start: { file: located.file, line: start.line, character: start.character },
+        end: { file: located.file, line: end.line, character: end.character },
+      },
+      traps: trapFrames(benchmark, located, latest),
+    },
+  };
+}
+
+/** The trap writes aimed at the check that its run played, in play order: each a frame opening the trap's line. */
+export function trapFrames(benchmark: Benchmark, located: LocatedCheck, latest: LatestGrade): TrapFrame[] {
+  return trapsAimedAt(benchmark, located.check.id)
+    .filter((t) => playedBefore(benchmark, t, latest))
+    .map((t) => {
+      const start = t.trap.range.start;
+      const note = t.trap.note ? `: ${asInRun(t.trap.note, latest)}` : '';
+      return {
+        label: `🪤 ${t.trap.type} at ${t.file}:${start.line + 1}${note}`,
+        place: { file: t.file, line: start.line, character: start.character },
+      };
+    });
 }
 
 /**
- * The failure: expected (as the run's dates wrote it) against actual, then one message per trap
- * write aimed at the check that the run played. None has a location: the editor's own marks
- * are the one mark of a check line and of a trap line (a located message adds an inline badge).
+ * The run Run Test plays for some checks of a benchmark. Every check: the whole benchmark, a real
+ * run restarted, or rehearsed as `<base>.rehearsal` (a full run). Some: from the earliest trap
+ * write aimed at them to the end (a rehearsal from the first phase is the whole one), or the whole
+ * run when one of them has no trap write. A rehearsal takes the agent of the benchmark's one run of
+ * config.jsonc; with none or several, the benchmark alone (the chatbot).
  */
-function failureMessages(
+export function testRunRequest(
   benchmark: Benchmark,
-  located: LocatedCheck,
-  grade: LatestGrade | undefined,
-  actual: string,
-  summary: string,
-): vscode.TestMessage[] {
-  const first = vscode.TestMessage.diff(summary, grade ? asInRun(located.check.answer, grade) : located.check.answer, actual);
-  const traps = trapsAimedAt(benchmark, located.check.id)
-    .filter((t) => !grade || playedBefore(benchmark, t, grade))
-    .map((t) => {
-      const note = t.trap.note ? `: ${grade ? asInRun(t.trap.note, grade) : t.trap.note}` : '';
-      return new vscode.TestMessage(`🪤 ${t.trap.type} at ${t.file}:${t.trap.range.start.line + 1} aimed at ${located.check.id}${note}`);
-    });
-  return [first, ...traps];
+  checkIds: readonly string[],
+  profileRun: string | undefined,
+  configRuns: readonly { name: string; benchmark: string }[],
+): { request: RunRequest; start?: { chapter: string; phase: number } } {
+  const chosen = new Set(checkIds);
+  const every = benchmark.checks.every((c) => chosen.has(c.check.id));
+  const start = every ? undefined : rerunStart(benchmark, checkIds);
+  const own = configRuns.filter((r) => r.benchmark === benchmark.name);
+  const base = profileRun ? { run: profileRun } : own.length === 1 ? { run: own[0]!.name } : { benchmark: benchmark.name };
+  const first = benchmark.chapters.find((c) => c.phases.length > 0);
+  const fromFirst = start !== undefined && start.chapter === first?.file && start.phase === 1;
+  if (start && !(fromFirst && !profileRun))
+    return { request: { kind: 'partial', base, from: start, scope: 'to-end', mode: profileRun ? 'real' : 'rehearsal' }, start };
+  if (profileRun) return { request: { kind: 'configured', run: profileRun, start: 'restart' } };
+  return { request: { kind: 'rehearsal', base } };
 }

@@ -10,9 +10,9 @@ import type { ChildProcess } from 'node:child_process';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { requestedRunName, type RunRequest, type RunState } from '../../engine/src/api';
-import { rerunStart } from './checkCause';
 import { paidModels } from './runInfo';
-import { reportChecks } from './testReport';
+import { testRunRequest } from './testReport';
+import { reportChecks } from './testResults';
 import type { RunsHub } from './runsHub';
 
 const itemId = {
@@ -64,8 +64,10 @@ export class BenchmarkTests implements vscode.Disposable {
             `❓ ${c.check.id} ${c.check.question}`,
             vscode.Uri.file(join(dir, c.file)),
           );
-          // No range: with one, VS Code's own test icon takes the check line's gutter lane and hides
-          // the editor's mark, whose red knows whether the run played the check's trap writes.
+          // Go to Test, a double-click and the test gutter land on the check; the editor's own score
+          // mark moved inline (editor.ts) to leave the gutter to VS Code's test icon.
+          const r = c.check.range;
+          item.range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
           item.description = c.check.type ?? '';
           ch.children.add(item);
         }
@@ -125,63 +127,64 @@ export class BenchmarkTests implements vscode.Disposable {
     request: vscode.TestRunRequest,
     token: vscode.CancellationToken,
   ): Promise<void> {
+    // One test run per engine run, named as the run view names it, so Test Results groups each
+    // check under the run that graded it.
     const byBenchmark = this.checksOf(request);
-    const test = this.controller.createTestRun(request, runName ?? 'rehearsal', true);
-    try {
-      for (const [name, items] of byBenchmark) {
-        if (benchmark && name !== benchmark) {
-          for (const i of items) test.skipped(i);
-          test.appendOutput(`${runName} runs ${benchmark}, not ${name}: its checks are skipped.\r\n`);
-          continue;
-        }
-        const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
-        const b = dir ? this.wb.benchmark(dir) : undefined;
-        if (!dir || !b) continue;
-        for (const i of items) test.started(i);
-        const all = items.length === b.checks.length;
-        const start = all
-          ? undefined
-          : rerunStart(
-              b,
-              items.map((i) => i.id.split('/')[1]!),
-            );
-        // A rehearsal plays the agent of the benchmark's one run in config.jsonc, on the stand-in; with none or several, the chatbot.
-        const ownRuns = this.wb.results.config().runs.filter((r) => r.benchmark === name);
-        const base = runName ? { run: runName } : ownRuns.length === 1 ? { run: ownRuns[0]!.name } : { benchmark: name };
-        let request: RunRequest;
-        if (start) {
-          request = { kind: 'partial', base, from: start, scope: 'to-end', mode: runName ? 'real' : 'rehearsal' };
-          test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
-        } else if (runName) {
-          request = { kind: 'configured', run: runName, start: 'restart' };
-        } else {
-          // Every check: the whole benchmark rehearsed, `<base>.rehearsal`, a full run (not `.from-chapter1-1`).
-          request = { kind: 'rehearsal', base };
-        }
-        const resultRun = requestedRunName(request);
-        if (runName && !(await this.confirmSpending(runName, resultRun, request))) {
-          for (const i of items) test.skipped(i);
-          continue;
-        }
-        this.watching.add(resultRun);
-        let state: RunState | undefined;
-        try {
-          const { engine } = await this.wb.startEngine(request);
-          state = await this.waitFor(resultRun, engine, token, test);
-          this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
-        } catch (e) {
-          for (const i of items) test.errored(i, new vscode.TestMessage(`${resultRun} did not start: ${(e as Error).message}`));
-          throw e;
-        } finally {
-          this.watching.delete(resultRun);
-        }
-        reportChecks(this.wb, test, b, state, items, resultRun);
+    for (const [name, items] of byBenchmark) {
+      if (token.isCancellationRequested) break;
+      if (benchmark && name !== benchmark) {
+        const test = this.controller.createTestRun(request, runName, true);
+        for (const i of items) test.skipped(i);
+        test.appendOutput(`${runName} runs ${benchmark}, not ${name}: its checks are skipped.\r\n`);
+        test.end();
+        continue;
       }
+      const dir = this.wb.benchmarkDirs().find((d) => basename(d) === name);
+      const b = dir ? this.wb.benchmark(dir) : undefined;
+      if (!dir || !b) continue;
+      const ids = items.map((i) => i.id.split('/')[1]!);
+      const { request: runRequest, start } = testRunRequest(b, ids, runName, this.wb.results.config().runs);
+      const resultRun = requestedRunName(runRequest);
+      const test = this.controller.createTestRun(request, resultRun, true);
+      try {
+        if (runName && !(await this.confirmSpending(runName, resultRun, runRequest))) {
+          for (const i of items) test.skipped(i);
+          continue;
+        }
+        for (const i of items) test.started(i);
+        if (start)
+          test.appendOutput(`Starting from ${start.chapter}, phase ${start.phase}: the earliest trap write these checks depend on.\r\n`);
+        const state = await this.play(runRequest, resultRun, items, test, token);
+        reportChecks(this.wb, test, { value: b, dir }, state, items, resultRun);
+      } catch (e) {
+        test.appendOutput(`${(e as Error).message}\r\n`);
+        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+        break;
+      } finally {
+        test.end();
+      }
+    }
+  }
+
+  /** Starts the engine on the request and waits for it; a check of a run that did not start is errored with why. */
+  private async play(
+    runRequest: RunRequest,
+    resultRun: string,
+    items: readonly vscode.TestItem[],
+    test: vscode.TestRun,
+    token: vscode.CancellationToken,
+  ): Promise<RunState | undefined> {
+    this.watching.add(resultRun);
+    try {
+      const { engine } = await this.wb.startEngine(runRequest);
+      const state = await this.waitFor(resultRun, engine, token, test);
+      this.published.add(`${resultRun}@${state?.finishedAt ?? ''}`);
+      return state;
     } catch (e) {
-      test.appendOutput(`${(e as Error).message}\r\n`);
-      void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+      for (const i of items) test.errored(i, new vscode.TestMessage(`${resultRun} did not start: ${(e as Error).message}`));
+      throw e;
     } finally {
-      test.end();
+      this.watching.delete(resultRun);
     }
   }
 
@@ -265,7 +268,7 @@ export class BenchmarkTests implements vscode.Disposable {
         .filter((i): i is vscode.TestItem => !!i);
       if (items.length === 0) continue;
       const test = this.controller.createTestRun(new vscode.TestRunRequest(items), r.name, true);
-      reportChecks(this.wb, test, b, state, items, r.name);
+      reportChecks(this.wb, test, { value: b, dir }, state, items, r.name);
       test.end();
     }
   }
