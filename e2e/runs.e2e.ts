@@ -96,8 +96,11 @@ e2e("the Test Explorer lists benchmark → chapter → check with the rehearsal'
   assert.ok((await page.locator('.test-explorer .monaco-list-row', { hasText: '❓ 3.2' }).count()) === 1);
   await shot('runs-test-explorer');
   // The rehearsal of the exam alone played no trap write: its failures say they are not counted against the agent.
-  await command(page, 'Testing: Focus on Test Results View');
-  await page.locator('.monaco-list-row', { hasText: 'Not counted against the agent' }).first().waitFor({ timeout: 20_000 });
+  await command(page, 'Test Results: Focus on Test Results View');
+  await page
+    .locator('.monaco-list-row', { hasText: /not counted against the agent/i })
+    .first()
+    .waitFor({ timeout: 20_000 });
   await shot('runs-test-results-not-counted');
 });
 
@@ -151,7 +154,7 @@ e2e("after a whole run, the cause of a check shows where the agent's notes hold 
   const { page } = session();
   assert.ok(existsSync(join(session().workspace, 'results', WHOLE, 'memory', '1')), "the notebook's memory was snapshotted");
   // The Test Results panel holds the keyboard after the rerun: close it first.
-  await command(page, 'View: Close Panel');
+  await command(page, 'View: Hide Panel');
   // The command works from the cursor: line 12 of chapter3.md is check 3.2.
   await page.locator('.tab', { hasText: 'chapter3.md' }).first().click();
   await page.waitForSelector('.tab.active[aria-label*="chapter3.md"]', { timeout: 10_000 });

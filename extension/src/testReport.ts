@@ -23,7 +23,12 @@ export interface TrapFrame {
   place: TestPlace;
 }
 
-/** A failure as the peek shows it: the question and the grade, expected against actual, at the check, the traps below. */
+/**
+ * A failure as the peek shows it: the question (its title, which says when the failure is not
+ * counted against the agent), expected against actual, at the check, the traps below. One message:
+ * a second one (a note) would be what the peek opens on. Its later lines are the grade, why it is
+ * not counted and what a stand-in run means.
+ */
 export interface FailureReport {
   message: string;
   expected: string;
@@ -67,7 +72,7 @@ export function checkOutcome(input: {
   // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why.
   const notCounted = notCountedReason(checkMark(benchmark, located, latest, passScore));
   const lines = [
-    `❓ ${located.check.id} ${asInRun(located.check.question, latest)}`,
+    `❓ ${located.check.id} ${asInRun(located.check.question, latest)}${notCounted ? ' (not counted against the agent)' : ''}`,
     `${g.effective}/10${g.attempt === 2 ? ' (2nd attempt)' : ''} in ${run}: ${g.comment}`,
     ...(notCounted ? [notCounted] : []),
     ...(latest.standInNote ? [`💡 ${latest.standInNote}`] : []),

@@ -113,7 +113,10 @@ test('a failed check: one message at its lines, question and grade, expected aga
 test("a whole run's failure is counted; a partial run that skipped the trap write says it is not counted and has no frame", () => {
   const whole = outcome(grade33('rehearsal.rehearsal', 2));
   assert.ok(whole.kind === 'failed');
-  assert.doesNotMatch(whole.failure.message, /Not counted/);
+  assert.doesNotMatch(whole.failure.message, /not counted/i);
+  const standIn = outcome({ ...grade33('rehearsal.rehearsal', 2), standInNote: 'A stand-in run: no model.' });
+  assert.ok(standIn.kind === 'failed');
+  assert.equal(standIn.failure.message.split('\n')[2], '💡 A stand-in run: no model.');
   assert.deepEqual(
     whole.failure.traps.map((t) => t.label.split(':')[0]),
     ['🪤 RECONSIDER at chapter2.md'],
@@ -121,10 +124,11 @@ test("a whole run's failure is counted; a partial run that skipped the trap writ
   const exam = outcome(grade33('rehearsal.phase-chapter3-1.rehearsal', 0, { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 }));
   assert.ok(exam.kind === 'failed');
   assert.deepEqual(exam.failure.traps, []);
-  assert.equal(
-    exam.failure.message.split('\n')[2],
+  assert.deepEqual(exam.failure.message.split('\n'), [
+    '❓ 3.3 What did the first movers quote before I changed my mind? (not counted against the agent)',
+    '0/10 in rehearsal.phase-chapter3-1.rehearsal: no quote given',
     'Not counted against the agent: the run did not play the trap write aimed at this check (chapter2.md:12).',
-  );
+  ]);
 });
 
 test('passed, skipped, or errored with why the run left the check ungraded', () => {
