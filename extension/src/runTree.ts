@@ -47,7 +47,10 @@ export class RunTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposa
       if (views.some((v) => v.name === run)) continue;
       views.push({ name: run, benchmark: '', agent: '', status: 'not started', configured: false, average: null, graded: 0 });
     }
-    const ordered = stableOrder(views, (run) => this.wb.results.state(run)?.startedAt ?? failures[run]?.at);
+    const now = new Date().toISOString();
+    const startedAt = (run: string) =>
+      this.wb.results.state(run)?.startedAt ?? failures[run]?.at ?? (this.wb.starting(run) ? now : undefined);
+    const ordered = stableOrder(views, startedAt);
     return ordered.map((v) => runRow(v, failures[v.name], this.wb.starting(v.name)));
   }
 
