@@ -12,7 +12,7 @@ const run = (title: string, scores: number[], more: Partial<DatasetRunFigures> =
   agent: 'hermes',
   standIn: false,
   partial: false,
-  scores,
+  grades: scores.map((score, k) => ({ id: `1.${k + 1}`, score })),
   ...more,
 });
 
@@ -63,4 +63,21 @@ test('the lines: a heading per group, a row per type, the on-policy note once; n
     ON_POLICY_NOTE,
   ]);
   assert.deepEqual(datasetAccuracyLines(datasetAccuracy([run('Starter: Sam moves flat', [10])], 8), 8), []);
+});
+
+test("LoCoMo: each check's category is its id's first number", () => {
+  const grades = [
+    { id: '2.1', score: 10 },
+    { id: '2.2', score: 3 },
+    { id: '5.1', score: 10 },
+    { id: '1.1', score: 0 },
+    { id: '4.1', score: 9 },
+    { id: '9.1', score: 10 },
+  ];
+  const [locomo] = datasetAccuracy([run('LoCoMo conv-26 · by category', [], { grades })], 8);
+  assert.deepEqual(
+    locomo!.rates.map((r) => `${r.key} ${r.passed}/${r.graded}`),
+    ['adversarial 1/1', 'multi-hop 0/1', 'other 1/1', 'single-hop 1/1', 'temporal 1/2', 'all 4/6'],
+  );
+  assert.equal(locomo!.group, 'LoCoMo @ hermes');
 });

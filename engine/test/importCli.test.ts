@@ -38,7 +38,7 @@ test('the fixture: a benchmark per playable question, the summary by type, each 
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
   assert.deepEqual(r.stdout.trimEnd().split('\n'), [
-    `Imported 6 benchmarks from longmemeval.json (7 questions, sha256 ${SHA.slice(0, 12)}…) into benchmarks/, --haystack full:`,
+    `Imported 6 benchmarks from longmemeval.json (7 items, sha256 ${SHA.slice(0, 12)}…) into benchmarks/, --haystack full:`,
     '  by question type: knowledge-update 1, multi-session 1, single-session-preference 1, single-session-user 2, temporal-reasoning 1',
     '  by check type: AGG 1, RECALL 3, SERIES 1, VOID 1',
     '  knowledge updates: 1 with a STALE trap, 0 RECALL alone (no number tells the earlier value from the later)',
@@ -145,12 +145,15 @@ test('a file of another schema, a bad option, an existing folder: one line, exit
       '(not a LongMemEval item; docs/datasets.md gives the schema).',
   );
   refused(mmb(['import', 'longmemeval', 'missing.json'], dir), 'cannot read missing.json: no such file or folder');
-  refused(mmb(['import', 'longmemeal', FIXTURE], dir), /^mmb: unknown dataset "longmemeal": the datasets are longmemeval\. Did you mean/);
+  refused(
+    mmb(['import', 'longmemeal', FIXTURE], dir),
+    /^mmb: unknown dataset "longmemeal": the datasets are longmemeval, locomo\. Did you mean `longmemeval`\?\n$/,
+  );
   refused(
     mmb(['import', 'longmemeval', FIXTURE, '--types', 'knowledge-updates'], dir),
     /^mmb: --types: "knowledge-updates" is no question type/,
   );
-  refused(mmb(['import', 'longmemeval', FIXTURE, '--ids', 'q-nope'], dir), `--ids: ${FIXTURE} has no question q-nope.`);
+  refused(mmb(['import', 'longmemeval', FIXTURE, '--ids', 'q-nope'], dir), `--ids: ${FIXTURE} has no item q-nope.`);
   refused(mmb(['import', 'longmemeval', FIXTURE, '--seed', '2'], dir), '--seed goes with --sample N: mmb import … --sample 20 --seed 7.');
   refused(mmb(['import', 'longmemeval', FIXTURE, '--haystack', 'some'], dir), /^mmb: --haystack takes oracle, full or a number/);
   assert.equal(existsSync(join(dir, 'benchmarks')), false);

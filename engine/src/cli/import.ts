@@ -1,6 +1,7 @@
 /**
  * `mmb import <dataset> <file> [--ids …|--types …|--sample N --seed S] [--haystack oracle|full|N]`:
- * a published dataset's questions written as benchmarks under benchmarks/, one folder each. The
+ * a published dataset's items written as benchmarks under benchmarks/, one folder each (what each
+ * dataset's items are and become: `importers.ts`). The
  * file is streamed twice: once to check every item against the schema (a file of another schema is
  * one line, before anything is written) and to pick the items, once to write them.
  */
@@ -11,17 +12,10 @@ import { didYouMeanSentence } from '../didYouMean';
 import { UsageError } from '../errors';
 import { shuffled } from '../generate/draw';
 import { DatasetFormatError, streamJsonArray } from '../import/jsonArrayStream';
-import {
-  checkTypeOf,
-  longMemEvalDifference,
-  LONGMEMEVAL_TYPES,
-  NOT_ON_POLICY,
-  type Haystack,
-  type LongMemEvalItem,
-} from '../import/longmemeval';
-import { renderLongMemEval, type RenderedQuestion } from '../import/longmemevalRender';
-import { DATASET_KEYS, DATASETS, type Provenance } from '../import/provenance';
-import { safeName, safeText } from '../import/safeText';
+import type { Haystack } from '../import/longmemeval';
+import { DATASET_KEYS, type DatasetKey, type Provenance } from '../import/provenance';
+import { safeText } from '../import/safeText';
+import { IMPORTERS, summaryLines, type Importer, type Picked, type Rendered } from './importers';
 import { seededRandom } from '../random';
 import { describeFsError, shownPath } from '../workspace/folders';
 import { writeFolderWhole } from './generateWrite';
@@ -42,12 +36,6 @@ export interface ImportInput {
 export const DEFAULT_SAMPLE_SEED = 1;
 const MAX_SAMPLE = 100_000;
 
-interface Picked {
-  index: number;
-  id: string;
-  type: string;
-}
-
 export async function importCommand(input: ImportInput, out: (text: string) => void): Promise<number> {
   const [dataset, file, extra] = input.words;
   if (dataset === undefined || file === undefined)
@@ -60,7 +48,10 @@ export async function importCommand(input: ImportInput, out: (text: string) => v
         didYouMeanSentence(dataset, DATASET_KEYS),
     );
   if (extra !== undefined) throw new UsageError(`mmb import takes one file (got ${clip(extra)} too).`);
-  const choice = choiceOf(input);
+  const importer = IMPORTERS[dataset as DatasetKey];
+  const choice = choiceOf(input, importer);
+  if (input.haystack !== undefined && !importer.haystack)
+    throw new UsageError(`--haystack goes with longmemeval: ${importer.info.name} has no haystack, every session is told.`);
   const haystack = haystackOf(input.haystack);
   const path = resolve(input.cwd, file);
   const shown = shownPath(file);
@@ -70,17 +61,27 @@ export async function importCommand(input: ImportInput, out: (text: string) => v
     if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
   }
-  const { picked, sha256, total } = await readPicks(path, shown, choice);
+  const { picked, sha256, total } = await readPicks(importer, path, shown, choice);
   const provenance: Provenance = {
-    dataset: DATASETS.longmemeval,
+    dataset: importer.info,
     fileName: safeText(basename(file), 200),
     sha256,
-    options: optionsText(choice, haystack),
+    options: optionsText(choice, importer.haystack ? haystack : undefined),
   };
   const benchmarks = join(input.cwd, 'benchmarks');
-  const names = folderNames(picked, benchmarks, input.cwd);
-  const written = await writePicks(path, shown, names, haystack, provenance, benchmarks);
-  out(summaryText(written, picked, total, provenance, relative(input.cwd, benchmarks) || '.'));
+  const names = folderNames(importer, picked, benchmarks, input.cwd);
+  const written = await writePicks(importer, { path, shown }, names, haystack, provenance, benchmarks);
+  const into = relative(input.cwd, benchmarks) || '.';
+  const first = written[0];
+  out(
+    [
+      `Imported ${written.length} benchmark${written.length === 1 ? '' : 's'} from ${provenance.fileName} ` +
+        `(${total} items, sha256 ${provenance.sha256.slice(0, 12)}…) into ${into}/, ${provenance.options}:`,
+      ...summaryLines(importer, picked, written),
+      ...(first ? [`Next: mmb check --audit ${into}/${first.name}; mmb run --benchmark ${first.name} --rehearse.`] : []),
+      '',
+    ].join('\n'),
+  );
   return 0;
 }
 
@@ -96,16 +97,17 @@ function listOf(text: string, option: string): string[] {
   return list;
 }
 
-function choiceOf(input: ImportInput): Choice {
+function choiceOf(input: ImportInput, importer: Importer): Choice {
   const choice: Choice = {};
   if (input.ids !== undefined) choice.ids = listOf(input.ids, '--ids');
   if (input.types !== undefined) {
     choice.types = listOf(input.types, '--types');
+    if (importer.types.length === 0) throw new UsageError(`--types goes with longmemeval: ${importer.info.name}'s items have no type.`);
     for (const type of choice.types)
-      if (!(LONGMEMEVAL_TYPES as readonly string[]).includes(type))
+      if (!importer.types.includes(type))
         throw new UsageError(
-          `--types: ${JSON.stringify(clip(type))} is no question type of LongMemEval: ${LONGMEMEVAL_TYPES.join(', ')}.` +
-            didYouMeanSentence(type, LONGMEMEVAL_TYPES),
+          `--types: ${JSON.stringify(clip(type))} is no question type of ${importer.info.name}: ${importer.types.join(', ')}.` +
+            didYouMeanSentence(type, importer.types),
         );
   }
   if (input.ids !== undefined && (input.types !== undefined || input.sample !== undefined))
@@ -130,35 +132,42 @@ function haystackOf(given: string | undefined): Haystack {
   throw new UsageError(`--haystack takes oracle, full or a number of other sessions, as in --haystack 10 (got ${clip(given)}).`);
 }
 
-function optionsText(choice: Choice, haystack: Haystack): string {
-  return [
-    `--haystack ${haystack.kind === 'some' ? haystack.others : haystack.kind}`,
-    ...(choice.ids ? [`--ids ${choice.ids.join(',')}`] : []),
-    ...(choice.types ? [`--types ${choice.types.join(',')}`] : []),
-    ...(choice.sample ? [`--sample ${choice.sample.size} --seed ${choice.sample.seed}`] : []),
-  ]
-    .map((part) => safeText(part, 400))
-    .join(' ');
+function optionsText(choice: Choice, haystack: Haystack | undefined): string {
+  return (
+    [
+      ...(haystack ? [`--haystack ${haystack.kind === 'some' ? haystack.others : haystack.kind}`] : []),
+      ...(choice.ids ? [`--ids ${choice.ids.join(',')}`] : []),
+      ...(choice.types ? [`--types ${choice.types.join(',')}`] : []),
+      ...(choice.sample ? [`--sample ${choice.sample.size} --seed ${choice.sample.seed}`] : []),
+    ]
+      .map((part) => safeText(part, 400))
+      .join(' ') || 'no options'
+  );
 }
 
-/** The first pass: every item checked against the schema, the file hashed, the questions picked. */
-async function readPicks(path: string, shown: string, choice: Choice): Promise<{ picked: Picked[]; sha256: string; total: number }> {
+/** The first pass: every item checked against the schema, the file hashed, the items picked. */
+async function readPicks(
+  importer: Importer,
+  path: string,
+  shown: string,
+  choice: Choice,
+): Promise<{ picked: Picked[]; sha256: string; total: number }> {
   const hash = createHash('sha256');
   const candidates: Picked[] = [];
   let total = 0;
   try {
     for await (const { index, value } of streamJsonArray(path, shown, { onChunk: (chunk) => hash.update(chunk) })) {
       total++;
-      const difference = longMemEvalDifference(value);
+      const difference = importer.difference(value);
       if (difference)
         throw new DatasetFormatError(
           `${shown}: item ${index}: field ${difference.field}: expected ${difference.expected}, found ${difference.found} ` +
-            '(not a LongMemEval item; docs/datasets.md gives the schema).',
+            `(not a ${importer.info.name} item; docs/datasets.md gives the schema).`,
         );
-      const item = value as LongMemEvalItem;
-      if (choice.ids && !choice.ids.includes(item.question_id)) continue;
-      if (choice.types && !choice.types.includes(item.question_type)) continue;
-      candidates.push({ index, id: item.question_id, type: item.question_type });
+      const { id, type } = importer.describe(value);
+      if (choice.ids && !choice.ids.includes(id)) continue;
+      if (choice.types && !choice.types.includes(type)) continue;
+      candidates.push({ index, id, type });
     }
   } catch (e) {
     if (e instanceof DatasetFormatError) throw new UsageError(e.message);
@@ -166,25 +175,19 @@ async function readPicks(path: string, shown: string, choice: Choice): Promise<{
     throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
   }
   const missing = (choice.ids ?? []).filter((id) => !candidates.some((c) => c.id === id));
-  if (missing.length)
-    throw new UsageError(
-      `--ids: ${shown} has no question ${missing
-        .slice(0, 5)
-        .map((id) => clip(id))
-        .join(', ')}.`,
-    );
+  if (missing.length) throw new UsageError(`--ids: ${shown} has no item ${missing.slice(0, 5).map(clip).join(', ')}.`);
   const sample = choice.sample;
   const picked = sample ? shuffled(candidates, seededRandom(sample.seed)).slice(0, sample.size) : candidates;
   return { picked: picked.sort((a, b) => a.index - b.index), sha256: hash.digest('hex'), total };
 }
 
-/** The folder of each picked question that is played, numbered when two share an id; every one free, or nothing is written. */
-function folderNames(picked: readonly Picked[], benchmarks: string, cwd: string): Map<number, string> {
+/** The folder of each picked item that is played, numbered when two share an id; every one free, or nothing is written. */
+function folderNames(importer: Importer, picked: readonly Picked[], benchmarks: string, cwd: string): Map<number, string> {
   const names = new Map<number, string>();
   const taken = new Set<string>();
   for (const pick of picked) {
-    if (checkTypeOf({ question_id: pick.id, question_type: pick.type, question: '' }) === undefined) continue;
-    const base = `longmemeval-${safeName(pick.id)}`;
+    if (importer.leftOut(pick) !== undefined) continue;
+    const base = importer.folder(pick.id);
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     taken.add(name);
@@ -196,7 +199,7 @@ function folderNames(picked: readonly Picked[], benchmarks: string, cwd: string)
   return names;
 }
 
-/** Absent, or an empty folder: what a question may be written into. */
+/** Absent, or an empty folder: what an item may be written into. */
 function isFreeFolder(target: string): boolean {
   try {
     return lstatSync(target).isDirectory() && readdirSync(target).length === 0;
@@ -205,65 +208,28 @@ function isFreeFolder(target: string): boolean {
   }
 }
 
-/** The second pass: each picked question rendered and written whole as it streams by. */
+/** The second pass: each picked item rendered and written whole as it streams by. */
 async function writePicks(
-  path: string,
-  shown: string,
+  importer: Importer,
+  file: { path: string; shown: string },
   names: ReadonlyMap<number, string>,
   haystack: Haystack,
   provenance: Provenance,
   benchmarks: string,
-): Promise<RenderedQuestion[]> {
-  const written: RenderedQuestion[] = [];
+): Promise<(Rendered & { name: string })[]> {
+  const written: (Rendered & { name: string })[] = [];
   try {
-    for await (const { index, value } of streamJsonArray(path, shown)) {
+    for await (const { index, value } of streamJsonArray(file.path, file.shown)) {
       const name = names.get(index);
       if (name === undefined) continue;
-      const question = renderLongMemEval(value as LongMemEvalItem, haystack, provenance);
-      if (!question) continue;
-      writeFolderWhole(join(benchmarks, name), question.files);
-      written.push({ ...question, name });
+      const rendered = importer.render(value, haystack, provenance);
+      if (!rendered) continue;
+      writeFolderWhole(join(benchmarks, name), rendered.files);
+      written.push({ ...rendered, name });
     }
   } catch (e) {
     if (e instanceof DatasetFormatError) throw new UsageError(`${e.message} (it changed since it was first read)`);
     throw e;
   }
   return written;
-}
-
-function counted(counts: ReadonlyMap<string, number>): string {
-  return [...counts].map(([key, count]) => `${key} ${count}`).join(', ') || 'none';
-}
-
-function tally(keys: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const key of [...keys].sort()) counts.set(key, (counts.get(key) ?? 0) + 1);
-  return counts;
-}
-
-function summaryText(
-  written: readonly RenderedQuestion[],
-  picked: readonly Picked[],
-  total: number,
-  provenance: Provenance,
-  into: string,
-): string {
-  const leftOut = picked.filter((p) => p.type === 'single-session-assistant').length;
-  const staleWritten = written.filter((q) => q.stale === 'written').length;
-  const staleMissing = written.filter((q) => q.stale === 'not found').length;
-  const lines = [
-    `Imported ${written.length} benchmark${written.length === 1 ? '' : 's'} from ${provenance.fileName} ` +
-      `(${total} questions, sha256 ${provenance.sha256.slice(0, 12)}…) into ${into}/, ${provenance.options}:`,
-    `  by question type: ${counted(tally(picked.filter((p) => p.type !== 'single-session-assistant').map((p) => p.type)))}`,
-    `  by check type: ${counted(tally(written.map((q) => q.checkType)))}`,
-  ];
-  if (staleWritten + staleMissing > 0)
-    lines.push(
-      `  knowledge updates: ${staleWritten} with a STALE trap, ${staleMissing} RECALL alone ` +
-        '(no number tells the earlier value from the later)',
-    );
-  lines.push(`  left out: ${leftOut} single-session-assistant${leftOut ? ` (it ${NOT_ON_POLICY})` : ''}`);
-  const first = written[0];
-  if (first) lines.push(`Next: mmb check --audit ${into}/${first.name}; mmb run --benchmark ${first.name} --rehearse.`);
-  return `${lines.join('\n')}\n`;
 }

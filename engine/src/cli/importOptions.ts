@@ -3,17 +3,18 @@ import { EXIT, type CommandSpec } from './commandSpec';
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'longmemeval <file.json> [--ids <id,…> | --types <type,…> | --sample N --seed S] [--haystack oracle|full|N]',
+  synopsis: 'longmemeval|locomo <file.json> [--ids <id,…> | --types <type,…> | --sample N --seed S] [--haystack oracle|full|N]',
   help:
-    "a published dataset's questions as benchmarks under benchmarks/, one each, played through the chat (docs/datasets.md): " +
+    "a published dataset's items as benchmarks under benchmarks/ (a LongMemEval question or a LoCoMo conversation each), " +
+    'played through the chat (docs/datasets.md): ' +
     'the file is streamed, checked against the schema, and the same file and options write the same folders',
   options: [
-    { name: '--ids', value: '<id,…>', example: 'e47becba,0a995998', help: 'these questions only (their question_id)' },
+    { name: '--ids', value: '<id,…>', example: 'e47becba,0a995998', help: 'these items only (LongMemEval question_id, LoCoMo sample_id)' },
     {
       name: '--types',
       value: '<type,…>',
       example: 'knowledge-update',
-      help: 'the questions of these types only (single-session-user, multi-session, knowledge-update, temporal-reasoning, …)',
+      help: 'longmemeval: the questions of these types only (single-session-user, multi-session, knowledge-update, temporal-reasoning, …)',
     },
     { name: '--sample', value: 'N', example: '20', help: 'N questions drawn at random (among --types, when given)' },
     { name: '--seed', value: 'S', example: '7', help: 'with --sample: the draw (default 1: fixed, never random)' },
@@ -21,7 +22,7 @@ export const IMPORT_COMMAND: CommandSpec = {
       name: '--haystack',
       value: 'oracle|full|N',
       example: 'oracle',
-      help: "the sessions the persona tells: all of the item's (full, the default), the evidence sessions alone, or those and N others",
+      help: "longmemeval: the sessions told: all of the item's (full, the default), the evidence sessions alone, or those and N others",
     },
   ],
   exits: [EXIT.done, EXIT.usage, EXIT.diskFull],

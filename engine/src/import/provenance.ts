@@ -25,6 +25,15 @@ export const DATASETS = {
       'Long-Term Interactive Memory. ICLR 2025. arXiv:2410.10813',
     url: 'https://github.com/xiaowu0162/LongMemEval',
   },
+  locomo: {
+    key: 'locomo',
+    name: 'LoCoMo',
+    licence: 'CC BY-NC 4.0',
+    citation:
+      'Adyasha Maharana, Dong-Ho Lee, Sergey Tulyakov, Mohit Bansal, Francesco Barbieri, Yuwei Fang. Evaluating Very ' +
+      'Long-Term Conversational Memory of LLM Agents. ACL 2024. arXiv:2402.17753',
+    url: 'https://github.com/snap-research/locomo',
+  },
 } as const satisfies Record<string, DatasetInfo>;
 
 export type DatasetKey = keyof typeof DATASETS;

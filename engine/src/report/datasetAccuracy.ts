@@ -4,7 +4,9 @@
  * the full runs of one dataset by one agent (a stand-in rehearsal apart), and the line saying how
  * on-policy play differs from the dataset's protocol. Pure: runs in, figures and lines out.
  */
-import { datasetMarkOf } from '../import/provenance';
+import { LOCOMO_CATEGORIES } from '../import/locomo';
+import { BY_CATEGORY } from '../import/locomoRender';
+import { datasetMarkOf, type DatasetMark } from '../import/provenance';
 import { passes } from '../protocol/scores';
 import { isPartialState } from '../state/partialRule';
 import type { RunState } from '../state/runState';
@@ -19,8 +21,8 @@ export interface DatasetRunFigures {
   standIn: boolean;
   /** A run of some phases only (`--from`, `--filter`): not counted, its checks were chosen. */
   partial: boolean;
-  /** The standing grade of each check graded. */
-  scores: readonly number[];
+  /** The standing grade of each check graded, by check id. */
+  grades: readonly { id: string; score: number }[];
 }
 
 export interface DatasetAccuracy {
@@ -42,11 +44,17 @@ export function datasetRunFigures(state: RunState, title: string): DatasetRunFig
     agent: state.agent,
     standIn: isStandInRun(state),
     partial: state.filter !== undefined || isPartialState(state),
-    scores: Object.values(state.grades).flatMap((grades) => {
+    grades: Object.entries(state.grades).flatMap(([id, grades]) => {
       const last = grades.at(-1);
-      return last ? [last.effective] : [];
+      return last ? [{ id, score: last.effective }] : [];
     }),
   };
+}
+
+/** A check's type in the dataset's words: the benchmark's, or for LoCoMo the category its id's first number names (`2.7`: temporal). */
+export function typeOfCheck(mark: DatasetMark, checkId: string): string {
+  if (mark.type !== BY_CATEGORY) return mark.type;
+  return LOCOMO_CATEGORIES[Number(checkId.split('.')[0])]?.name ?? 'other';
 }
 
 /** The accuracy of each dataset and agent over the full runs of imported benchmarks; none for other runs. */
@@ -59,11 +67,14 @@ export function datasetAccuracy(runs: readonly DatasetRunFigures[], passScore: n
     const entry = groups.get(group) ?? { dataset: mark.dataset, runs: 0, byType: new Map() };
     groups.set(group, entry);
     entry.runs++;
-    const sum = entry.byType.get(mark.type) ?? { passed: 0, graded: 0 };
-    entry.byType.set(mark.type, {
-      passed: sum.passed + run.scores.filter((score) => passes(score, passScore)).length,
-      graded: sum.graded + run.scores.length,
-    });
+    for (const { id, score } of run.grades) {
+      const type = typeOfCheck(mark, id);
+      const sum = entry.byType.get(type) ?? { passed: 0, graded: 0 };
+      entry.byType.set(type, { passed: sum.passed + (passes(score, passScore) ? 1 : 0), graded: sum.graded + 1 });
+    }
+    // A question graded by no check still shows its type, at 0/0.
+    if (run.grades.length === 0 && mark.type !== BY_CATEGORY && !entry.byType.has(mark.type))
+      entry.byType.set(mark.type, { passed: 0, graded: 0 });
   }
   return [...groups]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
