@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { indexRow, renderRunsIndex, renderRunReport, runsIndex, runView } from '../src/report/html';
+import { compareRuns, indexRow, renderComparison, renderRunsIndex, renderRunReport, runsIndex, runView } from '../src/report/html';
 import { countsAgainstAgent, gradeTone } from '../src/report/counted';
 import type { RunState } from '../src/state/runState';
 import { reportMultiday as multiday, reportRun as run } from './helpers';
@@ -78,4 +78,17 @@ test('the runs index: a partial run’s low average is grey, a full run’s red'
   assert.equal(badge('full'), 'g-poor');
   assert.equal(badge('part'), 'g-muted');
   assert.match(html, /<span class="grade g-muted" title="a partial run: its averages are not a score of the agent">/);
+});
+
+test('the comparison: the partial run’s failure at 15.1 is grey, the full run’s red', () => {
+  const full = run('chatbot-2');
+  full.run = 'full';
+  const part = partialFrom('exam.md', 2);
+  part.run = 'part';
+  const html = renderComparison(compareRuns([full, part], multiday()), { nonce: 'x' });
+  const row = /<tr[^>]*data-check="15\.1"[^>]*>[\s\S]*?<\/tr>/.exec(html)?.[0] ?? '';
+  assert.deepEqual(
+    [...row.matchAll(/<span class="grade ([a-z-]+)"/g)].map((m) => m[1]),
+    ['g-poor', 'g-muted'],
+  );
 });

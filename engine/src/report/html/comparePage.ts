@@ -92,7 +92,7 @@ function gradeCell(row: CompareRow, runIndex: number, options: RenderOptions): s
   const hover = escapeHtml(`${grade.got}${grade.comment ? ` — ${grade.comment}` : ''}`);
   const attempt = grade.attempt === 2 ? SECOND_ATTEMPT : '';
   const got = row.differs ? `<div class="got">${escapeHtml(shorten(grade.got, 140))}</div>` : '';
-  return `<td class="run" title="${hover}">${gradeBadge(grade.effective, options.passScore)}${attempt}${got}</td>`;
+  return `<td class="run" title="${hover}">${gradeBadge(grade.effective, options.passScore, '', grade.notCounted)}${attempt}${got}</td>`;
 }
 
 function checkRow(row: CompareRow, options: RenderOptions): string {
