@@ -85,7 +85,13 @@ test('a conversation: sessions in order, her words and her friend’s, evidence 
   const phases = [...allPhases(benchmark)];
   assert.equal(benchmark.checks.length, 6);
   assert.equal(benchmark.traps.length, 0);
-  assert.equal(phases.filter((p) => p.phase.js).length, 4);
+  const texts = [...rendered.files].filter(([name]) => /^(session\d+|questions)\.md$/.test(name)).map(([, text]) => text);
+  assert.equal(phases.filter((p) => p.phase.js).length, texts.join('\n').match(/^```js$/gm)?.length);
+  // The 50 days between the first two sessions are quiet steps, split so no phase holds more than 20 anchors.
+  assert.deepEqual(
+    phases.filter((p) => p.chapter.file === 'session02.md').map((p) => `${p.phase.title} ${p.phase.timeAnchors.length}`),
+    ['Session 2: 2023-06-27 20', 'Session 2: 2023-06-27 (2) 20', 'Session 2: 2023-06-27 (3) 1'],
+  );
   assert.equal(
     phases.reduce((n, p) => n + p.phase.factRefs.length + p.phase.templates.length, 0),
     0,

@@ -9,6 +9,7 @@
 import { LOCOMO_CATEGORIES, locomoSessions, type LocomoItem, type LocomoSession, type LocomoTurn } from './locomo';
 import { DATASETS, importedReadme, importedTitle, type Provenance } from './provenance';
 import { MAX_QUESTION_CHARS, safeName, safeQuoted, safeText } from './safeText';
+import { phasesText } from './phaseSplit';
 import { AnchorWriter, startTimeText } from './timeline';
 
 /** The type an imported LoCoMo benchmark's title names: its checks' categories are in their ids. */
@@ -90,7 +91,6 @@ interface SessionContext {
 
 function sessionChapter(session: LocomoSession, s: number, context: SessionContext): string {
   const { writer, sheet } = context;
-  const js = [...(s > 0 ? ['await bench.newSession();'] : []), ...(sheet ? [`vars.require_all_facts = ${JSON.stringify(sheet)};`] : [])];
   const lines: string[] = [];
   let told = false;
   session.turns.forEach((turn, t) => {
@@ -107,9 +107,7 @@ function sessionChapter(session: LocomoSession, s: number, context: SessionConte
     '',
     `${safeText(context.persona, 60)} tells the assistant about her talk with ${safeText(context.other, 60)}.`,
     '',
-    `## Session ${session.number}: ${day}`,
-    ...(js.length ? ['```js', ...js, '```'] : []),
-    ...lines,
+    ...phasesText({ title: `Session ${session.number}: ${day}`, lines, newSession: s > 0, ...(sheet ? { sheet } : {}) }),
     '',
   ].join('\n');
 }
@@ -134,13 +132,7 @@ function questionsChapter(item: LocomoItem, writer: AnchorWriter, asked: number)
   const text = [
     '# The questions',
     '',
-    '## The questions',
-    '```js',
-    'await bench.newSession();',
-    '```',
-    ...writer.lineAt(asked, ask),
-    '',
-    ...checks,
+    ...phasesText({ title: 'The questions', lines: writer.lineAt(asked, ask), newSession: true, after: ['', ...checks] }),
     '',
   ];
   return { text: text.join('\n'), categories };

@@ -10,6 +10,7 @@ import { distinctNumbers, missingFrom, numbers } from '../audit/answerAudit';
 import { checkTypeOf, isFactTurn, toldSessions, type Haystack, type LongMemEvalItem, type ToldSession } from './longmemeval';
 import { DATASETS, importedReadme, importedTitle, type Provenance } from './provenance';
 import { MAX_QUESTION_CHARS, safeName, safeQuoted, safeText } from './safeText';
+import { phasesText } from './phaseSplit';
 import { AnchorWriter, parseDatasetMoment, QUIET_STEP, startTimeText } from './timeline';
 
 export interface RenderedQuestion {
@@ -118,7 +119,6 @@ function staleLine(
 
 function sessionChapter(session: ToldSession, s: number, count: number, context: SessionContext): string {
   const { writer, sheet, update } = context;
-  const js = [...(s > 0 ? ['await bench.newSession();'] : []), ...(sheet ? [`vars.require_all_facts = ${JSON.stringify(sheet)};`] : [])];
   const lines: string[] = [];
   let minute = 0;
   let told = false;
@@ -144,10 +144,13 @@ function sessionChapter(session: ToldSession, s: number, count: number, context:
     `Recorded as session ${safeText(session.id, 120)} of the haystack (number ${session.index + 1}). The user's turns are told in`,
     "the persona's words; the recorded assistant's replies are not: the agent under test answers as itself.",
     '',
-    `## Session ${s + 1}: ${day}`,
-    ...(js.length ? ['```js', ...js, '```'] : []),
-    ...lines,
-    ...(context.trap ? ['', context.trap] : []),
+    ...phasesText({
+      title: `Session ${s + 1}: ${day}`,
+      lines,
+      newSession: s > 0,
+      ...(sheet ? { sheet } : {}),
+      ...(context.trap ? { trap: context.trap } : {}),
+    }),
     '',
   ].join('\n');
 }
@@ -164,14 +167,12 @@ function questionChapter(item: LongMemEvalItem, checkType: string, writer: Ancho
     '',
     `${DATASETS.longmemeval.name} asks it on the question's date, after every session.`,
     '',
-    '## The question',
-    '```js',
-    'await bench.newSession();',
-    '```',
-    ...writer.lineAt(asked, ask),
-    '',
-    `❓ ${CHECK_ID} [${checkType}] ${safeText(item.question, MAX_QUESTION_CHARS)}`,
-    `     Correct answer: ${correct}`,
+    ...phasesText({
+      title: 'The question',
+      lines: writer.lineAt(asked, ask),
+      newSession: true,
+      after: ['', `❓ ${CHECK_ID} [${checkType}] ${safeText(item.question, MAX_QUESTION_CHARS)}`, `     Correct answer: ${correct}`],
+    }),
     '',
   ].join('\n');
 }
