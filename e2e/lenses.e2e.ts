@@ -121,6 +121,8 @@ e2e('Add a run…: agent and model picked, the run written into config.jsonc; th
   assert.ok(config.includes('// A real run: uncomment these two lines'), 'the comments are kept');
   // The benchmark has a run now: its phases run for real.
   await lens(page, 'Run phase').first().waitFor({ timeout: 20_000 });
+  // The rehearsal's conversation is still drawn below the chapter (not a blank webview).
+  await conversation().locator(`.head[data-run="${REHEARSAL}"] .status`, { hasText: 'finished' }).waitFor({ timeout: 30_000 });
   await shot('lenses-added-1400-dark');
 
   await added.locator('.monaco-button', { hasText: 'Start it' }).click();
