@@ -94,7 +94,8 @@ e2e("the failure's peek at the check: the question, expected against actual, the
   assert.match(text, /£380 \(Two Lads & A Van\)\.\s+Expected\s+You never told me that\.\s+Actual/, 'expected against actual');
   const frame = peek(page).locator('.multiCallStackFrame', { hasText: 'chapter2.md' }).first();
   await frame.waitFor({ timeout: 10_000 });
-  assert.match((await frame.innerText()).replace(/\u00a0/g, ' '), /12\s[\s\S]*RECONSIDER move#2\.1 → 3\.2, 3\.3/, "the trap write's line");
+  const frameText = (await frame.innerText()).replace(/\u00a0/g, ' ');
+  assert.match(frameText, /12\s[\s\S]*RECONSIDER move#2\.1 → 3\.2, 3\.3/, "the trap write's line");
   // The run played the trap write: the failure counts, so no note says otherwise.
   await command(page, 'Test Results: Focus on Test Results View');
   assert.equal(await page.locator('.monaco-list-row', { hasText: /not counted against the agent/i }).count(), 0);

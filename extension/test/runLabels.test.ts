@@ -1,8 +1,8 @@
 /**
  * What the editor says of runs the real engine played, by the engine's own rules: "partial" by its one
  * rule (a whole-benchmark rehearsal has no "(partial)" in its lenses' grades, and its failures are
- * blamed, red in the Test Explorer with no "Not counted…"; a run from a later phase is partial), and a
- * stand-in run's one-line note in the run view, the lens's hover and the Test Explorer's failures.
+ * blamed, red in the Test Explorer with no "not counted" and its trap write a frame; a run from a
+ * later phase is partial), and a stand-in run's one-line note in the run view, the lens's hover and the Test Explorer's failures.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -13,6 +13,7 @@ import { STARTER, workspace } from '../../engine/test/helpers';
 import { chapterMarks, notCountedReason, playedRange } from '../src/chapterMarks';
 import { isPartialRun, ResultsFolder } from '../src/results';
 import { runRow } from '../src/runInfo';
+import { checkOutcome } from '../src/testReport';
 
 const quiet = { out: () => undefined, err: () => undefined, tty: false, env: {} };
 
@@ -39,6 +40,24 @@ test('a whole rehearsal is full in the editor; a run from chapter 2 is partial',
     [['3.2', true, undefined]],
     'a full run is held to every check it was graded on',
   );
+  // The Test Explorer's failure of it: counted (no note saying otherwise), the trap write it played a frame.
+  const explorer = checkOutcome({
+    benchmark,
+    located: benchmark.checks.find((c) => c.check.id === '3.2')!,
+    latest: wholeGrade,
+    passScore: 8,
+    run: 'starter.rehearsal',
+    stopped: undefined,
+    duration: 0,
+  });
+  assert.equal(explorer.kind, 'failed', 'the chatbot forgets the movers after the session switch');
+  if (explorer.kind === 'failed') {
+    assert.doesNotMatch(explorer.failure.message, /not counted/i);
+    assert.deepEqual(
+      explorer.failure.traps.map((t) => t.label.split(':')[0]),
+      ['🪤 RECONSIDER at chapter2.md'],
+    );
+  }
   const laterGrade = folder.grade('starter.from-chapter2-1.rehearsal', '3.2')!;
   assert.equal(playedRange(laterGrade), 'chapter2.md phase 1 → chapter3.md phase 1');
 
