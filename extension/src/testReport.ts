@@ -1,7 +1,8 @@
 /**
  * What the Test Explorer says, decided on plain values (testResults.ts turns it into VS Code's
  * objects): which run a Run Test plays, and each check's outcome: passed, failed at the check's
- * lines with expected against actual and the trap writes as frames to click, errored or skipped.
+ * lines with expected against actual and the trap writes as frames to click, not counted against
+ * the agent (grey: a skipped test whose output says why), errored or skipped.
  * No VS Code here, so that extension/test tests it.
  */
 import type { Benchmark, LocatedCheck } from '../../scenario/src';
@@ -41,6 +42,8 @@ export interface FailureReport {
 export type CheckOutcome =
   | { kind: 'passed'; duration: number }
   | { kind: 'failed'; duration: number; failure: FailureReport }
+  /** Failed in a run that cannot be blamed for it (a partial run that skipped its trap writes): grey, as in the editor. */
+  | { kind: 'not counted'; duration: number; failure: FailureReport }
   | { kind: 'errored'; message: string }
   | { kind: 'skipped' };
 
@@ -69,7 +72,7 @@ export function checkOutcome(input: {
   if (!latest) return input.stopped ? { kind: 'errored', message: input.stopped } : { kind: 'skipped' };
   const g = latest.grade;
   if (passes(g.effective, passScore)) return { kind: 'passed', duration };
-  // A partial run's failure it cannot be blamed for stays failed, so that Rerun Failed Tests reruns it, and says why.
+  // A failure its run cannot be blamed for is not red anywhere: a skipped test here, its output saying why.
   const notCounted = notCountedReason(checkMark(benchmark, located, latest, passScore));
   const lines = [
     `❓ ${located.check.id} ${asInRun(located.check.question, latest)}${notCounted ? ' (not counted against the agent)' : ''}`,
@@ -79,7 +82,7 @@ export function checkOutcome(input: {
   ];
   const { start, end } = located.check.range;
   return {
-    kind: 'failed',
+    kind: notCounted ? 'not counted' : 'failed',
     duration,
     failure: {
       message: lines.join('\n'),

@@ -37,7 +37,11 @@ export function reportChecks(
     });
     if (outcome.kind === 'passed') test.passed(item, outcome.duration);
     else if (outcome.kind === 'failed') test.failed(item, failureMessage(benchmark.dir, outcome.failure), outcome.duration);
-    else if (outcome.kind === 'errored') test.errored(item, new vscode.TestMessage(outcome.message));
+    else if (outcome.kind === 'not counted') {
+      // Skipped, never failed: VS Code's failed is red, and red is for failures counted against the agent.
+      test.skipped(item);
+      test.appendOutput(`${outcome.failure.message.replace(/\n/g, '\r\n')}\r\n`, location(benchmark.dir, outcome.failure), item);
+    } else if (outcome.kind === 'errored') test.errored(item, new vscode.TestMessage(outcome.message));
     else test.skipped(item);
   }
   if (state?.status === 'crashed') test.appendOutput(`${run} crashed: ${state.error ?? ''}\r\n`);
@@ -45,14 +49,16 @@ export function reportChecks(
 
 const position = (place: TestPlace) => new vscode.Position(place.line, place.character);
 
+/** The check's lines, where its failure is shown. */
+function location(dir: string, failure: FailureReport): vscode.Location {
+  const at = failure.location;
+  return new vscode.Location(vscode.Uri.file(join(dir, at.file)), new vscode.Range(position(at.start), position(at.end)));
+}
+
 /** The failure as the peek shows it at the check: the question and grade, the diff, the trap writes to click. */
 function failureMessage(dir: string, failure: FailureReport): vscode.TestMessage {
   const message = vscode.TestMessage.diff(failure.message, failure.expected, failure.actual);
-  const { location } = failure;
-  message.location = new vscode.Location(
-    vscode.Uri.file(join(dir, location.file)),
-    new vscode.Range(position(location.start), position(location.end)),
-  );
+  message.location = location(dir, failure);
   message.stackTrace = failure.traps.map(
     (t) => new vscode.TestMessageStackFrame(t.label, vscode.Uri.file(join(dir, t.place.file)), position(t.place)),
   );

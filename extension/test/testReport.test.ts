@@ -110,7 +110,7 @@ test('a failed check: one message at its lines, question and grade, expected aga
   assert.match(result.failure.expected, /£380/);
 });
 
-test("a whole run's failure is counted; a partial run that skipped the trap write says it is not counted and has no frame", () => {
+test("a whole run's failure is counted; a partial run's that skipped the trap write is not counted: no frame, and says why", () => {
   const whole = outcome(grade33('rehearsal.rehearsal', 2));
   assert.ok(whole.kind === 'failed');
   assert.doesNotMatch(whole.failure.message, /not counted/i);
@@ -122,7 +122,7 @@ test("a whole run's failure is counted; a partial run that skipped the trap writ
     ['🪤 RECONSIDER at chapter2.md'],
   );
   const exam = outcome(grade33('rehearsal.phase-chapter3-1.rehearsal', 0, { chapter: 'chapter3.md', chapterIndex: 2, phase: 0 }));
-  assert.ok(exam.kind === 'failed');
+  assert.ok(exam.kind === 'not counted', 'grey (a skipped test), never red');
   assert.deepEqual(exam.failure.traps, []);
   assert.deepEqual(exam.failure.message.split('\n'), [
     '❓ 3.3 What did the first movers quote before I changed my mind? (not counted against the agent)',
