@@ -54,6 +54,9 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   await page.keyboard.press('Control+Home');
   const scoreLens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS });
   await scoreLens.first().waitFor({ timeout: 30_000 });
+  // The conversation opens below the chapter: scroll the exam's five checks (lines 10-17) into its half.
+  for (let i = 0; i < 8; i++) await page.keyboard.press('Control+ArrowDown');
+  await page.waitForTimeout(500);
   assert.equal(await scoreLens.count(), 5);
   // The score icons drawn before each graded check's text (the gutter is VS Code's test icon there).
   const gutterIcons = async () => (await markIcons(page)).map((i) => i.icon.replace(/^score-/, ''));
@@ -70,7 +73,7 @@ e2e('check lines show their latest score: a code lens, a gutter colour, a hover 
   await page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: RUN_LENS }).first().hover();
   const hover = page.locator('.monaco-hover:visible', { hasText: 'Expected' });
   await page.mouse.move(0, 0);
-  await page.locator('.view-line', { hasText: 'Which movers did we book' }).hover();
+  await page.locator('.view-line', { hasText: 'Which movers did we book' }).first().hover();
   await hover.first().waitFor({ timeout: 10_000 });
   assert.match(
     await hover.first().innerText(),

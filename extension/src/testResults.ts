@@ -40,7 +40,8 @@ export function reportChecks(
     else if (outcome.kind === 'not counted') {
       // Skipped, never failed: VS Code's failed is red, and red is for failures counted against the agent.
       test.skipped(item);
-      test.appendOutput(`${outcome.failure.message.replace(/\n/g, '\r\n')}\r\n`, location(benchmark.dir, outcome.failure), item);
+      // The test's own output, with no location: one with a location is ghost text over the chapter.
+      test.appendOutput(`${outcome.failure.message.replace(/\n/g, '\r\n')}\r\n`, undefined, item);
     } else if (outcome.kind === 'errored') test.errored(item, new vscode.TestMessage(outcome.message));
     else test.skipped(item);
   }
