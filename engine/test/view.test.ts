@@ -180,7 +180,7 @@ test('the index: every run with benchmark, agent, models, true status, date, sco
   const chatbot2 = /<tr data-run="chatbot-2"[\s\S]*?<\/tr>/.exec(body)![0];
   assert.match(chatbot2, /<a href="\/run\/chatbot-2" data-open-run="chatbot-2">chatbot-2<\/a>/);
   assert.match(chatbot2, /<td>multiday<\/td><td>chatbot<\/td><td class="models">stand-in<\/td>/);
-  assert.match(chatbot2, /<span class="grade g-poor">2\.4<\/span>/);
+  assert.match(chatbot2, /<span class="grade g-poor">2\.40\/10<\/span>/);
   assert.match(chatbot2, /<td class="num">10\/10<\/td>/);
   assert.match(chatbot2, /<td class="when"><span>2026-\d\d-\d\d<\/span> <span>\d\d:\d\d<\/span><\/td>/);
   assert.match(body, /<tr data-run="broken"[\s\S]*?damaged: broken\/state\.json: not JSON/);
