@@ -7,16 +7,19 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { doctorArguments, doctorVerdict } from './doctorRun';
+import { showToast, type ActOn } from './notify';
 import type { RunsHub } from './runsHub';
+import { ACTION, ActionError, errorToast } from './toasts';
 
-export function registerCheckModel(wb: RunsHub, context: vscode.ExtensionContext): vscode.Disposable[] {
+/** `act` does the actions of its notifications (commands.ts's); *Show the output* is done here. */
+export function registerCheckModel(wb: RunsHub, context: vscode.ExtensionContext, act: ActOn): vscode.Disposable[] {
   const channel = vscode.window.createOutputChannel('MarathonMemBench: Check this model');
   let running = false;
   const check = async (): Promise<void> => {
     // The key goes to config.jsonc's base_url: only a trusted workspace's config gets it.
     if (!vscode.workspace.isTrusted)
-      throw new Error("Checking a model hands it the stored API key: trust this workspace's config.jsonc first.");
-    if (running) throw new Error('a check of the model is already running: see its output.');
+      throw new ActionError("Checking a model hands it the stored API key: trust this workspace's config.jsonc first.", [ACTION.trust]);
+    if (running) throw new ActionError('a check of the model is already running.', [ACTION.showOutput], 'info');
     running = true;
     channel.clear();
     channel.show(true);
@@ -41,20 +44,16 @@ export function registerCheckModel(wb: RunsHub, context: vscode.ExtensionContext
     });
     running = false;
     const verdict = doctorVerdict(code, output);
-    const notify = {
-      info: vscode.window.showInformationMessage,
-      warning: vscode.window.showWarningMessage,
-      error: vscode.window.showErrorMessage,
-    };
-    void notify[verdict.severity](`MarathonMemBench: ${verdict.text}`);
+    void showToast({ ...verdict, subject: {} }, actHere);
   };
+  const actHere: ActOn = async (action, subject) => (action === ACTION.showOutput ? channel.show(true) : act(action, subject));
   return [
     channel,
     vscode.commands.registerCommand('marathonMemBench.checkModel', async () => {
       try {
         await check();
       } catch (error) {
-        void vscode.window.showErrorMessage(`MarathonMemBench: ${(error as Error).message}`);
+        void showToast(errorToast(error), actHere);
       }
     }),
   ];

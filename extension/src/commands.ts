@@ -42,11 +42,14 @@ export class Commands {
         ? paidModels(this.wb.results.config(), request.run).length > 0
         : request.kind === 'partial' && request.mode === 'real';
     const context = { configExists: existsSync(this.configFile()), configured: request.kind === 'configured', real };
-    await showToast(failureToast(failure, context), (action, subject) => this.act(action, subject));
+    await showToast(failureToast(failure, context), this.act);
   }
 
+  /** A thrown error as its notification (toasts.ts's `errorToast`), its actions done here: every view's commands report through it. */
+  readonly notifyError = (error: unknown): void => void showToast(errorToast(error), this.act);
+
   /** Does what a notification's action says, on what it was about. */
-  private async act(action: ToastAction, subject: ToastSubject): Promise<void> {
+  readonly act = async (action: ToastAction, subject: ToastSubject): Promise<void> => {
     const run = subject.run;
     switch (action) {
       case ACTION.setKey:
@@ -71,8 +74,11 @@ export class Commands {
       case ACTION.trust:
         await vscode.commands.executeCommand('workbench.trust.manage');
         return;
+      case ACTION.showOutput:
+        // Only Check this model offers it, and shows its own output channel.
+        return;
     }
-  }
+  };
 
   /**
    * The stand-in's rehearsal of what could not run for real: the same phases of a phase run, the
@@ -132,7 +138,7 @@ export class Commands {
         try {
           await fn(...args);
         } catch (e) {
-          void showToast(errorToast(e), (action, subject) => this.act(action, subject));
+          this.notifyError(e);
         }
       });
     return [

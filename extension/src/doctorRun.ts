@@ -1,7 +1,9 @@
 /**
  * "Check this model" without VS Code: the `mmb doctor` the run view starts for config.jsonc's
- * persona model, and what the notification says when it ends (its exit status and last line).
+ * persona model, and what the notification says when it ends (its exit status and last line) and
+ * offers: config.jsonc names the model, and its output holds every capability's line.
  */
+import { ACTION, type Toast } from './toasts';
 
 /** The name `mmb doctor` gives config.jsonc's persona model. */
 export const PERSONA_MODEL = 'persona';
@@ -11,10 +13,7 @@ export function doctorArguments(configFile: string): string[] {
   return ['doctor', PERSONA_MODEL, '--config', configFile];
 }
 
-export interface DoctorVerdict {
-  severity: 'info' | 'warning' | 'error';
-  text: string;
-}
+export type DoctorVerdict = Omit<Toast, 'subject'>;
 
 /** The last line of the output that says something, without the CLI's `mmb: ` prefix. */
 function lastLine(output: string): string {
@@ -28,8 +27,11 @@ function lastLine(output: string): string {
 /** The notification for an `mmb doctor` that ended with `code` (null: killed) after printing `output`. */
 export function doctorVerdict(code: number | null, output: string): DoctorVerdict {
   const said = lastLine(output);
-  if (code === 0) return { severity: 'info', text: `The persona's model passes every check. ${said}`.trim() };
-  if (code === 1) return { severity: 'warning', text: `The persona's model failed a check: ${said}` };
-  if (code === 2) return { severity: 'error', text: `Check this model could not start: ${said}` };
-  return { severity: 'error', text: `Check this model stopped (${code === null ? 'killed' : `exit ${code}`}): ${said || 'no output'}` };
+  const actions = [ACTION.openConfig, ACTION.showOutput];
+  if (code === 0) return { severity: 'info', text: `The persona's model passes every check. ${said}`.trim(), actions: [] };
+  if (code === 1) return { severity: 'warning', text: `The persona's model failed a check: ${said}`, actions };
+  // Could not start is amber, as a run that could not start; only a check that stopped midway is red.
+  if (code === 2) return { severity: 'warning', text: `Check this model could not start: ${said}`, actions };
+  const how = code === null ? 'killed' : `exit ${code}`;
+  return { severity: 'error', text: `Check this model stopped (${how}): ${said || 'no output'}`, actions: [ACTION.showOutput] };
 }

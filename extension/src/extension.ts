@@ -42,8 +42,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const wb = new RunsHub(context, root);
   const panel = new RunPanel(wb, context);
   const commands = new Commands(wb, context, (run) => panel.show(run));
-  const views = new ReportViews(wb, context);
-  const index = new RunsIndexView(wb, views);
+  const views = new ReportViews(wb, context, commands.notifyError);
+  const index = new RunsIndexView(wb, views, commands.notifyError);
   context.subscriptions.push(
     wb,
     panel,
@@ -51,12 +51,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     index,
     new RunTree(wb),
     ...commands.register(),
-    ...registerCheckModel(wb, context),
+    ...registerCheckModel(wb, context, commands.act),
     ...views.register(),
     ...index.register(),
     vscode.commands.registerCommand('marathonMemBench.openPanel', (run?: unknown) => panel.show(runArgument(run))),
     ...editorMarks(wb, context),
-    new BenchmarkTests(wb),
+    new BenchmarkTests(wb, commands.notifyError),
     runsStatusItem(wb),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void offerReload()),
   );

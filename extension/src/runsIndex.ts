@@ -31,6 +31,7 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
   constructor(
     private readonly wb: RunsHub,
     private readonly views: ReportViews,
+    private readonly notifyError: (error: unknown) => void,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -122,7 +123,7 @@ export class RunsIndexView implements vscode.Disposable, vscode.WebviewPanelSeri
       if (message.type === COMPARE_RUNS) await this.views.compare(runs);
       else await this.views.trends(runs.length ? runs : undefined);
     } catch (e) {
-      void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+      this.notifyError(e);
     }
   }
 

@@ -30,7 +30,10 @@ export class BenchmarkTests implements vscode.Disposable {
   private watching = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly wb: RunsHub) {
+  constructor(
+    private readonly wb: RunsHub,
+    private readonly notifyError: (error: unknown) => void,
+  ) {
     this.controller.resolveHandler = async () => this.refresh();
     this.controller.refreshHandler = async () => this.refresh();
     this.disposables.push(
@@ -158,7 +161,7 @@ export class BenchmarkTests implements vscode.Disposable {
         reportChecks(this.wb, test, { value: b, dir }, state, items, resultRun);
       } catch (e) {
         test.appendOutput(`${(e as Error).message}\r\n`);
-        void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+        this.notifyError(e);
         break;
       } finally {
         test.end();

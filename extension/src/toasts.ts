@@ -14,6 +14,7 @@ export const ACTION = {
   addRun: 'Add a run…',
   openConfig: 'Open config.jsonc',
   openLog: 'Open the log',
+  showOutput: 'Show the output',
   startAgain: 'Start again',
   resume: 'Resume',
   showRun: 'Show the run',

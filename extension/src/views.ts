@@ -28,6 +28,7 @@ import {
 import { isPartialRun } from './results';
 import { runArgument } from './runTree';
 import type { RunsHub } from './runsHub';
+import { ACTION, ActionError } from './toasts';
 
 const REPORT_VIEW_TYPE = 'marathonMemBench.report';
 const LAST_VIEW = 'marathonMemBench.lastView';
@@ -42,6 +43,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
   constructor(
     private readonly wb: RunsHub,
     private readonly context: vscode.ExtensionContext,
+    private readonly notifyError: (error: unknown) => void,
   ) {}
 
   /** After a window reload: the last view again, from today's results; closed when it cannot be rendered any more. */
@@ -70,7 +72,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
         try {
           await fn(...a);
         } catch (e) {
-          void vscode.window.showErrorMessage(`MarathonMemBench: ${(e as Error).message}`);
+          this.notifyError(e);
         }
       };
     return [
@@ -113,7 +115,7 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
       )?.label;
     const state = states.find((s) => s.run === name);
     if (!name) return;
-    if (!state) throw new Error(`${name} has no results yet.`);
+    if (!state) throw new ActionError(`${name} has no results yet.`, [ACTION.showRun], 'info', { run: name });
     // As `mmb report` reads it: the copy kept with the run, else the folder, else the state alone; never refused.
     const b = loadRunBenchmark(this.reportWorkspace(), name, state);
     this.show({ kind: 'report', run: name }, `Report: ${name}`, (nonce) =>
@@ -166,11 +168,13 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     }
     if (!names) return;
     const chosen = names.map((n) => states.find((s) => s.run === n)).filter((s): s is RunState => !!s);
-    if (chosen.length < 2) throw new Error('pick two runs or more to compare.');
+    if (chosen.length < 2) throw new ActionError('pick two runs or more to compare.', [], 'info');
     const benchmarks = [...new Set(chosen.map((s) => s.benchmark))];
     if (benchmarks.length > 1)
-      throw new Error(
+      throw new ActionError(
         `runs of different benchmarks cannot be compared check by check (${chosen.map((s) => `${s.run}: ${s.benchmark}`).join(', ')}).`,
+        [],
+        'info',
       );
     const b = loadRunBenchmark(this.reportWorkspace(), chosen[0]!.run, chosen[0]!);
     this.show({ kind: 'compare', runs: names }, `Compare: ${names.join(' vs ')}`, (nonce) =>
@@ -184,10 +188,12 @@ export class ReportViews implements vscode.Disposable, vscode.WebviewPanelSerial
     const all = this.states().filter((s) => !runs || runs.includes(s.run));
     const states = all.filter((s) => !isPartialRun(s));
     if (states.length === 0)
-      throw new Error(
+      throw new ActionError(
         all.length
           ? 'no full runs with results yet: Trends leaves out partial runs (phase runs, --only, --from a later phase, --filter).'
           : 'no runs with results yet.',
+        [],
+        'info',
       );
     this.show({ kind: 'trends' }, 'Trends', (nonce) =>
       renderTrends(

@@ -30,6 +30,7 @@ test("Check this model runs mmb doctor on config.jsonc's persona: a stand-in per
   const verdict = doctorVerdict(code, output);
   assert.equal(verdict.severity, 'info');
   assert.match(verdict.text, /passes every check\. Every capability passes/);
+  assert.deepEqual(verdict.actions, [], 'nothing to fix');
 });
 
 test('a persona that writes plain text: a warning naming the capabilities that failed', async () => {
@@ -37,13 +38,19 @@ test('a persona that writes plain text: a warning naming the capabilities that f
   assert.equal(code, 1, output);
   const verdict = doctorVerdict(code, output);
   assert.equal(verdict.severity, 'warning');
+  assert.deepEqual(verdict.actions, ['Open config.jsonc', 'Show the output'], 'the model to change, the lines that say why');
   assert.match(verdict.text, /failed a check: 3 of \d+ capabilities failed in [\d.]+ s: send-message, next-phase, grading\.$/);
 });
 
-test('a config problem or a killed check is an error with the last line, without the mmb: prefix', () => {
+test('a config problem is amber, as a run that could not start; a killed check red; each with its last line, no mmb: prefix', () => {
   assert.deepEqual(doctorVerdict(2, 'mmb: no config.jsonc: `mmb init` writes one\n'), {
-    severity: 'error',
+    severity: 'warning',
     text: 'Check this model could not start: no config.jsonc: `mmb init` writes one',
+    actions: ['Open config.jsonc', 'Show the output'],
   });
-  assert.equal(doctorVerdict(null, '').text, 'Check this model stopped (killed): no output');
+  assert.deepEqual(doctorVerdict(null, ''), {
+    severity: 'error',
+    text: 'Check this model stopped (killed): no output',
+    actions: ['Show the output'],
+  });
 });

@@ -6,6 +6,7 @@
  * everywhere else.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { join } from 'node:path';
 import { averageLabel, indexRow, readRunState, renderRunsIndex, runsIndex } from '../../engine/src/api';
@@ -80,6 +81,19 @@ test('a thrown error keeps its actions; any other error is amber with config.jso
   assert.deepEqual([own.severity, own.actions, own.subject], ['warning', ['Rehearse instead', 'Add a run…'], { benchmark: 'max' }]);
   const other = errorToast(new Error('boom'));
   assert.deepEqual([other.severity, other.text, other.actions], ['warning', 'boom', ['Open config.jsonc']]);
+});
+
+test("no red toast without actions: every error toast of the extension goes through notify.ts's showToast", () => {
+  const src = join(import.meta.dirname, '..', 'src');
+  const bare: string[] = [];
+  for (const file of readdirSync(src).filter((f) => f.endsWith('.ts') && f !== 'notify.ts')) {
+    readFileSync(join(src, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/\bshowErrorMessage\b/.test(line)) bare.push(`${file}:${i + 1}`);
+      });
+  }
+  assert.deepEqual(bare, [], 'build the notification in toasts.ts (an ActionError, or errorToast) and show it with showToast');
 });
 
 test('after Resume the row says "resuming" until the engine reports; after Start, "starting"', () => {
