@@ -17,7 +17,7 @@ import { generateBenchmark } from '../engine/src/generate';
 import type { WorldSpec } from '../engine/src/generate/model';
 import { PRESET_NAMES, PRESETS } from '../engine/src/generate/spec';
 import { DEFAULT_PASS_SCORE, passes } from '../engine/src/protocol/scores';
-import { meanInterval, pooledRates, rate, type Rate } from '../engine/src/report/trapStory';
+import { meanInterval, pooledRates, rate, type Rate } from '../engine/src/report/rates';
 import type { Summary } from '../engine/src/report/summary';
 import { launchRuns, type LaunchRun } from '../engine/src/workspace/launch';
 

@@ -107,7 +107,7 @@ test('the fixture: a benchmark per playable question, the summary by type, each 
   );
   assert.match(listing[heading + 7]!, /^On-policy: the persona told the recorded user's turns/);
   const one = mmb(['report', 'longmemeval-q-multi-3.rehearsal'], dir).stdout;
-  assert.match(one, /^LongMemEval @ chatbot on the stand-in: accuracy .* over 1 run, .*\n {2}multi-session +[01]\/1 +\d+ % \(/m);
+  assert.match(one, /^📏 LongMemEval: accuracy .* per question type, .*\n\n.*\n.*\n\| multi-session \| [01]\/1 \| \d+ % \(/mu);
 });
 
 test('the same file and options write the same folders, byte for byte; other options, other folders', () => {

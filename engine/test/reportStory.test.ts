@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { compareRuns, computeTrends, renderComparison, renderRunReport, renderTrends, runView } from '../src/report/html';
 import { comparisonText as comparisonTextOf } from '../src/report/compare';
 import { trendsText } from '../src/report/trends';
-import { meanInterval, wilson } from '../src/report/trapStory';
+import { meanInterval, wilson } from '../src/report/rates';
 import { readMemorySnapshots } from '../src/report/memory';
 import { reportEntry } from '../src/report/markdown';
 import { summarize } from '../src/report/summary';

@@ -106,7 +106,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       CONFIG,
       { name: '--html', help: 'results/<run-id>/report.html: charts, imperfect answers, conversation, cost' },
       { name: '--compare', words: '<a> <b> ...', help: 'runs of one benchmark side by side: results/compare-<a>-vs-<b>.html' },
-      { name: '--trends', words: '[<run-id>...]', help: 'repeated runs by benchmark and agent, flaky checks marked: results/trends.html' },
+      {
+        name: '--trends',
+        words: '[<run-id>...]',
+        help: "repeated runs by benchmark and agent, flaky checks marked; imported datasets' accuracy by type: results/trends.html",
+      },
       { name: '--flaky', value: 'N', example: '3', help: 'with --trends: the spread of grades that makes a check flaky (default 3)' },
       { name: '--out', value: '<file>', example: 'report.html', help: 'write the HTML there instead' },
       { name: '--json', help: "every run's summary (the figures of summary.json) as one JSON document on stdout" },

@@ -48,13 +48,8 @@ export function reportCommand(ids: string[], ws: ReportWorkspace, io: Io): numbe
     const state = loadRun(ws.root, id);
     const { benchmark, note } = benchmarkOf(id, state);
     if (note) io.out(`${printable(`Note: ${note}.`)}\n\n`);
+    // An imported benchmark's entry holds its dataset's metric (docs/datasets.md).
     io.out(reportEntry(summarize(state, benchmark, trueStatus(ws.root, id, state)), new Date(state.finishedAt ?? state.lastEventAt)));
-    // An imported benchmark's run also gets its dataset's metric (docs/datasets.md).
-    const dataset = datasetAccuracyLines(
-      datasetAccuracy([datasetRunFigures(state, benchmark.title)], DEFAULT_PASS_SCORE),
-      DEFAULT_PASS_SCORE,
-    );
-    if (dataset.length) io.out(`\n${dataset.map((text) => printable(text)).join('\n')}\n`);
     const regrades = runRegrades(runDir(ws.root, id), state, benchmark);
     for (const problem of regrades?.problems ?? []) io.err(`mmb: ${problem}\n`);
     if (regrades) io.out(`\n${regradeMarkdown(regrades)}\n`);

@@ -11,7 +11,7 @@ import { passes } from '../protocol/scores';
 import { isPartialState } from '../state/partialRule';
 import type { RunState } from '../state/runState';
 import { isStandInRun } from './standInNote';
-import { rate, type Rate } from './trapStory';
+import { rate, type Rate } from './rates';
 
 /** What the metric reads of one run. */
 export interface DatasetRunFigures {
@@ -29,6 +29,8 @@ export interface DatasetAccuracy {
   /** `LongMemEval @ chatbot`, `… on the stand-in`. */
   group: string;
   dataset: string;
+  /** What a row counts: `question type` (LongMemEval), `category` (LoCoMo). */
+  by: string;
   /** Per type, by name; `all` last. */
   rates: Rate[];
   runs: number;
@@ -59,12 +61,13 @@ export function typeOfCheck(mark: DatasetMark, checkId: string): string {
 
 /** The accuracy of each dataset and agent over the full runs of imported benchmarks; none for other runs. */
 export function datasetAccuracy(runs: readonly DatasetRunFigures[], passScore: number): DatasetAccuracy[] {
-  const groups = new Map<string, { dataset: string; runs: number; byType: Map<string, { passed: number; graded: number }> }>();
+  const groups = new Map<string, { dataset: string; by: string; runs: number; byType: Map<string, { passed: number; graded: number }> }>();
   for (const run of runs) {
     const mark = datasetMarkOf(run.title);
     if (!mark || run.partial) continue;
     const group = `${mark.dataset} @ ${run.agent}${run.standIn ? ' on the stand-in' : ''}`;
-    const entry = groups.get(group) ?? { dataset: mark.dataset, runs: 0, byType: new Map() };
+    const by = mark.type === BY_CATEGORY ? 'category' : 'question type';
+    const entry = groups.get(group) ?? { dataset: mark.dataset, by, runs: 0, byType: new Map() };
     groups.set(group, entry);
     entry.runs++;
     for (const { id, score } of run.grades) {
@@ -78,13 +81,14 @@ export function datasetAccuracy(runs: readonly DatasetRunFigures[], passScore: n
   }
   return [...groups]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([group, { dataset, runs: count, byType }]) => {
+    .map(([group, { dataset, by, runs: count, byType }]) => {
       const types = [...byType].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const passed = types.reduce((n, [, s]) => n + s.passed, 0);
       const graded = types.reduce((n, [, s]) => n + s.graded, 0);
       return {
         group,
         dataset,
+        by,
         runs: count,
         rates: [...types.map(([type, s]) => rate(type, s.passed, s.graded)), rate(ALL_TYPES, passed, graded)],
       };
@@ -99,6 +103,16 @@ export const ON_POLICY_NOTE =
 
 const percent = (value: number) => `${Math.round(value * 100)}`;
 
+/** The metric's rule, as every surface words it: `accuracy (a check at or above 8/10 counts as correct)`. */
+export function accuracyRule(passScore: number): string {
+  return `accuracy (a check at or above ${passScore}/10 counts as correct)`;
+}
+
+/** A row's figure, as every surface writes it: `67 % (21–94 %)`, the 95 % Wilson interval in brackets; `—` when none was graded. */
+export function accuracyFigure(r: Rate): string {
+  return r.rate === null || r.interval === null ? '—' : `${percent(r.rate)} % (${percent(r.interval[0])}–${percent(r.interval[1])} %)`;
+}
+
 /** The figures as lines: a heading per group, a row per type, the note last; nothing when there is no imported run. */
 export function datasetAccuracyLines(groups: readonly DatasetAccuracy[], passScore: number): string[] {
   if (groups.length === 0) return [];
@@ -106,15 +120,29 @@ export function datasetAccuracyLines(groups: readonly DatasetAccuracy[], passSco
   for (const group of groups) {
     const width = Math.max(...group.rates.map((r) => r.key.length));
     lines.push(
-      `${group.group}: accuracy (a check at or above ${passScore}/10 counts as correct) over ${group.runs} ` +
-        `run${group.runs === 1 ? '' : 's'}, with 95 % Wilson intervals:`,
+      `${group.group}: ${accuracyRule(passScore)} over ${group.runs} run${group.runs === 1 ? '' : 's'}, with 95 % Wilson intervals:`,
     );
-    for (const r of group.rates) {
-      const figure =
-        r.rate === null || r.interval === null ? '—' : `${percent(r.rate)} % (${percent(r.interval[0])}–${percent(r.interval[1])} %)`;
-      lines.push(`  ${r.key.padEnd(width)}  ${`${r.passed}/${r.graded}`.padStart(7)}  ${figure}`);
-    }
+    for (const r of group.rates) lines.push(`  ${r.key.padEnd(width)}  ${`${r.passed}/${r.graded}`.padStart(7)}  ${accuracyFigure(r)}`);
   }
   lines.push(ON_POLICY_NOTE);
   return lines;
+}
+
+/**
+ * The dataset's metric of one run, as summary.json holds it and report.md and the run page show it: the
+ * same figures `mmb report <run>` prints, and the note, so a reader of the file alone sees the protocol differs.
+ */
+export interface DatasetMetric {
+  dataset: string;
+  by: string;
+  passScore: number;
+  /** Per type, by name; `all` last. */
+  rates: Rate[];
+  note: string;
+}
+
+/** The metric of one run of an imported benchmark; undefined for any other benchmark, and for a partial run (its checks were chosen). */
+export function runDatasetMetric(state: RunState, title: string, passScore: number): DatasetMetric | undefined {
+  const [group] = datasetAccuracy([datasetRunFigures(state, title)], passScore);
+  return group && { dataset: group.dataset, by: group.by, passScore, rates: group.rates, note: ON_POLICY_NOTE };
 }

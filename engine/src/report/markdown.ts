@@ -3,6 +3,7 @@ import { MISBEHAVIOUR_NAMES } from '../protocol/chaos';
 import { cutSize, type Summary } from './summary';
 import { shorten } from '../../../scenario/src/plainText';
 import { standInNote } from './standInNote';
+import { accuracyFigure, accuracyRule, type DatasetMetric } from './datasetAccuracy';
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100));
 
@@ -22,6 +23,7 @@ export function reportEntry(summary: Summary, when: Date): string {
       .map((line) => `- ${line}`)
       .join('\n'),
   ];
+  if (summary.dataset) blocks.push(...datasetBlocks(summary.dataset));
   if (summary.imperfect.length) blocks.push(`Imperfect answers (${summary.imperfect.length}):`, imperfectTable(summary));
   return `${blocks.join('\n\n')}\n`;
 }
@@ -79,6 +81,21 @@ function imperfectTable(summary: Summary): string {
     return `| ${[score, cell(answer.id, NAME), ...texts].join(' | ')} |`;
   });
   return ['| score | check | question | expected | got | comment |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/**
+ * An imported benchmark's metric: its rule, a row per type with the figure every surface writes, and the
+ * on-policy note. A type is read from the benchmark's title (`mmb import`): a cell escapes emphasis and `|` too.
+ */
+function datasetBlocks(metric: DatasetMetric): string[] {
+  const cell = (text: string) => inlineText(text, NAME).replace(/[|*_~]/g, (c) => `\\${c}`);
+  const rule = `${accuracyRule(metric.passScore)} per ${metric.by}, with 95 % Wilson intervals`;
+  const rows = metric.rates.map((r) => `| ${cell(r.key)} | ${r.passed}/${r.graded} | ${accuracyFigure(r)} |`);
+  return [
+    `📏 ${cell(metric.dataset)}: ${rule}:`,
+    [`| ${cell(metric.by)} | correct | accuracy (95 % interval) |`, '| --- | --- | --- |', ...rows].join('\n'),
+    `💡 ${inlineText(metric.note, ERROR)}`,
+  ];
 }
 
 /** Each agent compaction at the phase it was seen in, with its size: ` (ch03.md phase 2: 100,000 → 41,000 tokens; …)`. */

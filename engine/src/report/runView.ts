@@ -95,7 +95,7 @@ export interface ViewOptions {
   benchmarkPath?: string;
   /** Price overrides by model name (config.jsonc `prices`). */
   prices?: Readonly<Record<string, Price>>;
-  /** The grade from which a check passes, for the trap story (default 8, as the editor's `passScore`). */
+  /** The grade from which a check passes, for the trap story and the dataset's metric (default 8, as the editor's `passScore`). */
   passScore?: number;
   /** The agent's memory snapshots (`readMemorySnapshots`), shown beside each failed answer. */
   memory?: MemorySnapshot[];
@@ -187,7 +187,7 @@ export function runView(state: RunState, benchmark: Benchmark, options: ViewOpti
   const checks = checkResults(state, benchmark, options.benchmarkPath);
   const path = options.benchmarkPath ?? `benchmarks/${benchmark.name}`;
   return {
-    summary: summarize(state, benchmark, options.status),
+    summary: summarize(state, benchmark, options.status, options.passScore),
     title: benchmark.title,
     checks,
     imperfect: checks

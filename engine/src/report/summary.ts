@@ -4,6 +4,8 @@ import type { PhaseRange, RunState, TrueStatus } from '../state/runState';
 import type { Usage } from '../protocol/chat';
 import { parseFilter, pickedChecks } from '../protocol/runFilter';
 import { boundedToolCalls, leftOutCount } from '../adapters/toolCalls';
+import { DEFAULT_PASS_SCORE } from '../protocol/scores';
+import { runDatasetMetric, type DatasetMetric } from './datasetAccuracy';
 
 export interface ImperfectAnswer {
   id: string;
@@ -61,6 +63,8 @@ export interface Summary {
    * many replies carried any; absent when none did.
    */
   toolCalls?: { calls: number; replies: number };
+  /** For a full run of an imported benchmark (`mmb import`): the dataset's metric, accuracy per type (docs/datasets.md). */
+  dataset?: DatasetMetric;
 }
 
 /** The checks a run plays: all of them, or those of a partial run's phases (found by chapter file). */
@@ -112,9 +116,15 @@ export function cutSize(compaction: { tokensBefore?: number; tokensAfter?: numbe
 
 /**
  * The figures of a run. `status` is its true status when the caller has read its lock: a state
- * says `running` for a run that was stopped, and the reports must not repeat that.
+ * says `running` for a run that was stopped, and the reports must not repeat that. `passScore`
+ * draws the dataset's metric's line (the editor's setting on its run page).
  */
-export function summarize(state: RunState, benchmark: Benchmark, status: TrueStatus = state.status): Summary {
+export function summarize(
+  state: RunState,
+  benchmark: Benchmark,
+  status: TrueStatus = state.status,
+  passScore = DEFAULT_PASS_SCORE,
+): Summary {
   const planned = plannedChecks(state, benchmark);
   const standing = Object.entries(state.grades).flatMap(([id, grades]) => {
     const last = grades.at(-1);
@@ -179,16 +189,17 @@ export function summarize(state: RunState, benchmark: Benchmark, status: TrueSta
   if (state.error) summary.error = state.error;
   const toolCalls = countToolCalls(state);
   if (toolCalls.calls) summary.toolCalls = toolCalls;
-  if (state.phases) {
-    const at = (position: { chapter: string; phase: number }) => `${position.chapter}:${position.phase + 1}`;
-    summary.partial = {
-      from: at(state.phases.from),
-      to: at(state.phases.to),
-      ...(state.filter !== undefined ? { filter: state.filter } : {}),
-    };
-  }
+  if (state.phases) summary.partial = partialOf(state.phases, state.filter);
   if (state.finishedAt) summary.finishedAt = state.finishedAt;
+  const dataset = runDatasetMetric(state, benchmark.title, passScore);
+  if (dataset) summary.dataset = dataset;
   return summary;
+}
+
+/** A partial run's first and last phase (`chapter2.md:1`) and its filter. */
+function partialOf(phases: PhaseRange, filter: string | undefined): NonNullable<Summary['partial']> {
+  const at = (position: { chapter: string; phase: number }) => `${position.chapter}:${position.phase + 1}`;
+  return { from: at(phases.from), to: at(phases.to), ...(filter !== undefined ? { filter } : {}) };
 }
 
 /** The agent's tool calls in the whole run, and the replies that carried any (bounded again: the state is a file). */

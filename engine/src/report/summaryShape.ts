@@ -8,6 +8,14 @@ import type { Summary } from './summary';
 
 const COMPACTION_AT = { chapter: string(), phase: count() };
 
+const RATE = object({
+  key: string(),
+  passed: count(),
+  graded: count(),
+  rate: nullable(number()),
+  interval: nullable(array(number()) as Shape<[number, number]>),
+});
+
 export const SUMMARY_SHAPE = object({
   run: string(),
   benchmark: string(),
@@ -33,4 +41,5 @@ export const SUMMARY_SHAPE = object({
   retries: optional(count()),
   usage: optional(record(object({ requests: count(), promptTokens: count(), completionTokens: count() }))),
   toolCalls: optional(object({ calls: count(), replies: count() })),
+  dataset: optional(object({ dataset: string(), by: string(), passScore: number(), rates: array(RATE), note: string() })),
 }) satisfies Shape<Partial<Summary>>;

@@ -9,9 +9,12 @@ import type { RunState } from '../state/runState';
 import { isPartialState } from '../state/partialRule';
 import { isStandInRun } from './standInNote';
 import { describeRun, type ComparedRun } from './compare';
-import { meanInterval, pooledRates, runStory, type Rate } from './trapStory';
+import { runStory } from './trapStory';
+import { meanInterval, pooledRates, type Rate } from './rates';
 import { checkResults, type SourceRef } from './runView';
 import { repeatOf } from '../protocol/runRequest';
+import { DEFAULT_PASS_SCORE } from '../protocol/scores';
+import { datasetAccuracy, datasetAccuracyLines, datasetRunFigures, type DatasetAccuracy } from './datasetAccuracy';
 
 export interface Stats {
   n: number;
@@ -74,6 +77,10 @@ export interface Trends {
   groups: TrendGroup[];
   /** Runs left out, with why (not finished, partial, or their benchmark could not be read). */
   skipped: { run: string; reason: string }[];
+  /** Imported benchmarks' runs (`mmb import`) by dataset and agent: the dataset's accuracy per type, every question pooled. */
+  datasets: DatasetAccuracy[];
+  /** The grade from which a check counts as correct in `datasets`. */
+  passScore: number;
 }
 
 export const DEFAULT_FLAKY_THRESHOLD = 3;
@@ -123,7 +130,15 @@ export function computeTrends(states: readonly RunState[], benchmarkOf: Benchmar
     else if (!benchmarkOf(s.benchmark)) skipped.push({ run: s.run, reason: `benchmark ${s.benchmark} not found` });
     else groups.set(groupKey(s), [...(groups.get(groupKey(s)) ?? []), s]);
   }
-  return { threshold, skipped, groups: [...groups.values()].map((runs) => trendGroup(runs, benchmarkOf(runs[0]!.benchmark)!, threshold)) };
+  // A dataset's questions are a benchmark each: beside their one-run groups, the dataset's metric pools them by type.
+  const counted = [...groups.values()].flat().map((s) => datasetRunFigures(s, benchmarkOf(s.benchmark)!.benchmark.title));
+  return {
+    threshold,
+    skipped,
+    groups: [...groups.values()].map((runs) => trendGroup(runs, benchmarkOf(runs[0]!.benchmark)!, threshold)),
+    datasets: datasetAccuracy(counted, DEFAULT_PASS_SCORE),
+    passScore: DEFAULT_PASS_SCORE,
+  };
 }
 
 function trendGroup(runs: RunState[], { benchmark, path }: { benchmark: Benchmark; path?: string }, threshold: number): TrendGroup {
@@ -193,6 +208,7 @@ export function trendsText(trends: Trends): string {
     if (g.runs.length < 2) lines.push('  one full run: nothing to compare yet');
     else if (!flaky.length && !failing.length) lines.push('  every check stable');
   }
+  lines.push(...datasetAccuracyLines(trends.datasets, trends.passScore));
   for (const s of trends.skipped) lines.push(`left out: ${s.run} (${s.reason})`);
   return `${lines.join('\n')}\n`;
 }

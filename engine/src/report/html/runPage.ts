@@ -8,6 +8,7 @@ import { memoryAt } from './memory';
 import { toolCallsBlock } from './toolCalls';
 import { storySection } from './trapStory';
 import { regradeSection } from './regradeSection';
+import { datasetSection } from './datasetSection';
 import { chartBox, escapeHtml, gradeBars, gradeClass, gradeColour, MUTED_COLOUR, page, sourceLink } from './page';
 import type { ChartSpec, RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, PARTIAL_AVERAGES, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';
@@ -29,6 +30,7 @@ export function renderRunReport(view: RunView, options: RenderOptions = {}): str
   const missing = summary.coverage.missing;
   const body = `${pageHeader(view, title)}
 ${kpis(view)}
+${datasetSection(view.summary.dataset)}
 ${storySection(view.story, options)}
 <h2>Grades</h2>
 ${graded ? gradeChartBoxes() : noteParagraph('No check was graded, so there are no grades to chart.')}

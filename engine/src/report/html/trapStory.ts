@@ -2,7 +2,8 @@
  * The trap story on the run page (each trap write, its checks, how far apart, the result) and the
  * pass-rate tables the run and trends pages share.
  */
-import type { Rate, RunStory, TrapCheck, TrapDistance, TrapStory } from '../trapStory';
+import type { RunStory, TrapCheck, TrapDistance, TrapStory } from '../trapStory';
+import type { Rate } from '../rates';
 import type { TrapLink } from '../runView';
 import { escapeHtml, fmtGrade, sourceLink, type RenderOptions } from './page';
 import { gradeBadge, noteParagraph, numberCell, numberHead, plural, SECOND_ATTEMPT, tableOf, tagLabel } from './markup';

@@ -1,6 +1,7 @@
 /** The trends page: per configuration, the mean and spread of each check and trap type over repeated runs. */
 import { groupName, type CheckTrend, type Stats, type TrapTrend, type TrendGroup, type Trends } from '../trends';
 import { percent, rateTable } from './trapStory';
+import { datasetTrendsSection } from './datasetSection';
 import {
   barChart,
   chartBox,
@@ -35,6 +36,7 @@ export function renderTrends(trends: Trends, options: RenderOptions = {}): strin
 <h1>Trends</h1>
 <p class="sub">${grouping} ${flaky}; ${failing}.</p>
 </header>
+${datasetTrendsSection(trends.datasets, trends.passScore)}
 ${sections.join('\n') || noteParagraph('No finished runs.')}
 ${trends.skipped.length ? noteParagraph(`Left out: ${skipped}`) : ''}
 ${noteParagraph(fullRuns)}`;
