@@ -149,7 +149,7 @@ function sessionChapter(session: ToldSession, s: number, count: number, context:
       lines,
       newSession: s > 0,
       ...(sheet ? { sheet } : {}),
-      ...(context.trap ? { trap: context.trap } : {}),
+      ...(context.trap ? { traps: [context.trap] } : {}),
     }),
     '',
   ].join('\n');

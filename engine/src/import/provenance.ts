@@ -13,7 +13,11 @@ export interface DatasetInfo {
   licence: string;
   citation: string;
   url: string;
+  /** What a folder plays of the dataset, and how, as its README says it. */
+  played: string;
 }
+
+const RECORDED_USER = 'the persona tells the agent what the recorded user said, at the recorded dates, and the agent answers as itself';
 
 export const DATASETS = {
   longmemeval: {
@@ -24,6 +28,7 @@ export const DATASETS = {
       'Di Wu, Hongwei Wang, Wenhao Yu, Yuwei Zhang, Kai-Wei Chang, Dong Yu. LongMemEval: Benchmarking Chat Assistants on ' +
       'Long-Term Interactive Memory. ICLR 2025. arXiv:2410.10813',
     url: 'https://github.com/xiaowu0162/LongMemEval',
+    played: `a question of the dataset played through the chat, on-policy: ${RECORDED_USER}`,
   },
   locomo: {
     key: 'locomo',
@@ -33,6 +38,19 @@ export const DATASETS = {
       'Adyasha Maharana, Dong-Ho Lee, Sergey Tulyakov, Mohit Bansal, Francesco Barbieri, Yuwei Fang. Evaluating Very ' +
       'Long-Term Conversational Memory of LLM Agents. ACL 2024. arXiv:2402.17753',
     url: 'https://github.com/snap-research/locomo',
+    played: `a conversation of the dataset played through the chat, on-policy: ${RECORDED_USER}`,
+  },
+  memoryagentbench: {
+    key: 'memoryagentbench',
+    name: 'MemoryAgentBench',
+    licence: 'MIT',
+    citation:
+      'Yuanzhe Hu, Yu Wang, Julian McAuley. Evaluating Memory in LLM Agents via Incremental Multi-Turn Interactions. ' +
+      'ICLR 2026. arXiv:2507.05257',
+    url: 'https://huggingface.co/datasets/ai-hyz/MemoryAgentBench',
+    played:
+      'a row of its Conflict_Resolution split played through the chat, on-policy: the persona tells the agent the ' +
+      "row's numbered facts in their order, a later fact replacing an earlier one, and the agent answers as itself",
   },
 } as const satisfies Record<string, DatasetInfo>;
 
@@ -82,9 +100,8 @@ export function importedReadme(title: string, provenance: Provenance, about: rea
   return [
     `# ${title}`,
     '',
-    `Imported from ${dataset.name} by \`mmb import ${dataset.key}\`: a question of the dataset played through the chat,`,
-    'on-policy: the persona tells the agent what the recorded user said, at the recorded dates, and the agent answers as',
-    'itself. The check is graded like any other; docs/datasets.md says how to set the result beside published figures.',
+    `Imported from ${dataset.name} by \`mmb import ${dataset.key}\`: ${dataset.played}.`,
+    'Each check is graded like any other; docs/datasets.md says how to set the result beside published figures.',
     '',
     ...about,
     '',
