@@ -3,9 +3,10 @@
  * dataset's schema as `datasets` exports it (JSON Lines; `context`, `questions`, `answers`, and the
  * `metadata` struct with its null fields), with hostile text. Held: the first field that differs
  * named; a row of another split refused in one line; the facts told in parts, an overriding fact
- * an update of the earlier one under a STALE trap only when the data links them; the hostile text
- * parsed back as words; and through the CLI: `--audit` clean, a rehearsal to the end with full
- * coverage and the right check types, the metric per type, the same bytes twice, a JSON array too.
+ * an update of the earlier one under a STALE trap only when the data links them (each trap after
+ * the part that makes its edit); the hostile text parsed back as words; and through the CLI:
+ * `--audit` clean, a rehearsal to the end with full coverage and the right check types, the metric
+ * per type, the same bytes twice, a JSON array too.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { test } from 'node:test';
 import { allPhases, loadBenchmark, phaseInstructions, validateBenchmark } from '../../scenario/src';
 import { factsOf, mabDifference, mabRefusal, planQuestion, type MabRow } from '../src/import/memoryAgentBench';
 import { FACTS_PER_PART, renderMemoryAgentBench } from '../src/import/memoryAgentBenchRender';
+import { phasesText } from '../src/import/phaseSplit';
 import { DATASETS, datasetMarkOf, type Provenance } from '../src/import/provenance';
 import { mmb, tempDir } from './helpers';
 
@@ -225,6 +227,22 @@ test('a row: parts of the list told as sheets, updates of the earlier facts unde
   );
   for (const { chapter, phase } of phases) assert.doesNotMatch(phaseInstructions(chapter, phase), /🪤|<script|\{\{|^#|`profile`/mu);
   assert.equal(datasetMarkOf(JSON.parse(rendered.files.get('benchmark.json')!.replace(/^\/\/.*\n/, '')).title)?.type, 'single-hop');
+});
+
+test('a session cut into parts: each trap after the part that makes the edit of the fact it names', () => {
+  const lines = Array.from({ length: 25 }, (_, k) => {
+    const edit = k === 1 ? ' Then update `facts01` fact 1.2 to "b".' : k === 22 ? ' Then update `facts01` fact 1.5 to "e".' : '';
+    return `${String(10 + Math.floor(k / 60)).padStart(2, '0')}:${String(k % 60).padStart(2, '0')} — You say: "x${k}".${edit}`;
+  });
+  const traps = ['🪤 STALE facts01#1.5 → 1.1', '🪤 STALE facts01#1.2 → 1.1'];
+  const text = phasesText({ title: 'Session 1', lines, newSession: false, traps }).join('\n');
+  const [first, second] = text.split('\n## Session 1 (2)\n');
+  assert.match(first!, /^10:01 — You say: "x1"\. Then update `facts01` fact 1\.2 to "b"\.$/mu);
+  assert.equal(first!.trimEnd().split('\n').at(-1), '🪤 STALE facts01#1.2 → 1.1');
+  assert.doesNotMatch(first!, /#1\.5/);
+  assert.match(second!, /^10:22 — You say: "x22"\. Then update `facts01` fact 1\.5/mu);
+  assert.equal(second!.trimEnd().split('\n').at(-1), '🪤 STALE facts01#1.5 → 1.1');
+  assert.doesNotMatch(second!, /#1\.2/);
 });
 
 test('mmb import memoryagentbench: --audit clean, rehearsed to the end with full coverage, the metric per type, the same bytes', () => {
