@@ -8,7 +8,7 @@
  */
 import { factsOf, hopOf, MAB_HOPS, planQuestion, type MabFact, type MabRow } from './memoryAgentBench';
 import { phasesText } from './phaseSplit';
-import { DATASETS, importedReadme, importedTitle, type Provenance } from './provenance';
+import { DATASETS, importedManifest, importedReadme, importedTitle, inNameOrder, type Provenance } from './provenance';
 import { MAX_QUESTION_CHARS, safeName, safeQuoted, safeText } from './safeText';
 
 /** The facts of the list a phase tells: some 40 persona turns at the stand-in's three facts a message. */
@@ -101,15 +101,13 @@ export function renderMemoryAgentBench(row: MabRow, provenance: Provenance): Ren
   const source = safeText(row.metadata.source, 80).replace(/\s/g, '_');
   const title = importedTitle(DATASETS.memoryagentbench, source, hop);
   const body = { title, chapters, sheets };
-  const comment = `// Imported by \`mmb import ${DATASETS.memoryagentbench.key}\`: README.md names the file, its sha256 and the options.`;
-  files.set('benchmark.json', `${comment}\n${JSON.stringify(body, null, 2)}\n`);
+  files.set('benchmark.json', importedManifest(DATASETS.memoryagentbench, body));
   files.set('instructions.md', INSTRUCTIONS);
   const aimed = new Set([...chains.values()].flatMap((chain) => chain.checks));
   const checks = row.questions.map((_, q) => ({ type: checkType, trapped: aimed.has(`1.${q + 1}`) }));
   const about = aboutLines(row, { facts: facts.length, parts, checkType, hop, trapped: aimed.size });
   files.set('README.md', importedReadme(title, provenance, about));
-  const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { name: `memoryagentbench-${safeName(row.metadata.source)}`, files: sorted, checks };
+  return { name: `memoryagentbench-${safeName(row.metadata.source)}`, files: inNameOrder(files), checks };
 }
 
 function sheetText(facts: readonly MabFact[], range: readonly number[], told: readonly number[], p: number): string {

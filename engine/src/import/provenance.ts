@@ -2,7 +2,9 @@
  * Where an imported benchmark comes from, said once for every importer: each dataset's name,
  * licence, citation and address, the title that marks a benchmark as imported (the report reads
  * it back to add the dataset's metric), and the README every imported benchmark carries: the
- * dataset, its licence and citation, the input file's name and sha256, and the import's options.
+ * dataset, its licence and citation, the input file's name and sha256, and the import's options;
+ * its benchmark.json says so in a comment, and its files are listed in name order, so the same
+ * item writes the same folder.
  */
 
 export interface DatasetInfo {
@@ -114,4 +116,15 @@ export function importedReadme(title: string, provenance: Provenance, about: rea
     `- Options: \`${provenance.options}\`. The same file and options write the same folder, byte for byte.`,
     '',
   ].join('\n');
+}
+
+/** An imported folder's benchmark.json: the manifest under a comment naming the command and where the provenance is. */
+export function importedManifest(dataset: DatasetInfo, body: Readonly<Record<string, unknown>>): string {
+  const comment = `// Imported by \`mmb import ${dataset.key}\`: README.md names the file, its sha256 and the options.`;
+  return `${comment}\n${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** A folder's files by name: written in any order, listed (and so written) in one. */
+export function inNameOrder(files: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
