@@ -324,7 +324,7 @@ test('another split, another schema, a broken line: one line, exit 2, nothing wr
   assert.match(cut.stderr, /^mmb: cut\.jsonl: item 1 \(line 3\) is not valid JSON \(.+\)\.\n$/);
   refused(
     ['cr.jsonl', '--haystack', 'oracle'],
-    '--haystack goes with longmemeval: MemoryAgentBench has no haystack, every session is told.',
+    '--haystack goes with longmemeval: MemoryAgentBench has no haystack, each item is told whole.',
   );
   assert.deepEqual(readdirSync(dir).sort(), ['ar.jsonl', 'changed.jsonl', 'cut.jsonl']);
 });

@@ -51,7 +51,7 @@ export async function importCommand(input: ImportInput, out: (text: string) => v
   const importer = IMPORTERS[dataset as DatasetKey];
   const choice = choiceOf(input, importer);
   if (input.haystack !== undefined && !importer.haystack)
-    throw new UsageError(`--haystack goes with longmemeval: ${importer.info.name} has no haystack, every session is told.`);
+    throw new UsageError(`--haystack goes with longmemeval: ${importer.info.name} has no haystack, each item is told whole.`);
   const haystack = haystackOf(input.haystack);
   const path = resolve(input.cwd, file);
   const shown = shownPath(file);
