@@ -76,7 +76,7 @@ export function renderMemoryAgentBench(row: MabRow, provenance: Provenance): Ren
   const sheets: string[] = [];
   const phases: string[][] = [];
   for (let p = 0; p < parts; p++) {
-    const range = facts.map((_, index) => index).slice(p * FACTS_PER_PART, (p + 1) * FACTS_PER_PART);
+    const range = Array.from({ length: Math.min(FACTS_PER_PART, facts.length - p * FACTS_PER_PART) }, (_, k) => p * FACTS_PER_PART + k);
     const told = range.filter((index) => !updateOf.has(index));
     const sheet = told.length ? sheetOf(p) : undefined;
     told.forEach((index, k) => refs.set(index, { sheet: sheetOf(p), id: `1.${k + 1}` }));
