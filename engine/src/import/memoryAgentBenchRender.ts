@@ -87,8 +87,9 @@ export function renderMemoryAgentBench(row: MabRow, provenance: Provenance): Ren
     phases.push(partPhase({ facts, range, sheet, p, parts, updateOf, refs }));
   }
   const chapters: string[] = [];
+  const chapterWidth = Math.max(2, String(Math.ceil(parts / PARTS_PER_CHAPTER)).length);
   for (let c = 0; c * PARTS_PER_CHAPTER < parts; c++) {
-    const file = `list${String(c + 1).padStart(2, '0')}.md`;
+    const file = `list${String(c + 1).padStart(chapterWidth, '0')}.md`;
     chapters.push(file);
     const from = c * PARTS_PER_CHAPTER;
     const own = phases.slice(from, from + PARTS_PER_CHAPTER);
