@@ -1,7 +1,7 @@
 /**
  * The dataset's metric in the report: accuracy per question type with 95 % Wilson intervals,
  * pooled over the full runs of imported benchmarks by dataset and agent (a stand-in rehearsal
- * apart, partial runs and other benchmarks not counted), as literal figures and lines.
+ * apart, partial runs and other benchmarks not counted), as literal figures and lines, for each dataset.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -80,4 +80,19 @@ test("LoCoMo: each check's category is its id's first number", () => {
     ['adversarial 1/1', 'multi-hop 0/1', 'other 1/1', 'single-hop 1/1', 'temporal 1/2', 'all 4/6'],
   );
   assert.equal(locomo!.group, 'LoCoMo @ hermes');
+});
+
+test('MemoryAgentBench: each row is of one type, single-hop or multi-hop, pooled over rows of every length', () => {
+  const rows = [
+    run('MemoryAgentBench factconsolidation_sh_6k · single-hop', [10, 0, 9]),
+    run('MemoryAgentBench factconsolidation_sh_32k · single-hop', [0]),
+    run('MemoryAgentBench factconsolidation_mh_6k · multi-hop', [10, 2]),
+  ];
+  const [mab] = datasetAccuracy(rows, 8);
+  assert.equal(mab!.group, 'MemoryAgentBench @ hermes');
+  assert.equal(mab!.runs, 3);
+  assert.deepEqual(
+    mab!.rates.map((r) => `${r.key} ${r.passed}/${r.graded}`),
+    ['multi-hop 1/2', 'single-hop 2/4', 'all 3/6'],
+  );
 });

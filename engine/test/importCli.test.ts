@@ -147,7 +147,7 @@ test('a file of another schema, a bad option, an existing folder: one line, exit
   refused(mmb(['import', 'longmemeval', 'missing.json'], dir), 'cannot read missing.json: no such file or folder');
   refused(
     mmb(['import', 'longmemeal', FIXTURE], dir),
-    /^mmb: unknown dataset "longmemeal": the datasets are longmemeval, locomo\. Did you mean `longmemeval`\?\n$/,
+    /^mmb: unknown dataset "longmemeal": the datasets are longmemeval, locomo, memoryagentbench\. Did you mean `longmemeval`\?\n$/,
   );
   refused(
     mmb(['import', 'longmemeval', FIXTURE, '--types', 'knowledge-updates'], dir),

@@ -128,6 +128,6 @@ test('mmb import locomo: --audit clean, a rehearsal with full coverage, the metr
   assert.equal(bad.stderr, "mmb: --types goes with longmemeval: LoCoMo's items have no type.\n");
   assert.equal(
     mmb(['import', 'locomo', FIXTURE, '--haystack', 'oracle'], dir).stderr,
-    'mmb: --haystack goes with longmemeval: LoCoMo has no haystack, every session is told.\n',
+    'mmb: --haystack goes with longmemeval: LoCoMo has no haystack, each item is told whole.\n',
   );
 });

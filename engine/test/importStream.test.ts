@@ -2,7 +2,8 @@
  * The dataset reader streams: a file many times its chunk yields its first item after one chunk,
  * every item parsed whole across chunk boundaries (strings holding brackets, commas, escaped
  * quotes, an emoji cut between chunks), and a file that is no array, is cut short, has text after
- * its array, a broken item or an item over the bound is one `DatasetFormatError` line naming where.
+ * its array, a broken item or an item over the bound is one `DatasetFormatError` line naming
+ * where; JSON Lines are read line by line the same way, a broken line named by its number.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -68,4 +69,30 @@ test('what is no array of items is one line naming where', async () => {
     await refusal(`[1, "${'y'.repeat(500)}"]`, { maxItemChars: 100, chunkBytes: 16 }),
     'data.json: item 1 is larger than 100 characters.',
   );
+});
+
+test('JSON Lines (what `datasets` writes): an item a line across chunks, blank lines skipped, a bad line named by its number', async () => {
+  const items = [{ context: '0. a [fact], {b}', questions: ['x?'] }, { e: '🪤❓ emoji 😀 "quoted" \\ here' }, { n: 3 }];
+  const text = `\uFEFF${JSON.stringify(items[0])}\n\n${JSON.stringify(items[1])}\r\n${JSON.stringify(items[2])}`;
+  for (const chunkBytes of [1, 5, 64])
+    assert.deepEqual(await readAll(text, { chunkBytes, jsonLines: true }), items, `chunks of ${chunkBytes}`);
+  assert.deepEqual(await readAll(`${text}\n`, { jsonLines: true }), items);
+  assert.match(
+    await refusal('{"a": 1}\n\n{"b": tru}\n', { jsonLines: true }),
+    /^data\.json: item 1 \(line 3\) is not valid JSON \(.+\)\.$/,
+  );
+  assert.equal(
+    await refusal(`{"a": 1}\n{"b": "${'y'.repeat(500)}"}\n`, { jsonLines: true, maxItemChars: 100, chunkBytes: 16 }),
+    'data.json: item 1 (line 2) is larger than 100 characters.',
+  );
+  assert.equal(
+    await refusal('x, y', { jsonLines: true }),
+    'data.json: expected a JSON array of items ([ … ]) or JSON Lines (an item a line), found "x" first.',
+  );
+  assert.equal(
+    await refusal('  \n', { jsonLines: true }),
+    'data.json: expected a JSON array of items ([ … ]) or JSON Lines (an item a line), found nothing.',
+  );
+  // Without the option, a file of lines is still no array.
+  assert.equal(await refusal('{"a": 1}\n'), 'data.json: expected a JSON array of items ([ … ]), found "{" first.');
 });

@@ -1,9 +1,9 @@
 /**
  * `mmb import <dataset> <file> [--ids …|--types …|--sample N --seed S] [--haystack oracle|full|N]`:
  * a published dataset's items written as benchmarks under benchmarks/, one folder each (what each
- * dataset's items are and become: `importers.ts`). The
- * file is streamed twice: once to check every item against the schema (a file of another schema is
- * one line, before anything is written) and to pick the items, once to write them.
+ * dataset's items are and become: `importers.ts`). The file, a JSON array or JSON Lines, is
+ * streamed twice: once to check every item against the schema (a file of another schema is one
+ * line, before anything is written) and to pick the items, once to write them.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, statSync } from 'node:fs';
@@ -51,12 +51,12 @@ export async function importCommand(input: ImportInput, out: (text: string) => v
   const importer = IMPORTERS[dataset as DatasetKey];
   const choice = choiceOf(input, importer);
   if (input.haystack !== undefined && !importer.haystack)
-    throw new UsageError(`--haystack goes with longmemeval: ${importer.info.name} has no haystack, every session is told.`);
+    throw new UsageError(`--haystack goes with longmemeval: ${importer.info.name} has no haystack, each item is told whole.`);
   const haystack = haystackOf(input.haystack);
   const path = resolve(input.cwd, file);
   const shown = shownPath(file);
   try {
-    if (!statSync(path).isFile()) throw new UsageError(`${shown} is not a file: give the dataset's JSON file.`);
+    if (!statSync(path).isFile()) throw new UsageError(`${shown} is not a file: give the dataset's JSON or JSON Lines file.`);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read ${shown}: ${describeFsError(e)}`);
@@ -156,7 +156,7 @@ async function readPicks(
   const candidates: Picked[] = [];
   let total = 0;
   try {
-    for await (const { index, value } of streamJsonArray(path, shown, { onChunk: (chunk) => hash.update(chunk) })) {
+    for await (const { index, value } of streamJsonArray(path, shown, { onChunk: (chunk) => hash.update(chunk), jsonLines: true })) {
       total++;
       const difference = importer.difference(value);
       if (difference)
@@ -164,6 +164,8 @@ async function readPicks(
           `${shown}: item ${index}: field ${difference.field}: expected ${difference.expected}, found ${difference.found} ` +
             `(not a ${importer.info.name} item; docs/datasets.md gives the schema).`,
         );
+      const refusal = importer.refusal?.(value);
+      if (refusal) throw new DatasetFormatError(`${shown}: item ${index} is ${refusal}`);
       const { id, type } = importer.describe(value);
       if (choice.ids && !choice.ids.includes(id)) continue;
       if (choice.types && !choice.types.includes(type)) continue;
@@ -219,7 +221,7 @@ async function writePicks(
 ): Promise<(Rendered & { name: string })[]> {
   const written: (Rendered & { name: string })[] = [];
   try {
-    for await (const { index, value } of streamJsonArray(file.path, file.shown)) {
+    for await (const { index, value } of streamJsonArray(file.path, file.shown, { jsonLines: true })) {
       const name = names.get(index);
       if (name === undefined) continue;
       const rendered = importer.render(value, haystack, provenance);

@@ -14,6 +14,8 @@ import {
 import { renderLongMemEval } from '../import/longmemevalRender';
 import { locomoDifference, type LocomoItem } from '../import/locomo';
 import { renderLocomo } from '../import/locomoRender';
+import { hopOf, mabDifference, mabRefusal, type MabRow } from '../import/memoryAgentBench';
+import { renderMemoryAgentBench } from '../import/memoryAgentBenchRender';
 import { DATASETS, type DatasetInfo, type DatasetKey, type Provenance } from '../import/provenance';
 import { safeName } from '../import/safeText';
 import type { ShapeDifference } from '../import/shape';
@@ -38,12 +40,20 @@ export interface Importer {
   /** Whether `--haystack` means anything for the dataset. */
   haystack: boolean;
   difference(value: unknown): ShapeDifference | undefined;
+  /** Why an item that fits the schema is refused, with the whole file (a row of a split that is not played). */
+  refusal?(value: unknown): string | undefined;
   describe(value: unknown): { id: string; type: string };
   /** Why a picked item is not played, or undefined when it is. */
   leftOut(pick: Picked): string | undefined;
   folder(id: string): string;
   render(value: unknown, haystack: Haystack, provenance: Provenance): Rendered | undefined;
+  /** The summary's line on the updates played as STALE traps, from the renderings' tallies; none when there were none. */
+  updatesLine?(tallies: readonly string[]): string | undefined;
 }
+
+/** The tallies that start with `prefix `, without it. */
+const prefixed = (tallies: readonly string[], prefix: string) =>
+  tallies.filter((t) => t.startsWith(`${prefix} `)).map((t) => t.slice(prefix.length + 1));
 
 const LONGMEMEVAL: Importer = {
   info: DATASETS.longmemeval,
@@ -61,6 +71,15 @@ const LONGMEMEVAL: Importer = {
     if (!question) return undefined;
     const stale = question.stale ? [`knowledge update ${question.stale === 'written' ? 'with a STALE trap' : 'RECALL alone'}`] : [];
     return { files: question.files, tallies: [`check ${question.checkType}`, ...stale] };
+  },
+  updatesLine: (tallies) => {
+    const updates = prefixed(tallies, 'knowledge update');
+    if (updates.length === 0) return undefined;
+    const trapped = updates.filter((u) => u === 'with a STALE trap').length;
+    return (
+      `  knowledge updates: ${trapped} with a STALE trap, ${updates.length - trapped} RECALL alone ` +
+      '(no number tells the earlier value from the later)'
+    );
   },
 };
 
@@ -81,7 +100,38 @@ const LOCOMO: Importer = {
   },
 };
 
-export const IMPORTERS: Readonly<Record<DatasetKey, Importer>> = { longmemeval: LONGMEMEVAL, locomo: LOCOMO };
+const MEMORYAGENTBENCH: Importer = {
+  info: DATASETS.memoryagentbench,
+  types: [],
+  haystack: false,
+  difference: mabDifference,
+  refusal: mabRefusal,
+  describe: (value) => {
+    const source = (value as MabRow).metadata.source;
+    return { id: source, type: hopOf(source) ?? 'other' };
+  },
+  leftOut: () => undefined,
+  folder: (id) => `memoryagentbench-${safeName(id)}`,
+  render: (value, _haystack, provenance) => {
+    const row = renderMemoryAgentBench(value as MabRow, provenance);
+    const updates = row.checks.map((check) => `update ${check.trapped ? 'with a STALE trap' : 'not found'}`);
+    return { files: row.files, tallies: [...row.checks.map((check) => `check ${check.type}`), ...updates] };
+  },
+  updatesLine: (tallies) => {
+    const updates = prefixed(tallies, 'update');
+    const trapped = updates.filter((u) => u === 'with a STALE trap').length;
+    return (
+      `  questions asking for an update: ${trapped} with a STALE trap, ${updates.length - trapped} without ` +
+      '(no earlier fact of the same subject and relation found, or multi-hop)'
+    );
+  },
+};
+
+export const IMPORTERS: Readonly<Record<DatasetKey, Importer>> = {
+  longmemeval: LONGMEMEVAL,
+  locomo: LOCOMO,
+  memoryagentbench: MEMORYAGENTBENCH,
+};
 
 function counted(keys: readonly string[]): string {
   const counts = new Map<string, number>();
@@ -92,20 +142,14 @@ function counted(keys: readonly string[]): string {
 /** The summary's lines after the first: by item type, by what the rendering counted, what was left out and why. */
 export function summaryLines(importer: Importer, picked: readonly Picked[], written: readonly Rendered[]): string[] {
   const tallies = written.flatMap((w) => w.tallies);
-  const prefixed = (prefix: string) => tallies.filter((t) => t.startsWith(`${prefix} `)).map((t) => t.slice(prefix.length + 1));
   const played = picked.filter((p) => importer.leftOut(p) === undefined);
   const lines: string[] = [];
   if (importer.types.length) lines.push(`  by question type: ${counted(played.map((p) => p.type))}`);
-  if (prefixed('check').length) lines.push(`  by check type: ${counted(prefixed('check'))}`);
-  if (prefixed('category').length) lines.push(`  questions by category: ${counted(prefixed('category'))}`);
-  const updates = prefixed('knowledge update');
-  if (updates.length) {
-    const trapped = updates.filter((u) => u === 'with a STALE trap').length;
-    lines.push(
-      `  knowledge updates: ${trapped} with a STALE trap, ${updates.length - trapped} RECALL alone ` +
-        '(no number tells the earlier value from the later)',
-    );
-  }
+  const [checks, categories] = [prefixed(tallies, 'check'), prefixed(tallies, 'category')];
+  if (checks.length) lines.push(`  by check type: ${counted(checks)}`);
+  if (categories.length) lines.push(`  questions by category: ${counted(categories)}`);
+  const updates = written.length ? importer.updatesLine?.(tallies) : undefined;
+  if (updates) lines.push(updates);
   const reasons = new Map<string, string[]>();
   for (const pick of picked) {
     const why = importer.leftOut(pick);

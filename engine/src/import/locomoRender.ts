@@ -7,7 +7,7 @@
  * back. Pure: same conversation, same bytes.
  */
 import { LOCOMO_CATEGORIES, locomoSessions, type LocomoItem, type LocomoSession, type LocomoTurn } from './locomo';
-import { DATASETS, importedReadme, importedTitle, type Provenance } from './provenance';
+import { DATASETS, importedManifest, importedReadme, importedTitle, inNameOrder, type Provenance } from './provenance';
 import { MAX_QUESTION_CHARS, safeName, safeQuoted, safeText } from './safeText';
 import { phasesText } from './phaseSplit';
 import { AnchorWriter, startTimeText } from './timeline';
@@ -60,10 +60,7 @@ export function renderLocomo(item: LocomoItem, provenance: Provenance): Rendered
   const id = safeText(String(item.sample_id), 80).replace(/\s/g, '_');
   const title = importedTitle(DATASETS.locomo, id, BY_CATEGORY);
   const body = { title, chapters, sheets, time_master: true, time_gate: true, start_time: startTimeText(sessions[0]?.moment ?? asked) };
-  files.set(
-    'benchmark.json',
-    `// Imported by \`mmb import locomo\`: README.md names the file, its sha256 and the options.\n${JSON.stringify(body, null, 2)}\n`,
-  );
+  files.set('benchmark.json', importedManifest(DATASETS.locomo, body));
   files.set('instructions.md', instructions(persona, item.conversation.speaker_b));
   const about = [
     '## The conversation',
@@ -77,8 +74,7 @@ export function renderLocomo(item: LocomoItem, provenance: Provenance): Rendered
       '.',
   ];
   files.set('README.md', importedReadme(title, provenance, about));
-  const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { name: `locomo-${safeName(String(item.sample_id))}`, files: sorted, categories };
+  return { name: `locomo-${safeName(String(item.sample_id))}`, files: inNameOrder(files), categories };
 }
 
 interface SessionContext {

@@ -8,7 +8,7 @@
  */
 import { distinctNumbers, missingFrom, numbers } from '../audit/answerAudit';
 import { checkTypeOf, isFactTurn, toldSessions, type Haystack, type LongMemEvalItem, type ToldSession } from './longmemeval';
-import { DATASETS, importedReadme, importedTitle, type Provenance } from './provenance';
+import { DATASETS, importedManifest, importedReadme, importedTitle, inNameOrder, type Provenance } from './provenance';
 import { MAX_QUESTION_CHARS, safeName, safeQuoted, safeText } from './safeText';
 import { phasesText } from './phaseSplit';
 import { AnchorWriter, parseDatasetMoment, QUIET_STEP, startTimeText } from './timeline';
@@ -95,8 +95,7 @@ export function renderLongMemEval(item: LongMemEvalItem, haystack: Haystack, pro
   const stale = item.question_type === 'knowledge-update' && checkType === 'RECALL' ? (update ? 'written' : 'not found') : undefined;
   const about = aboutLines(item, checkType, sessions, haystack, stale);
   files.set('README.md', importedReadme(title, provenance, about));
-  const sorted = new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { name: `longmemeval-${safeName(item.question_id)}`, files: sorted, checkType, ...(stale ? { stale } : {}) };
+  return { name: `longmemeval-${safeName(item.question_id)}`, files: inNameOrder(files), checkType, ...(stale ? { stale } : {}) };
 }
 
 interface SessionContext {
@@ -149,7 +148,7 @@ function sessionChapter(session: ToldSession, s: number, count: number, context:
       lines,
       newSession: s > 0,
       ...(sheet ? { sheet } : {}),
-      ...(context.trap ? { trap: context.trap } : {}),
+      ...(context.trap ? { traps: [context.trap] } : {}),
     }),
     '',
   ].join('\n');
@@ -187,8 +186,7 @@ function sheetText(name: string, sessions: readonly ToldSession[], facts: readon
 
 function manifest(title: string, chapters: readonly string[], sheets: readonly string[], start: number): string {
   const body = { title, chapters, sheets, time_master: true, time_gate: true, start_time: startTimeText(start) };
-  const comment = `// Imported by \`mmb import ${DATASETS.longmemeval.key}\`: README.md names the file, its sha256 and the options.`;
-  return `${comment}\n${JSON.stringify(body, null, 2)}\n`;
+  return importedManifest(DATASETS.longmemeval, body);
 }
 
 const INSTRUCTIONS = [

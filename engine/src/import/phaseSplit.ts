@@ -3,7 +3,7 @@
  * message, and a phase allows the persona 60 turns and a few more per fact and check, so a long
  * session (LoCoMo's run to thirty turns) or a long gap of quiet steps is split into phases of at
  * most `MAX_ANCHORS_PER_PHASE` anchors. The new conversation opens the first part; the sheet's
- * `require_all_facts` and the trap go with the part that tells the sheet or makes the edit.
+ * `require_all_facts` and the traps go with the part that tells the sheet or makes the edits.
  */
 
 /** Anchors per phase: two persona turns each, well under the 60 a phase allows. */
@@ -19,8 +19,8 @@ export interface SessionPhases {
   newSession: boolean;
   /** The sheet its lines tell: required in the part whose line names it. */
   sheet?: string;
-  /** A trap line: after the part whose line makes the edit it marks. */
-  trap?: string;
+  /** Trap lines: each after the part whose line makes the edit of the fact it names. */
+  traps?: readonly string[];
   /** Lines after the last part's anchors (the checks). */
   after?: readonly string[];
 }
@@ -46,19 +46,23 @@ export function phasesText(session: SessionPhases): string[] {
   }
   const tells = (part: readonly string[]) =>
     session.sheet !== undefined && part.some((line) => line.includes(`\`${session.sheet}\` sheet`));
-  const edits = (part: readonly string[]) => part.some((line) => / Then update `[\w-]+` fact /.test(line));
+  const edits = (part: readonly string[], trap: string) => {
+    const [, sheet, id] = /([\w-]+)#(\d+\.\d+)/.exec(trap) ?? [];
+    return part.some((line) => line.includes(` Then update \`${sheet}\` fact ${id} `));
+  };
   return parts.flatMap((part, index) => {
     const js = [
       ...(index === 0 && session.newSession ? ['await bench.newSession();'] : []),
       ...(tells(part) ? [`vars.require_all_facts = ${JSON.stringify(session.sheet)};`] : []),
     ];
     const last = index === parts.length - 1;
+    const traps = (session.traps ?? []).filter((trap) => edits(part, trap));
     return [
       ...(index === 0 ? [] : ['']),
       `## ${session.title}${index === 0 ? '' : ` (${index + 1})`}`,
       ...(js.length ? ['```js', ...js, '```'] : []),
       ...part,
-      ...(session.trap && edits(part) ? ['', session.trap] : []),
+      ...(traps.length ? ['', ...traps] : []),
       ...(last && session.after ? session.after : []),
     ];
   });

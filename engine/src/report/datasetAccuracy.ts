@@ -97,9 +97,10 @@ export function datasetAccuracy(runs: readonly DatasetRunFigures[], passScore: n
 
 /** What differs from the datasets' protocols, said once under the figures. */
 export const ON_POLICY_NOTE =
-  "On-policy: the persona told the recorded user's turns in her own words at their dates, the agent answered as itself, " +
-  "and the persona graded; the dataset's protocol feeds the recorded history and grades with its own judge, so these " +
-  'figures sit beside published ones as a different measurement (docs/datasets.md).';
+  "On-policy: the persona told the recorded user's turns in her own words at their dates (MemoryAgentBench: the list's " +
+  "facts, in order), the agent answered as itself, and the persona graded; the dataset's protocol feeds the recorded " +
+  'history (or the context in chunks) and grades with its own judge (or by matching the answer), so these figures sit ' +
+  'beside published ones as a different measurement (docs/datasets.md).';
 
 const percent = (value: number) => `${Math.round(value * 100)}`;
 
