@@ -114,7 +114,7 @@ test('mmb run, the real process: Ctrl-C during a wait on the agent exits within 
   assert.ok(interruptedAt > 0, `the wait was shown: ${stdout}${stderr}`);
   assert.equal(code, 130, stderr);
   assert.ok(tookMs < 1000, `mmb exited ${tookMs} ms after Ctrl-C`);
-  assert.match(stderr, /mmb: stopping \(a wait on the agent at once, else after the current step; Ctrl-C again to quit at once\)/);
+  assert.match(stderr, /mmb: stopping \(a wait on a model or the agent at once, else after the current step; Ctrl-C again to quit/);
   writeFileSync(join(dir, 'agents', 'answer'), '');
   const again = mmb(['run', 'slow'], dir, env);
   assert.equal(again.code, 0, again.stderr);

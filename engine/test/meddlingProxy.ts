@@ -1,9 +1,10 @@
 /**
  * A model server that misbehaves the way real providers do: an HTTP proxy on 127.0.0.1:0 in front
- * of the stand-in that may answer a request with an error of its own making or rewrite the
- * agent's reply. For the secrets and hostile-input tests.
+ * of the stand-in that may answer a request with an error of its own making, rewrite the agent's
+ * reply, or hold a request before answering it (a slow server). For the secrets, hostile-input and
+ * stop tests.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startStandIn, type StandIn } from '../src/standin/server';
 
@@ -17,12 +18,15 @@ export interface ProxiedRequest {
   count: number;
 }
 
-export type Meddling = { status: number; message: string } | { rewrite: (content: string) => string } | undefined;
+/** `holdMs`: the request is answered only after this long, unless its client goes away first (counted in `cut`). */
+export type Meddling = { status: number; message: string } | { rewrite: (content: string) => string } | { holdMs: number } | undefined;
 
 export interface MeddlingProxy {
   /** The base URL for a model config: `http://127.0.0.1:PORT<prefix>/v1`. */
   url(prefix?: string): string;
   readonly meddled: number;
+  /** The paths of the held requests whose client closed the connection before they were answered. */
+  readonly cut: readonly string[];
   close(): Promise<void>;
 }
 
@@ -30,6 +34,7 @@ export async function startMeddlingProxy(meddle: (request: ProxiedRequest) => Me
   const standIn: StandIn = await startStandIn();
   const counts = new Map<string, number>();
   let meddled = 0;
+  const cut: string[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const raw = await readBody(req);
@@ -45,6 +50,10 @@ export async function startMeddlingProxy(meddle: (request: ProxiedRequest) => Me
           JSON.stringify({ error: { message: action.message, type: action.status >= 500 ? 'server_error' : 'invalid_request_error' } }),
         );
         return;
+      }
+      if (action && 'holdMs' in action) {
+        meddled++;
+        if (!(await held(res, action.holdMs))) return void cut.push(path);
       }
       const target = `${standIn.url.replace(/\/v1$/, '')}${path.replace(/^.*?\/v1\//, '/v1/')}`;
       const upstream = await fetch(target, {
@@ -73,12 +82,24 @@ export async function startMeddlingProxy(meddle: (request: ProxiedRequest) => Me
     get meddled() {
       return meddled;
     },
+    cut,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await standIn.close();
     },
   };
+}
+
+/** Waits `ms`: true, or false as soon as the client closes the connection (a request cut by its caller). */
+function held(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), ms);
+    res.on('close', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -257,7 +257,7 @@ export function startCli(): void {
     if (controller.signal.aborted) process.exit(130);
     if (!serving)
       process.stderr.write(
-        '\nmmb: stopping (a wait on the agent at once, else after the current step; Ctrl-C again to quit at once); ' +
+        '\nmmb: stopping (a wait on a model or the agent at once, else after the current step; Ctrl-C again to quit at once); ' +
           'the run resumes where it stopped.\n',
       );
     controller.abort();

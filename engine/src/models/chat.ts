@@ -1,6 +1,8 @@
 /** Chat models with tool calls, through the `openai` package against any compatible server. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
+import { RunStopped } from '../errors';
 import { openAiChunk } from './chunks/load';
 import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { chatRequestBody } from './requestBody';
@@ -39,6 +41,11 @@ export interface RetryNotice {
 export interface CallOptions {
   /** Told of each failed attempt that will be retried, before the wait. */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * A stop on request (Ctrl-C): aborting cuts the request in flight, or the wait before a retry,
+   * and the call rejects with RunStopped at once, however slow the server.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ChatModel {
@@ -61,6 +68,8 @@ export interface ModelOptions {
   stream?: boolean;
   /** Told of the retries of calls that name no listener of their own (the agents' calls). */
   onRetry?: (notice: RetryNotice) => void;
+  /** The stop of calls that name no signal of their own (the agents' calls): see `CallOptions.signal`. */
+  signal?: AbortSignal;
 }
 
 const COMPLETIONS = '/chat/completions';
@@ -90,10 +99,14 @@ export class OpenAIChatModel implements ChatModel {
    */
   async complete(request: ChatRequest, call: CallOptions = {}): Promise<ChatResponse> {
     const maxAttempts = this.options.maxAttempts ?? 8;
+    const signal = call.signal ?? this.options.signal;
     for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new RunStopped('stopped on request');
       try {
-        return masked(this.options.stream ? await this.streamed(request) : await this.plain(request));
+        return masked(await this.attempt(request, signal));
       } catch (e) {
+        // The SDK's own error for a cut request is no failure of the server: it is never retried nor described.
+        if (signal?.aborted) throw new RunStopped('stopped on request', { cause: e });
         const retryable = isRetryable(e);
         if (!retryable || attempt >= maxAttempts) {
           const tries = retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)` : '';
@@ -107,8 +120,24 @@ export class OpenAIChatModel implements ChatModel {
           retries: maxAttempts - 1,
           delayMs: Math.round(delay),
         });
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await backoff(delay, signal);
       }
+    }
+  }
+
+  /**
+   * One request, given a signal of its own that the caller's aborts: the SDK adds a listener to the
+   * signal it is given and never removes it, and a run's one signal would gather hundreds.
+   */
+  private async attempt(request: ChatRequest, signal: AbortSignal | undefined): Promise<ChatResponse> {
+    if (!signal) return this.options.stream ? this.streamed(request, undefined) : this.plain(request, undefined);
+    const own = new AbortController();
+    const abort = () => own.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      return this.options.stream ? await this.streamed(request, own.signal) : await this.plain(request, own.signal);
+    } finally {
+      signal.removeEventListener('abort', abort);
     }
   }
 
@@ -130,8 +159,8 @@ export class OpenAIChatModel implements ChatModel {
     return `${this.options.baseURL.replace(/\/+$/, '')}${COMPLETIONS}`;
   }
 
-  private async plain(request: ChatRequest): Promise<ChatResponse> {
-    const r = await this.client.post<OpenAI.ChatCompletion>(COMPLETIONS, { body: this.body(request, false), headers: JSON_BODY });
+  private async plain(request: ChatRequest, signal: AbortSignal | undefined): Promise<ChatResponse> {
+    const r = await this.client.post<OpenAI.ChatCompletion>(COMPLETIONS, { body: this.body(request, false), headers: JSON_BODY, signal });
     const choice = r.choices[0];
     if (!choice) throw new EmptyResponseError('the response has no choices');
     const calls = (choice.message.tool_calls ?? [])
@@ -151,11 +180,12 @@ export class OpenAIChatModel implements ChatModel {
     };
   }
 
-  private async streamed(request: ChatRequest): Promise<ChatResponse> {
+  private async streamed(request: ChatRequest, signal: AbortSignal | undefined): Promise<ChatResponse> {
     const stream = await this.client.post<Stream<OpenAI.ChatCompletionChunk>>(COMPLETIONS, {
       body: this.body(request, true),
       headers: JSON_BODY,
       stream: true,
+      signal,
     });
     let content = '';
     let sawChoice = false;
@@ -183,6 +213,16 @@ export class OpenAIChatModel implements ChatModel {
   /** An error's one short line, naming the URL and the status, with every key blanked out in whatever form the server echoed it. */
   private describe(e: unknown): string {
     return maskSecrets(describeModelError(e, this.endpoint, this.options.timeoutMs ?? 120_000));
+  }
+}
+
+/** The wait before a retry, cut short by a stop (then RunStopped). */
+async function backoff(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(delayMs, undefined, signal ? { signal } : {});
+  } catch (e) {
+    if (signal?.aborted) throw new RunStopped('stopped on request', { cause: e });
+    throw e;
   }
 }
 

@@ -19,6 +19,8 @@ export interface ModelContext {
   backoffBaseMs?: number;
   /** Told of the retries of calls that name no listener of their own: those of the agents' models. */
   onRetry?: (model: string, notice: RetryNotice) => void;
+  /** The run's stop (Ctrl-C), for the calls that name none of their own: those of the agents' models, cut at once. */
+  signal?: AbortSignal;
 }
 
 /** The stand-in, plain or with settings (`stand-in:chaos?…`, whose misbehaviours are chosen per run). */
@@ -37,6 +39,7 @@ export function createModel(config: ModelConfig, ctx: ModelContext, where: strin
     backoffBaseMs: ctx.backoffBaseMs,
     stream,
     ...(listener ? { onRetry: (notice: RetryNotice) => listener(config.model, notice) } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
   if (usesStandIn(config)) {
     if (!ctx.standInUrl) throw new ConfigError(`${where}: the stand-in model is not running.`);

@@ -45,6 +45,8 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
     { messages: [systemMessage(run), ...state.persona], tools: offeredToolSpecs(run) },
     {
       onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
+      // A stop cuts her request in flight: a slow server is not waited for, and the turn is asked again at the resume.
+      ...(options.signal ? { signal: options.signal } : {}),
     },
   );
   run.record({

@@ -258,6 +258,7 @@ function modelContext(options: LaunchOptions, agentRetries: AgentRetries, standI
     env: options.env,
     ...(options.config.persona.api_key_env ? { personaKeyEnv: options.config.persona.api_key_env } : {}),
     onRetry: agentRetries.notify,
+    ...(options.signal ? { signal: options.signal } : {}),
     ...(standIn ? { standInUrl: standIn.url } : {}),
     ...(options.timing?.modelTimeoutMs ? { timeoutMs: options.timing.modelTimeoutMs } : {}),
     ...(options.timing?.backoffBaseMs !== undefined ? { backoffBaseMs: options.timing.backoffBaseMs } : {}),
