@@ -20,10 +20,15 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
  * three); the empty string when nothing is near. `… its runs: rehearsal. Did you mean \`rehearsal\`?`
  */
 export function didYouMeanSentence(typed: string, candidates: readonly string[]): string {
+  return didYouMeanText(nearestCandidates(typed, candidates));
+}
+
+/** The candidates `didYouMeanSentence` offers, for a caller that turns them into whole values (`chapter2.md` → `chapter2.md:1`). */
+export function nearestCandidates(typed: string, candidates: readonly string[]): string[] {
   const near = nearCandidates(typed, candidates, 3);
   // `chaptr1.md` means chapter1.md, one edit away, not chapter2.md, two: only the nearest are offered.
   const nearest = Math.min(...near.map((name) => editDistance(typed, name)));
-  return didYouMeanText(near.filter((name) => editDistance(typed, name) === nearest));
+  return near.filter((name) => editDistance(typed, name) === nearest);
 }
 
 function nearCandidates(typed: string, candidates: readonly string[], max: number): string[] {

@@ -286,12 +286,18 @@ test('mmb run --from: a fresh run of one phase or from a phase, on the stand-in 
       ['run', 'a', '--from', 'chapter9.md:1'],
       new RegExp(
         String.raw`^mmb: starter has no chapter chapter9\.md; its chapters: chapter1\.md, chapter2\.md, chapter3\.md\. ` +
-          String.raw`Did you mean \`chapter1\.md\` or \`chapter2\.md\` or \`chapter3\.md\`\?$`,
+          String.raw`Did you mean \`chapter1\.md:1\` or \`chapter2\.md:1\` or \`chapter3\.md:1\`\?$`,
         'm',
       ),
     ],
-    [['run', 'a', '--from', 'chapter2.md:9'], /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\.$/m],
-    [['run', 'a', '--from', 'chapter2'], /--from needs a chapter file and a phase number, as in --from chapter2\.md:1/],
+    [
+      ['run', 'a', '--from', 'chapter2.md:9'],
+      /^mmb: chapter2\.md has 3 phases; --from chapter2\.md:9 is not one of them\. Did you mean `chapter2\.md:3`\?$/m,
+    ],
+    [
+      ['run', 'a', '--from', 'chapter2'],
+      /^mmb: --from needs a chapter file and a phase number, as in .* \(got "chapter2"\)\. Did you mean `chapter2\.md:1`\?$/m,
+    ],
     [['run', '--benchmark', 'starter', '--from', 'chapter1.md:1'], /add --rehearse, or name a run/],
     [['run', 'a', '--only'], /^mmb: --only goes with --from <chapter\.md>:<phase>\.$/m],
   ] as const) {

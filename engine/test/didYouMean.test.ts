@@ -50,8 +50,17 @@ test('mmb run: a run id, a chapter of --from or --filter, a check type, a --benc
   );
   assert.equal(refusal(['run', 'nothing-like-it'], dir), 'mmb: no run "nothing-like-it" in config.jsonc; its runs: rehearsal.\n');
   assert.equal(
+    refusal(['run', 'rehearsal', '--from', 'chapter2.md:x'], dir),
+    'mmb: --from needs a chapter file and a phase number, as in --from chapter2.md:1 (got "chapter2.md:x"). ' +
+      'Did you mean `chapter2.md:1`?\n',
+  );
+  assert.equal(
+    refusal(['run', 'rehearsal', '--from', 'chapter2.md:7', '--rehearse'], dir),
+    'mmb: chapter2.md has 3 phases; --from chapter2.md:7 is not one of them. Did you mean `chapter2.md:3`?\n',
+  );
+  assert.equal(
     refusal(['run', 'rehearsal', '--from', 'chaptr2.md:1'], dir),
-    'mmb: starter has no chapter chaptr2.md; its chapters: chapter1.md, chapter2.md, chapter3.md. Did you mean `chapter2.md`?\n',
+    'mmb: starter has no chapter chaptr2.md; its chapters: chapter1.md, chapter2.md, chapter3.md. Did you mean `chapter2.md:1`?\n',
   );
   assert.equal(
     refusal(['run', 'rehearsal', '--filter', 'chaptr2'], dir),

@@ -10,12 +10,11 @@ import { folderNameProblem, type Config, type RunConfig } from '../../../scenari
 import { rehearsalOf } from '../adapters/registry';
 import { UsageError } from '../errors';
 import { clipName, MAX_RUN_ID_LENGTH, partialRunName, wholeRehearsalName } from '../protocol/runRequest';
-import { playOrder } from '../run/phases';
 import { filterBenchmark, parseFilter } from '../protocol/runFilter';
 import { loadValidBenchmark } from '../workspace/launch';
 import { isBenchmarkFolder } from '../workspace/folders';
 import type { SavedPartial } from '../workspace/partial';
-import { didYouMeanSentence } from '../didYouMean';
+import { fromPhase } from './fromPhase';
 import { unknownBenchmarkError, unknownRunError } from './unknownRun';
 
 export interface PartialRequest {
@@ -60,7 +59,7 @@ export function partialRun(
     // The whole benchmark from its first phase: a full run, saved in run.json like the others so that it resumes.
     run = { ...base, name: wholeRehearsalName(base.name), phases: { from: 0 } };
   } else {
-    const { chapter, phase, index } = phaseOf(request.from ?? '', benchmark, base.benchmark);
+    const { chapter, phase, index } = fromPhase(request.from ?? '', benchmark, base.benchmark);
     const name = partialRunName(base.name, { chapter, phase }, request.only ? 'phase-only' : 'to-end', mode);
     run = { ...base, name, phases: request.only ? { from: index, to: index } : { from: index } };
   }
@@ -102,29 +101,6 @@ function baseRun(request: PartialRequest, ids: string[], config: Config, configP
   const found = config.runs.find((r) => r.name === id);
   if (!found) throw unknownRunError([id], config, configPath);
   return found;
-}
-
-/** `--from chapter2.md:1` in the benchmark: the chapter, the 1-based phase and its index in play order. */
-function phaseOf(
-  from: string,
-  benchmark: ReturnType<typeof loadValidBenchmark>,
-  name: string,
-): { chapter: string; phase: number; index: number } {
-  const m = /^(.+\.md):(\d+)$/i.exec(from);
-  if (!m) throw new UsageError(`--from needs a chapter file and a phase number, as in --from chapter2.md:1 (got "${clipName(from)}").`);
-  const [, chapter = '', phaseText = ''] = m;
-  const order = playOrder(benchmark);
-  const index = order.findIndex((x) => x.chapter.file === chapter && x.phase.index === Number(phaseText) - 1);
-  if (index < 0) {
-    const there = order.filter((x) => x.chapter.file === chapter).length;
-    const files = benchmark.chapters.map((c) => c.file);
-    throw new UsageError(
-      there
-        ? `${chapter} has ${there} phase${there === 1 ? '' : 's'}; --from ${chapter}:${phaseText} is not one of them.`
-        : `${name} has no chapter ${chapter}; its chapters: ${files.join(', ')}.${didYouMeanSentence(chapter, files)}`,
-    );
-  }
-  return { chapter, phase: Number(phaseText), index };
 }
 
 /** A benchmark's name becomes a folder name: no path in it. */
