@@ -65,6 +65,50 @@ test('a run keeps the files it played, with their digests in kept.json', async (
   assert.equal(report.code, 0, report.err);
   assert.doesNotMatch(report.out, /Note:/, 'an unchanged benchmark needs no line');
   assert.match(report.out, /📊 Check coverage: 5\/5/);
+  const json = await jsonRuns(['a'], dir);
+  assert.equal(json[0]?.run, 'a');
+  assert.equal('benchmarkNote' in json[0]!, false, 'nor a field');
+});
+
+/** `mmb report --json [ids]`'s runs. */
+async function jsonRuns(ids: string[], dir: string): Promise<{ run: string; benchmarkNote?: string; coverage: unknown }[]> {
+  const ran = await mmb(['report', '--json', ...ids], dir);
+  assert.equal(ran.code, 0, ran.err);
+  return (JSON.parse(ran.out) as { runs: { run: string; benchmarkNote?: string; coverage: unknown }[] }).runs;
+}
+
+/** The `Note:` line of `mmb report <id>`, without its label and full stop: what `--json` gives as `benchmarkNote`. */
+async function textNote(id: string, dir: string): Promise<string | undefined> {
+  const line = (await mmb(['report', id], dir)).out.split('\n').find((text) => text.startsWith('Note: '));
+  return line?.slice('Note: '.length).replace(/\.$/, '');
+}
+
+test("mmb report --json carries the note of the text report as each run's benchmarkNote: changed, gone, no copy", async () => {
+  const dir = await ranWorkspace();
+  appendFileSync(
+    join(dir, 'benchmarks', 'mine', 'chapter1.md'),
+    '\n## 🪤 A phase added later\n```js\nbench.x()\n```\n❓ `mine` changed 🎉\n',
+  );
+  const changed = await jsonRuns([], dir);
+  assert.equal(
+    changed[0]?.benchmarkNote,
+    'the benchmark has changed since this run; the report uses the copy kept with the run (results/a/benchmark/)',
+  );
+  assert.equal(changed[0]?.benchmarkNote, await textNote('a', dir), 'the same fact as the text report');
+  assert.match(JSON.stringify(changed[0]?.coverage), /^\{"graded":5,"planned":5,/, 'counted from the kept copy');
+
+  rmSync(join(dir, 'benchmarks', 'mine'), { recursive: true });
+  const gone = await jsonRuns(['a'], dir);
+  assert.match(
+    gone[0]?.benchmarkNote ?? '',
+    /^the benchmark is gone \(benchmarks\/mine has no benchmark\.json\); the report uses the copy/,
+  );
+  assert.equal(gone[0]?.benchmarkNote, await textNote('a', dir));
+
+  rmSync(kept(dir), { recursive: true });
+  const stateOnly = await jsonRuns(['a'], dir);
+  assert.match(stateOnly[0]?.benchmarkNote ?? '', /and no copy was kept with this run: the report shows what the run's state holds/);
+  assert.equal(stateOnly[0]?.benchmarkNote, await textNote('a', dir));
 });
 
 test('a chapter deleted after the run: report and --html exit 0 from the kept copy, with the line', async () => {

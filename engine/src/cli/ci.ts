@@ -72,7 +72,7 @@ export function ciReportCommand(
     throw new UsageError(`no runs in ${shown(resultsDir(ws.root))} to hold to --fail-under: start some with \`mmb run\`.`);
   // Summaries fresh from each state, as `mmb report <id>` shows them: also for runs that have not finished yet.
   const benchmarkOf = runBenchmarkReader(ws);
-  const played: (Extract<JunitRun, { kind: 'played' }> & { id: string })[] = [];
+  const played: (Extract<JunitRun, { kind: 'played' }> & { id: string; benchmarkNote?: string })[] = [];
   const damaged: RunDamaged[] = [];
   for (const id of chosen) {
     let state: RunState;
@@ -85,12 +85,12 @@ export function ciReportCommand(
       continue;
     }
     // Many runs of one benchmark read it once; each run's kept copy first.
-    const { benchmark } = benchmarkOf(id, state);
-    played.push({ kind: 'played', state, benchmark, id });
+    const { benchmark, note } = benchmarkOf(id, state);
+    played.push({ kind: 'played', state, benchmark, id, ...(note ? { benchmarkNote: note } : {}) });
   }
   // A state that says `running` with no live engine was stopped: the JSON says so, as `mmb report` does.
   const summaries = played.map((run) => summarize(run.state, run.benchmark, trueStatus(ws.root, run.id, run.state)));
-  if (ci.json) io.out(`${JSON.stringify({ runs: withRegrades(summaries, played, ws), damaged: damaged.map(damagedEntry) }, null, 2)}\n`);
+  if (ci.json) io.out(`${JSON.stringify({ runs: jsonRuns(summaries, played, ws), damaged: damaged.map(damagedEntry) }, null, 2)}\n`);
   else textReport();
   // The text report said each damaged run already.
   if (ci.json) for (const e of damaged) io.err(`mmb: ${damagedLine(e)}\n`);
@@ -99,16 +99,20 @@ export function ciReportCommand(
   return missedThreshold(ci, summaries, io.err) ? 1 : 0;
 }
 
-/** Each summary with its run's regrades (`mmb regrade`), for the runs that have any. */
-function withRegrades(
+/**
+ * Each summary as `--json` gives it: with the line the text report shows above it when the run's benchmark is not read
+ * as it is now (`benchmarkNote`: changed since the run, gone, a damaged copy; `loadRunBenchmark`), and its regrades
+ * (`mmb regrade`), for the runs that have them.
+ */
+function jsonRuns(
   summaries: readonly Summary[],
-  played: readonly { id: string; state: RunState; benchmark: Benchmark }[],
+  played: readonly { id: string; state: RunState; benchmark: Benchmark; benchmarkNote?: string }[],
   ws: ReportWorkspace,
-): (Summary & { regrades?: RegradeView })[] {
+): (Summary & { benchmarkNote?: string; regrades?: RegradeView })[] {
   return summaries.map((summary, index) => {
     const run = played[index]!;
     const regrades = runRegrades(runDir(ws.root, run.id), run.state, run.benchmark);
-    return regrades ? { ...summary, regrades } : summary;
+    return { ...summary, ...(run.benchmarkNote ? { benchmarkNote: run.benchmarkNote } : {}), ...(regrades ? { regrades } : {}) };
   });
 }
 
