@@ -162,7 +162,7 @@ async function audited(
   id: string,
   io: Io,
 ): Promise<AuditRun> {
-  const opened = await openJudges([request.judge], config, io.env);
+  const opened = await openJudges([request.judge], config, io.env, io.signal);
   const progress = new AuditProgress(io.err, { terminal: io.tty, ...(io.columns ? { width: io.columns } : {}), judge: request.judge });
   try {
     return await runAudit({

@@ -51,13 +51,15 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
   }
   const names = [...new Set(request.judges)];
   const dir = runDir(request.ws.root, id);
-  const opened = await openJudges(names, config, io.env);
+  const opened = await openJudges(names, config, io.env, io.signal);
   try {
     await gradeItems(dir, items, opened.judges, repeat, {
       ...(io.signal ? { signal: io.signal } : {}),
       done: (tally) => io.out(`${tallyLine(tally, repeat)}\n`),
     });
   } catch (error) {
+    // A judge's request cut by Ctrl-C: what it graded is kept, as after a stop between two items.
+    if (io.signal?.aborted && !isDiskFull(error)) return stoppedRegrade(io);
     if (knownFailure(error) || isDiskFull(error) || error instanceof UsageError) throw error;
     // A judge's endpoint failed after its retries: what it graded is kept, and the next regrade goes on from there.
     io.err(`mmb: a judge failed: ${oneLine(error instanceof Error ? error.message : String(error))}; run mmb regrade again to resume.\n`);
@@ -65,16 +67,18 @@ export async function regradeCommand(request: RegradeRequest, io: Io): Promise<n
   } finally {
     await opened.close();
   }
-  if (io.signal?.aborted) {
-    io.err('mmb: stopped; run mmb regrade again to grade what is left.\n');
-    return 130;
-  }
+  if (io.signal?.aborted) return stoppedRegrade(io);
   const regrades = readRegrades(dir, names);
   for (const problem of regrades.problems) io.err(`mmb: ${oneLine(problem)}\n`);
   const view = regradeView(state, benchmark, regrades);
   if (view) io.out(`\nRegrades of ${clip(state.run)} (${clip(state.benchmark)} @ ${clip(state.agent)}):\n${regradeText(view)}`);
   io.out(`The grades are in ${relative(process.cwd(), dir) || dir}/regrades/; \`mmb report ${clip(id)} --html\` shows them.\n`);
   return 0;
+}
+
+function stoppedRegrade(io: Io): number {
+  io.err('mmb: stopped; run mmb regrade again to grade what is left.\n');
+  return 130;
 }
 
 /** `stand-in: 36 graded, 2 without a grade, 10 done before`. */

@@ -67,7 +67,8 @@ export async function runAudit(options: AuditRunOptions): Promise<AuditRun> {
       try {
         outcome = await options.judge.grade(ask.judged);
       } catch (error) {
-        run.stopped ??= { by: 'endpoint', error: errorLine(error) };
+        // A request cut by the stop is the stop, not the endpoint's failure.
+        run.stopped ??= options.signal?.aborted ? { by: 'signal' } : { by: 'endpoint', error: errorLine(error) };
         return;
       }
       const entry = entryOf(ask, outcome, Date.now() - started);

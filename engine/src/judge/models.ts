@@ -33,13 +33,21 @@ export function judgeModel(name: string, config: Config, askedBy = '--judge'): M
   );
 }
 
-/** The judges named, in order (`persona` when none is); the stand-in started if one of them needs it. */
-export async function openJudges(names: readonly string[], config: Config, env: NodeJS.ProcessEnv = process.env): Promise<OpenJudges> {
+/**
+ * The judges named, in order (`persona` when none is); the stand-in started if one of them needs it.
+ * `signal` (Ctrl-C) cuts a judge's request in flight: it rejects with RunStopped at once.
+ */
+export async function openJudges(
+  names: readonly string[],
+  config: Config,
+  env: NodeJS.ProcessEnv = process.env,
+  signal?: AbortSignal,
+): Promise<OpenJudges> {
   const wanted = names.length ? names : [PERSONA_JUDGE];
   const models = wanted.map((name) => ({ name, model: judgeModel(name, config) }));
   const standIn: StandIn | undefined = models.some(({ model }) => isStandInModel(model.model)) ? await startStandIn() : undefined;
   try {
-    const context = { env, ...(standIn ? { standInUrl: standIn.url } : {}) };
+    const context = { env, ...(standIn ? { standInUrl: standIn.url } : {}), ...(signal ? { signal } : {}) };
     const judges = models.map(({ name, model }) => modelJudge(createModel(model, context, `judge ${name}`), name));
     return { judges, close: async () => standIn?.close() };
   } catch (error) {
