@@ -22,10 +22,10 @@ import { startMeddlingProxy, type Meddling, type ProxiedRequest } from './meddli
 /** Longer than any test here: a request held this long is only ever ended by its client. */
 const SLOW_MS = 20_000;
 
-function config(personaUrl: string, agentUrl: string): unknown {
+function config(personaUrl: string, agentUrl: string, agent = 'chatbot'): unknown {
   return {
     persona: { model: 'gpt-x', base_url: personaUrl },
-    runs: { s: { benchmark: 'starter', agent: 'chatbot', agent_model: { model: 'agent-x', base_url: agentUrl } } },
+    runs: { s: { benchmark: 'starter', agent, agent_model: { model: 'agent-x', base_url: agentUrl } } },
   };
 }
 
@@ -62,20 +62,31 @@ function slowAt(side: 'persona' | 'agent', nth: number, onHeld: () => void): (re
   };
 }
 
-test('mmb run: a stop while the persona or the agent model waits on a slow server cuts the request; the resume ends the same', async () => {
+/** An uninterrupted run of `agent` through a proxy that meddles with nothing: the end every resumed run must reach. */
+async function uninterrupted(agent: string): Promise<ReturnType<typeof ending>> {
   const reference = await startMeddlingProxy(() => undefined);
-  let expected;
   try {
-    const dir = workspace(config(reference.url(), reference.url('/agent')));
+    const dir = workspace(config(reference.url(), reference.url('/agent'), agent));
     const io = quietIo(new AbortController().signal);
     assert.equal(await runCommand({ ids: ['s'], configPath: join(dir, 'config.jsonc') }, io), 0, io.text());
-    expected = ending(loaded(dir));
+    const end = ending(loaded(dir));
+    assert.equal(end.status, 'finished');
+    return end;
   } finally {
     await reference.close();
   }
-  assert.equal(expected.status, 'finished');
+}
 
-  for (const side of ['persona', 'agent'] as const) {
+test('mmb run: a stop while the persona or the agent model waits on a slow server cuts the request; the resume ends the same', async () => {
+  const cases = [
+    { side: 'persona', agent: 'chatbot' },
+    { side: 'agent', agent: 'chatbot' },
+    // The notebook's model works a tool loop inside the turn: cut mid-loop, its journal resumes the turn.
+    { side: 'agent', agent: 'notebook' },
+  ] as const;
+  for (const { side, agent } of cases) {
+    const what = `${side} (${agent})`;
+    const expected = await uninterrupted(agent);
     const controller = new AbortController();
     let stoppedAt = 0;
     const proxy = await startMeddlingProxy(
@@ -87,23 +98,23 @@ test('mmb run: a stop while the persona or the agent model waits on a slow serve
       ),
     );
     try {
-      const dir = workspace(config(proxy.url(), proxy.url('/agent')));
+      const dir = workspace(config(proxy.url(), proxy.url('/agent'), agent));
       const io = quietIo(controller.signal);
       const code = await runCommand({ ids: ['s'], configPath: join(dir, 'config.jsonc') }, io);
       const tookMs = Date.now() - stoppedAt;
-      assert.ok(stoppedAt > 0, `${side}: the slow request came: ${io.text()}`);
-      assert.equal(code, 130, `${side}: ${io.text()}`);
-      assert.ok(tookMs < 1000, `${side}: mmb run ended ${tookMs} ms after the stop`);
+      assert.ok(stoppedAt > 0, `${what}: the slow request came: ${io.text()}`);
+      assert.equal(code, 130, `${what}: ${io.text()}`);
+      assert.ok(tookMs < 1000, `${what}: mmb run ended ${tookMs} ms after the stop`);
       assert.match(io.text(), /run "s": stopped; run it again to resume/);
       // The request itself was cut, not left to end on its own: the server saw its client go.
       await until(() => proxy.cut.length > 0);
-      assert.deepEqual(proxy.cut, [side === 'agent' ? '/agent/v1/chat/completions' : '/v1/chat/completions'], side);
-      assert.equal(loaded(dir).status, 'running', side);
-      assert.equal(loaded(dir).retries, 0, `${side}: a cut request is no failure to retry`);
+      assert.deepEqual(proxy.cut, [side === 'agent' ? '/agent/v1/chat/completions' : '/v1/chat/completions'], what);
+      assert.equal(loaded(dir).status, 'running', what);
+      assert.equal(loaded(dir).retries, 0, `${what}: a cut request is no failure to retry`);
 
       const again = quietIo(new AbortController().signal);
       assert.equal(await runCommand({ ids: ['s'], configPath: join(dir, 'config.jsonc') }, again), 0, again.text());
-      assert.deepEqual(ending(loaded(dir)), expected, `${side}: the resumed run ends as the uninterrupted one`);
+      assert.deepEqual(ending(loaded(dir)), expected, `${what}: the resumed run ends as the uninterrupted one`);
     } finally {
       await proxy.close();
     }
