@@ -35,7 +35,7 @@ test(`${CONTENDERS} processes racing for a stale lock: exactly one wins, in each
         new Promise<string>((resolve, reject) => {
           const child = spawn(
             process.execPath,
-            ['--import', 'tsx', join(__dirname, 'lockContender.ts'), base, String(TRIALS), String(start), '150'],
+            ['--import', 'tsx', join(__dirname, 'lockContender.ts'), base, String(TRIALS), String(start), '150', String(CONTENDERS)],
             { stdio: ['ignore', 'pipe', 'inherit'] },
           );
           let out = '';
