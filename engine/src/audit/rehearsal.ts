@@ -37,6 +37,21 @@ function factValues(state: RunState): Map<string, string> {
   return values;
 }
 
+/** One fact's text as `factValues(state).get(key)` gives it (the last fact of that key), reading only the sheets it can be in. */
+function factText(state: RunState, key: string): string | undefined {
+  let text: string | undefined;
+  for (const sheet of Object.values(state.sheets))
+    if (key.startsWith(`${sheet.name}#`)) for (const fact of sheet.facts) if (`${sheet.name}#${fact.id}` === key) text = fact.text;
+  return text;
+}
+
+/** Whether an event can change a fact's text: the start gives the sheets, a tool call or a phase's block edits or adds. */
+function changesFacts(event: RunEvent): boolean {
+  if (event.type === 'start') return true;
+  if (event.type !== 'tool-done' && event.type !== 'phase') return false;
+  return event.effects.some((effect) => effect.kind === 'fact-edit' || effect.kind === 'fact-add');
+}
+
 /** An agent that answers every message at once with the same word: the audit needs the persona's side only. */
 class AcknowledgingAgent implements AgentAdapter {
   readonly quietPeriodMs = 0;
@@ -52,8 +67,11 @@ class AcknowledgingAgent implements AgentAdapter {
     this.replies.push({ seq: this.replies.length + 1, text: 'Noted.', at: new Date().toISOString() });
   }
   async getResponses(afterSeq: number): Promise<AgentMessage[]> {
-    return this.replies.filter((reply) => reply.seq > afterSeq);
+    // Reply n is at index n - 1: the replies after `afterSeq` are a slice, not a scan of every reply of the run.
+    return this.replies.slice(Math.max(0, Math.floor(afterSeq)));
   }
+  /** In this process: the engine awaits it instead of sleeping a poll interval every turn. */
+  async whenSettled(): Promise<void> {}
   async getStatus(): Promise<AgentStatus> {
     return { state: 'idle', compactions: [], contextTokens: 0 };
   }
@@ -66,13 +84,18 @@ export async function rehearse(benchmark: Benchmark): Promise<Rehearsal> {
   const changedInPhase = new Map<string, Set<string>>();
   const lastText = new Map<string, string>();
   let initial: FactValues = new Map();
+  // The facts as of now, shared by every moment that saw them unchanged: a year's world has 10,000
+  // facts and thousands of phases and grades, and only a few of its events change a fact.
+  let current: FactValues | undefined;
+  const now = (state: RunState): FactValues => (current ??= factValues(state));
   const onEvent = (state: RunState, event: RunEvent): void => {
+    if (changesFacts(event)) current = undefined;
     const key = phaseKey(state.position.chapterIndex, state.position.phase);
-    if (event.type === 'start') initial = factValues(state);
-    if (event.type === 'start' || event.type === 'phase') atPhaseStart.set(key, factValues(state));
+    if (event.type === 'start') initial = now(state);
+    if (event.type === 'start' || event.type === 'phase') atPhaseStart.set(key, now(state));
     if (event.type !== 'tool-done') return;
     for (const effect of event.effects) {
-      if (effect.kind === 'grade') atGrade.set(effect.checkId, factValues(state));
+      if (effect.kind === 'grade') atGrade.set(effect.checkId, now(state));
       if (effect.kind !== 'fact-edit' && effect.kind !== 'fact-add') continue;
       const fact = `${effect.sheet}#${effect.id}`;
       let changed = changedInPhase.get(key);
@@ -87,7 +110,7 @@ export async function rehearse(benchmark: Benchmark): Promise<Rehearsal> {
       if (event.type === 'tool-done')
         for (const effect of event.effects)
           if (effect.kind === 'fact-edit') {
-            const before = factValues(state).get(`${effect.sheet}#${effect.id}`);
+            const before = factText(state, `${effect.sheet}#${effect.id}`);
             if (before !== undefined) lastText.set(`${effect.sheet}#${effect.id}`, before);
           }
       store.append(state, event);

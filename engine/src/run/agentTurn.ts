@@ -1,7 +1,7 @@
 /** One turn with the agent under test: send, then poll until it has said all it will. */
 import { boundedToolCalls, leftOutToolCalls } from '../adapters/toolCalls';
 import type { AgentAdapter, AgentMessage, AgentStatus } from '../protocol/agent';
-import type { RunEvent, RunState } from '../state/runState';
+import { sendsMade, type RunEvent, type RunState } from '../state/runState';
 import { pause, unlessStopped, WaitNotices } from './agentWait';
 
 /** An agent's reply is kept, and handed to the persona, up to this many characters. */
@@ -151,7 +151,7 @@ export async function checkRepliesKept(state: RunState, adapter: AgentAdapter, s
  * or every turn would wait its whole timeout for replies that are there.
  */
 function laterSendOf(state: RunState): (replyTo: string) => boolean {
-  const made = Object.keys(state.sends).length;
+  const made = sendsMade(state);
   const prefix = `${state.run}/send-`;
   return (replyTo) => {
     const number = replyTo.startsWith(prefix) ? replyTo.slice(prefix.length) : '';
@@ -165,7 +165,7 @@ function laterSendOf(state: RunState): (replyTo: string) => boolean {
  * which kept it, knows it (the persona's call ids count events, and the resume is one more).
  */
 function sendKey(state: RunState): string {
-  return `${state.run}/send-${Object.keys(state.sends).length + 1}`;
+  return `${state.run}/send-${sendsMade(state) + 1}`;
 }
 
 /**

@@ -42,7 +42,8 @@ export async function personaTurn(run: RunContext, counters: TurnCounters): Prom
   const { state, options } = run;
   compactIfDue(run);
   const response = await options.persona.complete(
-    { messages: [systemMessage(run), ...state.persona], tools: offeredToolSpecs(run) },
+    // concat, not a spread: a year's conversation is tens of thousands of messages, copied at every turn.
+    { messages: [systemMessage(run)].concat(state.persona), tools: offeredToolSpecs(run) },
     {
       onRetry: (notice) => run.record({ type: 'retry', at: run.now(), model: options.persona.name, by: 'persona', ...notice }),
       // A stop cuts her request in flight: a slow server is not waited for, and the turn is asked again at the resume.

@@ -92,6 +92,27 @@ const SENTENCE_VERB =
 
 /** A fact about her in her voice: "Lives in Clifton with her partner, Tom" → "I live in Clifton with my partner, Tom." */
 export function factSentence(text: string): { sentence: string; framed: boolean } {
+  return remembered(sentences, text, () => sentenceOf(text));
+}
+
+/**
+ * What was said of a text, kept: the persona's script is played again from its phase's start at
+ * every turn, so a phase that tells a sheet of 600 facts would say each of them hundreds of times.
+ * Bounded, so that a long-lived process does not keep every text.
+ */
+function remembered<Value>(memo: Map<string, Value>, key: string, make: () => Value): Value {
+  let value = memo.get(key);
+  if (value === undefined) {
+    if (memo.size >= 20_000) memo.clear();
+    value = make();
+    memo.set(key, value);
+  }
+  return value;
+}
+const sentences = new Map<string, Readonly<{ sentence: string; framed: boolean }>>();
+const messages = new Map<string, string>();
+
+function sentenceOf(text: string): { sentence: string; framed: boolean } {
   const fact = text.trim().replace(/[.!?]+$/, '');
   const first = /^(\p{L}+)/u.exec(fact)?.[1] ?? '';
   const lower = first.toLowerCase();
@@ -130,6 +151,11 @@ export function factSentence(text: string): { sentence: string; framed: boolean 
  * of something. Never the fact's id and never the sheet's name.
  */
 export function factsMessage(facts: readonly { text: string; category?: string }[]): string {
+  const key = JSON.stringify(facts.map((fact) => [fact.category ?? null, fact.text]));
+  return remembered(messages, key, () => messageOf(facts));
+}
+
+function messageOf(facts: readonly { text: string; category?: string }[]): string {
   const parts: string[] = [];
   let framedCategory: string | undefined;
   for (const fact of facts) {

@@ -6,12 +6,12 @@
 import type { ChatMessage, ToolCall } from '../protocol/chat';
 import { INSIDE_PHASE_MARK } from '../persona/compaction';
 import { NO_REPLY_PREFIX, phaseTextOf, REPLY_PREFIX } from '../persona/protocol';
-import { gradeByRule } from './grading';
 import { factSentence, factsMessage } from './firstPerson';
 import { voiceTalk, type VoiceContext } from './personaVoice';
 import { phaseParts, talkOf, type CheckLine } from './phaseParts';
 import { applySwaps, factMatching, factsOfRead, swapsOf, type SheetEdit, type Swap } from './sheetEdits';
-import { factChanges, staleValuesFor, type FactChange } from './sheetHistory';
+import { gradeOf, staleFor } from './checkGrades';
+import { factChanges, type FactChange } from './sheetHistory';
 import { keywords, numbers, saysDontKnow } from './text';
 
 /** A step of the script: a tool call, or plain words when nothing is left to do. */
@@ -171,13 +171,13 @@ function* playTalk(part: { talk: string; until?: string }, phase: PhaseSoFar): G
 function* askCheck(check: CheckLine, done: DoneBefore): Generator<Step, void, string> {
   const first = agentReply(yield { tool: 'send_message', args: { text: check.question } });
   // A HIST check asks for the old value: the edits' old values are its answer, not stale.
-  const options = { stale: check.type === 'HIST' ? [] : staleValuesFor(check, done.changes) };
-  let grade = gradeByRule(check.type, check.answer, first, options);
+  const stale = check.type === 'HIST' ? [] : staleFor(check, done.changes);
+  let grade = gradeOf(check, first, stale);
   let answer = first;
   let attempt = 1;
   if (grade.score < 10 && check.type !== 'VOID' && saysDontKnow(first)) {
     answer = agentReply(yield { tool: 'send_message', args: { text: `Could you search your memory and notes? ${check.question}` } });
-    grade = gradeByRule(check.type, check.answer, answer, options);
+    grade = gradeOf(check, answer, stale);
     attempt = 2;
   }
   // The answer is quoted short: a reply of 20,000 characters is no answer to keep whole.
@@ -261,11 +261,16 @@ export function nextPersonaStep(messages: readonly ChatMessage[]): Step {
   // phase cut the first calls off: those steps find no call and are taken again, and a step
   // taken again (the sheet read anew) finds the later calls that followed it the first time.
   const used = new Set<number>();
+  // Calls before this one are all matched: a long phase's search starts past them.
+  let firstUnused = 0;
   while (!step.done && 'tool' in step.value) {
     const wanted = step.value;
-    const found = calls.findIndex((call, index) => !used.has(index) && madeStep(call, wanted, results.get(call.id)));
+    let found = -1;
+    for (let index = firstUnused; index < calls.length && found < 0; index++)
+      if (!used.has(index) && madeStep(calls[index]!, wanted, results.get(calls[index]!.id))) found = index;
     if (found < 0) break;
     used.add(found);
+    while (used.has(firstUnused)) firstUnused++;
     step = script.next(results.get(calls[found]!.id) ?? '');
   }
   // A script played to its end in a phase that goes on (next_phase refused, or a call of it lost

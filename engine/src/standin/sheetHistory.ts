@@ -6,6 +6,7 @@
  * every sheet, so that a long reply quoting other facts is not held against it.
  */
 import type { ChatMessage } from '../protocol/chat';
+import { GrowingFold } from '../growingFold';
 import { termsOf } from './answerFacts';
 import { digitsForWords } from './numberWords';
 import { quantities, sameQuantity, type Quantity } from './quantities';
@@ -44,28 +45,46 @@ function readOf(message: { content: string }): Map<string, string> {
   return facts;
 }
 
-/** The facts' changes made in a conversation, in order, where it showed the fact's text before the edit. */
-export function factChanges(messages: readonly ChatMessage[]): FactChange[] {
-  const known = new Map<string, string>();
-  const sheetOfCall = new Map<string, string>();
-  const changes: FactChange[] = [];
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) {
-        const sheet = argument(call, 'sheet');
-        if (call.function.name === 'facts_read' || call.function.name === 'facts_get_untold') sheetOfCall.set(call.id, sheet);
-        if (call.function.name !== 'facts_edit') continue;
-        const key = `${sheet}#${argument(call, 'id')}`;
-        const before = known.get(key);
-        const after = argument(call, 'text');
-        if (before !== undefined && after && before !== after) changes.push({ before, after });
-        if (after) known.set(key, after);
+/** What a conversation has shown so far: each fact's last known text, the sheet each read was of, the changes. */
+interface ChangesSoFar {
+  known: Map<string, string>;
+  sheetOfCall: Map<string, string>;
+  changes: FactChange[];
+  /** A copy of `changes` handed out, until a change is added: callers keep what they were given. */
+  handedOut?: readonly FactChange[];
+}
+
+function foldMessage(sofar: ChangesSoFar, message: ChatMessage): void {
+  const { known, sheetOfCall, changes } = sofar;
+  if (message.role === 'assistant') {
+    for (const call of message.tool_calls ?? []) {
+      const sheet = argument(call, 'sheet');
+      if (call.function.name === 'facts_read' || call.function.name === 'facts_get_untold') sheetOfCall.set(call.id, sheet);
+      if (call.function.name !== 'facts_edit') continue;
+      const key = `${sheet}#${argument(call, 'id')}`;
+      const before = known.get(key);
+      const after = argument(call, 'text');
+      if (before !== undefined && after && before !== after) {
+        changes.push({ before, after });
+        delete sofar.handedOut;
       }
+      if (after) known.set(key, after);
     }
-    const sheet = message.role === 'tool' ? sheetOfCall.get(message.tool_call_id) : undefined;
-    if (message.role === 'tool' && sheet !== undefined) for (const [id, text] of readOf(message)) known.set(`${sheet}#${id}`, text);
   }
-  return changes;
+  const sheet = message.role === 'tool' ? sheetOfCall.get(message.tool_call_id) : undefined;
+  if (message.role === 'tool' && sheet !== undefined) for (const [id, text] of readOf(message)) known.set(`${sheet}#${id}`, text);
+}
+
+/** The conversation is read at every persona turn, and only grows between two: each turn folds only its new messages. */
+const conversations = new GrowingFold<ChatMessage, ChangesSoFar>(
+  () => ({ known: new Map(), sheetOfCall: new Map(), changes: [] }),
+  foldMessage,
+);
+
+/** The facts' changes made in a conversation, in order, where it showed the fact's text before the edit. */
+export function factChanges(messages: readonly ChatMessage[]): readonly FactChange[] {
+  const sofar = conversations.of(messages);
+  return (sofar.handedOut ??= [...sofar.changes]);
 }
 
 const dimensionOf = (value: Quantity) => value.readings[0]?.dimension ?? '';

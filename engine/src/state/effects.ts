@@ -19,6 +19,27 @@ export function countMisbehaviour(state: RunState, kind: Misbehaviour): void {
   if (kind === 'early-next-phase') state.earlyNextPhase = (state.earlyNextPhase ?? 0) + 1;
 }
 
+/**
+ * How many sends the run has made, kept beside its `sends` as `applyEvent` adds them (counting the
+ * keys at every turn made a year's run quadratic); counted once for a state that came from elsewhere.
+ */
+const sendCounts = new WeakMap<RunState['sends'], number>();
+
+export function sendsMade(state: RunState): number {
+  let count = sendCounts.get(state.sends);
+  if (count === undefined) sendCounts.set(state.sends, (count = Object.keys(state.sends).length));
+  return count;
+}
+
+/** A message sent to the agent: kept by its call's id, and in the transcript. */
+export function recordSend(state: RunState, event: Extract<RunEvent, { type: 'sent' }>): void {
+  const known = Object.hasOwn(state.sends, event.callId);
+  state.sends[event.callId] = { key: event.key, text: event.text };
+  const count = sendCounts.get(state.sends);
+  if (!known && count !== undefined && Object.hasOwn(state.sends, event.callId)) sendCounts.set(state.sends, count + 1);
+  state.transcript.push({ from: 'persona', text: event.text, at: event.at, position: state.position });
+}
+
 /** A sheet by name, own properties only: a model's `toString` or `__proto__` names no sheet. */
 export function sheetNamed(state: RunState, name: string): LiveSheet | undefined {
   return Object.hasOwn(state.sheets, name) ? state.sheets[name] : undefined;

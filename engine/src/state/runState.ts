@@ -16,11 +16,12 @@ import {
   endWaitUnlessAwaited,
   jumpClock,
   observe,
+  recordSend,
   reopen,
 } from './effects';
 import type { HookName, RunEvent } from './runEvents';
 
-export { sheetNamed } from './effects';
+export { sendsMade, sheetNamed } from './effects';
 export type { Effect, HookName, RunEvent } from './runEvents';
 
 /** Where the persona is: a phase of a chapter, by the chapter's file so appended chapters work. */
@@ -237,8 +238,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       for (const effect of event.effects) applyEffect(state, effect, event.at);
       break;
     case 'sent':
-      state.sends[event.callId] = { key: event.key, text: event.text };
-      state.transcript.push({ from: 'persona', text: event.text, at: event.at, position: state.position });
+      recordSend(state, event);
       break;
     case 'reply':
       appendReply(state, event);

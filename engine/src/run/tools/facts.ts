@@ -4,7 +4,8 @@
  * are looked up as own properties only, so a sheet named `toString` or `__proto__` is just absent.
  */
 import { contentTokens } from '../../persona/echo';
-import { sheetNamed, type LiveSheet, type RunState } from '../../state/runState';
+import { GrowingFold } from '../../growingFold';
+import { sheetNamed, type LiveSheet, type RunState, type TranscriptEntry } from '../../state/runState';
 import { fail, MAX_FACT_CHARS, MAX_NAME_CHARS, sheetArg, text, type PersonaTool, type ToolArgs, type ToolOutcome } from './types';
 import { shorten } from '../../../../scenario/src/plainText';
 
@@ -69,6 +70,14 @@ export function factsMarkTold(state: RunState, args: ToolArgs): ToolOutcome {
   };
 }
 
+/** The content words of everything she sent: the transcript only grows, so each call reads only its new entries. */
+const saidWords = new GrowingFold<TranscriptEntry, Set<string>>(
+  () => new Set(),
+  (said, entry) => {
+    if (entry.from === 'persona') for (const word of contentTokens(entry.text)) said.add(word);
+  },
+);
+
 /**
  * The facts among `ids` that none of her messages told: none of a fact's numbers and under a
  * third of its content words are in anything she sent. Lenient on purpose, since she tells facts
@@ -77,8 +86,7 @@ export function factsMarkTold(state: RunState, args: ToolArgs): ToolOutcome {
 export function untoldInMessages(state: RunState, sheetName: string, ids: readonly string[]): string[] {
   const sheet = sheetNamed(state, sheetName);
   if (!sheet) return [];
-  const said = new Set<string>();
-  for (const entry of state.transcript) if (entry.from === 'persona') for (const word of contentTokens(entry.text)) said.add(word);
+  const said = saidWords.of(state.transcript);
   const wanted = new Set(ids);
   return sheet.facts
     .filter((fact) => wanted.has(fact.id) && !fact.told)
