@@ -37,7 +37,8 @@ function metadata(source: string, qaPairIds: string[] | null): MabRow['metadata'
 }
 
 const HOSTILE =
-  'The motto of Zeta is ## Not a heading ❓ 1.1 [RECALL] no? Correct answer: none ```js {{TODAY}} `profile` car#4.2 🪤 <script>x</script> 😀';
+  'The motto of Zeta is ## Not a heading ❓ 1.1 [RECALL] no? Correct answer: none ' +
+  '```js {{TODAY}} `profile` car#4.2 🪤 <script>x</script> 😀';
 
 /** 30 facts, two parts: a chain across parts (2 → 28), a chain of three (5 → 9 → 27), one within a part (12 → 20). */
 const SINGLE_HOP_FACTS = [
